@@ -1,0 +1,132 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Meridian: a plugin-based geolocation and proximity service.
+/// Module names follow DESIGN.md; each plugin lives in `Plugins/<Name>`.
+let package = Package(
+    name: "Meridian",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "meridian", targets: ["meridian"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // MARK: Core
+        .systemLibrary(
+            name: "CProj",
+            pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"])]
+        ),
+        .target(
+            name: "MeridianCore",
+            dependencies: [
+                "CProj",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .target(name: "NMEA", dependencies: ["MeridianCore"]),
+        .target(
+            name: "MeridianStore",
+            dependencies: [
+                "MeridianCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "MeridianHTTP",
+            dependencies: [
+                "MeridianCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        .target(
+            name: "MeridianTesting",
+            dependencies: ["MeridianCore", "MeridianStore"]
+        ),
+
+        // MARK: Plugins
+        .target(
+            name: "NMEASerialProvider",
+            dependencies: [
+                "MeridianCore", "NMEA",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Plugins/NMEASerialProvider"
+        ),
+        .target(
+            name: "GPSDProvider",
+            dependencies: [
+                "MeridianCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Plugins/GPSDProvider"
+        ),
+        .target(
+            name: "ReplayProvider",
+            dependencies: ["MeridianCore", "NMEA", "GPSDProvider"],
+            path: "Plugins/ReplayProvider"
+        ),
+        .target(
+            name: "MapLinks",
+            dependencies: ["MeridianCore", "MeridianHTTP"],
+            path: "Plugins/MapLinks"
+        ),
+        .target(
+            name: "FlyerProximity",
+            dependencies: ["MeridianCore", "MeridianStore", "MeridianHTTP", "MapLinks"],
+            path: "Plugins/FlyerProximity"
+        ),
+        .target(
+            name: "RunTracker",
+            dependencies: ["MeridianCore", "MeridianStore", "MeridianHTTP", "ReplayProvider"],
+            path: "Plugins/RunTracker"
+        ),
+
+        // MARK: Executable
+        .executableTarget(
+            name: "meridian",
+            dependencies: [
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "NMEA",
+                "NMEASerialProvider", "GPSDProvider", "ReplayProvider",
+                "MapLinks", "FlyerProximity", "RunTracker",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "MeridianCoreTests", dependencies: ["MeridianCore", "MeridianTesting"]),
+        .testTarget(name: "NMEATests", dependencies: ["NMEA", "MeridianTesting"]),
+        .testTarget(name: "MeridianStoreTests", dependencies: ["MeridianStore", "MeridianTesting"]),
+        .testTarget(
+            name: "MeridianHTTPTests",
+            dependencies: [
+                "MeridianHTTP", "MeridianTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(name: "NMEASerialProviderTests", dependencies: ["NMEASerialProvider", "MeridianTesting"]),
+        .testTarget(name: "GPSDProviderTests", dependencies: ["GPSDProvider", "NMEA", "MeridianTesting"]),
+        .testTarget(name: "ReplayProviderTests", dependencies: ["ReplayProvider", "MeridianTesting"]),
+        .testTarget(name: "MapLinksTests", dependencies: ["MapLinks", "MeridianTesting"]),
+        .testTarget(name: "FlyerProximityTests", dependencies: ["FlyerProximity", "MeridianTesting"]),
+        .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "MeridianTesting"]),
+        .testTarget(name: "meridianTests", dependencies: ["meridian"]),
+    ]
+)

@@ -1,0 +1,61 @@
+import Foundation
+import MeridianCore
+
+/// One received fix as the run tracker recorded it. Every fix is kept; those
+/// not used for distance carry the reason in `rejection`.
+public struct TrackPoint: Sendable, Equatable, Codable {
+    /// Order of arrival within the run, from 0.
+    public var sequence: Int
+    /// UTC time of the fix.
+    public var time: Date
+    /// Position, when the fix had one.
+    public var coordinate: Coordinate?
+    /// Altitude in metres (MSL when known, else above the ellipsoid).
+    public var altitude: Double?
+    /// Speed over ground reported by the receiver, m/s.
+    public var speed: Double?
+    /// Horizontal accuracy, metres.
+    public var horizontalAccuracy: Double?
+    /// Segment number: pauses and signal gaps start a new segment; no distance is counted across segments.
+    public var segment: Int
+    /// Why the point was not used, or `nil` when it was accepted.
+    public var rejection: PointRejection?
+
+    public init(sequence: Int, time: Date, coordinate: Coordinate?, altitude: Double? = nil, speed: Double? = nil,
+                horizontalAccuracy: Double? = nil, segment: Int = 0, rejection: PointRejection? = nil) {
+        self.sequence = sequence
+        self.time = time
+        self.coordinate = coordinate
+        self.altitude = altitude
+        self.speed = speed
+        self.horizontalAccuracy = horizontalAccuracy
+        self.segment = segment
+        self.rejection = rejection
+    }
+
+    /// True when the point counts towards distance and the route.
+    public var isAccepted: Bool { rejection == nil }
+}
+
+/// Why a received fix was not used.
+public enum PointRejection: String, Sendable, Codable, CaseIterable {
+    /// The fix had no position (no fix, or 2D/3D missing).
+    case noPosition = "no_position"
+    /// Horizontal accuracy worse than `max_accuracy_m`, or unknown when required.
+    case poorAccuracy = "poor_accuracy"
+    /// Reaching it would need a speed above the activity's limit.
+    case implausibleJump = "implausible_jump"
+    /// Movement within the noise while standing still.
+    case stationaryDrift = "stationary_drift"
+    /// Closer to the previous stored point than the sampling policy's minimum distance.
+    case belowSamplingDistance = "below_sampling_distance"
+    /// Received while the run was paused.
+    case paused
+    /// Older than, or as old as, the previous point.
+    case outOfOrder = "out_of_order"
+}
+
+/// What kind of activity a run is; each has its own plausibility limits.
+public enum Activity: String, Sendable, Codable, CaseIterable, ConfigEnum {
+    case run, walk, hike, ride, other
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Yams
+
+/// Reads `meridian.yaml`, applying the `MERIDIAN_*` environment overrides.
+public enum ConfigLoader {
+    /// The configuration used when none is named.
+    public static let defaultPath = "Config/meridian.yaml"
+
+    /// Picks the file: an explicit path, else `MERIDIAN_CONFIG`, else the default.
+    public static func resolvePath(_ explicit: String?, environment: [String: String]) -> String {
+        explicit ?? environment["MERIDIAN_CONFIG"] ?? defaultPath
+    }
+
+    /// Loads and validates the file at `path`; `MERIDIAN_TOKEN` and `MERIDIAN_DB` override the file.
+    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigError) -> MeridianConfig {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ConfigError(file: path, path: "", message: "configuration file not found; pass --config PATH or set MERIDIAN_CONFIG (the default is \(defaultPath))")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(file: path, path: "", message: "cannot read the file; check its permissions")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(file: path, path: "", message: "the file is not UTF-8 text")
+        }
+        var config = try parse(text, file: path)
+        applyOverrides(&config, environment: environment)
+        return config
+    }
+
+    /// Environment variables win over the file.
+    public static func applyOverrides(_ config: inout MeridianConfig, environment: [String: String]) {
+        if let token = environment["MERIDIAN_TOKEN"], !token.isEmpty { config.http.token = token }
+        if let database = environment["MERIDIAN_DB"], !database.isEmpty { config.store.path = database }
+    }
+
+    /// Parses configuration text (without environment overrides).
+    public static func parse(_ text: String, file: String? = nil) throws(ConfigError) -> MeridianConfig {
+        let decoder = YAMLNodeDecoder(file: file)
+        let root = try decoder.compose(text)
+        guard case .mapping(let mapping) = root else {
+            throw ConfigError(file: file, line: root.mark?.line, path: "", message: "the top level must be a mapping with http, store, units, providers and consumers")
+        }
+        var coreEntries: [(Node, Node)] = []
+        var providers: [PluginSpec] = []
+        var consumers: [PluginSpec] = []
+        for (key, value) in mapping {
+            switch key.keyText {
+            case "providers": providers = try pluginList(value, section: "providers", file: file)
+            case "consumers": consumers = try pluginList(value, section: "consumers", file: file)
+            default: coreEntries.append((key, value))
+            }
+        }
+        let core = try decoder.decode(CoreSection.self, from: .mapping(Node.Mapping(coreEntries)))
+        var config = MeridianConfig(http: core.http ?? .init(), store: core.store ?? .init(),
+                                    units: core.units ?? .metric, logLevel: core.logLevel ?? "info",
+                                    providers: providers, consumers: consumers, file: file)
+        try validate(&config, root: mapping, file: file)
+        return config
+    }
+
+    private struct CoreSection: Decodable {
+        var http: HTTPSettings?
+        var store: StoreSettings?
+        var units: UnitSystem?
+        var logLevel: String?
+
+        enum CodingKeys: String, CodingKey {
+            case http, store, units
+            case logLevel = "log_level"
+        }
+    }
+
+    private static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    private static func validate(_ config: inout MeridianConfig, root: Node.Mapping, file: String?) throws(ConfigError) {
+        func line(_ section: String) -> Int? { root.first { $0.key.keyText == section }?.value.mark?.line }
+        guard (1...65_535).contains(config.http.port) else {
+            throw ConfigError(file: file, line: line("http"), path: "http.port", message: "\(config.http.port) is not a TCP port; use 1...65535")
+        }
+        guard logLevels.contains(config.logLevel) else {
+            throw ConfigError(file: file, line: line("log_level"), path: "log_level", message: "'\(config.logLevel)' is not a log level; expected one of: \(logLevels.joined(separator: ", "))")
+        }
+        guard !config.store.path.isEmpty else {
+            throw ConfigError(file: file, line: line("store"), path: "store.path", message: "must not be empty; give a file path such as data/meridian.sqlite")
+        }
+    }
+
+    private static let providerKeys: Set<String> = ["id", "type", "priority", "stale_after"]
+    private static let consumerKeys: Set<String> = ["id", "type"]
+
+    private static func pluginList(_ node: Node, section: String, file: String?) throws(ConfigError) -> [PluginSpec] {
+        let decoder = NodeDecoder(node: node, codingPath: [NameKey(section)], file: file, tracker: KeyUsageTracker())
+        if decoder.isNull { return [] }
+        guard case .sequence(let sequence) = node else {
+            throw decoder.mismatch(expected: "a list of plugin entries (each starting with '- type: ...')")
+        }
+        var specs: [PluginSpec] = []
+        var seen: Set<String> = []
+        for (index, entry) in sequence.enumerated() {
+            let path: [any CodingKey] = [NameKey(section), IndexKey(index)]
+            let entryDecoder = NodeDecoder(node: entry, codingPath: path, file: file, tracker: KeyUsageTracker())
+            guard case .mapping(let mapping) = entry else {
+                throw entryDecoder.mismatch(expected: "a mapping with at least 'type'")
+            }
+            let reserved = section == "providers" ? providerKeys : consumerKeys
+            var own: [String: Node] = [:]
+            var options: [(Node, Node)] = []
+            for (key, value) in mapping {
+                if reserved.contains(key.keyText) { own[key.keyText] = value } else { options.append((key, value)) }
+            }
+            func scalar(_ key: String) throws(ConfigError) -> NodeDecoder? {
+                guard let value = own[key] else { return nil }
+                return entryDecoder.child(value, key: NameKey(key))
+            }
+            guard let typeDecoder = try scalar("type") else {
+                throw entryDecoder.error("missing required key 'type' (the plugin type, see `meridian plugins`)")
+            }
+            let type: String
+            let id: String
+            var priority = 0
+            var staleAfter = 3.0
+            do {
+                type = try typeDecoder.scalarString()
+                id = try scalar("id")?.scalarString() ?? (section == "providers" ? "" : type)
+                if let value = try scalar("priority") { priority = try value.decodeInteger() }
+                if let value = try scalar("stale_after") { staleAfter = try value.decodeDouble() }
+            } catch let error as ConfigError {
+                throw error
+            } catch {
+                throw entryDecoder.error("\(error)")
+            }
+            guard !id.isEmpty else {
+                throw entryDecoder.error("missing required key 'id' (a unique name for this provider, e.g. 'garmin')")
+            }
+            guard staleAfter > 0 else {
+                throw entryDecoder.child(own["stale_after"] ?? entry, key: NameKey("stale_after"))
+                    .error("must be more than 0 seconds")
+            }
+            guard seen.insert(id).inserted else {
+                throw entryDecoder.child(own["id"] ?? entry, key: NameKey("id"))
+                    .error("duplicate id '\(id)'; every \(section == "providers" ? "provider" : "consumer") needs its own id")
+            }
+            let optionsNode = Node.mapping(Node.Mapping(options, .implicit, .any, mapping.mark))
+            specs.append(PluginSpec(id: id, type: type, priority: priority, staleAfter: staleAfter,
+                                    options: PluginOptions(node: optionsNode, path: path, file: file),
+                                    line: entry.mark?.line))
+        }
+        return specs
+    }
+}
+
+extension Node {
+    /// The scalar text of a key node (empty for non-scalars).
+    var keyText: String {
+        if case .scalar(let scalar) = self { return scalar.string }
+        return ""
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Yams
+
+/// The whole configuration file.
+public struct MeridianConfig: Sendable {
+    /// HTTP API settings.
+    public var http: HTTPSettings
+    /// Where the SpatiaLite database lives.
+    public var store: StoreSettings
+    /// Units for everything shown to people.
+    public var units: UnitSystem
+    /// Log level: trace, debug, info, notice, warning, error, critical.
+    public var logLevel: String
+    /// Location providers, in file order.
+    public var providers: [PluginSpec]
+    /// Consumers, in file order.
+    public var consumers: [PluginSpec]
+    /// The file this configuration was read from, if any.
+    public var file: String?
+
+    public init(http: HTTPSettings = .init(), store: StoreSettings = .init(), units: UnitSystem = .metric,
+                logLevel: String = "info", providers: [PluginSpec] = [], consumers: [PluginSpec] = [],
+                file: String? = nil) {
+        self.http = http
+        self.store = store
+        self.units = units
+        self.logLevel = logLevel
+        self.providers = providers
+        self.consumers = consumers
+        self.file = file
+    }
+}
+
+/// `http:` section.
+public struct HTTPSettings: Sendable, Decodable, Equatable {
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8080
+    /// Bearer token; required to bind anything but loopback.
+    public var token: String?
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil) {
+        self.host = host
+        self.port = port
+        self.token = token
+    }
+
+    enum CodingKeys: String, CodingKey { case host, port, token }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        host = try container.decodeIfPresent(String.self, forKey: .host) ?? host
+        port = try container.decodeIfPresent(Int.self, forKey: .port) ?? port
+        token = try container.decodeIfPresent(String.self, forKey: .token)
+    }
+
+    /// True for 127.0.0.0/8, ::1 and "localhost".
+    public var isLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
+/// `store:` section.
+public struct StoreSettings: Sendable, Decodable, Equatable {
+    /// SQLite file path; relative paths are relative to the working directory.
+    public var path: String = "data/meridian.sqlite"
+
+    public init(path: String = "data/meridian.sqlite") {
+        self.path = path
+    }
+
+    enum CodingKeys: String, CodingKey { case path }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        path = try container.decodeIfPresent(String.self, forKey: .path) ?? path
+    }
+}
+
+/// One entry of `providers:` or `consumers:`: the host's keys plus the plugin's own options.
+public struct PluginSpec: Sendable {
+    /// Unique id (defaults to the type for consumers).
+    public var id: String
+    /// Registered plugin type, e.g. `nmea-serial`.
+    public var type: String
+    /// Providers only: higher wins when several have fresh fixes.
+    public var priority: Int
+    /// Providers only: seconds without a fix after which the provider counts as stale.
+    public var staleAfter: Double
+    /// The remaining keys, decoded by the plugin itself.
+    public var options: PluginOptions
+    /// 1-based line of the entry.
+    public var line: Int?
+}
+
+/// A plugin's own options: the keys of its configuration entry that the host does not use.
+///
+/// Holds an immutable parsed YAML tree, which is safe to share between tasks.
+public struct PluginOptions: @unchecked Sendable {
+    let node: Node
+    let path: [any CodingKey]
+    /// The configuration file, for error messages.
+    public let file: String?
+
+    init(node: Node, path: [any CodingKey], file: String?) {
+        self.node = node
+        self.path = path
+        self.file = file
+    }
+
+    /// Options from YAML text, for tests and tools (`path` prefixes error key paths).
+    public init(yaml: String, path: String = "options", file: String? = nil) throws(ConfigError) {
+        let decoder = YAMLNodeDecoder(file: file)
+        let trimmed = yaml.trimmingCharacters(in: .whitespacesAndNewlines)
+        node = trimmed.isEmpty ? Node.mapping(Node.Mapping([])) : try decoder.compose(yaml)
+        self.path = path.isEmpty ? [] : [NameKey(path)]
+        self.file = file
+    }
+
+    /// Decodes the options into the plugin's typed options; unknown keys are errors.
+    public func decode<T: Decodable>(_ type: T.Type) throws(ConfigError) -> T {
+        try YAMLNodeDecoder(file: file).decode(type, from: node, path: path)
+    }
+
+    /// An error about option `key`, located at that key's line.
+    public func error(key: String, _ message: String) -> ConfigError {
+        var line = node.mark?.line
+        if case .mapping(let mapping) = node {
+            for (candidate, value) in mapping where candidate.keyText == key {
+                line = value.mark?.line ?? candidate.mark?.line
+            }
+        }
+        return ConfigError(file: file, line: line, path: KeyPath.render(path + [NameKey(key)]), message: message)
+    }
+}

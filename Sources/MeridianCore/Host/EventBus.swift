@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+/// One event on the bus: a name such as `fix`, `flyer.enter` or `run.state`, and a JSON payload.
+public struct MeridianEvent: Sendable, Equatable {
+    /// Increasing sequence number (the SSE `id`).
+    public let sequence: UInt64
+    public let name: String
+    /// The payload as one line of JSON.
+    public let json: String
+}
+
+/// Broadcasts events to every subscriber. Each subscriber has its own bounded
+/// buffer: a slow reader loses its oldest events, never blocks the publisher.
+public final class EventBus: Sendable {
+    private struct State {
+        var nextSequence: UInt64 = 1
+        var nextSubscriber = 0
+        var subscribers: [Int: AsyncStream<MeridianEvent>.Continuation] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Publishes `payload` encoded with Meridian's JSON conventions.
+    public func publish<Payload: Encodable>(_ name: String, _ payload: Payload) {
+        guard let json = try? MeridianJSON.string(payload) else { return }
+        publish(name, json: json)
+    }
+
+    /// Publishes an already encoded JSON payload.
+    public func publish(_ name: String, json: String) {
+        state.withLock { state in
+            let event = MeridianEvent(sequence: state.nextSequence, name: name, json: json)
+            state.nextSequence += 1
+            for continuation in state.subscribers.values { continuation.yield(event) }
+        }
+    }
+
+    /// A stream of every event published from now on; ends when the caller stops iterating.
+    public func subscribe(buffer: Int = 256) -> AsyncStream<MeridianEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: MeridianEvent.self, bufferingPolicy: .bufferingNewest(max(1, buffer)))
+        let key = state.withLock { state in
+            let key = state.nextSubscriber
+            state.nextSubscriber += 1
+            state.subscribers[key] = continuation
+            return key
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: key) }
+        }
+        return stream
+    }
+
+    /// Ends every subscription (used at shutdown so SSE responses complete).
+    public func finishAll() {
+        let continuations = state.withLock { state in
+            defer { state.subscribers.removeAll() }
+            return Array(state.subscribers.values)
+        }
+        for continuation in continuations { continuation.finish() }
+    }
+
+    /// Number of live subscriptions.
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+import MeridianCore
+
+/// An API error, rendered as `{"error": {"code": "...", "message": "..."}}`.
+///
+/// Use 4xx statuses for bad input; `message` says what was wrong and what to send instead.
+public struct APIError: HTTPResponseError, Sendable {
+    public var status: HTTPResponse.Status
+    /// Stable machine-readable code, e.g. `no_fix`, `invalid_parameter`, `not_found`.
+    public var code: String
+    public var message: String
+
+    public init(_ status: HTTPResponse.Status, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    /// 400 `invalid_parameter` for query or body problems.
+    public static func badRequest(_ message: String, code: String = "invalid_parameter") -> APIError {
+        APIError(.badRequest, code: code, message: message)
+    }
+
+    /// 404 `not_found`.
+    public static func notFound(_ message: String, code: String = "not_found") -> APIError {
+        APIError(.notFound, code: code, message: message)
+    }
+
+    /// 409 `conflict` for requests that make no sense in the current state.
+    public static func conflict(_ message: String, code: String = "conflict") -> APIError {
+        APIError(.conflict, code: code, message: message)
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = APIErrorBody(error: .init(code: code, message: message))
+        let data = (try? MeridianJSON.makeEncoder().encode(body)) ?? Data()
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// The JSON document of an `APIError`.
+public struct APIErrorBody: Codable, Sendable, Equatable {
+    public struct Detail: Codable, Sendable, Equatable {
+        public var code: String
+        public var message: String
+    }
+
+    public var error: Detail
+}

@@ -1,0 +1,37 @@
+import Hummingbird
+import MeridianCore
+
+/// The request context used by every Meridian route.
+public typealias MeridianRequestContext = BasicRequestContext
+
+/// Implemented by plugins that serve HTTP. The server calls `addRoutes(to:)` with
+/// the `/v1` group; a plugin adds its paths under its own prefix (`flyers/...`, `runs/...`).
+public protocol HTTPRoutes: Sendable {
+    func addRoutes(to v1: RouterGroup<MeridianRequestContext>)
+}
+
+extension Request {
+    /// The query parameter `name`, if present and not empty.
+    public func query(_ name: String) -> String? {
+        guard let value = uri.queryParameters[name[...]].map(String.init), !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// A numeric query parameter; a present but invalid value is a 400 naming the parameter.
+    public func doubleQuery(_ name: String) throws -> Double? {
+        guard let text = query(name) else { return nil }
+        guard let value = Double(text), value.isFinite else {
+            throw APIError.badRequest("query parameter '\(name)' must be a number, got '\(text)'")
+        }
+        return value
+    }
+
+    /// An integer query parameter within `range`; anything else is a 400 naming the parameter.
+    public func intQuery(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = query(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw APIError.badRequest("query parameter '\(name)' must be a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+        }
+        return value
+    }
+}

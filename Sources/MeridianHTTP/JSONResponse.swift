@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import MeridianCore
+
+/// A JSON response encoded with Meridian's conventions (`snake_case`, ISO 8601 dates).
+public struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator, Sendable {
+    public var status: HTTPResponse.Status
+    public var value: Value
+
+    public init(_ value: Value, status: HTTPResponse.Status = .ok) {
+        self.value = value
+        self.status = status
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let data: Data
+        do {
+            data = try MeridianJSON.makeEncoder().encode(value)
+        } catch {
+            throw APIError(.internalServerError, code: "encoding_failed", message: "the response could not be encoded: \(error)")
+        }
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension Request {
+    /// Decodes a JSON body (at most `limit` bytes) with Meridian's conventions, as a 400 on failure.
+    public func decodeJSON<T: Decodable>(_ type: T.Type, limit: Int = 16 << 20) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await body.collect(upTo: limit)
+        } catch {
+            throw APIError(.contentTooLarge, code: "body_too_large", message: "the request body is larger than \(limit) bytes")
+        }
+        do {
+            return try MeridianJSON.makeDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw APIError.badRequest("the JSON body is not valid: \(DecodingErrorText.describe(error))", code: "invalid_body")
+        }
+    }
+
+    /// The raw body bytes (at most `limit`).
+    public func collectBody(limit: Int = 16 << 20) async throws -> Data {
+        do {
+            return Data(try await body.collect(upTo: limit).readableBytesView)
+        } catch {
+            throw APIError(.contentTooLarge, code: "body_too_large", message: "the request body is larger than \(limit) bytes")
+        }
+    }
+}
+
+/// Short, user-facing descriptions of `DecodingError`s.
+public enum DecodingErrorText {
+    public static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let text = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return text.isEmpty ? "the document" : String(text.drop { $0 == "." })
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "missing key '\(key.stringValue)' in \(path(context))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(path(context)): \(context.debugDescription)"
+        case .dataCorrupted(let context):
+            return "\(path(context)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

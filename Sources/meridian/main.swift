@@ -1,0 +1,4 @@
+import ArgumentParser
+import Hummingbird
+import GRDB
+print("meridian")
