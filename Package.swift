@@ -43,6 +43,8 @@ let package = Package(
             dependencies: [
                 "MeridianCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -89,12 +91,18 @@ let package = Package(
         ),
         .target(
             name: "FlyerProximity",
-            dependencies: ["MeridianCore", "MeridianStore", "MeridianHTTP", "MapLinks"],
+            dependencies: [
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MapLinks",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Plugins/FlyerProximity"
         ),
         .target(
             name: "RunTracker",
-            dependencies: ["MeridianCore", "MeridianStore", "MeridianHTTP", "ReplayProvider"],
+            dependencies: [
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "ReplayProvider",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Plugins/RunTracker"
         ),
 
@@ -113,7 +121,10 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "MeridianCoreTests", dependencies: ["MeridianCore", "MeridianTesting"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "MeridianTesting"]),
-        .testTarget(name: "MeridianStoreTests", dependencies: ["MeridianStore", "MeridianTesting"]),
+        .testTarget(
+            name: "MeridianStoreTests",
+            dependencies: ["MeridianStore", "MeridianTesting", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "MeridianHTTPTests",
             dependencies: [
@@ -124,9 +135,26 @@ let package = Package(
         .testTarget(name: "NMEASerialProviderTests", dependencies: ["NMEASerialProvider", "MeridianTesting"]),
         .testTarget(name: "GPSDProviderTests", dependencies: ["GPSDProvider", "NMEA", "MeridianTesting"]),
         .testTarget(name: "ReplayProviderTests", dependencies: ["ReplayProvider", "MeridianTesting"]),
-        .testTarget(name: "MapLinksTests", dependencies: ["MapLinks", "MeridianTesting"]),
-        .testTarget(name: "FlyerProximityTests", dependencies: ["FlyerProximity", "MeridianTesting"]),
-        .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "MeridianTesting"]),
-        .testTarget(name: "meridianTests", dependencies: ["meridian"]),
+        .testTarget(
+            name: "MapLinksTests",
+            dependencies: [
+                "MapLinks", "MeridianTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "FlyerProximityTests",
+            dependencies: ["FlyerProximity", "MeridianTesting", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "RunTrackerTests",
+            dependencies: ["RunTracker", "MeridianTesting", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "meridianTests",
+            dependencies: ["meridian", "MeridianTesting", .product(name: "Yams", package: "Yams")]
+        ),
     ]
 )

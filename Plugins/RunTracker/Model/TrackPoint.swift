@@ -47,7 +47,7 @@ public enum PointRejection: String, Sendable, Codable, CaseIterable {
     case implausibleJump = "implausible_jump"
     /// Movement within the noise while standing still.
     case stationaryDrift = "stationary_drift"
-    /// Closer to the previous stored point than the sampling policy's minimum distance.
+    /// Closer to the previous stored point than the sampling policy's minimum distance, or sooner than its interval.
     case belowSamplingDistance = "below_sampling_distance"
     /// Received while the run was paused.
     case paused

@@ -23,3 +23,12 @@ public struct Backoff: Sendable, Equatable {
         next = initial
     }
 }
+
+extension Duration {
+    /// Whole nanoseconds (saturating).
+    public var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? (seconds < 0 ? .min : .max) : product &+ attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import GRDB
+import MeridianCore
+import MeridianStore
+
+/// `meridian flyers bench`: imports generated flyers and times "10 nearest within 5 km"
+/// with Meridian's search, with plain SpatiaLite SQL on the same file, and with Redis GEOSEARCH.
+public struct ProximityBenchmark {
+    public struct Settings: Sendable {
+        public var flyers = 1_000_000
+        public var queries = 10_000
+        public var radius = 5000.0
+        public var limit = 10
+        public var seed: UInt64 = 42
+        /// The folder for the database and CSV file (created; the caller removes it).
+        public var directory: URL
+        /// Redis on 127.0.0.1 at this port; nil skips the Redis comparison.
+        public var redisPort: Int?
+
+        public init(directory: URL) {
+            self.directory = directory
+        }
+    }
+
+    /// Latency figures of one contender.
+    public struct Timing: Sendable {
+        public var name: String
+        public var p50: Double
+        public var p99: Double
+        public var queriesPerSecond: Double
+
+        init(name: String, nanoseconds: [UInt64]) {
+            self.name = name
+            let sorted = nanoseconds.sorted()
+            func percentile(_ share: Double) -> Double {
+                Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * share))]) / 1e6
+            }
+            p50 = percentile(0.50)
+            p99 = percentile(0.99)
+            queriesPerSecond = Double(sorted.count) / (Double(sorted.reduce(0, +)) / 1e9)
+        }
+
+        var line: String {
+            "\(name.padding(toLength: 34, withPad: " ", startingAt: 0)) p50 \(NumberText.fixed(p50 * 1000, decimals: 1)) µs  p99 \(NumberText.fixed(p99 * 1000, decimals: 1)) µs  \(NumberText.fixed(queriesPerSecond, decimals: 0)) queries/s"
+        }
+    }
+
+    public let settings: Settings
+    /// Receives each line of the report as it is produced.
+    public let output: (String) -> Void
+
+    public init(settings: Settings, output: @escaping (String) -> Void) {
+        self.settings = settings
+        self.output = output
+    }
+
+    public func run() throws {
+        let settings = self.settings
+        try FileManager.default.createDirectory(at: settings.directory, withIntermediateDirectories: true)
+        var workload = FlyerWorkload(.init(seed: settings.seed, uniformShare: 0.2))
+        let flyers = (0..<settings.flyers).map { workload.flyer(number: $0) }
+        let csvURL = settings.directory.appendingPathComponent("flyers.csv")
+        var csv = Data()
+        try CSVFlyers.write(flyers) { csv.append(contentsOf: $0.utf8) }
+        try csv.write(to: csvURL)
+        output("generated \(flyers.count) flyers (seed \(settings.seed), 80 % clustered around \(16) cities, 20 % uniform within ±85°)")
+
+        // Import: read the CSV, validate, write in one transaction.
+        let store = try Store.open(path: settings.directory.appendingPathComponent("bench.sqlite").path)
+        let repository = try FlyerRepository(store: store)
+        let importStart = DispatchTime.now().uptimeNanoseconds
+        let parsed = try CSVFlyers.read(try Data(contentsOf: csvURL))
+        try repository.write(parsed, mode: .create)
+        let importSeconds = Double(DispatchTime.now().uptimeNanoseconds - importStart) / 1e9
+        output("import (CSV → SpatiaLite, one transaction): \(NumberText.fixed(importSeconds, decimals: 2)) s, \(NumberText.fixed(Double(parsed.count) / importSeconds, decimals: 0)) flyers/s")
+
+        let loadStart = DispatchTime.now().uptimeNanoseconds
+        let catalog = try FlyerCatalog(store: store)
+        let loadSeconds = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e9
+        output("index load at start: \(NumberText.fixed(loadSeconds, decimals: 2)) s for \(catalog.index.count) flyers")
+
+        var queryWorkload = FlyerWorkload(.init(seed: settings.seed &+ 1, uniformShare: 0.2))
+        let centers = (0..<settings.queries).map { _ in queryWorkload.queryPoint() }
+
+        let meridian = try meridianSearch(catalog, centers)
+        let sql = try sqlSearch(store, centers)
+        var timings = [meridian.timing, sql.timing]
+        output(meridian.timing.line)
+        output(sql.timing.line)
+        let sqlAgreement = agreement(meridian.ids, sql.ids)
+        output("  SpatiaLite returned the same ids in the same order for \(NumberText.fixed(sqlAgreement * 100, decimals: 2)) % of queries")
+        if let port = settings.redisPort {
+            let redis = try redisSearch(port: port, flyers: flyers, centers)
+            timings.append(redis.timing)
+            output(redis.timing.line)
+            output("  Redis (haversine, 52-bit geohash) returned the same ids in the same order for \(NumberText.fixed(agreement(meridian.ids, redis.ids) * 100, decimals: 2)) % of queries")
+        }
+        let hits = meridian.ids.reduce(0) { $0 + $1.count }
+        output("average results per query: \(NumberText.fixed(Double(hits) / Double(max(1, centers.count)), decimals: 2))")
+        for other in timings.dropFirst() {
+            output("Meridian / \(other.name): \(NumberText.fixed(meridian.timing.queriesPerSecond / other.queriesPerSecond, decimals: 1))× the queries/s, p99 \(NumberText.fixed(other.p99 / meridian.timing.p99, decimals: 1))× lower")
+        }
+    }
+
+    private func agreement(_ a: [[String]], _ b: [[String]]) -> Double {
+        Double(zip(a, b).filter { $0 == $1 }.count) / Double(max(1, a.count))
+    }
+
+    private func meridianSearch(_ catalog: FlyerCatalog, _ centers: [Coordinate]) throws -> (timing: Timing, ids: [[String]]) {
+        let search = NearbySearch(index: catalog.index, presenter: FlyerPresenter(units: .metric, mapStyle: .apple))
+        var nanoseconds: [UInt64] = []
+        var ids: [[String]] = []
+        nanoseconds.reserveCapacity(centers.count)
+        for center in centers {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let response = try search.respond(NearbyRequest(center: center, radius: settings.radius, limit: settings.limit), position: nil)
+            nanoseconds.append(DispatchTime.now().uptimeNanoseconds - start)
+            ids.append(response.items.map(\.id))
+        }
+        return (Timing(name: "(a) Meridian nearby (exact WGS84)", nanoseconds: nanoseconds), ids)
+    }
+
+    /// What a knowledgeable SpatiaLite user writes: an R*Tree prefilter on a geodesic bounding
+    /// box (two longitude ranges across ±180°), `ST_Distance(…, 1)` on the ellipsoid, ORDER BY.
+    private func sqlSearch(_ store: Store, _ centers: [Coordinate]) throws -> (timing: Timing, ids: [[String]]) {
+        let sql = """
+            SELECT id, ST_Distance(geom, MakePoint(?, ?, 4326), 1) AS d FROM flyers
+            WHERE ROWID IN (SELECT pkid FROM idx_flyers_geom
+                            WHERE ymin <= ? AND ymax >= ? AND ((xmin <= ? AND xmax >= ?) OR (xmin <= ? AND xmax >= ?)))
+              AND d <= ?
+            ORDER BY d, id LIMIT ?
+            """
+        return try store.database.read { db in
+            let statement = try db.makeStatement(sql: sql)
+            var nanoseconds: [UInt64] = []
+            var ids: [[String]] = []
+            for center in centers {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let box = Geodesic.wgs84.boundingBox(center: center, radius: settings.radius)
+                let first = box.longitudeRanges[0]
+                let second = box.longitudeRanges.count > 1 ? box.longitudeRanges[1] : first
+                let rows = try Row.fetchAll(statement, arguments: [
+                    center.longitude, center.latitude, box.maxLatitude, box.minLatitude,
+                    first.upperBound, first.lowerBound, second.upperBound, second.lowerBound,
+                    settings.radius, settings.limit,
+                ])
+                nanoseconds.append(DispatchTime.now().uptimeNanoseconds - start)
+                ids.append(rows.map { $0[0] as String? ?? "" })
+            }
+            return (Timing(name: "(b) SpatiaLite SQL (R*Tree + ST_Distance)", nanoseconds: nanoseconds), ids)
+        }
+    }
+
+    private func redisSearch(port: Int, flyers: [Flyer], _ centers: [Coordinate]) throws -> (timing: Timing, ids: [[String]]) {
+        let redis = try RedisClient(port: port)
+        _ = try redis.command(["DEL", "flyers"])
+        let loadStart = DispatchTime.now().uptimeNanoseconds
+        var batch: [[String]] = []
+        for flyer in flyers {
+            guard case .point(let point) = flyer.geometry else { continue }
+            batch.append(["GEOADD", "flyers", "\(point.longitude)", "\(point.latitude)", flyer.id])
+            if batch.count == 1000 {
+                try check(redis.pipeline(batch))
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try check(redis.pipeline(batch)) }
+        let loadSeconds = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e9
+        output("Redis GEOADD (pipelined, 1000 per batch): \(NumberText.fixed(Double(flyers.count) / loadSeconds, decimals: 0)) points/s")
+        let kilometres = NumberText.trimmed(settings.radius / 1000, decimals: 3)
+        var nanoseconds: [UInt64] = []
+        var ids: [[String]] = []
+        for center in centers {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let reply = try redis.command(["GEOSEARCH", "flyers", "FROMLONLAT", "\(center.longitude)", "\(center.latitude)",
+                                           "BYRADIUS", kilometres, "km", "ASC", "COUNT", "\(settings.limit)"])
+            nanoseconds.append(DispatchTime.now().uptimeNanoseconds - start)
+            guard case .array(let members?) = reply else {
+                throw RedisClient.Failure(description: "GEOSEARCH answered \(reply)")
+            }
+            ids.append(members.compactMap { if case .bulk(let id?) = $0 { return id } else { return nil } })
+        }
+        return (Timing(name: "(c) Redis GEOSEARCH (haversine)", nanoseconds: nanoseconds), ids)
+    }
+
+    private func check(_ replies: [RedisClient.Reply]) throws {
+        if let failure = replies.first(where: { if case .error = $0 { return true } else { return false } }) {
+            throw RedisClient.Failure(description: "Redis refused a GEOADD: \(failure)")
+        }
+    }
+}

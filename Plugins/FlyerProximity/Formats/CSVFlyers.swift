@@ -1,0 +1,162 @@
+import Foundation
+import MeridianCore
+
+/// Point flyers as CSV with the header
+/// `id,title,lat,lon,category,address,description,url,radius_m,valid_from,valid_until`
+/// (RFC 4180 quoting; columns may come in any order; `title`, `lat` and `lon` are required).
+public enum CSVFlyers {
+    public static let header = ["id", "title", "lat", "lon", "category", "address", "description", "url", "radius_m", "valid_from", "valid_until"]
+
+    /// Reads every row; any problem rejects the whole file, naming the line and the column.
+    public static func read(_ data: Data) throws(FlyerInputError) -> [Flyer] {
+        var records = CSVRecords(data)
+        guard let (headerLine, names) = try records.next() else {
+            throw FlyerInputError(location: "line 1", message: "the file is empty; the first line must be the header \(header.joined(separator: ","))")
+        }
+        var column: [String: Int] = [:]
+        for (index, rawName) in names.enumerated() {
+            let name = rawName.trimmingCharacters(in: .whitespaces)
+            guard header.contains(name) else {
+                throw FlyerInputError(location: "line \(headerLine)", message: "unknown column '\(name)'; the columns are \(header.joined(separator: ","))")
+            }
+            guard column.updateValue(index, forKey: name) == nil else {
+                throw FlyerInputError(location: "line \(headerLine)", message: "column '\(name)' appears twice")
+            }
+        }
+        for required in ["title", "lat", "lon"] where column[required] == nil {
+            throw FlyerInputError(location: "line \(headerLine)", message: "missing column '\(required)'; the header is \(header.joined(separator: ","))")
+        }
+        var flyers: [Flyer] = []
+        while let (line, fields) = try records.next() {
+            if fields.count == 1 && fields[0].isEmpty { continue }
+            let location = "line \(line)"
+            guard fields.count == names.count else {
+                throw FlyerInputError(location: location, message: "has \(fields.count) fields, the header has \(names.count); quote fields that contain commas")
+            }
+            func field(_ name: String) -> String? { column[name].map { fields[$0] } }
+            func number(_ name: String) throws(FlyerInputError) -> Double {
+                let text = field(name)?.trimmingCharacters(in: .whitespaces) ?? ""
+                guard let value = Double(text) else {
+                    throw FlyerInputError(location: location, field: name, message: "'\(text)' is not a number; give decimal degrees such as 48.8584")
+                }
+                return value
+            }
+            let latitude = try number("lat"), longitude = try number("lon")
+            let point: Coordinate
+            do {
+                point = try Self.point(latitude: latitude, longitude: longitude)
+            } catch {
+                throw FlyerInputError(location: location, field: error.field, message: error.text)
+            }
+            let draft = FlyerDraft(id: field("id"), title: field("title"), description: field("description"), address: field("address"),
+                                   category: field("category"), url: field("url"), radius: field("radius_m"),
+                                   validFrom: field("valid_from"), validUntil: field("valid_until"))
+            flyers.append(try draft.flyer(geometry: .point(point), location: location) { $0 })
+        }
+        return flyers
+    }
+
+    private struct PointError: Error {
+        var field: String
+        var text: String
+    }
+
+    private static func point(latitude: Double, longitude: Double) throws(PointError) -> Coordinate {
+        guard (-90...90).contains(latitude) else {
+            let hint = (-90...90).contains(longitude) ? "; are lat and lon swapped?" : ""
+            throw PointError(field: "lat", text: "latitude \(latitude) is outside -90...90\(hint)")
+        }
+        guard (-180...180).contains(longitude) else {
+            throw PointError(field: "lon", text: "longitude \(longitude) is outside -180...180")
+        }
+        do {
+            return try Coordinate(latitude: latitude, longitude: longitude)
+        } catch {
+            throw PointError(field: "lat", text: error.description)
+        }
+    }
+
+    /// Writes the header and one row per flyer; areas cannot be written (CSV holds points).
+    public static func write<Flyers: Sequence>(_ flyers: Flyers, to output: (String) -> Void) throws(FlyerInputError) where Flyers.Element == Flyer {
+        var chunk = header.joined(separator: ",") + "\n"
+        for flyer in flyers {
+            guard case .point(let point) = flyer.geometry else {
+                throw FlyerInputError(location: "flyer '\(flyer.id)'", message: "is a \(flyer.geometry.typeName); CSV holds points only, export as GeoJSON (--format geojson)")
+            }
+            let fields = [flyer.id, flyer.title, JSONText.number(point.latitude), JSONText.number(point.longitude),
+                          flyer.category ?? "", flyer.address ?? "", flyer.description ?? "", flyer.url ?? "",
+                          JSONText.number(flyer.radiusM), flyer.validFrom.map(ISO8601.string) ?? "",
+                          flyer.validUntil.map(ISO8601.string) ?? ""]
+            chunk += fields.map(quoted).joined(separator: ",") + "\n"
+            if chunk.utf8.count > 1 << 16 {
+                output(chunk)
+                chunk = ""
+            }
+        }
+        output(chunk)
+    }
+
+    private static func quoted(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// RFC 4180 records with the line each starts on (quoted fields may span lines).
+struct CSVRecords {
+    private let bytes: [UInt8]
+    private var offset = 0
+    private var line = 1
+
+    init(_ data: Data) {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        self.bytes = bytes
+    }
+
+    mutating func next() throws(FlyerInputError) -> (line: Int, fields: [String])? {
+        guard offset < bytes.count else { return nil }
+        let startLine = line
+        var fields: [String] = []
+        var field: [UInt8] = []
+        var quoted = false
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            offset += 1
+            if quoted {
+                if byte == UInt8(ascii: "\"") {
+                    if offset < bytes.count && bytes[offset] == UInt8(ascii: "\"") {
+                        field.append(byte)
+                        offset += 1
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    if byte == UInt8(ascii: "\n") { line += 1 }
+                    field.append(byte)
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\"") where field.isEmpty:
+                quoted = true
+            case UInt8(ascii: ","):
+                fields.append(String(decoding: field, as: UTF8.self))
+                field.removeAll(keepingCapacity: true)
+            case UInt8(ascii: "\n"):
+                line += 1
+                fields.append(String(decoding: field, as: UTF8.self))
+                return (startLine, fields)
+            case UInt8(ascii: "\r"):
+                continue
+            default:
+                field.append(byte)
+            }
+        }
+        if quoted {
+            throw FlyerInputError(location: "line \(startLine)", message: "a quoted field is not closed; end it with a double quote")
+        }
+        fields.append(String(decoding: field, as: UTF8.self))
+        return (startLine, fields)
+    }
+}

@@ -1,0 +1,23 @@
+/// A flyer that cannot be accepted, located by feature index, CSV line or request field.
+public struct FlyerInputError: Error, Equatable, CustomStringConvertible {
+    /// Where: `features[3]`, `line 12`, `body`.
+    public var location: String
+    /// The offending field, e.g. `properties.title`, `lat`, `geometry.coordinates[0]`.
+    public var field: String?
+    /// What is wrong and what to write instead.
+    public var message: String
+    /// The file, for imports.
+    public var file: String?
+
+    public init(location: String, field: String? = nil, message: String, file: String? = nil) {
+        self.location = location
+        self.field = field
+        self.message = message
+        self.file = file
+    }
+
+    public var description: String {
+        let prefix = file.map { "\($0): " } ?? ""
+        return field.map { "\(prefix)\(location): \($0): \(message)" } ?? "\(prefix)\(location): \(message)"
+    }
+}

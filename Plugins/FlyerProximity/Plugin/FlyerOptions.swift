@@ -1,0 +1,62 @@
+import MapLinks
+import MeridianCore
+
+/// The `flyers` consumer's configuration.
+public struct FlyerOptions: Decodable, Sendable, Equatable {
+    /// Metres the position must move before enter/exit events are re-evaluated.
+    public var moveThreshold: Double = 50
+    /// Radius used by nearby searches that give none; nil: the nearest flyers wherever they are.
+    public var defaultRadiusM: Double?
+    /// Page size used when a request gives no limit.
+    public var defaultLimit: Int = 20
+    /// The largest page a request may ask for.
+    public var maxResults: Int = 200
+    /// Style of the `map_url` of each result.
+    public var mapStyle: MapStyle = .apple
+
+    enum CodingKeys: String, CodingKey {
+        case moveThreshold = "move_threshold"
+        case defaultRadiusM = "default_radius_m"
+        case defaultLimit = "default_limit"
+        case maxResults = "max_results"
+        case mapStyle = "map_style"
+    }
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        moveThreshold = try container.decodeIfPresent(Double.self, forKey: .moveThreshold) ?? moveThreshold
+        defaultRadiusM = try container.decodeIfPresent(Double.self, forKey: .defaultRadiusM)
+        defaultLimit = try container.decodeIfPresent(Int.self, forKey: .defaultLimit) ?? defaultLimit
+        maxResults = try container.decodeIfPresent(Int.self, forKey: .maxResults) ?? maxResults
+        mapStyle = try container.decodeIfPresent(MapStyle.self, forKey: .mapStyle) ?? mapStyle
+    }
+
+    /// Decodes and checks the values; errors name the option.
+    public static func decode(_ options: PluginOptions) throws(ConfigError) -> FlyerOptions {
+        let decoded = try options.decode(FlyerOptions.self)
+        guard decoded.moveThreshold.isFinite, decoded.moveThreshold >= 0 else {
+            throw options.error(key: "move_threshold", "must be 0 or more metres")
+        }
+        if let radius = decoded.defaultRadiusM, !(radius.isFinite && radius > 0) {
+            throw options.error(key: "default_radius_m", "must be more than 0 metres (leave it out to return the nearest flyers at any distance)")
+        }
+        guard (1...10_000).contains(decoded.maxResults) else {
+            throw options.error(key: "max_results", "must be a whole number in 1...10000")
+        }
+        guard (1...decoded.maxResults).contains(decoded.defaultLimit) else {
+            throw options.error(key: "default_limit", "must be a whole number in 1...max_results (\(decoded.maxResults))")
+        }
+        return decoded
+    }
+
+    /// The documented options, for `meridian plugins`.
+    static let info: [OptionInfo] = [
+        OptionInfo("move_threshold", "metres", default: "50", "how far the position must move before flyer.enter/flyer.exit are re-evaluated"),
+        OptionInfo("default_radius_m", "metres", default: "none", "search radius when a request gives none; without it the nearest flyers are returned wherever they are"),
+        OptionInfo("default_limit", "integer", default: "20", "results per page when a request gives no limit"),
+        OptionInfo("max_results", "integer 1...10000", default: "200", "the largest page a request may ask for"),
+        OptionInfo("map_style", MapStyle.allCases.map(\.rawValue).joined(separator: "|"), default: "apple", "style of each result's map_url"),
+    ]
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Hummingbird
+import MeridianCore
+import MeridianHTTP
+
+/// `/v1/flyers`: search, list and CRUD. Bodies are GeoJSON Features (or a FeatureCollection for POST).
+extension FlyerPlugin {
+    public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
+        let group = v1.group("flyers")
+        group.get("nearby") { request, _ in JSONResponse(try self.nearby(request)) }
+        group.get { request, _ in JSONResponse(try self.list(request)) }
+        group.post { request, _ in try await self.create(request) }
+        group.get(":id") { _, context in try self.feature(try context.parameters.require("id")) }
+        group.put(":id") { request, context in try await self.replace(try context.parameters.require("id"), request) }
+        group.delete(":id") { _, context in try self.delete(try context.parameters.require("id")) }
+    }
+
+    func nearby(_ request: Request) throws -> NearbyResponse {
+        let latitude = try request.doubleQuery("lat"), longitude = try request.doubleQuery("lon")
+        var center: Coordinate?
+        switch (latitude, longitude) {
+        case (let latitude?, let longitude?):
+            do {
+                center = try Coordinate(latitude: latitude, longitude: longitude)
+            } catch {
+                throw APIError.badRequest("lat/lon: \(error.description)")
+            }
+        case (nil, nil):
+            center = nil
+        default:
+            throw APIError.badRequest("give both 'lat' and 'lon', or neither to search around the current position")
+        }
+        var at = Date()
+        if let text = request.query("at") {
+            guard let date = ISO8601.date(from: text) else {
+                throw APIError.badRequest("query parameter 'at' must be an ISO 8601 date-time such as 2024-05-01T18:00:00Z, got '\(text)'")
+            }
+            at = date
+        }
+        let nearbyRequest = NearbyRequest(
+            center: center, radius: try request.doubleQuery("radius_m") ?? options.defaultRadiusM,
+            limit: try request.intQuery("limit", in: 1...options.maxResults) ?? options.defaultLimit,
+            category: request.query("category"), cursor: request.query("cursor"), at: at,
+            includeInactive: try Self.flag(request, "include_inactive"))
+        do {
+            return try search.respond(nearbyRequest, position: center == nil ? context.position.latestPosition : nil)
+        } catch {
+            throw APIError.badRequest("query parameter '\(error.parameter)' \(error.message)")
+        }
+    }
+
+    private static func flag(_ request: Request, _ name: String) throws -> Bool {
+        switch request.query(name) {
+        case nil, "false", "0": return false
+        case "true", "1": return true
+        case let other?: throw APIError.badRequest("query parameter '\(name)' must be true or false, got '\(other)'")
+        }
+    }
+
+    /// Every flyer by id, a page at a time (`limit`, `cursor` = the last id of the previous page).
+    func list(_ request: Request) throws -> FlyerList {
+        let limit = try request.intQuery("limit", in: 1...options.maxResults) ?? options.defaultLimit
+        let page = catalog.index.list(limit: limit, after: request.query("cursor"))
+        let items = page.flyers.map { flyer in
+            search.presenter.result(flyer, target: catalog.index.target(id: flyer.id, from: nil)?.coordinate ?? .zero)
+        }
+        return FlyerList(items: items, nextCursor: page.hasMore ? page.flyers.last?.id : nil)
+    }
+
+    func create(_ request: Request) async throws -> JSONResponse<CreatedFlyers> {
+        let flyers = try parse(try await request.collectBody())
+        try write(flyers, mode: .create)
+        return JSONResponse(CreatedFlyers(ids: flyers.map(\.id)), status: .created)
+    }
+
+    func feature(_ id: String) throws -> Response {
+        guard let flyer = catalog.flyer(id: id) else { throw Self.unknown(id) }
+        return Response(status: .ok, headers: [.contentType: "application/geo+json"],
+                        body: .init(byteBuffer: ByteBuffer(string: GeoJSONFlyers.feature(flyer))))
+    }
+
+    func replace(_ id: String, _ request: Request) async throws -> Response {
+        let flyers = try parse(try await request.collectBody())
+        guard flyers.count == 1, var flyer = flyers.first else {
+            throw APIError.badRequest("PUT takes one GeoJSON Feature, got \(flyers.count)")
+        }
+        if let given = Self.explicitID(flyer), given != id {
+            throw APIError.badRequest("the Feature's id '\(given)' differs from the path's '\(id)'; leave it out or make them equal")
+        }
+        flyer.id = id
+        let existed = catalog.flyer(id: id) != nil
+        try write([flyer], mode: .upsert)
+        return Response(status: existed ? .ok : .created, headers: [.contentType: "application/geo+json"],
+                        body: .init(byteBuffer: ByteBuffer(string: GeoJSONFlyers.feature(flyer))))
+    }
+
+    func delete(_ id: String) throws -> Response {
+        let deleted: Bool
+        do {
+            deleted = try catalog.delete(id: id)
+        } catch {
+            throw APIError(.internalServerError, code: "store_failed", message: error.description)
+        }
+        guard deleted else { throw Self.unknown(id) }
+        return Response(status: .noContent)
+    }
+
+    /// Writes through the catalogue, with its errors as API errors.
+    private func write(_ flyers: [Flyer], mode: FlyerRepository.WriteMode) throws(APIError) {
+        do {
+            try catalog.write(flyers, mode: mode)
+        } catch {
+            switch error {
+            case .duplicateID: throw APIError.conflict(error.description, code: "duplicate_id")
+            case .repeatedID: throw APIError.badRequest(error.description)
+            case .store: throw APIError(.internalServerError, code: "store_failed", message: error.description)
+            }
+        }
+    }
+
+    private func parse(_ body: Data) throws -> [Flyer] {
+        do {
+            return try GeoJSONFlyers.read(body)
+        } catch {
+            throw APIError.badRequest(error.description, code: "invalid_body")
+        }
+    }
+
+    /// The id a parsed Feature was given (generated ids are UUIDs the client never saw, so they do not count).
+    private static func explicitID(_ flyer: Flyer) -> String? {
+        UUID(uuidString: flyer.id) == nil ? flyer.id : nil
+    }
+
+    static func unknown(_ id: String) -> APIError {
+        APIError.notFound("no flyer with id '\(id)'; list flyers with GET /v1/flyers")
+    }
+}
+
+/// `POST /v1/flyers` answer.
+public struct CreatedFlyers: Codable, Sendable, Equatable {
+    public var ids: [String]
+}
+
+/// `GET /v1/flyers` answer.
+public struct FlyerList: Codable, Sendable, Equatable {
+    public var items: [FlyerResult]
+    public var nextCursor: String?
+}

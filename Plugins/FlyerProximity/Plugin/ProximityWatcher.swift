@@ -1,0 +1,96 @@
+import Foundation
+import MeridianCore
+import Synchronization
+
+/// The payload of `flyer.enter` and `flyer.exit` events.
+public struct FlyerEvent: Codable, Sendable, Equatable {
+    public var flyerId: String
+    public var title: String
+    public var category: String?
+    /// Distance from the fix to the flyer (0 inside an area), metres; absent when the flyer was deleted.
+    public var distanceM: Double?
+    /// The fix position.
+    public var lat: Double
+    public var lon: Double
+    public var time: Date
+}
+
+/// Tracks which flyer areas the user is in and announces changes.
+///
+/// A point flyer's area is the disc of its `radius_m`; an area flyer's is its polygons.
+/// Re-evaluates only after moving `moveThreshold` metres; leaves an area only when
+/// outside it by more than the fix's accuracy (at least 10 m), so noise does not flap.
+public final class ProximityWatcher: Sendable {
+    private struct State {
+        var lastEvaluated: Coordinate?
+        var inside: Set<String> = []
+    }
+
+    private let index: FlyerIndex
+    private let events: EventBus
+    private let moveThreshold: Double
+    private let state = Mutex(State())
+    /// The smallest exit margin, metres.
+    public static let minimumHysteresis = 10.0
+
+    public init(index: FlyerIndex, events: EventBus, moveThreshold: Double) {
+        self.index = index
+        self.events = events
+        self.moveThreshold = moveThreshold
+    }
+
+    /// Ids of the flyer areas the user is in now.
+    public var inside: Set<String> { state.withLock { $0.inside } }
+
+    /// Handles one fix; `now` judges flyer validity.
+    public func update(_ fix: Fix, now: Date = Date()) {
+        guard fix.hasPosition, let position = fix.coordinate else { return }
+        let moved = state.withLock { state -> Bool in
+            if let last = state.lastEvaluated, Geodesic.wgs84.distance(last, position) < moveThreshold { return false }
+            state.lastEvaluated = position
+            return true
+        }
+        guard moved else { return }
+        let margin = max(Self.minimumHysteresis, fix.horizontalAccuracy.flatMap { $0.isFinite ? $0 : nil } ?? 0)
+        let nearby = index.within(index.largestPointRadius + margin, of: position, at: now)
+        var entered: [NearbyMatch] = []
+        var exited: [(id: String, match: NearbyMatch?)] = []
+        state.withLock { state in
+            var seen = Set<String>()
+            for match in nearby {
+                let id = match.flyer.id
+                seen.insert(id)
+                let enterLimit: Double
+                switch match.flyer.geometry {
+                case .point: enterLimit = match.flyer.radiusM
+                case .polygon, .multiPolygon: enterLimit = 0
+                }
+                if state.inside.contains(id) {
+                    if match.distance > enterLimit + margin {
+                        state.inside.remove(id)
+                        exited.append((id, match))
+                    }
+                } else if match.distance <= enterLimit {
+                    state.inside.insert(id)
+                    entered.append(match)
+                }
+            }
+            for id in state.inside.subtracting(seen).sorted() {
+                state.inside.remove(id)
+                exited.append((id, nil))
+            }
+        }
+        for match in entered {
+            events.publish("flyer.enter", FlyerEvent(flyerId: match.flyer.id, title: match.flyer.title, category: match.flyer.category,
+                                                     distanceM: match.distance, lat: position.latitude, lon: position.longitude,
+                                                     time: fix.time))
+        }
+        for (id, match) in exited {
+            // Flyers no longer in the search (far away, expired or deleted) are measured directly.
+            let flyer = match?.flyer ?? index.flyer(id: id)
+            events.publish("flyer.exit", FlyerEvent(flyerId: id, title: flyer?.title ?? id, category: flyer?.category,
+                                                    distanceM: match?.distance ?? index.distance(id: id, from: position),
+                                                    lat: position.latitude, lon: position.longitude, time: fix.time))
+        }
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import MeridianCore
+
+/// The in-memory search index over every stored flyer: a sparse grid of cells, exact
+/// geodesic distances only for candidates whose chord lower bound can still make the page.
+///
+/// SpatiaLite stays the source of truth; the index is loaded from it at start and
+/// updated after every committed write. Thread-safe: searches share a read lock.
+public final class FlyerIndex: @unchecked Sendable {
+    /// Compact per-slot data scanned for every candidate.
+    private struct Bounds {
+        var anchor: EarthPoint
+        var reach: Double
+        var validFrom: Double
+        var validUntil: Double
+        var category: Int32
+        var isArea: Bool
+    }
+
+    private struct State {
+        var slots: [PreparedFlyer?] = []
+        var bounds: [Bounds] = []
+        var freeSlots: [Int32] = []
+        var slotByID: [String: Int32] = [:]
+        var categoryCodes: [String: Int32] = [:]
+        var grid: CellGrid
+        var largestPointRadius = 0.0
+    }
+
+    private let lock = ReadWriteLock()
+    private var state: State
+    /// Beyond this every point of the Earth is inside the search box.
+    private static let worldRadius = 20_100_000.0
+    /// The category code meaning "no filter"; flyers without a category have `uncategorised`.
+    private static let noCategory: Int32 = -1
+    private static let uncategorised: Int32 = -2
+
+    /// An empty index; `cellSize` is the grid cell edge in degrees.
+    public init(cellSize: Double = 0.05) {
+        state = State(grid: CellGrid(cellSize: cellSize))
+    }
+
+    /// Number of flyers.
+    public var count: Int { lock.reading { state.slotByID.count } }
+
+    /// The largest `radius_m` of any point flyer (an upper bound; it never shrinks).
+    public var largestPointRadius: Double { lock.reading { state.largestPointRadius } }
+
+    /// Adds flyers, replacing any with the same id.
+    public func upsert<Flyers: Sequence>(_ flyers: Flyers) where Flyers.Element == Flyer {
+        let prepared = flyers.compactMap(PreparedFlyer.init)
+        lock.writing {
+            for flyer in prepared { Self.insert(flyer, into: &state) }
+        }
+    }
+
+    /// Removes flyer `id`; false when there was none.
+    @discardableResult
+    public func remove(id: String) -> Bool {
+        lock.writing { Self.remove(id: id, from: &state) }
+    }
+
+    /// The flyer with this id.
+    public func flyer(id: String) -> Flyer? {
+        lock.reading { state.slotByID[id].flatMap { state.slots[Int($0)]?.flyer } }
+    }
+
+    /// Where to head for flyer `id` from `origin` (the nearest boundary point of an area).
+    public func target(id: String, from origin: Coordinate?) -> (flyer: Flyer, coordinate: Coordinate)? {
+        let prepared = lock.reading { state.slotByID[id].flatMap { state.slots[Int($0)] } }
+        return prepared.map { ($0.flyer, $0.target(from: origin)) }
+    }
+
+    /// The exact distance from `center` to flyer `id`.
+    public func distance(id: String, from center: Coordinate) -> Double? {
+        let prepared = lock.reading { state.slotByID[id].flatMap { state.slots[Int($0)] } }
+        return prepared?.distance(from: center).distance
+    }
+
+    /// Every flyer whose distance to `center` is at most `radius`, each with its distance.
+    func within(_ radius: Double, of center: Coordinate, at instant: Date) -> [NearbyMatch] {
+        var all: [NearbyMatch] = []
+        var after: DistancePosition?
+        repeat {
+            let page = nearby(NearbyQuery(center: center, radius: radius, limit: 500, at: instant, after: after))
+            all += page.matches
+            after = page.hasMore ? page.matches.last?.position : nil
+        } while after != nil
+        return all
+    }
+
+    // MARK: Search
+
+    /// The query's page: flyers sorted by exact distance, then id.
+    public func nearby(_ query: NearbyQuery) -> NearbyMatches {
+        lock.reading {
+            let filter = FlyerFilter(category: query.category, at: query.at, includeInactive: query.includeInactive)
+            guard let category = categoryCode(filter.category) else { return NearbyMatches(matches: [], hasMore: false) }
+            let keep = max(1, query.limit) + 1
+            var best: [NearbyMatch]
+            if let radius = query.radius {
+                best = pass(query, radius: radius, keep: keep, category: category)
+            } else {
+                var radius = 1000.0
+                while true {
+                    best = pass(query, radius: radius, keep: keep, category: category)
+                    if best.count >= keep || radius >= Self.worldRadius { break }
+                    radius *= 4
+                }
+            }
+            let hasMore = best.count > max(1, query.limit)
+            return NearbyMatches(matches: Array(best.prefix(max(1, query.limit))), hasMore: hasMore)
+        }
+    }
+
+    /// The category's code: `noCategory` for no filter, nil for a category no flyer has.
+    private func categoryCode(_ category: String?) -> Int32? {
+        guard let category else { return Self.noCategory }
+        return state.categoryCodes[category.lowercased()]
+    }
+
+    /// One search with a fixed radius: candidates from the grid, ordered by lower bound,
+    /// measured exactly until no remaining bound can beat the last kept match.
+    private func pass(_ query: NearbyQuery, radius: Double, keep: Int, category: Int32) -> [NearbyMatch] {
+        let center = EarthPoint(query.center)
+        let box = Geodesic.wgs84.boundingBox(center: query.center, radius: radius)
+        let bounds = state.bounds
+        let time = query.at.timeIntervalSince1970
+        let checkTime = !query.includeInactive
+        var candidates: [(key: Double, slot: Int32)] = []
+        var seenAreas = Set<Int32>()
+        state.grid.forEachCandidate(in: box) { slot in
+            let entry = bounds[Int(slot)]
+            if category != Self.noCategory && entry.category != category { return }
+            if checkTime && (time < entry.validFrom || time > entry.validUntil) { return }
+            if entry.isArea && !seenAreas.insert(slot).inserted { return }
+            let bound = max(0, center.chord(to: entry.anchor) - entry.reach)
+            if bound <= radius { candidates.append((bound, slot)) }
+        }
+        var heap = MinHeap(candidates)
+        var best: [NearbyMatch] = []
+        best.reserveCapacity(keep)
+        while let (bound, slot) = heap.popMin() {
+            if best.count == keep, let last = best.last, bound > last.distance { break }
+            guard let prepared = state.slots[Int(slot)] else { continue }
+            let (distance, point) = prepared.distance(from: query.center)
+            guard distance <= radius else { continue }
+            let id = prepared.flyer.id
+            if let after = query.after, !after.precedes(distance, id) { continue }
+            if best.count == keep, let last = best.last, !DistancePosition(distance: distance, id: id).precedes(last.distance, last.flyer.id) {
+                continue
+            }
+            let index = best.partitioningIndex { !$0.position.precedes(distance, id) }
+            best.insert(NearbyMatch(flyer: prepared.flyer, distance: distance, nearest: point), at: index)
+            if best.count > keep { best.removeLast() }
+        }
+        return best
+    }
+
+    /// Flyers sorted by title then id (for a user without a location).
+    public func byTitle(limit: Int, category: String?, at instant: Date, includeInactive: Bool,
+                        after: TitlePosition?) -> (flyers: [Flyer], hasMore: Bool) {
+        lock.reading {
+            guard let category = categoryCode(category) else { return ([], false) }
+            let keep = max(1, limit) + 1
+            let time = instant.timeIntervalSince1970
+            var best: [Flyer] = []
+            for (index, entry) in state.bounds.enumerated() {
+                guard let prepared = state.slots[index] else { continue }
+                if category != Self.noCategory && entry.category != category { continue }
+                if !includeInactive && (time < entry.validFrom || time > entry.validUntil) { continue }
+                let flyer = prepared.flyer
+                if let after, !after.precedes(flyer.title, flyer.id) { continue }
+                if best.count == keep, let last = best.last,
+                   !TitlePosition(title: flyer.title, id: flyer.id).precedes(last.title, last.id) { continue }
+                let position = best.partitioningIndex { !TitlePosition(title: $0.title, id: $0.id).precedes(flyer.title, flyer.id) }
+                best.insert(flyer, at: position)
+                if best.count > keep { best.removeLast() }
+            }
+            return (Array(best.prefix(max(1, limit))), best.count > max(1, limit))
+        }
+    }
+
+    /// Every flyer sorted by id, a page at a time.
+    public func list(limit: Int, after: String?) -> (flyers: [Flyer], hasMore: Bool) {
+        lock.reading {
+            var ids = state.slotByID.keys.filter { id in after.map { id > $0 } ?? true }
+            ids.sort()
+            let page = ids.prefix(max(1, limit)).compactMap { state.slotByID[$0].flatMap { state.slots[Int($0)]?.flyer } }
+            return (page, ids.count > max(1, limit))
+        }
+    }
+
+    // MARK: Writing
+
+    private static func insert(_ prepared: PreparedFlyer, into state: inout State) {
+        let flyer = prepared.flyer
+        remove(id: flyer.id, from: &state)
+        var categoryCode = uncategorised
+        if let category = flyer.category?.lowercased() {
+            if let code = state.categoryCodes[category] {
+                categoryCode = code
+            } else {
+                categoryCode = Int32(state.categoryCodes.count)
+                state.categoryCodes[category] = categoryCode
+            }
+        }
+        let bounds = Bounds(anchor: prepared.anchor, reach: prepared.reach,
+                            validFrom: flyer.validFrom?.timeIntervalSince1970 ?? -.infinity,
+                            validUntil: flyer.validUntil?.timeIntervalSince1970 ?? .infinity,
+                            category: categoryCode, isArea: prepared.isArea)
+        let slot: Int32
+        if let free = state.freeSlots.popLast() {
+            slot = free
+            state.slots[Int(slot)] = prepared
+            state.bounds[Int(slot)] = bounds
+        } else {
+            slot = Int32(state.slots.count)
+            state.slots.append(prepared)
+            state.bounds.append(bounds)
+        }
+        state.slotByID[flyer.id] = slot
+        switch prepared.shape {
+        case .point(let point):
+            state.grid.insert(point: point, slot: slot)
+            state.largestPointRadius = max(state.largestPointRadius, flyer.radiusM)
+        case .area(let area):
+            state.grid.insert(area: area.boxes, slot: slot)
+        }
+    }
+
+    @discardableResult
+    private static func remove(id: String, from state: inout State) -> Bool {
+        guard let slot = state.slotByID.removeValue(forKey: id), let prepared = state.slots[Int(slot)] else { return false }
+        switch prepared.shape {
+        case .point(let point): state.grid.remove(point: point, slot: slot)
+        case .area(let area): state.grid.remove(area: area.boxes, slot: slot)
+        }
+        state.slots[Int(slot)] = nil
+        state.freeSlots.append(slot)
+        return true
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `belongsInSecondPartition` (elements must be partitioned).
+    func partitioningIndex(where belongsInSecondPartition: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if belongsInSecondPartition(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import MeridianCore
+
+/// A proximity search: flyers sorted by exact ellipsoidal distance from `center`, ties by id.
+public struct NearbyQuery: Sendable, Equatable {
+    public var center: Coordinate
+    /// Only flyers within this many metres; nil: the `limit` nearest wherever they are.
+    public var radius: Double?
+    /// Page size.
+    public var limit: Int
+    /// Only flyers of this category (compared without regard to case).
+    public var category: String?
+    /// The instant at which validity is judged.
+    public var at: Date
+    /// Also return expired and not-yet-valid flyers.
+    public var includeInactive: Bool
+    /// Continue after this (distance, id) position, from the previous page's cursor.
+    public var after: DistancePosition?
+
+    public init(center: Coordinate, radius: Double? = nil, limit: Int = 20, category: String? = nil, at: Date = Date(),
+                includeInactive: Bool = false, after: DistancePosition? = nil) {
+        self.center = center
+        self.radius = radius
+        self.limit = limit
+        self.category = category
+        self.at = at
+        self.includeInactive = includeInactive
+        self.after = after
+    }
+}
+
+/// A position in distance order: results come strictly after it.
+public struct DistancePosition: Sendable, Equatable, Hashable {
+    public var distance: Double
+    public var id: String
+
+    public init(distance: Double, id: String) {
+        self.distance = distance
+        self.id = id
+    }
+
+    /// True when (`distance`, `id`) sorts before `other`.
+    func precedes(_ distance: Double, _ id: String) -> Bool {
+        self.distance < distance || (self.distance == distance && self.id < id)
+    }
+}
+
+/// A position in title order, for listings without a location.
+public struct TitlePosition: Sendable, Equatable, Hashable {
+    public var title: String
+    public var id: String
+
+    public init(title: String, id: String) {
+        self.title = title
+        self.id = id
+    }
+
+    func precedes(_ title: String, _ id: String) -> Bool {
+        self.title < title || (self.title == title && self.id < id)
+    }
+}
+
+/// One search hit.
+public struct NearbyMatch: Sendable, Equatable {
+    public var flyer: Flyer
+    /// Exact ellipsoidal distance in metres (0 inside an area).
+    public var distance: Double
+    /// The flyer's point nearest to the centre (the centre itself inside an area).
+    public var nearest: Coordinate
+
+    public var position: DistancePosition { DistancePosition(distance: distance, id: flyer.id) }
+}
+
+/// One page of matches, and whether more follow.
+public struct NearbyMatches: Sendable, Equatable {
+    public var matches: [NearbyMatch]
+    public var hasMore: Bool
+}
+
+/// Filters shared by distance and title searches.
+struct FlyerFilter {
+    var category: String?
+    var at: Date
+    var includeInactive: Bool
+}

@@ -1,0 +1,99 @@
+import Foundation
+import MeridianCore
+
+/// A nearby request as the API and the CLI take it, before it becomes a `NearbyQuery`.
+public struct NearbyRequest: Sendable, Equatable {
+    /// Nil: use the current position, if any.
+    public var center: Coordinate?
+    public var radius: Double?
+    public var limit: Int
+    public var category: String?
+    public var cursor: String?
+    public var at: Date
+    public var includeInactive: Bool
+
+    public init(center: Coordinate? = nil, radius: Double? = nil, limit: Int = 20, category: String? = nil,
+                cursor: String? = nil, at: Date = Date(), includeInactive: Bool = false) {
+        self.center = center
+        self.radius = radius
+        self.limit = limit
+        self.category = category
+        self.cursor = cursor
+        self.at = at
+        self.includeInactive = includeInactive
+    }
+}
+
+/// A request that cannot be answered, naming the parameter.
+public struct NearbyRequestError: Error, Equatable, CustomStringConvertible {
+    public var parameter: String
+    public var message: String
+    public var description: String { "\(parameter): \(message)" }
+}
+
+/// Answers nearby requests: by exact distance from the centre (or the current position),
+/// or, with neither, by title with `location_available: false`.
+public struct NearbySearch: Sendable {
+    public let index: FlyerIndex
+    public let presenter: FlyerPresenter
+
+    public init(index: FlyerIndex, presenter: FlyerPresenter) {
+        self.index = index
+        self.presenter = presenter
+    }
+
+    public func respond(_ request: NearbyRequest, position: Coordinate?) throws(NearbyRequestError) -> NearbyResponse {
+        if let radius = request.radius, !(radius.isFinite && radius > 0) {
+            throw NearbyRequestError(parameter: "radius_m", message: "must be a distance in metres above 0")
+        }
+        let cursor: SearchCursor?
+        if let token = request.cursor {
+            guard let parsed = SearchCursor(token: token) else {
+                throw NearbyRequestError(parameter: "cursor", message: "is not a cursor from this API; pass next_cursor from the previous page unchanged")
+            }
+            cursor = parsed
+        } else {
+            cursor = nil
+        }
+        guard let center = request.center ?? position else {
+            var after: TitlePosition?
+            if let cursor {
+                guard case .title(let position) = cursor else {
+                    throw NearbyRequestError(parameter: "cursor", message: "belongs to a search with a location, but no location is available now; start again without cursor")
+                }
+                after = position
+            }
+            let page = index.byTitle(limit: request.limit, category: request.category, at: request.at,
+                                     includeInactive: request.includeInactive, after: after)
+            let items = page.flyers.map { flyer in
+                presenter.result(flyer, target: index.target(id: flyer.id, from: nil)?.coordinate ?? Self.anyPoint(flyer))
+            }
+            let next = page.hasMore ? page.flyers.last.map { SearchCursor.title(TitlePosition(title: $0.title, id: $0.id)).token } : nil
+            return NearbyResponse(locationAvailable: false, center: nil, radiusM: request.radius, items: items, nextCursor: next)
+        }
+        var after: DistancePosition?
+        if let cursor {
+            guard case .distance(let position) = cursor else {
+                throw NearbyRequestError(parameter: "cursor", message: "belongs to a search without a location; start again without cursor")
+            }
+            after = position
+        }
+        let query = NearbyQuery(center: center, radius: request.radius, limit: request.limit, category: request.category,
+                                at: request.at, includeInactive: request.includeInactive, after: after)
+        let page = index.nearby(query)
+        let items = page.matches.map { match in
+            let target = match.distance > 0 ? match.nearest : (index.target(id: match.flyer.id, from: center)?.coordinate ?? match.nearest)
+            return presenter.result(match, center: center, target: target)
+        }
+        let next = page.hasMore ? page.matches.last.map { SearchCursor.distance($0.position).token } : nil
+        return NearbyResponse(locationAvailable: true, center: CenterPoint(lat: center.latitude, lon: center.longitude),
+                              radiusM: request.radius, items: items, nextCursor: next)
+    }
+
+    private static func anyPoint(_ flyer: Flyer) -> Coordinate {
+        switch flyer.geometry {
+        case .point(let point): return point
+        case .polygon, .multiPolygon: return flyer.geometry.polygons.first?.first?.first ?? .zero
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The opaque `next_cursor` of a page: where the next page starts.
+public enum SearchCursor: Sendable, Equatable {
+    case distance(DistancePosition)
+    case title(TitlePosition)
+
+    /// The cursor as URL-safe text.
+    public var token: String {
+        let payload: String
+        switch self {
+        case .distance(let position):
+            payload = "d" + String(position.distance.bitPattern, radix: 16) + ":" + position.id
+        case .title(let position):
+            payload = "t" + String(position.title.utf8.count) + ":" + position.title + position.id
+        }
+        return Data(payload.utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Parses a token from `token`; nil when it was not made by this type.
+    public init?(token: String) {
+        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let payload = String(data: data, encoding: .utf8),
+              let kind = payload.first, let colon = payload.firstIndex(of: ":")
+        else { return nil }
+        let number = payload[payload.index(after: payload.startIndex)..<colon]
+        let rest = payload[payload.index(after: colon)...]
+        switch kind {
+        case "d":
+            guard let bits = UInt64(number, radix: 16) else { return nil }
+            let distance = Double(bitPattern: bits)
+            guard distance.isFinite, distance >= 0 else { return nil }
+            self = .distance(DistancePosition(distance: distance, id: String(rest)))
+        case "t":
+            guard let length = Int(number), length >= 0, length <= rest.utf8.count else { return nil }
+            let bytes = Array(rest.utf8)
+            self = .title(TitlePosition(title: String(decoding: bytes[..<length], as: UTF8.self),
+                                        id: String(decoding: bytes[length...], as: UTF8.self)))
+        default:
+            return nil
+        }
+    }
+}

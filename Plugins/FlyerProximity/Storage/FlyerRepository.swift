@@ -1,0 +1,143 @@
+import Foundation
+import GRDB
+import MeridianCore
+import MeridianStore
+
+/// Why a flyer could not be read or written.
+public enum FlyerStoreError: Error, Equatable, CustomStringConvertible {
+    /// A flyer with this id exists already (creating, not replacing).
+    case duplicateID(String)
+    /// The same id twice in one batch (positions are 0-based).
+    case repeatedID(String, first: Int, second: Int)
+    /// A stored row could not be turned back into a flyer.
+    case unreadableRow(id: String, detail: String)
+    case database(String)
+
+    public var description: String {
+        switch self {
+        case .duplicateID(let id):
+            return "a flyer with id '\(id)' exists already; use PUT /v1/flyers/\(id) (or import) to replace it"
+        case .repeatedID(let id, let first, let second):
+            return "id '\(id)' is given twice (entries \(first) and \(second)); every flyer needs its own id"
+        case .unreadableRow(let id, let detail):
+            return "the stored flyer '\(id)' cannot be read (\(detail)); delete it and add it again"
+        case .database(let detail):
+            return "the flyer table could not be used: \(detail)"
+        }
+    }
+}
+
+/// Reads and writes flyers in SpatiaLite. Every multi-row write is one transaction.
+public struct FlyerRepository: Sendable {
+    public let store: Store
+
+    /// Uses `store`, creating the `flyers` table on first use.
+    public init(store: Store) throws(StoreError) {
+        self.store = store
+        try FlyerSchema.migrate(store)
+    }
+
+    /// How writes treat an id that exists already.
+    public enum WriteMode: Sendable {
+        /// Fail with `duplicateID`.
+        case create
+        /// Replace the stored flyer.
+        case upsert
+    }
+
+    private static let columns = "id, title, description, address, category, url, radius_m, valid_from, valid_until"
+
+    /// Writes `flyers` in one transaction (all or nothing); `progress` is called with the number
+    /// written so far. Ids repeated within `flyers` are rejected before anything is written.
+    public func write(_ flyers: [Flyer], mode: WriteMode, progress: ((Int) -> Void)? = nil) throws(FlyerStoreError) {
+        var seen: [String: Int] = [:]
+        seen.reserveCapacity(flyers.count)
+        for (position, flyer) in flyers.enumerated() {
+            if let first = seen.updateValue(position, forKey: flyer.id) {
+                throw .repeatedID(flyer.id, first: first, second: position)
+            }
+        }
+        let conflict = mode == .upsert
+            ? " ON CONFLICT(id) DO UPDATE SET title = excluded.title, description = excluded.description, address = excluded.address, category = excluded.category, url = excluded.url, radius_m = excluded.radius_m, valid_from = excluded.valid_from, valid_until = excluded.valid_until, geom = excluded.geom"
+            : ""
+        let sql = "INSERT INTO flyers (\(Self.columns), geom) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, GeomFromWKB(?, 4326))\(conflict)"
+        try run {
+            try store.database.write { db in
+                let statement = try db.makeStatement(sql: sql)
+                for (index, flyer) in flyers.enumerated() {
+                    do {
+                        try statement.execute(arguments: [
+                            flyer.id, flyer.title, flyer.description, flyer.address, flyer.category, flyer.url,
+                            flyer.radiusM, flyer.validFrom?.timeIntervalSince1970, flyer.validUntil?.timeIntervalSince1970,
+                            WKB.encode(flyer.geometry),
+                        ])
+                    } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+                        throw FlyerStoreError.duplicateID(flyer.id)
+                    }
+                    if let progress, (index + 1) % 10_000 == 0 || index + 1 == flyers.count { progress(index + 1) }
+                }
+            }
+        }
+    }
+
+    /// Deletes flyer `id`; false when there was none.
+    public func delete(id: String) throws(FlyerStoreError) -> Bool {
+        try run {
+            try store.database.write { db in
+                try db.execute(sql: "DELETE FROM flyers WHERE id = ?", arguments: [id])
+                return db.changesCount > 0
+            }
+        }
+    }
+
+    /// The flyer with this id.
+    public func flyer(id: String) throws(FlyerStoreError) -> Flyer? {
+        try run {
+            try store.database.read { db in
+                try Row.fetchOne(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers WHERE id = ?", arguments: [id])
+            }
+        }.map { row throws(FlyerStoreError) in try Self.flyer(from: row) }
+    }
+
+    /// Calls `body` with every stored flyer in id order.
+    public func forEach(_ body: (Flyer) throws -> Void) throws(FlyerStoreError) {
+        try run {
+            try store.database.read { db in
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers ORDER BY id")
+                while let row = try rows.next() { try body(try Self.flyer(from: row)) }
+            }
+        }
+    }
+
+    /// Every stored flyer, in id order.
+    public func all() throws(FlyerStoreError) -> [Flyer] {
+        var flyers: [Flyer] = []
+        try forEach { flyers.append($0) }
+        return flyers
+    }
+
+    private static func flyer(from row: Row) throws(FlyerStoreError) -> Flyer {
+        let id: String = (try? row.decode(String.self, atIndex: 0)) ?? "?"
+        guard let title = try? row.decode(String.self, atIndex: 1),
+              let radius = try? row.decode(Double.self, atIndex: 6),
+              let wkb = try? row.decode(Data.self, atIndex: 9)
+        else { throw .unreadableRow(id: id, detail: "title, radius_m or geometry is missing") }
+        guard let geometry = WKB.decode(wkb) else { throw .unreadableRow(id: id, detail: "the geometry is not a valid Point, Polygon or MultiPolygon") }
+        let text = { (index: Int) -> String? in try? row.decode(String?.self, atIndex: index) }
+        let date = { (index: Int) -> Date? in (try? row.decode(Double?.self, atIndex: index)).map(Date.init(timeIntervalSince1970:)) }
+        return Flyer(id: id, title: title, description: text(2), address: text(3), category: text(4), url: text(5),
+                     radiusM: radius, validFrom: date(7), validUntil: date(8), geometry: geometry)
+    }
+
+    private func run<T>(_ body: () throws -> T) throws(FlyerStoreError) -> T {
+        do {
+            return try body()
+        } catch let error as FlyerStoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw .database(error.message ?? "\(error)")
+        } catch {
+            throw .database("\(error)")
+        }
+    }
+}

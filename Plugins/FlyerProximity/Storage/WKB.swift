@@ -1,0 +1,129 @@
+import Foundation
+import MeridianCore
+
+/// Well-Known Binary (little-endian, 2D) for the geometries a flyer can have: the
+/// format SpatiaLite's `GeomFromWKB` reads and `AsBinary` writes.
+enum WKB {
+    private static let point: UInt32 = 1
+    private static let polygon: UInt32 = 3
+    private static let multiPolygon: UInt32 = 6
+
+    static func encode(_ geometry: FlyerGeometry) -> Data {
+        var data = Data()
+        switch geometry {
+        case .point(let coordinate):
+            data.reserveCapacity(21)
+            header(&data, point)
+            position(&data, coordinate)
+        case .polygon(let rings):
+            polygonBody(&data, rings)
+        case .multiPolygon(let polygons):
+            header(&data, multiPolygon)
+            count(&data, polygons.count)
+            for rings in polygons { polygonBody(&data, rings) }
+        }
+        return data
+    }
+
+    private static func header(_ data: inout Data, _ type: UInt32) {
+        data.append(1)
+        withUnsafeBytes(of: type.littleEndian) { data.append(contentsOf: $0) }
+    }
+
+    private static func count(_ data: inout Data, _ value: Int) {
+        withUnsafeBytes(of: UInt32(value).littleEndian) { data.append(contentsOf: $0) }
+    }
+
+    private static func position(_ data: inout Data, _ coordinate: Coordinate) {
+        withUnsafeBytes(of: coordinate.longitude.bitPattern.littleEndian) { data.append(contentsOf: $0) }
+        withUnsafeBytes(of: coordinate.latitude.bitPattern.littleEndian) { data.append(contentsOf: $0) }
+    }
+
+    private static func polygonBody(_ data: inout Data, _ rings: [[Coordinate]]) {
+        header(&data, polygon)
+        count(&data, rings.count)
+        for ring in rings {
+            count(&data, ring.count)
+            for coordinate in ring { position(&data, coordinate) }
+        }
+    }
+
+    /// Decodes WKB written by SpatiaLite; nil for anything that is not a valid flyer geometry.
+    static func decode(_ data: Data) -> FlyerGeometry? {
+        var reader = Reader(bytes: [UInt8](data))
+        return reader.geometry()
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var offset = 0
+        var littleEndian = true
+
+        mutating func geometry() -> FlyerGeometry? {
+            guard let type = header() else { return nil }
+            switch type {
+            case WKB.point: return position().map(FlyerGeometry.point)
+            case WKB.polygon: return rings().map(FlyerGeometry.polygon)
+            case WKB.multiPolygon:
+                guard let count = uint32() else { return nil }
+                var polygons: [[[Coordinate]]] = []
+                for _ in 0..<count {
+                    guard header() == WKB.polygon, let rings = rings() else { return nil }
+                    polygons.append(rings)
+                }
+                return .multiPolygon(polygons)
+            default: return nil
+            }
+        }
+
+        mutating func header() -> UInt32? {
+            guard offset < bytes.count else { return nil }
+            littleEndian = bytes[offset] == 1
+            offset += 1
+            return uint32()
+        }
+
+        mutating func rings() -> [[Coordinate]]? {
+            guard let ringCount = uint32() else { return nil }
+            var rings: [[Coordinate]] = []
+            for _ in 0..<ringCount {
+                guard let pointCount = uint32(), Int(pointCount) * 16 <= bytes.count - offset else { return nil }
+                var ring: [Coordinate] = []
+                ring.reserveCapacity(Int(pointCount))
+                for _ in 0..<pointCount {
+                    guard let point = position() else { return nil }
+                    ring.append(point)
+                }
+                rings.append(ring)
+            }
+            return rings
+        }
+
+        mutating func uint32() -> UInt32? {
+            guard offset + 4 <= bytes.count else { return nil }
+            var value: UInt32 = 0
+            for index in 0..<4 {
+                let byte = UInt32(bytes[offset + (littleEndian ? index : 3 - index)])
+                value |= byte << (8 * UInt32(index))
+            }
+            offset += 4
+            return value
+        }
+
+        mutating func double() -> Double? {
+            guard offset + 8 <= bytes.count else { return nil }
+            var value: UInt64 = 0
+            for index in 0..<8 {
+                let byte = UInt64(bytes[offset + (littleEndian ? index : 7 - index)])
+                value |= byte << (8 * UInt64(index))
+            }
+            offset += 8
+            return Double(bitPattern: value)
+        }
+
+        mutating func position() -> Coordinate? {
+            guard let longitude = double(), let latitude = double() else { return nil }
+            return try? Coordinate(latitude: latitude, longitude: longitude)
+        }
+    }
+}

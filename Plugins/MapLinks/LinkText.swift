@@ -1,0 +1,65 @@
+import MeridianCore
+
+/// The text pieces of map links: locale-free coordinates and strict percent-encoding.
+enum LinkText {
+    /// Decimal degrees with at most 6 decimals, trailing zeros trimmed, never `-0` or exponent notation.
+    static func degrees(_ value: Double) -> String {
+        NumberText.trimmed(value, decimals: 6)
+    }
+
+    /// `LAT,LON`, latitude first, with a literal comma.
+    static func coordinate(_ coordinate: Coordinate) -> String {
+        "\(degrees(coordinate.latitude)),\(degrees(coordinate.longitude))"
+    }
+
+    /// Percent-encodes UTF-8 `text`, leaving only RFC 3986 unreserved characters
+    /// (`A-Z a-z 0-9 - . _ ~`) literal, so `+ & # % / ? ,`, spaces and non-ASCII are all encoded.
+    static func encoded(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if isUnreserved(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "%"
+                result.unicodeScalars.append(hexDigits[Int(byte >> 4)])
+                result.unicodeScalars.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return result
+    }
+
+    private static let hexDigits: [Unicode.Scalar] = Array("0123456789ABCDEF".unicodeScalars)
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// One query value: free text (fully encoded) or a coordinate (its comma stays literal).
+enum QueryValue {
+    case text(String)
+    case coordinate(Coordinate)
+
+    var encoded: String {
+        switch self {
+        case .text(let text): return LinkText.encoded(text)
+        case .coordinate(let coordinate): return LinkText.coordinate(coordinate)
+        }
+    }
+}
+
+/// Joins `base` and the query items in order, skipping absent values.
+func linkURL(_ base: String, _ items: [(String, QueryValue?)], fragment: String? = nil) -> String {
+    let query = items.compactMap { name, value in value.map { "\(name)=\($0.encoded)" } }
+    var url = query.isEmpty ? base : "\(base)?\(query.joined(separator: "&"))"
+    if let fragment { url += "#\(fragment)" }
+    return url
+}

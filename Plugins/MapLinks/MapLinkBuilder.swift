@@ -1,0 +1,161 @@
+import Foundation
+import MeridianCore
+
+/// Builds navigation links for one style and travel mode. Pure and cheap: build one per request or result.
+///
+/// ```swift
+/// let url = try MapLinkBuilder(style: .apple, mode: .walking)
+///     .url(to: .coordinate(point, name: "Bakery"), from: nil)
+/// ```
+public struct MapLinkBuilder: Sendable, Equatable {
+    public var style: MapStyle
+    /// How to travel; `nil` shows the destination without directions.
+    public var mode: TravelMode?
+
+    public init(style: MapStyle = .apple, mode: TravelMode? = .walking) {
+        self.style = style
+        self.mode = mode
+    }
+
+    /// A builder with the style's default mode (walking, or showing the place for `geo` and `osm`).
+    public init(style: MapStyle) {
+        self.init(style: style, mode: style.defaultMode)
+    }
+
+    /// Checks that the style can express the mode.
+    public func validate() throws(MapLinkError) {
+        if let mode, !style.travelModes.contains(mode) { throw .modeNotSupported(mode, style: style) }
+    }
+
+    /// The link to `destination`, starting at `source` (nil: the user's current location).
+    public func url(to destination: MapDestination, from source: Coordinate? = nil) throws(MapLinkError) -> String {
+        try validate()
+        let target = try LinkTarget(destination)
+        if let mode {
+            return try directions(to: target, from: source, mode: mode)
+        }
+        guard source == nil else { throw .sourceWithoutMode(style: style) }
+        return try show(target)
+    }
+
+    // MARK: Directions
+
+    private func directions(to target: LinkTarget, from source: Coordinate?, mode: TravelMode) throws(MapLinkError) -> String {
+        let destination = target.routingValue
+        let origin = source.map(QueryValue.coordinate)
+        switch style {
+        case .apple:
+            return linkURL("https://maps.apple.com/directions",
+                           [("source", origin), ("destination", destination), ("mode", .text(mode.rawValue))])
+        case .appleLegacy:
+            guard let flag = Self.legacyFlag(mode) else { throw .modeNotSupported(mode, style: style) }
+            return linkURL("https://maps.apple.com/",
+                           [("daddr", destination), ("saddr", origin), ("dirflg", .text(flag))])
+        case .google:
+            return linkURL("https://www.google.com/maps/dir/",
+                           [("api", .text("1")), ("origin", origin), ("destination", destination),
+                            ("travelmode", .text(Self.googleMode(mode)))])
+        case .geo, .osm:
+            throw .modeNotSupported(mode, style: style)
+        }
+    }
+
+    /// Classic Map Links' `dirflg`; they have no cycling directions.
+    static func legacyFlag(_ mode: TravelMode) -> String? {
+        switch mode {
+        case .driving: return "d"
+        case .walking: return "w"
+        case .transit: return "r"
+        case .cycling: return nil
+        }
+    }
+
+    private static func googleMode(_ mode: TravelMode) -> String {
+        mode == .cycling ? "bicycling" : mode.rawValue
+    }
+
+    // MARK: Showing a place
+
+    private func show(_ target: LinkTarget) throws(MapLinkError) -> String {
+        switch (style, target) {
+        case (.apple, .point(let point, let name, let address, _)):
+            return linkURL("https://maps.apple.com/place",
+                           [("coordinate", .coordinate(point)), ("name", name.map(QueryValue.text)),
+                            ("address", address.map(QueryValue.text))])
+        case (.apple, .address(let address)):
+            return linkURL("https://maps.apple.com/search", [("query", .text(address))])
+        case (.apple, .place(let name, let near)):
+            return linkURL("https://maps.apple.com/search",
+                           [("query", .text(name)), ("center", near.map(QueryValue.coordinate))])
+
+        case (.appleLegacy, .point(let point, let name, _, _)):
+            return linkURL("https://maps.apple.com/", [("ll", .coordinate(point)), ("q", name.map(QueryValue.text))])
+        case (.appleLegacy, .address(let address)):
+            return linkURL("https://maps.apple.com/", [("address", .text(address))])
+        case (.appleLegacy, .place(let name, let near)):
+            return linkURL("https://maps.apple.com/", [("q", .text(name)), ("sll", near.map(QueryValue.coordinate))])
+
+        case (.google, _):
+            return linkURL("https://www.google.com/maps/search/", [("api", .text("1")), ("query", target.routingValue)])
+
+        case (.geo, .point(let point, _, _, let accuracy)):
+            let uncertainty = accuracy.map { ";u=\(NumberText.trimmed($0, decimals: 1))" } ?? ""
+            return "geo:\(LinkText.coordinate(point))\(uncertainty)"
+        case (.geo, _):
+            throw .destinationNotSupported(kind: target.kindDescription, style: style)
+
+        case (.osm, .point(let point, _, _, _)):
+            let latitude = LinkText.degrees(point.latitude)
+            let longitude = LinkText.degrees(point.longitude)
+            return linkURL("https://www.openstreetmap.org/", [("mlat", .text(latitude)), ("mlon", .text(longitude))],
+                           fragment: "map=17/\(latitude)/\(longitude)")
+        case (.osm, .address(let text)), (.osm, .place(let text, _)):
+            return linkURL("https://www.openstreetmap.org/search", [("query", .text(text))])
+        }
+    }
+}
+
+/// A destination after validation: names trimmed (empty ones dropped), accuracy checked.
+private enum LinkTarget {
+    case point(Coordinate, name: String?, address: String?, accuracy: Double?)
+    case address(String)
+    case place(name: String, near: Coordinate?)
+
+    init(_ destination: MapDestination) throws(MapLinkError) {
+        switch destination {
+        case .coordinate(let point, let name, let address, let accuracy):
+            if let accuracy, !(accuracy.isFinite && accuracy >= 0) {
+                throw .invalidAccuracy(NumberText.trimmed(accuracy, decimals: 3))
+            }
+            self = .point(point, name: nonBlank(name), address: nonBlank(address), accuracy: accuracy)
+        case .address(let text):
+            guard let text = nonBlank(text) else { throw .empty(parameter: "address") }
+            self = .address(text)
+        case .place(let name, let near):
+            guard let name = nonBlank(name) else { throw .empty(parameter: "name") }
+            self = .place(name: name, near: near)
+        }
+    }
+
+    /// The value a directions link or a plain search uses for this target.
+    var routingValue: QueryValue {
+        switch self {
+        case .point(let point, _, _, _): return .coordinate(point)
+        case .address(let text), .place(let text, _): return .text(text)
+        }
+    }
+
+    var kindDescription: String {
+        switch self {
+        case .point: return "a coordinate"
+        case .address: return "an address"
+        case .place: return "a place name"
+        }
+    }
+}
+
+/// `text` without surrounding whitespace, or nil when nothing is left.
+private func nonBlank(_ text: String?) -> String? {
+    guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+    return trimmed
+}

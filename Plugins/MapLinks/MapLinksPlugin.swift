@@ -1,0 +1,80 @@
+import Hummingbird
+import MeridianCore
+import MeridianHTTP
+
+/// The `map-links` consumer: serves navigation links under `/v1/maplinks`.
+///
+/// It keeps no state of its own; `from=here` and flyer areas use the host's latest fused fix.
+public struct MapLinksPlugin: LocationConsumer, HTTPRoutes {
+    public static let registration = ConsumerType(
+        type: "map-links",
+        summary: "Builds links that open Apple Maps, Google Maps, OpenStreetMap or a geo: URI at a coordinate, address, place or flyer",
+        options: [
+            OptionInfo("style", MapStyle.allCases.map(\.rawValue).joined(separator: "|"), default: MapStyle.apple.rawValue,
+                       "the link style used when a request names none"),
+            OptionInfo("mode", (TravelMode.allCases.map(\.rawValue) + [TravelMode.showWord]).joined(separator: "|"),
+                       default: "walking (show for geo and osm)",
+                       "the travel mode used when a request names none; show gives a link to the place without directions"),
+        ],
+        make: { options, context in
+            let decoded = try options.decode(MapLinksOptions.self)
+            return MapLinksPlugin(defaults: try decoded.builder(options), context: context)
+        }
+    )
+
+    public let id: String
+    /// Style and mode used when a request names none.
+    public let defaults: MapLinkBuilder
+    private let context: PluginContext
+
+    public init(defaults: MapLinkBuilder, context: PluginContext) {
+        self.id = context.id
+        self.defaults = defaults
+        self.context = context
+    }
+
+    /// Fixes reach this plugin through `context.position`; nothing to do per fix.
+    public func consume(_ fix: Fix) async {}
+
+    /// A resolver seeing the current position and (when configured) the flyers plugin's lookup.
+    public var resolver: MapLinkResolver {
+        MapLinkResolver(defaults: defaults, flyers: context.resources[FlyerPlaceLookupKey.self],
+                        currentPosition: context.position.latestPosition)
+    }
+
+    public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
+        let group = v1.group("maplinks")
+        group.get { request, _ in
+            try await self.link(MapLinkRequest(to: request.query("to"), address: request.query("address"),
+                                               name: request.query("name"), near: request.query("near"),
+                                               from: request.query("from"), accuracy: request.query("accuracy"),
+                                               mode: request.query("mode"), style: request.query("style")))
+        }
+        group.get("flyer/:id") { request, context in
+            let id = try context.parameters.require("id")
+            return try await self.link(MapLinkRequest(flyer: id, name: request.query("name"), from: request.query("from"),
+                                                      mode: request.query("mode"), style: request.query("style")))
+        }
+    }
+
+    /// Builds the link for one request, with `MapLinkError`s as API errors.
+    func link(_ request: MapLinkRequest) async throws -> JSONResponse<MapLinkResult> {
+        do {
+            return JSONResponse(try await resolver.link(for: request))
+        } catch let error as MapLinkError {
+            throw APIError(error)
+        }
+    }
+}
+
+extension APIError {
+    /// The HTTP answer for a map-link error: 404 for unknown or unavailable flyers, 409 without a fix, else 400.
+    init(_ error: MapLinkError) {
+        switch error {
+        case .unknownFlyer: self = .notFound(error.description)
+        case .flyerLookupUnavailable: self = .notFound(error.description, code: "flyers_not_configured")
+        case .noCurrentPosition: self = .conflict(error.description, code: "no_fix")
+        default: self = .badRequest(error.description)
+        }
+    }
+}

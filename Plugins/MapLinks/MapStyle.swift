@@ -1,0 +1,56 @@
+import MeridianCore
+
+/// Which maps app or URL scheme a link is written for.
+public enum MapStyle: String, ConfigEnum, Codable, Sendable {
+    /// Apple's unified Maps URLs (`/directions`, `/place`, `/search`).
+    case apple
+    /// Apple's classic Map Links (`?daddr=…&dirflg=…`, `?ll=…&q=…`, `?address=…`).
+    case appleLegacy = "apple-legacy"
+    /// Google Maps URLs (`/maps/dir/?api=1`, `/maps/search/?api=1`).
+    case google
+    /// An RFC 5870 `geo:` URI (a point only).
+    case geo
+    /// An openstreetmap.org link (a marker, or a search).
+    case osm
+
+    /// The travel modes this style can express; empty for styles that only show a place.
+    public var travelModes: [TravelMode] {
+        switch self {
+        case .apple, .google: return TravelMode.allCases
+        case .appleLegacy: return TravelMode.allCases.filter { MapLinkBuilder.legacyFlag($0) != nil }
+        case .geo, .osm: return []
+        }
+    }
+
+    /// Whether the style can give directions at all.
+    public var canRoute: Bool { !travelModes.isEmpty }
+
+    /// The mode used when none is asked for: walking where the style routes, otherwise showing the place.
+    public var defaultMode: TravelMode? { canRoute ? .walking : nil }
+
+    /// Parses a style name, as a `MapLinkError` listing the allowed names.
+    public static func parse(_ text: String) throws(MapLinkError) -> MapStyle {
+        guard let style = MapStyle(rawValue: text) else { throw .unknownStyle(text) }
+        return style
+    }
+}
+
+/// How the user wants to travel to the destination.
+public enum TravelMode: String, ConfigEnum, Codable, Sendable {
+    case driving, walking, transit, cycling
+
+    /// The word that stands for "no route, just show the destination" wherever a mode is given as text.
+    public static let showWord = "show"
+
+    /// Parses a mode name; `show` gives nil (show the destination without directions).
+    public static func parse(_ text: String) throws(MapLinkError) -> TravelMode? {
+        if text == showWord { return nil }
+        guard let mode = TravelMode(rawValue: text) else { throw .unknownMode(text) }
+        return mode
+    }
+}
+
+extension Optional where Wrapped == TravelMode {
+    /// The mode's name, or `show` for no directions.
+    public var modeName: String { self?.rawValue ?? TravelMode.showWord }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import MeridianCore
+
+/// Everything the run detail shows beyond the summary: splits, profile, route and data quality.
+public struct RunAnalysis: Sendable, Equatable, Codable {
+    /// Kilometre and mile splits.
+    public var splits: [SplitTable]
+    public var profile: Profile
+    public var route: RouteAnalysis
+    public var quality: DataQuality
+    /// The run's best effort per record distance (activity `run` only).
+    public var bestEfforts: [BestEffort]
+
+    /// Default maximum number of points of the simplified route.
+    public static let defaultMaxPoints = 500
+
+    /// Analyses a run's points. `distance` is the run's distance (for route efficiency).
+    public init(points: [TrackPoint], start: Date, activity: Activity, maxPoints: Int = defaultMaxPoints) {
+        let progress = RunProgress(points: points, start: start)
+        splits = progress.standardSplits
+        profile = Profile(points: points)
+        route = RouteAnalysis(segments: Self.segments(of: points), distance: progress.totalDistance, maxPoints: maxPoints)
+        quality = DataQuality(points: points, start: start)
+        bestEfforts = activity == .run ? progress.bestEfforts() : []
+    }
+
+    /// The accepted coordinates, one list per segment.
+    static func segments(of points: [TrackPoint]) -> [[Coordinate]] {
+        var segments: [[Coordinate]] = []
+        var current: Int?
+        for point in points where point.isAccepted {
+            guard let coordinate = point.coordinate else { continue }
+            if point.segment != current {
+                segments.append([])
+                current = point.segment
+            }
+            segments[segments.count - 1].append(coordinate)
+        }
+        return segments
+    }
+}

@@ -1,0 +1,85 @@
+import MeridianCore
+
+/// One split of a run: the stretch between two distance marks (every kilometre or every mile).
+public struct RunSplit: Sendable, Equatable, Codable {
+    /// 1-based split number.
+    public var index: Int
+    /// Length of the split, metres (the unit, or less for the final partial split).
+    public var distance: Double
+    /// Elapsed seconds over the split, from the interpolated crossing of one mark to the next.
+    public var elapsedTime: Double
+    /// Seconds per kilometre over the split.
+    public var pace: Double
+    /// Seconds since the run's start at which the split starts.
+    public var startOffset: Double
+    /// True for the final split when it is shorter than the unit.
+    public var partial: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case index
+        case distance = "distanceM"
+        case elapsedTime = "elapsedS"
+        case pace = "paceSPerKm"
+        case startOffset = "startOffsetS"
+        case partial
+    }
+}
+
+/// The splits of a run for one unit, with the fastest and slowest full split.
+public struct SplitTable: Sendable, Equatable, Codable {
+    /// "km" or "mile".
+    public var unit: String
+    /// Metres per split.
+    public var unitDistance: Double
+    public var splits: [RunSplit]
+    /// 1-based index of the fastest and the slowest full split (`nil` without full splits).
+    public var fastest: Int?
+    public var slowest: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case unit
+        case unitDistance = "unitDistanceM"
+        case splits, fastest, slowest
+    }
+}
+
+extension RunProgress {
+    /// Splits every `unitDistance` metres, starting at the first accepted point. The moment a mark is
+    /// crossed is interpolated between the two samples around it, not taken from the nearest sample.
+    /// A final partial split covers whatever follows the last full mark.
+    public func splits(every unitDistance: Double, unit: String) -> SplitTable {
+        var splits: [RunSplit] = []
+        guard let firstTime = times.first, unitDistance > 0 else {
+            return SplitTable(unit: unit, unitDistance: unitDistance, splits: [], fastest: nil, slowest: nil)
+        }
+        var cursor = 0
+        var previousTime = firstTime
+        var previousMark = 0.0
+        var mark = unitDistance
+        while let time = timeReaching(mark, from: &cursor) {
+            splits.append(split(index: splits.count + 1, distance: mark - previousMark, from: previousTime, to: time, partial: false))
+            previousTime = time
+            previousMark = mark
+            mark = unitDistance * Double(splits.count + 1)
+        }
+        let remaining = totalDistance - previousMark
+        if let lastTime = times.last, remaining > 0.5 {
+            splits.append(split(index: splits.count + 1, distance: remaining, from: previousTime, to: lastTime, partial: true))
+        }
+        let full = splits.filter { !$0.partial }
+        return SplitTable(unit: unit, unitDistance: unitDistance, splits: splits,
+                          fastest: full.min { $0.elapsedTime < $1.elapsedTime }?.index,
+                          slowest: full.max { $0.elapsedTime < $1.elapsedTime }?.index)
+    }
+
+    /// Kilometre and mile splits.
+    public var standardSplits: [SplitTable] {
+        [splits(every: 1000, unit: "km"), splits(every: UnitSystem.metresPerMile, unit: "mile")]
+    }
+
+    private func split(index: Int, distance: Double, from start: Double, to end: Double, partial: Bool) -> RunSplit {
+        let elapsed = end - start
+        return RunSplit(index: index, distance: distance, elapsedTime: elapsed, pace: elapsed / distance * 1000,
+                     startOffset: start, partial: partial)
+    }
+}

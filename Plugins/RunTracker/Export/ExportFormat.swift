@@ -1,0 +1,56 @@
+import Foundation
+import MeridianCore
+
+/// The file formats a run can be exported to.
+public enum ExportFormat: String, Sendable, CaseIterable, ConfigEnum {
+    case gpx, tcx, geojson
+
+    /// The HTTP content type.
+    public var contentType: String {
+        switch self {
+        case .gpx: return "application/gpx+xml"
+        case .tcx: return "application/vnd.garmin.tcx+xml"
+        case .geojson: return "application/geo+json"
+        }
+    }
+
+    /// The file name extension.
+    public var fileExtension: String { rawValue }
+
+    /// The run in this format (TCX with one lap per kilometre).
+    public func document(run: RunSummary, points: [TrackPoint]) -> String {
+        switch self {
+        case .gpx: return GPXExport.document(run: run, points: points)
+        case .tcx: return TCXExport.document(run: run, points: points, laps: .perKilometre)
+        case .geojson: return GeoJSONExport.document(run: run, points: points)
+        }
+    }
+}
+
+/// The accepted points of a run grouped by segment (pauses and signal gaps end a segment).
+struct SegmentedTrack {
+    var segments: [[TrackPoint]]
+
+    init(_ points: [TrackPoint]) {
+        var segments: [[TrackPoint]] = []
+        var current: Int?
+        for point in RunProgress.usable(points) {
+            if point.segment != current {
+                segments.append([])
+                current = point.segment
+            }
+            segments[segments.count - 1].append(point)
+        }
+        self.segments = segments
+    }
+}
+
+/// Fixed-point numbers for export files (never exponents, always `.`).
+enum ExportNumber {
+    /// Degrees with 9 decimals (0.1 mm), so a re-import measures the same distance.
+    static func degrees(_ value: Double) -> String { NumberText.fixed(value, decimals: 9) }
+    /// Longitude for XML schemas that exclude +180 (the same meridian as -180).
+    static func longitude(_ value: Double) -> String { degrees(value >= 180 ? -180 : value) }
+    static func metres(_ value: Double) -> String { NumberText.fixed(value, decimals: 2) }
+    static func speed(_ value: Double) -> String { NumberText.fixed(value, decimals: 3) }
+}

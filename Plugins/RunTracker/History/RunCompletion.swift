@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+import MeridianCore
+
+/// What the run tracker calls when a run is saved (stopped and long enough, or imported).
+public enum RunCompletion {
+    /// Computes what history needs from the run's stored points, inside the caller's transaction:
+    /// the packed progress (for splits and records) and, for activity `run`, the best efforts.
+    /// Returns the personal records the run sets (empty for other activities, or when saved again);
+    /// publish them with `publish(_:to:)`. Unknown run ids are a `RunHistoryError.notFound`.
+    @discardableResult
+    public static func didSave(runID: String, in db: Database) throws -> [PersonalRecord] {
+        try didSave(runID: runID, in: db, now: Date())
+    }
+
+    /// `didSave(runID:in:)` with an explicit clock (for tests).
+    @discardableResult
+    public static func didSave(runID: String, in db: Database, now: Date) throws -> [PersonalRecord] {
+        guard let run = try SavedRun.fetch(db, id: runID) else { throw RunHistoryError.notFound(runID: runID) }
+        let progress = try ProgressStore.build(runID: runID, start: run.startedAt, in: db)
+        try ProgressStore.save(progress, runID: runID, in: db)
+        guard run.activity == .run else {
+            try RecordBook.store([], runID: runID, in: db)
+            return []
+        }
+        return try RecordBook.recordNewBests(progress.bestEfforts(), run: run, now: now, in: db)
+    }
+
+    /// Publishes each new record as a `record.new` event (payload: the record object).
+    public static func publish(_ records: [PersonalRecord], to events: EventBus) {
+        for record in records { events.publish("record.new", record) }
+    }
+}
+
+/// The few columns of a run that saving and records need.
+struct SavedRun: Sendable {
+    var id: String
+    var name: String
+    var activity: Activity?
+    var startedAt: Date
+
+    static func fetch(_ db: Database, id: String) throws -> SavedRun? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT id, name, activity, started_at FROM runs WHERE id = ?",
+                                         arguments: [id]) else { return nil }
+        return SavedRun(id: row[0], name: row[1], activity: Activity(rawValue: row[2]),
+                        startedAt: Date(timeIntervalSince1970: row[3]))
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A change to a run's name and/or notes (the only editable fields: GPS data and metrics are immutable).
+public struct RunEdit: Sendable, Equatable {
+    public var name: String?
+    public var notes: String?
+
+    public static let maxNameLength = 200
+    public static let maxNotesLength = 10_000
+
+    public init(name: String? = nil, notes: String? = nil) {
+        self.name = name
+        self.notes = notes
+    }
+
+    /// Builds an edit from a JSON object's keys (e.g. a PATCH body); any key other than `name` and
+    /// `notes` is an error that says those are the only editable fields.
+    public init(fields: [String: String]) throws(RunHistoryError) {
+        for key in fields.keys.sorted() where key != "name" && key != "notes" {
+            throw .invalid(field: key, message: "cannot be changed; only name and notes are editable (GPS data and computed metrics are immutable)")
+        }
+        self.init(name: fields["name"], notes: fields["notes"])
+    }
+
+    /// The edit with the name trimmed, checked against the limits.
+    func validated() throws(RunHistoryError) -> RunEdit {
+        var edit = self
+        if let name {
+            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { throw .invalid(field: "name", message: "must not be empty") }
+            guard trimmed.count <= Self.maxNameLength else {
+                throw .invalid(field: "name", message: "is \(trimmed.count) characters long; the limit is \(Self.maxNameLength)")
+            }
+            edit.name = trimmed
+        }
+        if let notes, notes.count > Self.maxNotesLength {
+            throw .invalid(field: "notes", message: "are \(notes.count) characters long; the limit is \(Self.maxNotesLength)")
+        }
+        guard edit.name != nil || edit.notes != nil else {
+            throw .invalid(field: "edit", message: "nothing to change; give a name and/or notes")
+        }
+        return edit
+    }
+}
+
+/// One recorded change of a run's field.
+public struct RunEditRecord: Sendable, Equatable, Codable {
+    /// "name" or "notes".
+    public var field: String
+    public var oldValue: String
+    public var newValue: String
+    public var editedAt: Date
+}

@@ -1,0 +1,270 @@
+import Foundation
+import GRDB
+import MeridianCore
+import MeridianStore
+
+/// Run history over the store: listing, details, edits, deletion with undo, and records.
+/// Every operation is one transaction.
+public struct RunHistory: Sendable {
+    public let store: Store
+    /// How long a deleted run can be restored before it is purged (30 days).
+    public var retention: TimeInterval
+
+    public static let defaultRetention: TimeInterval = 30 * 86_400
+
+    public init(store: Store, retention: TimeInterval = RunHistory.defaultRetention) {
+        self.store = store
+        self.retention = retention
+    }
+
+    // MARK: Listing
+
+    /// A page of saved runs (or of restorable deleted runs), newest first.
+    public func list(_ query: RunListQuery, now: Date = Date()) async throws -> RunPage {
+        var conditions: [String] = []
+        var arguments: [DatabaseValue] = []
+        if query.deleted {
+            conditions.append("deleted_at IS NOT NULL AND deleted_at > ?")
+            arguments.append((now.timeIntervalSince1970 - retention).databaseValue)
+        } else {
+            conditions.append("deleted_at IS NULL AND state = 'stopped'")
+        }
+        if let cursor = query.cursor {
+            conditions.append("(started_at < ? OR (started_at = ? AND id < ?))")
+            arguments += [cursor.startedAt.databaseValue, cursor.startedAt.databaseValue, cursor.id.databaseValue]
+        }
+        if let name = query.name, !name.isEmpty {
+            conditions.append("name LIKE ? ESCAPE '\\'")
+            arguments.append(("%" + Self.escapeLike(name) + "%").databaseValue)
+        }
+        if let from = query.from {
+            conditions.append("started_at >= ?")
+            arguments.append(from.timeIntervalSince1970.databaseValue)
+        }
+        if let to = query.to {
+            conditions.append("started_at < ?")
+            arguments.append(to.timeIntervalSince1970.databaseValue)
+        }
+        let sql = """
+            SELECT \(RunSummary.columns), deleted_at FROM runs WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY started_at DESC, id DESC LIMIT \(query.limit + 1)
+            """
+        let retention = retention
+        let values = arguments
+        return try await store.database.read { db in
+            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(values))
+            let items = try rows.prefix(query.limit).map { row in
+                let deletedAt = (row["deleted_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+                return RunListItem(run: try RunSummary(row: row), deletedAt: deletedAt,
+                                   purgeAt: deletedAt?.addingTimeInterval(retention))
+            }
+            let next = rows.count > query.limit ? items.last.map {
+                RunCursor(startedAt: $0.run.startedAt.timeIntervalSince1970, id: $0.run.id).token
+            } : nil
+            return RunPage(runs: items, nextCursor: next)
+        }
+    }
+
+    /// `%`, `_` and `\` match themselves in a LIKE pattern escaped with `\`.
+    static func escapeLike(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+
+    // MARK: One run
+
+    /// The run `id` (not deleted).
+    public func summary(id: String) async throws -> RunSummary {
+        try await store.database.read { db in try Self.liveRun(db, id: id) }
+    }
+
+    /// The run with its splits from the packed progress: the fast path of the run detail.
+    public func summaryWithSplits(id: String) async throws -> (RunSummary, [SplitTable]) {
+        try await store.database.read { db in
+            let run = try Self.liveRun(db, id: id)
+            let progress = try ProgressStore.load(runID: id, start: run.startedAt, in: db)
+            return (run, progress.standardSplits)
+        }
+    }
+
+    /// The full detail of run `id`: summary, analysis, records it set, and its edit log.
+    public func detail(id: String, maxPoints: Int = RunAnalysis.defaultMaxPoints) async throws -> RunDetail {
+        try await store.database.read { db in
+            let run = try Self.liveRun(db, id: id)
+            let points = try RunPoints.load(db, runID: id)
+            return RunDetail(run: run,
+                             analysis: RunAnalysis(points: points, start: run.startedAt, activity: run.activity, maxPoints: maxPoints),
+                             newRecords: try RecordBook.setBy(runID: id, in: db),
+                             edits: try Self.edits(db, runID: id))
+        }
+    }
+
+    /// The run and its points (accepted and rejected), for export and pictures.
+    public func track(id: String) async throws -> (RunSummary, [TrackPoint]) {
+        try await store.database.read { db in
+            let run = try Self.liveRun(db, id: id)
+            return (run, try RunPoints.load(db, runID: id))
+        }
+    }
+
+    static func liveRun(_ db: Database, id: String) throws -> RunSummary {
+        guard let run = try RunSummary.fetch(db, id: id) else { throw RunHistoryError.notFound(runID: id) }
+        guard try Double.fetchOne(db, sql: "SELECT deleted_at FROM runs WHERE id = ?", arguments: [id]) == nil else {
+            throw RunHistoryError.deleted(runID: id)
+        }
+        return run
+    }
+
+    static func edits(_ db: Database, runID: String) throws -> [RunEditRecord] {
+        try Row.fetchAll(db, sql: """
+            SELECT field, old_value, new_value, edited_at FROM run_edits WHERE run_id = ? ORDER BY edited_at, rowid
+            """, arguments: [runID]).map {
+            RunEditRecord(field: $0[0], oldValue: $0[1], newValue: $0[2], editedAt: Date(timeIntervalSince1970: $0[3]))
+        }
+    }
+
+    // MARK: Changes
+
+    /// Changes the name and/or notes of run `id`, logging each changed field with its old and new value.
+    @discardableResult
+    public func edit(id: String, _ edit: RunEdit, now: Date = Date()) async throws -> RunSummary {
+        let edit = try edit.validated()
+        return try await store.database.write { db in
+            let run = try Self.liveRun(db, id: id)
+            let changes = [("name", run.name, edit.name), ("notes", run.notes, edit.notes)]
+                .compactMap { field, old, new in new.flatMap { $0 == old ? nil : (field, old, $0) } }
+            for (field, old, new) in changes {
+                try db.execute(sql: "UPDATE runs SET \(field) = ?, updated_at = ? WHERE id = ?",
+                               arguments: [new, now.timeIntervalSince1970, id])
+                try db.execute(sql: "INSERT INTO run_edits (run_id, field, old_value, new_value, edited_at) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [id, field, old, new, now.timeIntervalSince1970])
+            }
+            return try Self.liveRun(db, id: id)
+        }
+    }
+
+    /// The edit log of run `id`, oldest first.
+    public func edits(id: String) async throws -> [RunEditRecord] {
+        try await store.database.read { db in
+            _ = try Self.liveRun(db, id: id)
+            return try Self.edits(db, runID: id)
+        }
+    }
+
+    /// Deletes runs (all or none): they disappear from lists and records at once and can be restored
+    /// until `purgeAt`. Deleting an already deleted run keeps its first deletion time.
+    public func delete(ids: [String], now: Date = Date()) async throws -> DeletionReceipt {
+        let retention = retention
+        return try await store.database.write { db in
+            try Self.purge(db, before: now.addingTimeInterval(-retention))
+            for id in ids {
+                guard let run = try RunSummary.fetch(db, id: id) else { throw RunHistoryError.notFound(runID: id) }
+                guard !run.state.isActive else { throw RunHistoryError.active(runID: id) }
+                try db.execute(sql: "UPDATE runs SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL",
+                               arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, id])
+            }
+            return DeletionReceipt(deleted: ids, purgeAt: now.addingTimeInterval(retention))
+        }
+    }
+
+    /// Restores deleted runs (all or none) that have not been purged.
+    public func restore(ids: [String], now: Date = Date()) async throws -> [RunSummary] {
+        let retention = retention
+        return try await store.database.write { db in
+            try Self.purge(db, before: now.addingTimeInterval(-retention))
+            return try ids.map { id in
+                guard let run = try RunSummary.fetch(db, id: id) else { throw RunHistoryError.notFound(runID: id) }
+                let deletedAt = try Double.fetchOne(db, sql: "SELECT deleted_at FROM runs WHERE id = ?", arguments: [id])
+                guard deletedAt != nil else { throw RunHistoryError.notDeleted(runID: id) }
+                try db.execute(sql: "UPDATE runs SET deleted_at = NULL, updated_at = ? WHERE id = ?",
+                               arguments: [now.timeIntervalSince1970, id])
+                return run
+            }
+        }
+    }
+
+    /// Purges runs deleted longer ago than the retention (with their points, progress and efforts;
+    /// the record history keeps their records). Returns how many runs were purged.
+    @discardableResult
+    public func purgeExpired(now: Date = Date()) async throws -> Int {
+        let retention = retention
+        return try await store.database.write { db in try Self.purge(db, before: now.addingTimeInterval(-retention)) }
+    }
+
+    /// `purgeExpired` for synchronous callers (start-up).
+    @discardableResult
+    public func purgeExpiredNow(now: Date = Date()) throws -> Int {
+        let retention = retention
+        return try store.database.write { db in try Self.purge(db, before: now.addingTimeInterval(-retention)) }
+    }
+
+    @discardableResult
+    static func purge(_ db: Database, before cutoff: Date) throws -> Int {
+        let expired = "SELECT id FROM runs WHERE deleted_at IS NOT NULL AND deleted_at <= ?"
+        // Explicit deletes: the dependent rows go even where foreign-key enforcement is off.
+        for table in ["run_points", "run_progress", "run_best_efforts", "run_edits"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE run_id IN (\(expired))", arguments: [cutoff.timeIntervalSince1970])
+        }
+        try db.execute(sql: "DELETE FROM runs WHERE id IN (\(expired))", arguments: [cutoff.timeIntervalSince1970])
+        return db.changesCount
+    }
+
+    // MARK: Import
+
+    /// Stores the track of a GPX file as a saved run and returns it with the records it set.
+    /// The name and activity default to the file's `trk/name` and `trk/type` (else "Imported run", `run`).
+    public func importGPX(_ data: Data, file: String, id: String = UUID().uuidString.lowercased(), name: String? = nil,
+                          activity: Activity? = nil, now: Date = Date()) async throws -> (RunSummary, [PersonalRecord]) {
+        let track = try GPXImport(data: data, file: file)
+        let startedAt = track.points.map(\.time).min() ?? now
+        let name = name ?? track.name ?? "Imported run"
+        let activity = activity ?? track.activity ?? .run
+        return try await store.database.write { db in
+            let records = try StoredRunWriter.insert(id: id, name: name, activity: activity, startedAt: startedAt,
+                                                     points: track.points, in: db, now: now)
+            return (try Self.liveRun(db, id: id), records)
+        }
+    }
+
+    // MARK: Records
+
+    /// Current records and the record history.
+    public func records(distance: RecordDistance? = nil) async throws -> RecordsReport {
+        try await store.database.read { db in
+            RecordsReport(records: try RecordBook.current(in: db).filter { distance == nil || $0.distance == distance },
+                          history: try RecordBook.history(in: db, distance: distance))
+        }
+    }
+
+    /// Recomputes every run's best efforts from the packed progress and returns the current records.
+    @discardableResult
+    public func rebuildRecords() async throws -> [PersonalRecord] {
+        try await store.database.write { db in try RecordBook.rebuild(in: db) }
+    }
+}
+
+/// The answer to a deletion.
+public struct DeletionReceipt: Sendable, Equatable, Codable {
+    public var deleted: [String]
+    /// Until when the runs can be restored.
+    public var purgeAt: Date
+}
+
+/// Current records and their history.
+public struct RecordsReport: Sendable, Equatable, Codable {
+    public var records: [PersonalRecord]
+    public var history: [PersonalRecord]
+}
+
+/// The run detail: the run object, its analysis, the records it set and its edit log.
+public struct RunDetail: Sendable, Encodable {
+    public var run: RunSummary
+    public var analysis: RunAnalysis
+    /// Records set by this run when it was saved (flagged even if they have been beaten since).
+    public var newRecords: [PersonalRecord]
+    public var edits: [RunEditRecord]
+}

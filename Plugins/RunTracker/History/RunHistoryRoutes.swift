@@ -1,0 +1,122 @@
+import Foundation
+import Hummingbird
+import MeridianCore
+import MeridianHTTP
+import MeridianStore
+
+/// The HTTP routes of run history, analysis, records, export and pictures.
+public enum RunHistoryRoutes {
+    /// Mounts `GET /v1/runs`, `GET/PATCH/DELETE /v1/runs/{id}`, `DELETE /v1/runs?ids=a,b`,
+    /// `POST /v1/runs/{id}/restore`, `GET /v1/runs/{id}/edits`, `GET /v1/records`,
+    /// `GET /v1/runs/{id}.gpx|.tcx|.geojson` and `GET /v1/runs/{id}/route.svg`.
+    /// (`GET /v1/runs/active` and `POST /v1/runs/{id}/pause|resume|stop` belong to live tracking;
+    /// Hummingbird matches constant path components first, so `active` never reaches `{id}`.)
+    public static func add(to v1: RouterGroup<MeridianRequestContext>, store: Store, events: EventBus, units: UnitSystem) {
+        let history = RunHistory(store: store)
+        let runs = v1.group("runs")
+
+        runs.get { request, _ in
+            JSONResponse(try await mapped { try await history.list(try listQuery(request)) })
+        }
+        runs.delete { request, _ in
+            guard let text = request.query("ids") else {
+                throw APIError.badRequest("give the runs to delete as ?ids=ID1,ID2")
+            }
+            let ids = text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return JSONResponse(try await mapped { try await history.delete(ids: ids) })
+        }
+        runs.get("{id}") { request, context in
+            let id = try context.parameters.require("id")
+            let maxPoints = try request.intQuery("max_points", in: 2...10_000) ?? RunAnalysis.defaultMaxPoints
+            return JSONResponse(try await mapped { try await history.detail(id: id, maxPoints: maxPoints) })
+        }
+        runs.patch("{id}") { request, context in
+            let id = try context.parameters.require("id")
+            let fields = try await request.decodeJSON([String: String].self)
+            return JSONResponse(try await mapped { try await history.edit(id: id, try RunEdit(fields: fields)) })
+        }
+        runs.delete("{id}") { _, context in
+            let id = try context.parameters.require("id")
+            return JSONResponse(try await mapped { try await history.delete(ids: [id]) })
+        }
+        runs.post("{id}/restore") { _, context in
+            let id = try context.parameters.require("id")
+            return JSONResponse(try await mapped { try await history.restore(ids: [id]) }.first)
+        }
+        runs.get("{id}/edits") { _, context in
+            let id = try context.parameters.require("id")
+            return JSONResponse(try await mapped { try await history.edits(id: id) })
+        }
+        for format in ExportFormat.allCases {
+            runs.get("{id}.\(format.fileExtension)") { _, context in
+                let id = try context.parameters.require("id")
+                let (run, points) = try await mapped { try await history.track(id: id) }
+                return document(format.document(run: run, points: points), type: format.contentType,
+                                filename: "\(id).\(format.fileExtension)")
+            }
+        }
+        runs.get("{id}/route.svg") { request, context in
+            let id = try context.parameters.require("id")
+            let (run, points) = try await mapped { try await history.track(id: id) }
+            let width = try request.intQuery("width", in: 320...4000) ?? RouteRenderer.defaultWidth
+            return document(RouteRenderer(units: units, width: width).svg(run: run, points: points),
+                            type: "image/svg+xml", filename: nil)
+        }
+        v1.get("records") { request, _ in
+            var distance: RecordDistance?
+            if let text = request.query("distance") {
+                guard let value = RecordDistance(rawValue: text) else {
+                    throw APIError.badRequest("query parameter 'distance' must be one of \(RecordDistance.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+                }
+                distance = value
+            }
+            return JSONResponse(try await mapped { try await history.records(distance: distance) })
+        }
+        // Deleted runs past their 30 days go at start-up; deletions and restores purge as they go.
+        _ = try? history.purgeExpiredNow()
+    }
+
+    /// The list query of `GET /v1/runs`: `limit`, `cursor`, `q` (name), `from`, `to`, `deleted=true`.
+    static func listQuery(_ request: Request) throws -> RunListQuery {
+        let limit = try request.intQuery("limit", in: RunListQuery.limits) ?? 50
+        do {
+            return RunListQuery(limit: limit,
+                                cursor: try request.query("cursor").map { text throws(RunHistoryError) in try RunCursor(token: text) },
+                                name: request.query("q"),
+                                from: try request.query("from").map { text throws(RunHistoryError) in
+                                    try RunListQuery.parseBound(text, field: "from", isUpperBound: false) },
+                                to: try request.query("to").map { text throws(RunHistoryError) in
+                                    try RunListQuery.parseBound(text, field: "to", isUpperBound: true) },
+                                deleted: request.query("deleted") == "true")
+        } catch {
+            throw apiError(error)
+        }
+    }
+
+    /// Runs `body`, turning history errors into API errors (404, 409, 400).
+    static func mapped<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as RunHistoryError {
+            throw apiError(error)
+        } catch let error as GPXImportError {
+            throw APIError.badRequest(error.description, code: "invalid_gpx")
+        }
+    }
+
+    static func apiError(_ error: RunHistoryError) -> APIError {
+        switch error {
+        case .notFound: return APIError.notFound(error.description)
+        case .active: return APIError.conflict(error.description, code: "run_active")
+        case .notDeleted: return APIError.conflict(error.description, code: "not_deleted")
+        case .deleted: return APIError(.gone, code: "run_deleted", message: error.description)
+        case .invalid: return APIError.badRequest(error.description)
+        }
+    }
+
+    static func document(_ text: String, type: String, filename: String?) -> Response {
+        var headers: HTTPFields = [.contentType: "\(type); charset=utf-8"]
+        if let filename { headers[.contentDisposition] = "attachment; filename=\"\(filename)\"" }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import MeridianCore
+
+/// What to list: a page of saved runs, newest first, optionally filtered.
+public struct RunListQuery: Sendable, Equatable {
+    /// Runs per page, 1...200.
+    public var limit: Int
+    /// Where the previous page ended (`RunPage.nextCursor`), or `nil` for the first page.
+    public var cursor: RunCursor?
+    /// Case-insensitive substring of the name.
+    public var name: String?
+    /// Runs started at or after this moment.
+    public var from: Date?
+    /// Runs started before this moment.
+    public var to: Date?
+    /// List the deleted runs that can still be restored instead of the saved ones.
+    public var deleted: Bool
+
+    public static let limits = 1...200
+
+    public init(limit: Int = 50, cursor: RunCursor? = nil, name: String? = nil, from: Date? = nil, to: Date? = nil,
+                deleted: Bool = false) {
+        self.limit = min(max(limit, Self.limits.lowerBound), Self.limits.upperBound)
+        self.cursor = cursor
+        self.name = name
+        self.from = from
+        self.to = to
+        self.deleted = deleted
+    }
+
+    /// Parses a `from`/`to` bound: an ISO 8601 date-time, or a bare date (`2024-05-01`), which as `to`
+    /// means the end of that day (the whole day is included).
+    public static func parseBound(_ text: String, field: String, isUpperBound: Bool) throws(RunHistoryError) -> Date {
+        guard let date = ISO8601.date(from: text) else {
+            throw .invalid(field: field, message: "'\(text)' is not a date; give 2024-05-01 or 2024-05-01T07:30:00Z")
+        }
+        let isBareDate = text.count == 10
+        return isUpperBound && isBareDate ? date.addingTimeInterval(86_400) : date
+    }
+}
+
+/// A position in the newest-first order: the last run of a page. Opaque to clients.
+public struct RunCursor: Sendable, Equatable {
+    public var startedAt: Double
+    public var id: String
+
+    public init(startedAt: Double, id: String) {
+        self.startedAt = startedAt
+        self.id = id
+    }
+
+    /// The text form: base64url of the exact start time bits and the id.
+    public var token: String {
+        let text = String(startedAt.bitPattern, radix: 16) + ":" + id
+        return Data(text.utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Reads `token`; anything else is an `invalid` error naming the cursor.
+    public init(token: String) throws(RunHistoryError) {
+        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
+              let colon = text.firstIndex(of: ":"), let bits = UInt64(text[..<colon], radix: 16)
+        else {
+            throw .invalid(field: "cursor", message: "'\(token)' is not a cursor from a previous page; omit it to start from the newest run")
+        }
+        self.init(startedAt: Double(bitPattern: bits), id: String(text[text.index(after: colon)...]))
+    }
+}
+
+/// One page of runs, newest first.
+public struct RunPage: Sendable, Encodable {
+    public var runs: [RunListItem]
+    /// Pass as `cursor` to get the next page; `nil` on the last page.
+    public var nextCursor: String?
+}
+
+/// A run in a list: the run object of the run tracker, plus `deleted_at` and `purge_at` for deleted runs.
+public struct RunListItem: Sendable, Encodable {
+    public var run: RunSummary
+    public var deletedAt: Date?
+    /// When a deleted run is purged for good.
+    public var purgeAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case deletedAt, purgeAt
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try run.encode(to: encoder)
+        guard let deletedAt else { return }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(deletedAt, forKey: .deletedAt)
+        try container.encode(purgeAt, forKey: .purgeAt)
+    }
+}

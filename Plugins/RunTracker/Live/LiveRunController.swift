@@ -1,0 +1,278 @@
+import Foundation
+import Logging
+import MeridianCore
+
+/// Owns the active run: feeds it fixes, applies commands, and writes points and state
+/// to the store in small transactions at least every `flushInterval` seconds, so a
+/// crash loses at most that much. Restores the active run from the store on first use.
+public actor LiveRunController {
+    /// Longest time points wait in memory before they are written, seconds.
+    public static let flushInterval = 0.5
+
+    private let runStore: RunStore
+    private let settings: TrackerSettings
+    private let events: EventBus
+    private let units: UnitSystem
+    private let powerSupply: PowerSupply
+    private let logger: Logger
+    private let clock: @Sendable () -> Date
+
+    private var engine: RunEngine?
+    private var pending: [TrackPoint] = []
+    private var lastFlush = Date.distantPast
+    private var lastStamp: Date?
+    private var power = PowerSupply.Reading(capacityPercent: nil, charging: false)
+    private var lastPowerRead = Date.distantPast
+    private var restoring: Task<Void, any Error>?
+    private var lastWrite: Task<Void, any Error>?
+
+    public init(runStore: RunStore, settings: TrackerSettings, events: EventBus, units: UnitSystem,
+                powerSupply: PowerSupply = PowerSupply(), logger: Logger, clock: @escaping @Sendable () -> Date = Date.init) {
+        self.runStore = runStore
+        self.settings = settings
+        self.events = events
+        self.units = units
+        self.powerSupply = powerSupply
+        self.logger = logger
+        self.clock = clock
+    }
+
+    // MARK: Restore
+
+    /// Restores the run that was active when the service stopped (or died). Runs once; later calls return at once.
+    public func restoreIfNeeded() async throws {
+        if let restoring { return try await restoring.value }
+        let task = Task { try await self.restoreActiveRun() }
+        restoring = task
+        do { try await task.value } catch {
+            restoring = nil  // try again on the next call
+            throw error
+        }
+    }
+
+    private func restoreActiveRun() async throws {
+        let states = try await runStore.activeStates()
+        guard let newest = states.last else { return }
+        for older in states.dropLast() {
+            // Only one run may be active: older leftovers are stopped where they were.
+            var stale = RunEngine(restoring: older, settings: settings)
+            let end = Date(timeIntervalSince1970: older.lastFixTime ?? older.startedAt)
+            stale.stop(at: end)
+            try await write(stale, points: [])
+        }
+        engine = RunEngine(restoring: newest, settings: settings)
+        refreshPower(force: true)
+        logger.info("restored the active run", metadata: ["run": "\(newest.runID)", "state": "\(newest.state.rawValue)"])
+        if let engine { publish(engine, reason: "restored") }
+    }
+
+    // MARK: Commands
+
+    /// Starts a run. With an `id` equal to the active run's, returns it (a retried start); any other
+    /// start while a run is active is rejected.
+    public func start(name: String?, activity: Activity, id: String? = nil) async throws -> LiveStatus {
+        try await restoreIfNeeded()
+        if let engine, engine.state.state.isActive {
+            if let id, id == engine.state.runID { return status(engine) }
+            throw RunCommandError.anotherRunActive(id: engine.state.runID, name: engine.state.name)
+        }
+        let now = clock()
+        let activityName = activity.rawValue.prefix(1).uppercased() + activity.rawValue.dropFirst()
+        let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let runName = trimmed.isEmpty ? "\(activityName) \(ISO8601.string(from: now).prefix(16).replacingOccurrences(of: "T", with: " "))" : trimmed
+        guard runName.count <= 200 else { throw RunCommandError.invalidName(runName) }
+        if let id, let existing = try await runStore.summary(id: id) {
+            throw RunCommandError.notActive(id: id, state: existing.state, command: "start")
+        }
+        let runID = id ?? UUID().uuidString.lowercased()
+        var started = RunEngine(runID: runID, name: runName, activity: activity, startedAt: now, settings: settings)
+        refreshPower(force: true)
+        started.setPower(power.state)
+        try await runStore.insert(started.state, summary: started.summary(at: now))
+        engine = started
+        pending = []
+        lastStamp = nil
+        publish(started, reason: "started")
+        return status(started)
+    }
+
+    /// Pauses the active run `id` (idempotent).
+    public func pause(id: String) async throws -> LiveStatus {
+        try await command(id: id, "pause") { engine, now throws(RunCommandError) in try engine.pause(at: now) }
+    }
+
+    /// Resumes run `id` (idempotent); a draft can be resumed when no other run is active.
+    public func resume(id: String) async throws -> LiveStatus {
+        try await restoreIfNeeded()
+        if engine?.state.runID != id, let draft = try await runStore.draftState(id: id) {
+            if let engine, engine.state.state.isActive {
+                throw RunCommandError.anotherRunActive(id: engine.state.runID, name: engine.state.name)
+            }
+            engine = RunEngine(restoring: draft, settings: settings)
+        }
+        return try await command(id: id, "resume") { engine, now throws(RunCommandError) in try engine.resume(at: now) }
+    }
+
+    /// What stopping a run produced.
+    public struct StopResult: Sendable, Encodable {
+        public var run: RunSummary
+        /// False when the run was too short and is kept as a draft.
+        public var saved: Bool
+        public var message: String
+    }
+
+    /// Stops run `id`: saved when at least 60 s and 100 m, else kept as a draft. Stopping again returns the same.
+    public func stop(id: String) async throws -> StopResult {
+        try await restoreIfNeeded()
+        guard let current = engine, current.state.runID == id else {
+            if let summary = try await runStore.summary(id: id), !summary.state.isActive {
+                return Self.stopResult(summary)
+            }
+            throw RunCommandError.noSuchRun(id: id)
+        }
+        if !current.state.state.isActive { return Self.stopResult(current.summary(at: clock())) }
+        var stopped = current
+        stopped.stop(at: clock())
+        engine = stopped
+        let records = try await flush()
+        RunCompletion.publish(records, to: events)
+        publish(stopped, reason: "stopped")
+        return Self.stopResult(stopped.summary(at: clock()))
+    }
+
+    /// Deletes draft `id`.
+    public func discard(id: String) async throws {
+        try await restoreIfNeeded()
+        guard try await runStore.discardDraft(id: id) else {
+            if try await runStore.summary(id: id) == nil { throw RunCommandError.noSuchRun(id: id) }
+            throw RunCommandError.notDraft(id: id)
+        }
+        if engine?.state.runID == id { engine = nil }
+    }
+
+    /// The result of stopping `run`, with a message saying whether it was saved or kept as a draft.
+    public static func stopResult(_ run: RunSummary) -> StopResult {
+        guard run.state == .draft else {
+            return StopResult(run: run, saved: true, message: "run saved: \(DistanceFormat.string(metres: run.distance, units: .metric)) in \(TimeFormat.duration(seconds: run.timerTime))")
+        }
+        return StopResult(run: run, saved: false, message: """
+            the run is too short to save (it needs at least \(Int(RunEngine.minimumSavedDuration)) s and \
+            \(Int(RunEngine.minimumSavedDistance)) m; it has \(TimeFormat.duration(seconds: run.timerTime)) and \
+            \(Int(run.distance.rounded())) m); it is kept as a draft: resume it or discard it
+            """)
+    }
+
+    private func command(id: String, _ name: String,
+                         _ apply: (inout RunEngine, Date) throws(RunCommandError) -> Void) async throws -> LiveStatus {
+        try await restoreIfNeeded()
+        guard var current = engine, current.state.runID == id else {
+            if let summary = try await runStore.summary(id: id) {
+                throw RunCommandError.notActive(id: id, state: summary.state, command: name)
+            }
+            throw RunCommandError.noSuchRun(id: id)
+        }
+        let before = current.state.state
+        let wasAuto = current.state.autoPaused
+        try apply(&current, clock())
+        engine = current
+        try await flush()
+        if before != current.state.state || wasAuto != current.state.autoPaused { publish(current, reason: name) }
+        return status(current)
+    }
+
+    // MARK: Fixes
+
+    /// Feeds one fix to the active run, timed by the service clock (so replays and receivers with
+    /// a wrong clock still give true durations), and writes when a flush is due.
+    public func consume(_ fix: Fix) async {
+        do { try await restoreIfNeeded() } catch {
+            logger.error("cannot restore the active run: \(error)")
+        }
+        guard var current = engine, current.state.state.isActive else { return }
+        var stamped = fix
+        let now = clock()
+        stamped.time = max(now, (lastStamp ?? .distantPast).addingTimeInterval(0.001))
+        lastStamp = stamped.time
+        refreshPower(force: false)
+        current.setPower(power.state)
+        let before = (current.state.state, current.state.autoPaused)
+        pending.append(current.feed(stamped))
+        engine = current
+        if before != (current.state.state, current.state.autoPaused) {
+            publish(current, reason: current.state.state == .paused ? "auto-pause" : "auto-resume")
+        }
+        if now.timeIntervalSince(lastFlush) >= Self.flushInterval { await flushLogging() }
+    }
+
+    /// Writes pending points and the run state; logs failures (the points stay pending and are retried).
+    public func flushLogging() async {
+        do { try await flush() } catch {
+            logger.error("cannot write the active run: \(error)")
+        }
+    }
+
+    /// Writes pending points and the run state in one transaction, after any earlier write.
+    @discardableResult
+    public func flush() async throws -> [PersonalRecord] {
+        guard let current = engine else { return [] }
+        lastFlush = clock()
+        let points = pending
+        pending = []
+        do {
+            return try await write(current, points: points)
+        } catch {
+            pending = points + pending
+            throw error
+        }
+    }
+
+    private func write(_ engine: RunEngine, points: [TrackPoint]) async throws -> [PersonalRecord] {
+        let summary = engine.summary(at: clock())
+        let state = engine.state
+        let store = runStore
+        let previous = lastWrite
+        let task = Task<[PersonalRecord], any Error> {
+            _ = await previous?.result
+            return try await store.persist(state, summary: summary, points: points)
+        }
+        lastWrite = Task { _ = try await task.value }
+        return try await task.value
+    }
+
+    // MARK: Status
+
+    /// The active run's status, or `nil` when none is active.
+    public func activeStatus() async throws -> LiveStatus? {
+        try await restoreIfNeeded()
+        guard let engine, engine.state.state.isActive else { return nil }
+        refreshPower(force: false)
+        return status(engine)
+    }
+
+    private func status(_ engine: RunEngine) -> LiveStatus {
+        LiveStatus(engine: engine, now: clock(), power: power, units: units)
+    }
+
+    private func refreshPower(force: Bool) {
+        let now = clock()
+        guard force || now.timeIntervalSince(lastPowerRead) >= 30 else { return }
+        lastPowerRead = now
+        power = powerSupply.read()
+    }
+
+    private func publish(_ engine: RunEngine, reason: String) {
+        events.publish("run.state", RunStateEvent(id: engine.state.runID, state: engine.state.state,
+                                                  autoPaused: engine.state.autoPaused, reason: reason,
+                                                  run: engine.summary(at: clock())))
+    }
+}
+
+/// Payload of the `run.state` event.
+public struct RunStateEvent: Sendable, Encodable, Equatable {
+    public var id: String
+    public var state: RunState
+    public var autoPaused: Bool
+    /// started, pause, resume, auto-pause, auto-resume, stopped, restored.
+    public var reason: String
+    public var run: RunSummary
+}

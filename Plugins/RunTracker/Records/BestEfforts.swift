@@ -1,0 +1,66 @@
+/// The fastest stretch of a run over a given distance.
+public struct BestEffort: Sendable, Equatable, Codable {
+    public var distance: RecordDistance
+    /// Elapsed seconds from the effort's start to its end (pauses included, as Strava counts them).
+    public var elapsedTime: Double
+    /// Seconds from the run's start to the effort's start.
+    public var startOffset: Double
+
+    public init(distance: RecordDistance, elapsedTime: Double, startOffset: Double) {
+        self.distance = distance
+        self.elapsedTime = elapsedTime
+        self.startOffset = startOffset
+    }
+}
+
+extension RunProgress {
+    /// The best effort over every record distance the run covers.
+    public func bestEfforts(_ distances: [RecordDistance] = RecordDistance.allCases) -> [BestEffort] {
+        distances.compactMap { bestEffort(over: $0) }
+    }
+
+    /// The fastest elapsed time over `distance`, with both ends interpolated between samples.
+    ///
+    /// Time as a function of distance is piecewise linear, so the fastest window starts or ends on a
+    /// sample. Two O(n) two-pointer sweeps check both cases: every sample as the end (start interpolated
+    /// at the latest moment the runner was at `end - D`) and every sample as the start (end interpolated
+    /// at the earliest moment the runner reached `start + D`).
+    public func bestEffort(over distance: RecordDistance) -> BestEffort? {
+        let target = distance.metres
+        let n = count
+        guard n >= 2, totalDistance >= target else { return nil }
+        var bestTime = Double.infinity
+        var bestStart = 0.0
+
+        // Ends on a sample j; start at s = d[j] - D lies in [d[i], d[i+1]) with i as large as possible.
+        var i = 0
+        for j in 1..<n where distances[j] >= target {
+            let start = distances[j] - target
+            while i + 1 < j && distances[i + 1] <= start { i += 1 }
+            let startTime = distances[i] == start ? times[i] : interpolate(from: i, to: i + 1, at: start)
+            let elapsed = times[j] - startTime
+            if elapsed < bestTime {
+                bestTime = elapsed
+                bestStart = startTime
+            }
+        }
+
+        // Starts on a sample i; the end at e = d[i] + D lies in (d[j-1], d[j]] with j as small as possible.
+        var j = 1
+        for i in 0..<(n - 1) {
+            let end = distances[i] + target
+            guard end <= totalDistance else { break }
+            if j <= i { j = i + 1 }
+            while j < n && distances[j] < end { j += 1 }
+            guard j < n else { break }
+            let endTime = distances[j] == end ? times[j] : interpolate(from: j - 1, to: j, at: end)
+            let elapsed = endTime - times[i]
+            if elapsed < bestTime {
+                bestTime = elapsed
+                bestStart = times[i]
+            }
+        }
+        guard bestTime.isFinite else { return nil }
+        return BestEffort(distance: distance, elapsedTime: bestTime, startOffset: bestStart)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A personal record: the fastest time over a record distance, and the run it comes from.
+///
+/// JSON: `{"distance": "5k", "distance_m": 5000, "elapsed_s": 1500.2, "run_id": "…", "achieved_at": "…",
+/// "run_name": "…", "pace_s_per_km": 300.04}`; record history entries add `run_deleted`,
+/// `previous_elapsed_s` (the record it beat, `null` for the first) and `recorded_at`.
+public struct PersonalRecord: Sendable, Equatable, Codable {
+    public var distance: RecordDistance
+    public var distanceMetres: Double
+    public var elapsedTime: Double
+    public var runID: String
+    /// When the effort started.
+    public var achievedAt: Date
+    public var runName: String
+    public var pace: Double
+    /// History only: the run was deleted (or purged) since; the record stays in the history.
+    public var runDeleted: Bool?
+    /// History only: the time of the record this one beat.
+    public var previousElapsedTime: Double?
+    /// History only: when the record was recorded (the run's save).
+    public var recordedAt: Date?
+
+    public init(distance: RecordDistance, elapsedTime: Double, runID: String, achievedAt: Date, runName: String,
+                runDeleted: Bool? = nil, previousElapsedTime: Double? = nil, recordedAt: Date? = nil) {
+        self.distance = distance
+        self.distanceMetres = distance.metres
+        self.elapsedTime = elapsedTime
+        self.runID = runID
+        self.achievedAt = achievedAt
+        self.runName = runName
+        self.pace = elapsedTime / distance.metres * 1000
+        self.runDeleted = runDeleted
+        self.previousElapsedTime = previousElapsedTime
+        self.recordedAt = recordedAt
+    }
+
+    // camelCase raw values: MeridianJSON converts them to the documented snake_case keys.
+    enum CodingKeys: String, CodingKey {
+        case distance
+        case distanceMetres = "distanceM"
+        case elapsedTime = "elapsedS"
+        case runID = "runId"
+        case achievedAt, runName
+        case pace = "paceSPerKm"
+        case runDeleted
+        case previousElapsedTime = "previousElapsedS"
+        case recordedAt
+    }
+}

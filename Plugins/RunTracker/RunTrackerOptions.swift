@@ -1,0 +1,106 @@
+import Foundation
+import MeridianCore
+
+/// Options of the `run-tracker` consumer entry.
+public struct RunTrackerOptions: Decodable, Sendable, Equatable {
+    /// Fixes with a worse horizontal accuracy are rejected, metres.
+    public var maxAccuracy: Double = 50
+    /// A longer time without a usable fix breaks the segment, seconds.
+    public var gapSeconds: Double = 10
+    /// Folder of the battery's sysfs entries.
+    public var powerSupplyPath: String = PowerSupply.defaultRoot
+    /// Auto-pause for every activity (each activity can override it).
+    public var autoPause: Bool = true
+    /// Per-activity overrides of the plausibility and auto-pause limits.
+    public var activities: [String: ActivityOverride] = [:]
+
+    public init() {}
+
+    /// Overrides for one activity; absent keys keep the defaults.
+    public struct ActivityOverride: Decodable, Sendable, Equatable {
+        public var maxSpeed: Double?
+        public var autoPause: Bool?
+        public var autoPauseBelow: Double?
+        public var autoPauseAfter: Double?
+        public var autoResumeAbove: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case maxSpeed = "max_speed_mps"
+            case autoPause = "auto_pause"
+            case autoPauseBelow = "auto_pause_below_mps"
+            case autoPauseAfter = "auto_pause_after_s"
+            case autoResumeAbove = "auto_resume_above_mps"
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case maxAccuracy = "max_accuracy_m"
+        case gapSeconds = "gap_s"
+        case powerSupplyPath = "power_supply_path"
+        case autoPause = "auto_pause"
+        case activities
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        maxAccuracy = try container.decodeIfPresent(Double.self, forKey: .maxAccuracy) ?? maxAccuracy
+        gapSeconds = try container.decodeIfPresent(Double.self, forKey: .gapSeconds) ?? gapSeconds
+        powerSupplyPath = try container.decodeIfPresent(String.self, forKey: .powerSupplyPath) ?? powerSupplyPath
+        autoPause = try container.decodeIfPresent(Bool.self, forKey: .autoPause) ?? autoPause
+        activities = try container.decodeIfPresent([String: ActivityOverride].self, forKey: .activities) ?? [:]
+    }
+
+    /// Decodes and validates `options`; errors name the key.
+    public static func decode(_ options: PluginOptions) throws(ConfigError) -> RunTrackerOptions {
+        let decoded = try options.decode(RunTrackerOptions.self)
+        guard decoded.maxAccuracy.isFinite, decoded.maxAccuracy > 0 else {
+            throw options.error(key: "max_accuracy_m", "must be a positive number of metres, e.g. 50")
+        }
+        guard decoded.gapSeconds.isFinite, decoded.gapSeconds > 0 else {
+            throw options.error(key: "gap_s", "must be a positive number of seconds, e.g. 10")
+        }
+        for (name, override) in decoded.activities {
+            guard Activity(rawValue: name) != nil else {
+                let allowed = Activity.allCases.map(\.rawValue).joined(separator: ", ")
+                throw options.error(key: "activities", "unknown activity '\(name)'; use one of \(allowed)")
+            }
+            for value in [override.maxSpeed, override.autoPauseBelow, override.autoPauseAfter, override.autoResumeAbove] {
+                if let value, !(value.isFinite && value > 0) {
+                    throw options.error(key: "activities", "limits of '\(name)' must be positive numbers")
+                }
+            }
+        }
+        return decoded
+    }
+
+    /// The engine settings these options describe, with splits in the user's units.
+    public func settings(units: UnitSystem) -> TrackerSettings {
+        var settings = TrackerSettings()
+        settings.maxAccuracy = maxAccuracy
+        settings.gapSeconds = gapSeconds
+        settings.splitDistance = units == .metric ? 1000 : UnitSystem.metresPerMile
+        for activity in Activity.allCases {
+            var profile = ActivityProfile.defaults(for: activity)
+            profile.autoPause = autoPause
+            if let override = activities[activity.rawValue] {
+                profile.maxSpeed = override.maxSpeed ?? profile.maxSpeed
+                profile.autoPause = override.autoPause ?? profile.autoPause
+                profile.autoPauseSpeed = override.autoPauseBelow ?? profile.autoPauseSpeed
+                profile.autoPauseAfter = override.autoPauseAfter ?? profile.autoPauseAfter
+                profile.autoResumeSpeed = override.autoResumeAbove ?? profile.autoResumeSpeed
+            }
+            settings.profiles[activity] = profile
+        }
+        return settings
+    }
+
+    /// The documentation of each option, for `meridian plugins`.
+    public static let info: [OptionInfo] = [
+        OptionInfo("max_accuracy_m", "number > 0", default: "50", "fixes with a worse horizontal accuracy are kept but not used"),
+        OptionInfo("gap_s", "number > 0", default: "10", "a longer time without usable fixes breaks the segment; no distance is counted across it"),
+        OptionInfo("power_supply_path", "path", default: PowerSupply.defaultRoot, "battery sysfs folder; low (15–30 %) and critical (< 15 %) batteries thin out sampling"),
+        OptionInfo("auto_pause", "boolean", default: "true", "pause below 0.5 m/s for 30 s and resume above 1 m/s (ride: 1 and 2 m/s)"),
+        OptionInfo("activities", "map run|walk|hike|ride|other → {max_speed_mps, auto_pause, auto_pause_below_mps, auto_pause_after_s, auto_resume_above_mps}",
+                   default: "run 12, walk 4, hike 5, ride 30, other 60 m/s", "per-activity limits"),
+    ]
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import Logging
+import MeridianCore
+import MeridianHTTP
+import MeridianStore
+import ServiceLifecycle
+
+/// The `run-tracker` consumer: live run tracking against the fused fix stream, stored in
+/// SpatiaLite so that no run is lost when the process dies, with its HTTP routes and run history.
+public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes {
+    public let id: String
+    public let controller: LiveRunController
+    private let runStore: RunStore
+    private let context: PluginContext
+
+    public static let registration = ConsumerType(
+        type: "run-tracker",
+        summary: "records runs, walks, hikes and rides from the fix stream, with pauses, splits, records and history",
+        options: RunTrackerOptions.info
+    ) { options, context in
+        try RunTrackerPlugin(options: RunTrackerOptions.decode(options), context: context)
+    }
+
+    /// Opens (and migrates) the run tables in the context's store.
+    public init(options: RunTrackerOptions, context: PluginContext, clock: @escaping @Sendable () -> Date = Date.init) throws {
+        id = context.id
+        self.context = context
+        runStore = try RunStore(store: context.store())
+        controller = LiveRunController(
+            runStore: runStore, settings: options.settings(units: context.units), events: context.events, units: context.units,
+            powerSupply: PowerSupply(root: URL(fileURLWithPath: options.powerSupplyPath)), logger: context.logger, clock: clock)
+    }
+
+    public func consume(_ fix: Fix) async {
+        await controller.consume(fix)
+    }
+
+    /// Restores the active run, then writes pending points every half second until shutdown.
+    public func run() async throws {
+        do { try await controller.restoreIfNeeded() } catch {
+            context.logger.error("cannot restore the active run: \(error)")
+        }
+        let controller = self.controller
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(LiveRunController.flushInterval))
+                await controller.flushLogging()
+            }
+        }
+        await controller.flushLogging()
+    }
+
+    public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
+        LiveRunRoutes(controller: controller).add(to: v1)
+        RunHistoryRoutes.add(to: v1, store: runStore.store, events: context.events, units: context.units)
+    }
+}

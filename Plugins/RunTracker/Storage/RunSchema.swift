@@ -1,0 +1,57 @@
+import GRDB
+import MeridianStore
+
+/// The run tracker's tables, migrated under plugin name "run-tracker".
+///
+/// `runs` holds one row per run with its summary metrics and, while it is active,
+/// the tracker's state as JSON (`live_state`) for restoring after a crash.
+/// `run_points` holds every received fix with its segment and rejection reason.
+public enum RunSchema {
+    /// Creates or updates the tables in `store`.
+    public static func migrate(_ store: Store) throws(StoreError) {
+        try store.migrate(plugin: "run-tracker") { migrations in
+            migrations.register("v1-runs-and-points") { db in
+                try db.execute(sql: """
+                    CREATE TABLE runs (
+                        id TEXT PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        notes TEXT NOT NULL DEFAULT '',
+                        activity TEXT NOT NULL,
+                        state TEXT NOT NULL CHECK (state IN ('tracking', 'paused', 'stopped', 'draft')),
+                        started_at REAL NOT NULL,
+                        ended_at REAL,
+                        distance_m REAL,
+                        elapsed_s REAL,
+                        timer_s REAL,
+                        moving_s REAL,
+                        avg_pace_s_per_km REAL,
+                        max_speed_mps REAL,
+                        ascent_m REAL,
+                        descent_m REAL,
+                        points INTEGER,
+                        rejected_points INTEGER,
+                        segments INTEGER,
+                        deleted_at REAL,
+                        updated_at REAL,
+                        live_state TEXT
+                    );
+                    CREATE INDEX runs_started_at ON runs (started_at DESC) WHERE deleted_at IS NULL;
+                    CREATE INDEX runs_active ON runs (state) WHERE state IN ('tracking', 'paused');
+                    CREATE TABLE run_points (
+                        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+                        seq INTEGER NOT NULL,
+                        time REAL NOT NULL,
+                        lat REAL,
+                        lon REAL,
+                        altitude REAL,
+                        speed REAL,
+                        accuracy REAL,
+                        segment INTEGER NOT NULL,
+                        rejection TEXT,
+                        PRIMARY KEY (run_id, seq)
+                    ) WITHOUT ROWID;
+                    """)
+            }
+        }
+    }
+}

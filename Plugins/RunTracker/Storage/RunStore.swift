@@ -1,0 +1,170 @@
+import Foundation
+import GRDB
+import MeridianCore
+import MeridianStore
+
+/// Reads and writes runs and their points. Every write is one small transaction.
+public struct RunStore: Sendable {
+    public let store: Store
+    private var database: any DatabaseWriter { store.database }
+
+    /// Opens the run tables in `store` (and the history tables saving needs), creating or updating them.
+    public init(store: Store) throws(StoreError) {
+        self.store = store
+        try RunSchema.migrate(store)
+        try RunHistorySchema.migrate(store)
+    }
+
+    // MARK: Writing
+
+    /// Creates the row of a new run.
+    public func insert(_ state: EngineState, summary: RunSummary) async throws {
+        let liveState = try Self.encode(state)
+        try await database.write { db in
+            try db.execute(sql: """
+                INSERT INTO runs (id, name, notes, activity, state, started_at, updated_at, live_state)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [summary.id, summary.name, summary.notes, summary.activity.rawValue, summary.state.rawValue,
+                                 summary.startedAt.timeIntervalSince1970, Date().timeIntervalSince1970, liveState])
+            try Self.update(db, summary: summary, liveState: liveState)
+        }
+    }
+
+    /// Appends `points` and updates the run's metrics and live state, in one transaction.
+    /// When the run has just been stopped long enough to save, `RunCompletion.didSave` runs in the same
+    /// transaction; the personal records it sets are returned.
+    @discardableResult
+    public func persist(_ state: EngineState, summary: RunSummary, points: [TrackPoint]) async throws -> [PersonalRecord] {
+        let liveState: String? = summary.state == .stopped ? nil : try Self.encode(state)
+        return try await database.write { db in
+            try Self.write(db, summary: summary, liveState: liveState, points: points)
+        }
+    }
+
+    /// Stores a complete run (an import) in one transaction: row, points, metrics and the save hook.
+    @discardableResult
+    public func insertComplete(_ state: EngineState, summary: RunSummary, points: [TrackPoint]) throws -> [PersonalRecord] {
+        let liveState: String? = summary.state == .stopped ? nil : try Self.encode(state)
+        return try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO runs (id, name, notes, activity, state, started_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [summary.id, summary.name, summary.notes, summary.activity.rawValue, summary.state.rawValue,
+                                 summary.startedAt.timeIntervalSince1970, Date().timeIntervalSince1970])
+            return try Self.write(db, summary: summary, liveState: liveState, points: points)
+        }
+    }
+
+    /// Deletes a draft run and its points; returns false when `id` is not a draft.
+    public func discardDraft(id: String) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM run_points WHERE run_id = ? AND EXISTS (SELECT 1 FROM runs WHERE id = ? AND state = 'draft')",
+                           arguments: [id, id])
+            try db.execute(sql: "DELETE FROM runs WHERE id = ? AND state = 'draft'", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    private static func write(_ db: Database, summary: RunSummary, liveState: String?, points: [TrackPoint]) throws -> [PersonalRecord] {
+        if !points.isEmpty {
+            let statement = try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO run_points (run_id, seq, time, lat, lon, altitude, speed, accuracy, segment, rejection)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for point in points {
+                try statement.execute(arguments: [
+                    summary.id, point.sequence, point.time.timeIntervalSince1970, point.coordinate?.latitude,
+                    point.coordinate?.longitude, finite(point.altitude), finite(point.speed), finite(point.horizontalAccuracy),
+                    point.segment, point.rejection?.rawValue,
+                ])
+            }
+        }
+        try update(db, summary: summary, liveState: liveState)
+        guard summary.state == .stopped else { return [] }
+        return try RunCompletion.didSave(runID: summary.id, in: db)
+    }
+
+    private static func update(_ db: Database, summary: RunSummary, liveState: String?) throws {
+        try db.execute(sql: """
+            UPDATE runs SET name = ?, notes = ?, state = ?, ended_at = ?, distance_m = ?, elapsed_s = ?, timer_s = ?,
+                moving_s = ?, avg_pace_s_per_km = ?, max_speed_mps = ?, ascent_m = ?, descent_m = ?, points = ?,
+                rejected_points = ?, segments = ?, updated_at = ?, live_state = ?
+            WHERE id = ?
+            """, arguments: [
+                summary.name, summary.notes, summary.state.rawValue, summary.endedAt?.timeIntervalSince1970,
+                summary.distance, summary.elapsedTime, summary.timerTime, summary.movingTime, summary.averagePace,
+                summary.maxSpeed, summary.ascent, summary.descent, summary.pointCount, summary.rejectedPointCount,
+                summary.segmentCount, Date().timeIntervalSince1970, liveState, summary.id,
+            ])
+    }
+
+    private static func finite(_ value: Double?) -> Double? {
+        value.flatMap { $0.isFinite ? $0 : nil }
+    }
+
+    // MARK: Reading
+
+    /// The saved tracker state of every run that was tracking or paused (normally at most one).
+    public func activeStates() async throws -> [EngineState] {
+        try await loadStates(where: "state IN ('tracking', 'paused') AND deleted_at IS NULL")
+    }
+
+    /// The saved tracker state of draft `id` (to resume it), or `nil`.
+    public func draftState(id: String) async throws -> EngineState? {
+        try await loadStates(where: "state = 'draft' AND id = ?", arguments: [id]).first
+    }
+
+    /// The run object of `id`, or `nil`.
+    public func summary(id: String) async throws -> RunSummary? {
+        try await database.read { db in try RunSummary.fetch(db, id: id) }
+    }
+
+    /// All points of run `id` in order.
+    public func points(runID: String) async throws -> [TrackPoint] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT seq, time, lat, lon, altitude, speed, accuracy, segment, rejection
+                FROM run_points WHERE run_id = ? ORDER BY seq
+                """, arguments: [runID]).map(Self.point(from:))
+        }
+    }
+
+    private func loadStates(where condition: String, arguments: StatementArguments = []) async throws -> [EngineState] {
+        let rows = try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, live_state FROM runs WHERE \(condition) ORDER BY started_at", arguments: arguments)
+        }
+        return try rows.map { row in
+            let id: String = row["id"]
+            guard let text: String = row["live_state"] else {
+                throw RunStoreError.unreadableLiveState(runID: id, detail: "no live state was stored")
+            }
+            do {
+                return try Self.stateDecoder().decode(EngineState.self, from: Data(text.utf8))
+            } catch {
+                throw RunStoreError.unreadableLiveState(runID: id, detail: "\(error)")
+            }
+        }
+    }
+
+    static func point(from row: Row) throws -> TrackPoint {
+        let latitude: Double? = row["lat"]
+        let longitude: Double? = row["lon"]
+        let coordinate = latitude.flatMap { lat in longitude.flatMap { try? Coordinate(latitude: lat, longitude: $0) } }
+        let rejection: String? = row["rejection"]
+        return TrackPoint(sequence: row["seq"], time: Date(timeIntervalSince1970: row["time"]), coordinate: coordinate,
+                          altitude: row["altitude"], speed: row["speed"], horizontalAccuracy: row["accuracy"],
+                          segment: row["segment"], rejection: rejection.flatMap(PointRejection.init(rawValue:)))
+    }
+
+    static func encode(_ state: EngineState) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return String(decoding: try encoder.encode(state), as: UTF8.self)
+    }
+
+    static func stateDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
+    }
+}

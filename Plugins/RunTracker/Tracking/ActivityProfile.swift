@@ -1,0 +1,36 @@
+/// Plausibility and auto-pause limits of one activity type (SI units).
+public struct ActivityProfile: Sendable, Equatable, Codable {
+    /// Fixes that would need a faster speed from the previous usable fix are rejected as implausible jumps, m/s.
+    public var maxSpeed: Double
+    /// Below this speed the athlete counts as standing (no distance, no moving time), m/s.
+    public var movingSpeed: Double
+    /// Auto-pause when the speed stays below this…, m/s.
+    public var autoPauseSpeed: Double
+    /// …for this long, seconds.
+    public var autoPauseAfter: Double
+    /// Auto-resume above this speed, m/s.
+    public var autoResumeSpeed: Double
+    /// Whether auto-pause is on.
+    public var autoPause: Bool
+
+    public init(maxSpeed: Double, movingSpeed: Double = 0.5, autoPauseSpeed: Double = 0.5, autoPauseAfter: Double = 30,
+                autoResumeSpeed: Double = 1.0, autoPause: Bool = true) {
+        self.maxSpeed = maxSpeed
+        self.movingSpeed = movingSpeed
+        self.autoPauseSpeed = autoPauseSpeed
+        self.autoPauseAfter = autoPauseAfter
+        self.autoResumeSpeed = autoResumeSpeed
+        self.autoPause = autoPause
+    }
+
+    /// Defaults: run 12 m/s, walk 4 m/s, hike 5 m/s, ride 30 m/s (auto-pause below 1, resume above 2), other 60 m/s.
+    public static func defaults(for activity: Activity) -> ActivityProfile {
+        switch activity {
+        case .run: return ActivityProfile(maxSpeed: 12)
+        case .walk: return ActivityProfile(maxSpeed: 4)
+        case .hike: return ActivityProfile(maxSpeed: 5)
+        case .ride: return ActivityProfile(maxSpeed: 30, movingSpeed: 1.0, autoPauseSpeed: 1.0, autoResumeSpeed: 2.0)
+        case .other: return ActivityProfile(maxSpeed: 60)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Everything the tracker knows about one run: enough to restore it after a crash.
+/// Times are unix seconds. Stored as JSON in `runs.live_state` while the run is active.
+public struct EngineState: Sendable, Equatable, Codable {
+    public var runID: String
+    public var name: String
+    public var notes: String = ""
+    public var activity: Activity
+    public var state: RunState
+    public var startedAt: Double
+    public var endedAt: Double?
+
+    // Pauses
+    /// When the current pause began, while paused.
+    public var pausedSince: Double?
+    /// Whether the current pause was started by auto-pause.
+    public var autoPaused = false
+    /// Total length of finished pauses, seconds.
+    public var pausedTotal: Double = 0
+    /// Since when the speed has been below the auto-pause speed.
+    var slowSince: Double?
+
+    // Points and segments
+    public var nextSequence = 0
+    public var segment = 0
+    public var pointCount = 0
+    public var rejectedCount = 0
+    public var segmentsWithPoints = 0
+    var segmentHasPoints = false
+    /// Time of the last received fix (any kind), for ordering.
+    var lastFixTime: Double?
+    /// Accuracy of the last fix with a position.
+    public var lastAccuracy: Double?
+    /// Last fix that passed the position, accuracy and plausibility checks.
+    var lastUsable: TimedPosition?
+    var lastUsableAccuracy: Double?
+    /// Time of the last usable fix while tracking, for moving time.
+    var lastTrackedTime: Double?
+    var jumpStreak = 0
+
+    // Distance
+    /// The point distance is measured from: the last route point, or the mean position before the first one.
+    var anchor: TimedPosition?
+    /// Number of positions averaged into `anchor` while it is still settling at the start of a segment.
+    var anchorSamples = 0
+    var movedInSegment = false
+    var wasMoving = false
+    var lastRoutePointTime: Double?
+    var recentPositions: [TimedPosition] = []
+    var derived = DerivedSpeed()
+    var speedWindow = SpeedWindow()
+    var recentSpeeds: [Double] = []
+
+    // Metrics
+    public var distance: Double = 0
+    public var movingTime: Double = 0
+    public var maxSpeed: Double = 0
+    /// The last speed estimate (reported or derived), m/s.
+    public var instantSpeed: Double?
+    var elevation = ElevationCounter()
+    var splits = SplitCounter()
+    public var power: PowerState = .normal
+
+    public init(runID: String, name: String, activity: Activity, startedAt: Double, state: RunState = .tracking) {
+        self.runID = runID
+        self.name = name
+        self.activity = activity
+        self.startedAt = startedAt
+        self.state = state
+    }
+
+    /// True until the run has received its first usable fix.
+    public var waitingForGPS: Bool { lastUsable == nil && segmentsWithPoints == 0 }
+
+    /// Completed splits.
+    public var completedSplits: [Split] { splits.completed }
+    public var ascent: Double { elevation.ascent }
+    public var descent: Double { elevation.descent }
+}

@@ -1,0 +1,28 @@
+/// A start/pause/resume/stop request that makes no sense in the run's current state.
+public enum RunCommandError: Error, Equatable, CustomStringConvertible {
+    /// Another run is being tracked.
+    case anotherRunActive(id: String, name: String)
+    /// The run is finished (stopped or kept as a draft).
+    case notActive(id: String, state: RunState, command: String)
+    /// No run with this id, or no active run.
+    case noSuchRun(id: String?)
+    /// The run name is too long.
+    case invalidName(String)
+    /// Only drafts can be discarded.
+    case notDraft(id: String)
+
+    public var description: String {
+        switch self {
+        case .anotherRunActive(let id, let name):
+            return "run '\(name)' (\(id)) is still being tracked; stop it before starting another"
+        case .notActive(let id, let state, let command):
+            return "cannot \(command) run \(id): it is \(state.rawValue); only a tracking or paused run can be paused, resumed or stopped"
+        case .noSuchRun(let id):
+            return id.map { "there is no run with id '\($0)'" } ?? "no run is being tracked; start one with POST /v1/runs or `meridian runs start`"
+        case .invalidName(let name):
+            return "run name '\(name)' is not allowed: give at most 200 characters"
+        case .notDraft(let id):
+            return "run \(id) is not a draft; only runs too short to save can be discarded (delete saved runs with DELETE /v1/runs/\(id))"
+        }
+    }
+}

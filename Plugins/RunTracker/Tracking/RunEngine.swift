@@ -1,0 +1,310 @@
+import Foundation
+import MeridianCore
+
+/// The tracking engine: a pure value type. Feed it fixes and commands with their
+/// times; read metrics. It does no I/O, so it runs the same live, on import and in tests.
+///
+/// Pipeline per fix: order → position → accuracy → signal gap (new segment) →
+/// plausible speed from the previous usable fix → pause → auto-pause → drift /
+/// sampling policy → distance and metrics. Every fix becomes a `TrackPoint`;
+/// those not on the route carry the reason.
+public struct RunEngine: Sendable {
+    /// A run needs at least this much timer time to be saved, seconds…
+    public static let minimumSavedDuration = 60.0
+    /// …and at least this distance, metres.
+    public static let minimumSavedDistance = 100.0
+
+    public let settings: TrackerSettings
+    public private(set) var state: EngineState
+
+    /// Starts a new run at `startedAt` (it may begin before the first fix).
+    public init(runID: String, name: String, activity: Activity, startedAt: Date, settings: TrackerSettings = TrackerSettings()) {
+        self.settings = settings
+        state = EngineState(runID: runID, name: name, activity: activity, startedAt: startedAt.timeIntervalSince1970)
+    }
+
+    /// Continues a run from its saved state. The downtime breaks the segment: no distance is invented across it.
+    public init(restoring saved: EngineState, settings: TrackerSettings = TrackerSettings()) {
+        self.settings = settings
+        state = saved
+        if state.state.isActive { breakSegment() }
+    }
+
+    private var profile: ActivityProfile { settings.profile(state.activity) }
+
+    // MARK: Fixes
+
+    /// Processes one fix and returns it as a track point (with a rejection reason when it is not on the route).
+    public mutating func feed(_ fix: Fix) -> TrackPoint {
+        let time = fix.time.timeIntervalSince1970
+        var point = TrackPoint(sequence: state.nextSequence, time: fix.time, coordinate: fix.coordinate,
+                               altitude: fix.altitude, speed: fix.speed, horizontalAccuracy: fix.horizontalAccuracy,
+                               segment: state.segment)
+        state.nextSequence += 1
+        state.pointCount += 1
+        point.rejection = classify(fix, time: time)
+        point.segment = state.segment
+        if point.rejection != nil { state.rejectedCount += 1 }
+        return point
+    }
+
+    /// Sets the battery state used by the sampling policy.
+    public mutating func setPower(_ power: PowerState) {
+        state.power = power
+    }
+
+    private mutating func classify(_ fix: Fix, time: Double) -> PointRejection? {
+        if let last = state.lastFixTime, time <= last { return .outOfOrder }
+        state.lastFixTime = time
+        guard fix.hasPosition, let coordinate = fix.coordinate else { return .noPosition }
+        if let accuracy = fix.horizontalAccuracy, accuracy.isFinite { state.lastAccuracy = accuracy }
+        if let accuracy = fix.horizontalAccuracy, !(accuracy <= settings.maxAccuracy) { return .poorAccuracy }
+        let position = TimedPosition(time: time, coordinate: coordinate)
+
+        if let last = state.lastUsable, time - last.time > settings.gapSeconds {
+            breakSegment()
+        }
+        if let last = state.lastUsable, let lastCoordinate = last.coordinate {
+            // Both positions may be off by their accuracy: only movement beyond that must be explained by speed.
+            let uncertainty = (state.lastUsableAccuracy ?? settings.assumedAccuracy) + (fix.horizontalAccuracy ?? settings.assumedAccuracy)
+            let speed = max(0, Geodesic.wgs84.distance(lastCoordinate, coordinate) - uncertainty) / (time - last.time)
+            if speed > profile.maxSpeed {
+                state.jumpStreak += 1
+                guard state.jumpStreak >= settings.jumpResetCount else { return .implausibleJump }
+                // The receiver keeps insisting: believe it, without distance across the jump.
+                breakSegment()
+            }
+        }
+        state.jumpStreak = 0
+        let previousUsableTime = state.lastUsable?.time
+        state.lastUsable = position
+        state.lastUsableAccuracy = fix.horizontalAccuracy
+        state.derived.add(position, halfWindow: settings.derivedSpeedHalfWindow)
+        let speed = fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+            ?? state.derived.speed(halfWindow: settings.derivedSpeedHalfWindow)
+        state.instantSpeed = speed
+        if let speed {
+            state.recentSpeeds.append(speed)
+            if state.recentSpeeds.count > settings.patternSamples { state.recentSpeeds.removeFirst() }
+        }
+
+        if state.state == .paused {
+            guard state.autoPaused, profile.autoPause, let speed, speed > profile.autoResumeSpeed else {
+                state.recentPositions.removeAll()
+                return .paused
+            }
+            // Movement began after the previous (slow) fix: the pause ends there.
+            endPause(at: previousUsableTime ?? time)
+        }
+        guard state.state == .tracking else { return .paused }
+
+        if let altitude = fix.altitude {
+            state.elevation.add(altitude, points: settings.altitudeSmoothingPoints, hysteresis: settings.elevationHysteresis)
+        }
+        // The interval since the previous fix is moving time when the speed closing it is a moving speed.
+        let moving = (speed ?? 0) >= profile.movingSpeed
+        let previousTrackedTime = state.lastTrackedTime
+        if moving, let last = previousTrackedTime { state.movingTime += time - last }
+        state.lastTrackedTime = time
+
+        let rejection = measureDistance(position, fix: fix, speed: speed, reportedSpeed: fix.speed != nil)
+        state.speedWindow.add(time: time, distance: state.distance, window: settings.speedWindow)
+        // Max speed only from windows at least half full, so one long step after a stop is no record.
+        if let current = state.speedWindow.speed(minimumSpan: settings.speedWindow / 2) {
+            state.maxSpeed = max(state.maxSpeed, current)
+        }
+        state.splits.add(distance: state.distance, timer: timer(at: time), length: settings.splitDistance)
+        checkAutoPause(speed: speed, time: time, previous: previousTrackedTime)
+        return rejection
+    }
+
+    /// Decides whether the position extends the route, and adds the distance if so.
+    private mutating func measureDistance(_ position: TimedPosition, fix: Fix, speed: Double?, reportedSpeed: Bool) -> PointRejection? {
+        state.recentPositions.append(position)
+        state.recentPositions.removeAll { $0.time < position.time - settings.smoothingWindow }
+        guard let smoothed = TimedPosition.centroid(state.recentPositions) else { return .noPosition }
+        let here = TimedPosition(time: position.time, coordinate: smoothed)
+
+        guard let anchor = state.anchor, let anchorCoordinate = anchor.coordinate else {
+            return addRoutePoint(here, distance: 0)
+        }
+        let offset = Geodesic.wgs84.distance(anchorCoordinate, smoothed)
+        let policy = self.policy
+        let driftRadius = max(policy.minDistance, settings.driftAccuracyFactor * (fix.horizontalAccuracy ?? settings.assumedAccuracy))
+        let moving: Bool
+        if let speed {
+            // A receiver's own (Doppler) speed is trusted; a derived one must also leave the noise circle after a stop.
+            let needed = reportedSpeed || state.wasMoving ? policy.minDistance : driftRadius
+            moving = speed >= profile.movingSpeed && offset >= needed
+        } else {
+            moving = offset >= driftRadius
+        }
+        guard moving || (speed ?? 0) >= profile.movingSpeed else {
+            state.wasMoving = false
+            if !state.movedInSegment { settleAnchor(with: position) }
+            return .stationaryDrift
+        }
+        guard moving, position.time - (state.lastRoutePointTime ?? -.infinity) >= policy.minInterval else {
+            return .belowSamplingDistance
+        }
+        state.wasMoving = true
+        state.movedInSegment = true
+        return addRoutePoint(here, distance: offset)
+    }
+
+    /// Before the first movement of a segment the anchor is the mean of every position so far.
+    private mutating func settleAnchor(with position: TimedPosition) {
+        guard let anchor = state.anchor else { return }
+        let count = Double(state.anchorSamples)
+        let latitude = (anchor.latitude * count + position.latitude) / (count + 1)
+        let longitude = (anchor.longitude * count + position.longitude) / (count + 1)
+        state.anchor = TimedPosition(time: anchor.time, latitude: latitude, longitude: longitude)
+        state.anchorSamples += 1
+    }
+
+    private mutating func addRoutePoint(_ position: TimedPosition, distance: Double) -> PointRejection? {
+        state.distance += distance
+        state.anchor = position
+        state.anchorSamples = 1
+        state.lastRoutePointTime = position.time
+        if !state.segmentHasPoints {
+            state.segmentHasPoints = true
+            state.segmentsWithPoints += 1
+        }
+        return nil
+    }
+
+    /// Pauses once the speed has stayed below the auto-pause speed for `autoPauseAfter` seconds; the slow
+    /// spell began at the previous fix, like the moving interval it closes.
+    private mutating func checkAutoPause(speed: Double?, time: Double, previous: Double?) {
+        guard profile.autoPause, let speed else { return }
+        guard speed < profile.autoPauseSpeed else { state.slowSince = nil; return }
+        let since = state.slowSince ?? previous ?? time
+        state.slowSince = since
+        if time - since >= profile.autoPauseAfter {
+            beginPause(at: time, automatic: true)
+        }
+    }
+
+    /// Starts a new segment: nothing is measured across the break.
+    private mutating func breakSegment() {
+        if state.segmentHasPoints || state.anchor != nil { state.segment += 1 }
+        state.segmentHasPoints = false
+        state.anchor = nil
+        state.anchorSamples = 0
+        state.movedInSegment = false
+        state.wasMoving = false
+        state.lastUsable = nil
+        state.lastTrackedTime = nil
+        state.recentPositions.removeAll()
+        state.derived = DerivedSpeed()
+        state.speedWindow.reset()
+        state.slowSince = nil
+    }
+
+    // MARK: Commands
+
+    /// Pauses the run. Pausing a paused run only turns an automatic pause into a manual one.
+    public mutating func pause(at date: Date) throws(RunCommandError) {
+        try requireActive("pause")
+        if state.state == .paused { state.autoPaused = false; return }
+        beginPause(at: date.timeIntervalSince1970, automatic: false)
+    }
+
+    /// Resumes a paused run (or a draft), starting a new segment; resuming a tracking run changes nothing.
+    public mutating func resume(at date: Date) throws(RunCommandError) {
+        let time = date.timeIntervalSince1970
+        switch state.state {
+        case .tracking: return
+        case .paused:
+            endPause(at: time)
+            breakSegment()
+        case .draft:
+            // Continuing a run that was stopped too early: the time since stopping counts as a pause.
+            state.pausedTotal += max(0, time - (state.endedAt ?? time))
+            state.endedAt = nil
+            state.state = .tracking
+            breakSegment()
+        case .stopped:
+            throw .notActive(id: state.runID, state: state.state, command: "resume")
+        }
+    }
+
+    /// Stops the run: `.stopped` when it is long enough to save, else `.draft`. Stopping again changes nothing.
+    @discardableResult
+    public mutating func stop(at date: Date) -> RunState {
+        guard state.state.isActive else { return state.state }
+        let time = max(date.timeIntervalSince1970, state.startedAt)
+        if state.state == .paused { endPause(at: time) }
+        state.endedAt = time
+        state.state = isLongEnough(at: time) ? .stopped : .draft
+        return state.state
+    }
+
+    /// Whether the run meets the minimum duration and distance for saving.
+    public func isLongEnough(at time: Double) -> Bool {
+        timer(at: time) >= Self.minimumSavedDuration && state.distance >= Self.minimumSavedDistance
+    }
+
+    private mutating func beginPause(at time: Double, automatic: Bool) {
+        state.state = .paused
+        state.pausedSince = max(time, state.startedAt)
+        state.autoPaused = automatic
+        state.slowSince = nil
+        state.wasMoving = false
+    }
+
+    private mutating func endPause(at time: Double) {
+        if let since = state.pausedSince { state.pausedTotal += max(0, time - since) }
+        state.pausedSince = nil
+        state.autoPaused = false
+        state.state = .tracking
+        state.lastTrackedTime = time
+    }
+
+    private func requireActive(_ command: String) throws(RunCommandError) {
+        guard state.state.isActive else { throw .notActive(id: state.runID, state: state.state, command: command) }
+    }
+
+    // MARK: Metrics
+
+    /// Seconds since the start (to the end once stopped).
+    public func elapsed(at time: Double) -> Double {
+        max(0, (state.endedAt ?? time) - state.startedAt)
+    }
+
+    /// Elapsed time minus pauses.
+    public func timer(at time: Double) -> Double {
+        let end = state.endedAt ?? time
+        let openPause = state.pausedSince.map { max(0, end - $0) } ?? 0
+        return max(0, elapsed(at: time) - state.pausedTotal - openPause)
+    }
+
+    /// Smoothed current speed (about `speedWindow` seconds), m/s; 0 while paused; `nil` until enough data.
+    public var currentSpeed: Double? {
+        state.state == .paused ? 0 : state.speedWindow.speed()
+    }
+
+    /// The movement pattern from the average of the last `patternSamples` speeds.
+    public var pattern: MovementPattern {
+        guard !state.recentSpeeds.isEmpty else { return .stationary }
+        return MovementPattern(averageSpeed: state.recentSpeeds.reduce(0, +) / Double(state.recentSpeeds.count))
+    }
+
+    /// The sampling policy for the current pattern and battery state.
+    public var policy: SamplingPolicy { SamplingPolicy(pattern: pattern, power: state.power) }
+
+    /// The run object at `date`.
+    public func summary(at date: Date) -> RunSummary {
+        let time = date.timeIntervalSince1970
+        let timerTime = timer(at: time)
+        return RunSummary(
+            id: state.runID, name: state.name, notes: state.notes, activity: state.activity, state: state.state,
+            startedAt: Date(timeIntervalSince1970: state.startedAt),
+            endedAt: state.endedAt.map(Date.init(timeIntervalSince1970:)),
+            distance: state.distance, elapsedTime: elapsed(at: time), timerTime: timerTime, movingTime: state.movingTime,
+            averagePace: state.distance > 0 ? timerTime / (state.distance / 1000) : nil,
+            maxSpeed: state.maxSpeed, ascent: state.ascent, descent: state.descent,
+            pointCount: state.pointCount, rejectedPointCount: state.rejectedCount, segmentCount: state.segmentsWithPoints)
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import Logging
+import Metrics
+import ServiceLifecycle
+import Synchronization
+
+/// Builds the configured plugins, fuses the providers' fixes and fans them out
+/// to every consumer. Run `services` in one `ServiceGroup`.
+public final class PluginHost: Service, Sendable {
+    /// A configured provider and its bookkeeping.
+    public struct ProviderSlot: Sendable {
+        public let id: String
+        public let type: String
+        public let priority: Int
+        public let staleAfter: Double
+        public let provider: any LocationProvider
+        public let health: ProviderHealth
+        let fixesReceived: Atomic<Int>.Shared
+    }
+
+    /// A configured consumer and its queue.
+    public struct ConsumerSlot: Sendable {
+        public let id: String
+        public let type: String
+        public let consumer: any LocationConsumer
+        public let channel: ConsumerChannel
+    }
+
+    /// Default size of each consumer's queue.
+    public static let defaultConsumerBuffer = 1024
+
+    public let providers: [ProviderSlot]
+    public let consumers: [ConsumerSlot]
+    public let position: PositionBoard
+    public let events: EventBus
+    public let resources: Resources
+    public let units: UnitSystem
+    private let fusion: Mutex<FixFusion>
+    private let logger: Logger
+    private let fixCounters: [String: Counter]
+    private let dropCounters: [String: Counter]
+
+    /// Builds every plugin in `config` from `registry`. Configuration problems
+    /// (unknown type, bad options) are thrown as `ConfigError`s that name the entry.
+    public init(config: MeridianConfig, registry: PluginRegistry, logger: Logger,
+                resources: Resources = Resources(), metrics: any MetricsFactory = MetricsSystem.factory,
+                consumerBuffer: Int = PluginHost.defaultConsumerBuffer) throws(ConfigError) {
+        let position = PositionBoard()
+        let events = EventBus()
+        self.position = position
+        self.events = events
+        self.resources = resources
+        self.units = config.units
+        self.logger = logger
+        self.fusion = Mutex(FixFusion(sources: config.providers.map {
+            FixFusion.Source(id: $0.id, priority: $0.priority, staleAfter: $0.staleAfter)
+        }))
+
+        // Plugins are built before `self` is complete, so fixes reach the host through a box.
+        let receiver = HostReceiver()
+        var providers: [ProviderSlot] = []
+        for (index, spec) in config.providers.enumerated() {
+            guard let type = registry.provider(spec.type) else {
+                let known = registry.providerTypes.map(\.type).joined(separator: ", ")
+                throw ConfigError(file: config.file, line: spec.line, path: "providers[\(index)].type",
+                                  message: "unknown provider type '\(spec.type)'; registered types: \(known)")
+            }
+            let context = PluginContext(id: spec.id, logger: logger, units: config.units, position: position,
+                                        events: events, resources: resources)
+            let health = ProviderHealth()
+            let counter = Atomic<Int>.Shared(0)
+            let id = spec.id
+            let providerContext = ProviderContext(plugin: context, health: health) { fix in
+                receiver.host?.receive(fix, from: id)
+            }
+            let provider = try Self.build { try type.make(spec.options, providerContext) }
+            providers.append(ProviderSlot(id: spec.id, type: spec.type, priority: spec.priority,
+                                          staleAfter: spec.staleAfter, provider: provider, health: health,
+                                          fixesReceived: counter))
+        }
+        var consumers: [ConsumerSlot] = []
+        for (index, spec) in config.consumers.enumerated() {
+            guard let type = registry.consumer(spec.type) else {
+                let known = registry.consumerTypes.map(\.type).joined(separator: ", ")
+                throw ConfigError(file: config.file, line: spec.line, path: "consumers[\(index)].type",
+                                  message: "unknown consumer type '\(spec.type)'; registered types: \(known)")
+            }
+            let context = PluginContext(id: spec.id, logger: logger, units: config.units, position: position,
+                                        events: events, resources: resources)
+            let consumer = try Self.build { try type.make(spec.options, context) }
+            consumers.append(ConsumerSlot(id: spec.id, type: spec.type, consumer: consumer,
+                                          channel: ConsumerChannel(capacity: consumerBuffer)))
+        }
+        self.providers = providers
+        self.consumers = consumers
+        fixCounters = Dictionary(uniqueKeysWithValues: providers.map {
+            ($0.id, Counter(label: "meridian_fixes_received_total", dimensions: [("provider", $0.id)], factory: metrics))
+        })
+        dropCounters = Dictionary(uniqueKeysWithValues: consumers.map {
+            ($0.id, Counter(label: "meridian_consumer_dropped_total", dimensions: [("consumer", $0.id)], factory: metrics))
+        })
+        receiver.host = self
+    }
+
+    private static func build<T>(_ make: () throws -> T) throws(ConfigError) -> T {
+        do {
+            return try make()
+        } catch let error as ConfigError {
+            throw error
+        } catch {
+            throw ConfigError(path: "", message: "\(error)")
+        }
+    }
+
+    /// Every service to run: the providers, the consumers and the host's own delivery loops.
+    public var services: [any Service] {
+        providers.map { $0.provider as any Service } + consumers.map { $0.consumer as any Service } + [self]
+    }
+
+    /// Takes a fix from provider `id`: counts it, fuses, and fans it out when it goes through.
+    public func receive(_ fix: Fix, from id: String, at now: ContinuousClock.Instant = .now) {
+        guard let slot = providers.first(where: { $0.id == id }) else { return }
+        slot.fixesReceived.value.add(1, ordering: .relaxed)
+        fixCounters[id]?.increment()
+        let accepted = fusion.withLock { $0.accept(from: id, at: now) }
+        guard accepted else { return }
+        var fix = fix
+        fix.providerID = id
+        position.update(fix, at: now)
+        events.publish("fix", FixRecord(fix, includeProvider: true))
+        for consumer in consumers where !consumer.channel.offer(fix) {
+            dropCounters[consumer.id]?.increment()
+        }
+    }
+
+    /// The provider whose fixes currently go through.
+    public func activeProvider(at now: ContinuousClock.Instant = .now) -> String? {
+        fusion.withLock { $0.activeSource(at: now) }
+    }
+
+    /// Delivers queued fixes to each consumer until shutdown, then drains the queues.
+    public func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            for slot in consumers {
+                group.addTask {
+                    for await fix in slot.channel.stream {
+                        await slot.consumer.consume(fix)
+                        slot.channel.markDelivered()
+                    }
+                }
+            }
+            try? await gracefulShutdown()
+            for slot in consumers { slot.channel.finish() }
+            events.finishAll()
+        }
+        logger.debug("host stopped")
+    }
+
+    /// State of every provider for `GET /v1/providers`.
+    public func providerReports(now: ContinuousClock.Instant = .now) -> [ProviderReport] {
+        let (active, lastFixes) = fusion.withLock { fusion in
+            (fusion.activeSource(at: now), Dictionary(uniqueKeysWithValues: providers.map { ($0.id, fusion.lastFix(from: $0.id)) }))
+        }
+        return providers.map { slot in
+            let snapshot = slot.health.snapshot
+            let age = lastFixes[slot.id].flatMap { $0 }.map { (now - $0).seconds }
+            return ProviderReport(id: slot.id, type: slot.type, priority: slot.priority, state: snapshot.state,
+                                  message: snapshot.message, since: snapshot.since, active: slot.id == active,
+                                  lastFixAgeS: age, fixesReceived: slot.fixesReceived.value.load(ordering: .relaxed),
+                                  counters: snapshot.counters)
+        }
+    }
+
+    /// Queue statistics of every consumer.
+    public func consumerReports() -> [ConsumerReport] {
+        consumers.map {
+            ConsumerReport(id: $0.id, type: $0.type, delivered: $0.channel.deliveredCount, dropped: $0.channel.droppedCount)
+        }
+    }
+}
+
+/// One provider in `GET /v1/providers`.
+public struct ProviderReport: Sendable, Encodable, Equatable {
+    public var id: String
+    public var type: String
+    public var priority: Int
+    public var state: ProviderState
+    public var message: String?
+    public var since: Date
+    /// True when this provider's fixes are the ones going through.
+    public var active: Bool
+    public var lastFixAgeS: Double?
+    public var fixesReceived: Int
+    public var counters: [String: Int]
+}
+
+/// One consumer's queue statistics.
+public struct ConsumerReport: Sendable, Encodable, Equatable {
+    public var id: String
+    public var type: String
+    public var delivered: Int
+    public var dropped: Int
+}
+
+/// Lets provider sinks created during `PluginHost.init` reach the finished host.
+private final class HostReceiver: @unchecked Sendable {
+    // Written once at the end of `Host.init`, before any provider runs.
+    weak var host: PluginHost?
+}
+
+extension Atomic where Value == Int {
+    /// A reference-counted atomic integer that can live in a struct.
+    final class Shared: Sendable {
+        let value: Atomic<Int>
+        init(_ initial: Int) { value = Atomic(initial) }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds as a `Double`.
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,34 @@
+import Hummingbird
+import MeridianCore
+
+/// `GET /v1/events` as Server-Sent Events: one `event:`/`id:`/`data:` block per bus event.
+/// `?types=fix,flyer.enter` limits the stream to those event names (a trailing `.*` matches a prefix).
+struct EventStream {
+    let bus: EventBus
+    let filter: String?
+
+    func response() -> Response {
+        let patterns = filter?.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } ?? []
+        let events = bus.subscribe()
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: ": meridian event stream\n\n"))
+                for await event in events where Self.matches(event.name, patterns) {
+                    try await writer.write(ByteBuffer(string: "id: \(event.sequence)\nevent: \(event.name)\ndata: \(event.json)\n\n"))
+                }
+                try await writer.finish(nil)
+            }
+        )
+    }
+
+    static func matches(_ name: String, _ patterns: [String]) -> Bool {
+        guard !patterns.isEmpty else { return true }
+        return patterns.contains { pattern in
+            pattern.hasSuffix(".*") ? name.hasPrefix(pattern.dropLast(1)) : name == pattern
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,50 @@
+import Hummingbird
+import Logging
+import MeridianCore
+import Metrics
+import NIOCore
+import Prometheus
+
+/// Builds Meridian's HTTP application: core routes, every plugin's routes, bearer
+/// authentication when a token is set, JSON errors and request metrics.
+public enum MeridianServer {
+    /// Refuses settings that would expose the API without authentication.
+    public static func validate(_ settings: HTTPSettings) throws(ConfigError) {
+        guard settings.isLoopback || !(settings.token ?? "").isEmpty else {
+            throw ConfigError(path: "http.host", message: "'\(settings.host)' is not a loopback address; set http.token (or MERIDIAN_TOKEN) so that every request needs a bearer token, or bind 127.0.0.1")
+        }
+    }
+
+    /// The router with every route mounted (also used by tests without a socket).
+    public static func makeRouter(host: PluginHost, settings: HTTPSettings, registry: PrometheusCollectorRegistry,
+                                  metrics: any MetricsFactory) -> Router<MeridianRequestContext> {
+        let router = Router(context: MeridianRequestContext.self)
+        router.add(middleware: ErrorJSONMiddleware())
+        router.add(middleware: RequestMetricsMiddleware(factory: metrics))
+        if let token = settings.token, !token.isEmpty {
+            router.add(middleware: BearerAuthMiddleware(token: token))
+        }
+        let v1 = router.group("v1")
+        CoreRoutes(host: host, registry: registry).add(to: router, v1: v1)
+        let plugins: [Any] = host.providers.map(\.provider) + host.consumers.map(\.consumer)
+        for case let routes as any HTTPRoutes in plugins {
+            routes.addRoutes(to: v1)
+        }
+        return router
+    }
+
+    /// The application as a `Service`; `onListening` receives the bound port (useful with port 0).
+    public static func makeApplication(
+        host: PluginHost, settings: HTTPSettings, registry: PrometheusCollectorRegistry, metrics: any MetricsFactory,
+        logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws(ConfigError) -> some ApplicationProtocol {
+        try validate(settings)
+        let router = makeRouter(host: host, settings: settings, registry: registry, metrics: metrics)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "meridian"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? settings.port) },
+            logger: logger
+        )
+    }
+}

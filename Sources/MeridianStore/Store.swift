@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import Logging
+import MeridianCore
+
+/// The SpatiaLite database: a GRDB `DatabasePool` (WAL) with `mod_spatialite`
+/// loaded on every connection. Plugins register their own migrations.
+public final class Store: Sendable {
+    /// Reads run concurrently, writes are serialised; use `read`/`write` on it.
+    public let database: any DatabaseWriter
+    /// The file path, or ":memory:".
+    public let path: String
+
+    private init(database: any DatabaseWriter, path: String) {
+        self.database = database
+        self.path = path
+    }
+
+    /// Opens (creating if needed) the database at `path`, loads SpatiaLite,
+    /// initialises spatial metadata once and checks the file with `PRAGMA quick_check`.
+    public static func open(path: String, logger: Logger = Logger(label: "meridian.store")) throws(StoreError) -> Store {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotOpen(path: path, detail: "cannot create the folder \(directory.path): \(error.localizedDescription)")
+        }
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration())
+        } catch {
+            throw classify(error, path: path)
+        }
+        let store = Store(database: pool, path: path)
+        try store.checkIntegrity()
+        try store.initialiseSpatialMetadata()
+        logger.debug("store opened", metadata: ["path": "\(path)"])
+        return store
+    }
+
+    /// A private in-memory database (one connection), for tests and one-off tools.
+    public static func inMemory() throws(StoreError) -> Store {
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(configuration: configuration())
+        } catch {
+            throw classify(error, path: ":memory:")
+        }
+        let store = Store(database: queue, path: ":memory:")
+        try store.initialiseSpatialMetadata()
+        return store
+    }
+
+    /// Applies `plugin`'s migrations that have not run yet. Identifiers are
+    /// prefixed with the plugin name, so plugins cannot collide.
+    public func migrate(plugin: String, _ register: (inout PluginMigrations) -> Void) throws(StoreError) {
+        var migrations = PluginMigrations(plugin: plugin)
+        register(&migrations)
+        do {
+            try migrations.migrator.migrate(database)
+        } catch {
+            throw .migrationFailed(plugin: plugin, detail: "\(error)")
+        }
+    }
+
+    private func checkIntegrity() throws(StoreError) {
+        let result: String
+        do {
+            result = try database.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer" }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+        guard result == "ok" else { throw .damaged(path: path, detail: result) }
+    }
+
+    private func initialiseSpatialMetadata() throws(StoreError) {
+        try migrate(plugin: "store") { migrations in
+            migrations.register("spatial-metadata") { db in
+                // (0, …) runs inside GRDB's transaction; 'WGS84' limits the reference systems to the ones we use.
+                try db.execute(sql: "SELECT InitSpatialMetaData(0, 'WGS84')")
+            }
+        }
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try loadSpatialite(db)
+        }
+        configuration.busyMode = .timeout(5)
+        return configuration
+    }
+
+    /// Loads `mod_spatialite` by its bare name, with extension loading enabled only for the call.
+    private static func loadSpatialite(_ db: Database) throws {
+        guard let connection = db.sqliteConnection else { return }
+        sqlite3_enable_load_extension(connection, 1)
+        defer { sqlite3_enable_load_extension(connection, 0) }
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_load_extension(connection, "mod_spatialite", nil, &message)
+        guard code == SQLITE_OK else {
+            let detail = message.map { String(cString: $0) } ?? "error \(code)"
+            sqlite3_free(message)
+            throw StoreError.spatialiteUnavailable(detail: detail)
+        }
+    }
+
+    private static func classify(_ error: any Error, path: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+                return .damaged(path: path, detail: error.message ?? "\(error)")
+            default:
+                return .cannotOpen(path: path, detail: error.message ?? "\(error)")
+            }
+        }
+        return .cannotOpen(path: path, detail: "\(error)")
+    }
+}
+
+/// A plugin's migrations, applied in registration order.
+public struct PluginMigrations {
+    public let plugin: String
+    fileprivate var migrator = DatabaseMigrator()
+
+    init(plugin: String) {
+        self.plugin = plugin
+    }
+
+    /// Registers migration `name` (stored as `<plugin>.<name>`); it runs once, in a transaction.
+    public mutating func register(_ name: String, _ migrate: @escaping @Sendable (Database) throws -> Void) {
+        migrator.registerMigration("\(plugin).\(name)", migrate: migrate)
+    }
+}

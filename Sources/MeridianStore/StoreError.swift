@@ -1,0 +1,24 @@
+/// Why the store could not be opened or used; every message says what to do.
+public enum StoreError: Error, CustomStringConvertible, Equatable {
+    /// `mod_spatialite` is missing or failed to load.
+    case spatialiteUnavailable(detail: String)
+    /// `PRAGMA quick_check` found damage.
+    case damaged(path: String, detail: String)
+    /// The file exists but is not an SQLite database, or cannot be opened.
+    case cannotOpen(path: String, detail: String)
+    /// A plugin's migration failed.
+    case migrationFailed(plugin: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .spatialiteUnavailable(let detail):
+            return "cannot load the SpatiaLite extension (mod_spatialite): \(detail); install the Debian package libsqlite3-mod-spatialite (scripts/bootstrap installs it)"
+        case .damaged(let path, let detail):
+            return "the database \(path) is damaged (quick_check: \(detail)); restore it from a backup or move it away to start with an empty store"
+        case .cannotOpen(let path, let detail):
+            return "cannot open the database \(path): \(detail); check store.path (or MERIDIAN_DB) and the file's permissions"
+        case .migrationFailed(let plugin, let detail):
+            return "updating the database tables of '\(plugin)' failed: \(detail); the database was left unchanged"
+        }
+    }
+}

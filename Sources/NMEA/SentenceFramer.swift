@@ -1,0 +1,204 @@
+/// Cuts a byte stream into NMEA sentences and verifies their checksums.
+///
+/// It resynchronises on every `$`: a sentence cut short and merged into the
+/// next one (`$GPGGA,0301$GPGLL,…`) loses only the broken part. `#` comment
+/// lines, binary noise and text outside sentences are skipped and counted.
+struct SentenceFramer: Sendable {
+    /// Longest accepted sentence, from `$` to the checksum inclusive (NMEA allows 82;
+    /// real receivers send up to about 130; gpsd HEAD accepts more).
+    static let maximumLength = 255
+
+    /// The outcome of a completed line.
+    enum Completion {
+        /// A sentence whose body (between `$` and `*`) is in `body`.
+        case sentence
+        /// Rejected and already counted.
+        case rejected
+    }
+
+    private enum State {
+        case lineStart, garbage, comment, sentence, skipping
+    }
+
+    private var state = State.lineStart
+    /// Sentence bytes after `$`, up to but excluding the line end.
+    private(set) var line: [UInt8] = []
+    /// Index of `*` in `line`, if seen.
+    private var star: Int?
+    /// XOR of the bytes before `*`.
+    private var checksum: UInt8 = 0
+    let policy: ChecksumPolicy
+    var counters = NMEACounters()
+
+    init(policy: ChecksumPolicy) {
+        self.policy = policy
+        line.reserveCapacity(Self.maximumLength + 1)
+    }
+
+    /// Number of bytes of the body in `line` (the part before `*`).
+    var bodyCount: Int { star ?? line.count }
+
+    /// When the last completed sentence lay wholly inside the input buffer, its body's range there
+    /// (read in place, without copying into `line`); `nil` when the body is in `line`.
+    private(set) var directBody: Range<Int>?
+
+    /// Consumes bytes from `buffer` starting at `index` until a sentence completes
+    /// (returns `true`, with `index` after the terminator) or the buffer ends (`false`).
+    mutating func advance(_ buffer: UnsafeRawBufferPointer, index: inout Int) -> Bool {
+        let end = buffer.count
+        var i = index
+        while i < end {
+            let byte = buffer[i]
+            i &+= 1
+            switch state {
+            case .sentence:
+                if byte >= 0x20 && byte <= 0x7E {
+                    if byte == UInt8(ascii: "$") {
+                        counters.truncated &+= 1
+                        startSentence()
+                    } else if line.count >= Self.maximumLength {
+                        counters.tooLong &+= 1
+                        state = .skipping
+                    } else {
+                        if star == nil {
+                            if byte == UInt8(ascii: "*") { star = line.count } else { checksum ^= byte }
+                        }
+                        line.append(byte)
+                    }
+                } else if byte == 0x0A || byte == 0x0D {
+                    state = .lineStart
+                    if complete() {
+                        index = i
+                        return true
+                    }
+                } else {
+                    // A control or non-ASCII byte inside a sentence: the sentence is broken.
+                    counters.truncated &+= 1
+                    counters.garbageBytes &+= 1
+                    state = .garbage
+                }
+            case .lineStart:
+                switch byte {
+                case UInt8(ascii: "$"):
+                    startSentence()
+                    if let next = completeInPlace(buffer, from: i) {
+                        i = next
+                        if directBody != nil {
+                            index = i
+                            return true
+                        }
+                    }
+                case UInt8(ascii: "#"):
+                    counters.commentLines &+= 1
+                    state = .comment
+                case 0x0A, 0x0D: break
+                default:
+                    counters.garbageBytes &+= 1
+                    state = .garbage
+                }
+            case .garbage:
+                switch byte {
+                case UInt8(ascii: "$"):
+                    startSentence()
+                    if let next = completeInPlace(buffer, from: i) {
+                        i = next
+                        if directBody != nil {
+                            index = i
+                            return true
+                        }
+                    }
+                case 0x0A, 0x0D: state = .lineStart
+                default: counters.garbageBytes &+= 1
+                }
+            case .comment:
+                if byte == 0x0A || byte == 0x0D { state = .lineStart }
+            case .skipping:
+                switch byte {
+                case UInt8(ascii: "$"): startSentence()
+                case 0x0A, 0x0D: state = .lineStart
+                default: break
+                }
+            }
+        }
+        index = i
+        return false
+    }
+
+    /// At end of input: a sentence without a final line end still counts.
+    mutating func finish() -> Bool {
+        guard state == .sentence else { return false }
+        state = .lineStart
+        return complete()
+    }
+
+    /// The fast path: when the sentence starting at `start` (just after `$`) ends inside `buffer` with
+    /// only printable bytes, checks it in place. Returns the index after its line end (with `directBody`
+    /// set when it is valid, the rejection counted otherwise), or `nil` to fall back to byte-by-byte framing.
+    private mutating func completeInPlace(_ buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        let limit = min(buffer.count, start + Self.maximumLength + 1)
+        var j = start
+        var sum: UInt8 = 0
+        var starIndex = -1
+        while j < limit {
+            let byte = buffer[j]
+            if byte == 0x0D || byte == 0x0A { break }
+            guard byte >= 0x20, byte <= 0x7E, byte != UInt8(ascii: "$") else { return nil }
+            if starIndex < 0 {
+                if byte == UInt8(ascii: "*") { starIndex = j } else { sum ^= byte }
+            }
+            j &+= 1
+        }
+        guard j < limit, j - start <= Self.maximumLength else { return nil }
+        state = .lineStart
+        let line = UnsafeRawBufferPointer(rebasing: buffer[start..<j])
+        let valid = validate(line, star: starIndex < 0 ? nil : starIndex - start, checksum: sum)
+        directBody = valid ? start..<(starIndex < 0 ? j : starIndex) : nil
+        return j &+ 1
+    }
+
+    private mutating func startSentence() {
+        directBody = nil
+        line.removeAll(keepingCapacity: true)
+        star = nil
+        checksum = 0
+        state = .sentence
+    }
+
+    /// Verifies the checksum of the line in `line`; counts a rejection and returns `false` when it fails.
+    private mutating func complete() -> Bool {
+        let (star, checksum) = (self.star, self.checksum)
+        var copy = line
+        line = []
+        defer { line = copy }
+        return copy.withUnsafeMutableBytes { validate(UnsafeRawBufferPointer($0), star: star, checksum: checksum) }
+    }
+
+    /// Checks a line (bytes after `$`, without the line end) whose `*` is at `star` and whose body XORs to `checksum`.
+    private mutating func validate(_ line: UnsafeRawBufferPointer, star: Int?, checksum: UInt8) -> Bool {
+        guard let star else {
+            if policy == .required || line.isEmpty {
+                counters.missingChecksum &+= 1
+                return false
+            }
+            return true
+        }
+        guard line.count == star + 3,
+              let high = Self.hexValue(line[star + 1]), let low = Self.hexValue(line[star + 2]),
+              high << 4 | low == checksum
+        else {
+            counters.badChecksum &+= 1
+            return false
+        }
+        return true
+    }
+
+    @inline(__always)
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: return byte &- 0x30
+        case 0x41...0x46: return byte &- 0x37
+        case 0x61...0x66: return byte &- 0x57
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import MeridianCore
+import NMEA
+import ReplayProvider
+
+/// `meridian replay FILE`: the fixes a replay of a recorded track produces.
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Print the fixes a replay of an NMEA log, GPX track or gpsd JSON log produces.",
+        discussion: """
+            One fix per line; with --json one object per line with the keys time, lat, lon, alt_hae, alt_msl, \
+            speed, track, mode, quality, eph, epv, satellites_used (unknown values are left out). \
+            Problems in the file and the decoder's counters go to stderr.
+            """
+    )
+
+    @Argument(help: "The track file.")
+    var file: String
+
+    @Option(help: "auto, nmea, gpx or gpsd.")
+    var format: TrackFormat = .auto
+
+    @Option(help: "1 real time, 10 ten times faster, 0 as fast as possible.")
+    var speed: Double = 0
+
+    @Option(help: "NMEA sentences without a checksum: required (rejected) or optional (accepted).")
+    var checksum: ChecksumPolicy = .required
+
+    @Flag(help: "Print JSON lines.")
+    var json = false
+
+    @Option(help: "Units for the readable output: metric or imperial.")
+    var units: UnitSystem = .metric
+
+    func run() async throws {
+        try await reportingFailures {
+            guard speed.isFinite, speed >= 0 else {
+                throw CommandFailure("--speed \(speed) must be 0 or more (1 real time, 0 as fast as possible)", code: 2)
+            }
+            let reader: TrackFileReader
+            do {
+                reader = try TrackFileReader(url: URL(fileURLWithPath: file), format: format, providerID: "replay",
+                                             checksum: checksum)
+            } catch {
+                throw CommandFailure("\(error)", code: 1)
+            }
+            var output = StandardOutputBuffer()
+            var pacer = ReplayPacer(speed: speed, retime: false)
+            pacer.startPass(now: Date())
+            var pending: [Fix] = []
+            while try readBatch(reader, into: &pending) {
+                for fix in pending {
+                    let wait = pacer.delay(for: fix.time, now: Date())
+                    if wait > 0 {
+                        output.flush()
+                        try await Task.sleep(for: .seconds(wait))
+                    }
+                    write(fix, to: &output)
+                }
+                if speed > 0 { output.flush() }
+            }
+            output.flush()
+            let counters = reader.counters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            Standard.error("meridian replay: \(reader.format.rawValue): " + counters.joined(separator: " "))
+        }
+    }
+
+    private func readBatch(_ reader: TrackFileReader, into batch: inout [Fix]) throws -> Bool {
+        batch.removeAll(keepingCapacity: true)
+        do {
+            return try reader.nextBatch(onError: { Standard.error("meridian replay: \($0)") }, onFix: { batch.append($0) })
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+
+    private func write(_ fix: Fix, to output: inout StandardOutputBuffer) {
+        if json {
+            FixJSONWriter.append(fix, to: &output.bytes)
+            output.bytes.append(0x0A)
+        } else {
+            output.append(readableLine(fix))
+        }
+        output.flushIfFull()
+    }
+
+    /// `2024-05-01T07:30:12.000Z 3D 48.858400,2.294500 alt 35 m 12.3 km/h ±4 m 9 sats`
+    private func readableLine(_ fix: Fix) -> String {
+        var parts = [ISO8601.string(from: fix.time)]
+        switch fix.mode {
+        case .noFix: parts.append("no fix")
+        case .twoD: parts.append("2D")
+        case .threeD: parts.append("3D")
+        }
+        if let coordinate = fix.coordinate {
+            parts.append("\(NumberText.fixed(coordinate.latitude, decimals: 6)),\(NumberText.fixed(coordinate.longitude, decimals: 6))")
+        }
+        if let altitude = fix.altitude { parts.append("alt \(DistanceFormat.string(metres: altitude, units: units))") }
+        if let speed = fix.speed { parts.append(TimeFormat.speed(metresPerSecond: speed, units: units)) }
+        if let course = fix.course { parts.append("\(NumberText.fixed(course, decimals: 1))°") }
+        if let accuracy = fix.horizontalAccuracy { parts.append("±\(DistanceFormat.string(metres: accuracy, units: units))") }
+        if let satellites = fix.satellitesUsed { parts.append("\(satellites) sats") }
+        return parts.joined(separator: " ") + "\n"
+    }
+}
+
+/// Standard output through a large buffer (one `write` per megabyte, not per line).
+struct StandardOutputBuffer {
+    var bytes: [UInt8] = []
+    static let capacity = 1 << 20
+
+    init() {
+        bytes.reserveCapacity(Self.capacity + 4096)
+    }
+
+    mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    mutating func flushIfFull() {
+        if bytes.count >= Self.capacity { flush() }
+    }
+
+    mutating func flush() {
+        guard !bytes.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(bytes))
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
+
+extension TrackFormat: ExpressibleByArgument {}
+extension ChecksumPolicy: ExpressibleByArgument {}

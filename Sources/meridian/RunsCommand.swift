@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// `meridian runs …`: live control of the running service, and the run history in the store.
+struct RunsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "runs",
+        abstract: "Track runs live, import recordings, and browse, edit and export the history.",
+        subcommands: [
+            RunsStartCommand.self, RunsPauseCommand.self, RunsResumeCommand.self, RunsStopCommand.self,
+            RunsStatusCommand.self, RunsImportCommand.self,
+            RunsListCommand.self, RunsShowCommand.self, RunsEditCommand.self, RunsDeleteCommand.self,
+            RunsRestoreCommand.self, RunsRecordsCommand.self, RunsExportCommand.self, RunsRenderCommand.self,
+            RunsBenchCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,401 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import MeridianCore
+import MeridianStore
+import RunTracker
+
+/// Where the history commands find the database: `--db`, else `MERIDIAN_DB`, else the configuration's `store.path`.
+struct RunsStoreOptions: ParsableArguments {
+    @Option(name: .long, help: "Database file (default: MERIDIAN_DB, else store.path of the configuration).")
+    var db: String?
+
+    @Option(name: .long, help: "Configuration file (default: MERIDIAN_CONFIG, else Config/meridian.yaml).")
+    var config: String?
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    /// The opened store (tables created or updated) and the units for text output.
+    func open() throws -> (RunHistory, UnitSystem) {
+        let environment = ProcessInfo.processInfo.environment
+        let configPath = ConfigLoader.resolvePath(config, environment: environment)
+        let loaded = try? ConfigLoader.load(path: configPath, environment: environment)
+        let path: String
+        if let db {
+            path = db
+        } else if let database = environment["MERIDIAN_DB"], !database.isEmpty {
+            path = database
+        } else {
+            do {
+                path = try ConfigLoader.load(path: configPath, environment: environment).store.path
+            } catch {
+                throw CommandFailure("\(error); or give the database with --db PATH", code: 2)
+            }
+        }
+        let store = try Store.open(path: path)
+        try RunHistorySchema.migrateAll(store)
+        return (RunHistory(store: store), loaded?.units ?? .metric)
+    }
+
+    func printJSON<T: Encodable>(_ value: T) throws {
+        print(String(decoding: try MeridianJSON.makeEncoder(pretty: true).encode(value), as: UTF8.self))
+    }
+}
+
+/// Text for one run in a list.
+enum RunText {
+    static func line(_ run: RunSummary, units: UnitSystem) -> String {
+        let date = ISO8601.string(from: run.startedAt).prefix(16).replacingOccurrences(of: "T", with: " ")
+        let pace = TimeFormat.pace(secondsPerKilometre: run.averagePace ?? .infinity, units: units)
+        return [date, pad(run.name, 28), pad(run.activity.rawValue, 5), pad(DistanceFormat.string(metres: run.distance, units: units), 8),
+                pad(TimeFormat.duration(seconds: run.elapsedTime), 8), pad(pace, 10), run.id].joined(separator: "  ")
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? String(text.prefix(width)) : text + String(repeating: " ", count: width - text.count)
+    }
+
+    static func record(_ record: PersonalRecord, units: UnitSystem) -> String {
+        let date = ISO8601.string(from: record.achievedAt).prefix(10)
+        let mark = record.runDeleted == true ? "  (run deleted)" : ""
+        return "\(pad(record.distance.label, 14)) \(pad(TimeFormat.duration(seconds: record.elapsedTime), 8)) \(pad(TimeFormat.pace(secondsPerKilometre: record.pace, units: units), 10)) \(date)  \(record.runName) [\(record.runID)]\(mark)"
+    }
+}
+
+/// `meridian runs list`.
+struct RunsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List saved runs, newest first.")
+    @OptionGroup var store: RunsStoreOptions
+    @Option(name: .long, help: "Runs per page (1...200).") var limit = 50
+    @Option(name: .long, help: "Continue after this cursor (printed at the end of a page).") var cursor: String?
+    @Option(name: [.short, .long], help: "Only runs whose name contains this text.") var name: String?
+    @Option(name: .long, help: "Only runs started on or after this date (2024-05-01 or an ISO 8601 time).") var from: String?
+    @Option(name: .long, help: "Only runs started on or before this date (a bare date includes the whole day).") var to: String?
+    @Flag(name: .long, help: "List deleted runs that can still be restored.") var deleted = false
+
+    func run() async throws {
+        try await reportingFailures {
+            let (history, units) = try store.open()
+            let query: RunListQuery
+            do {
+                query = RunListQuery(limit: limit, cursor: try cursor.map { text throws(RunHistoryError) in try RunCursor(token: text) }, name: name,
+                                     from: try from.map { text throws(RunHistoryError) in try RunListQuery.parseBound(text, field: "--from", isUpperBound: false) },
+                                     to: try to.map { text throws(RunHistoryError) in try RunListQuery.parseBound(text, field: "--to", isUpperBound: true) },
+                                     deleted: deleted)
+            } catch {
+                throw CommandFailure("\(error)", code: 2)
+            }
+            let page = try await history.list(query)
+            if store.json { return try store.printJSON(page) }
+            if page.runs.isEmpty { print(deleted ? "No deleted runs." : "No runs.") }
+            for item in page.runs {
+                var line = RunText.line(item.run, units: units)
+                if let purge = item.purgeAt { line += "  (purged \(ISO8601.string(from: purge).prefix(10)))" }
+                print(line)
+            }
+            if let next = page.nextCursor { print("more: meridian runs list --cursor \(next)") }
+        }
+    }
+}
+
+/// `meridian runs show ID`.
+struct RunsShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a run with splits, records and data quality.")
+    @OptionGroup var store: RunsStoreOptions
+    @Argument(help: "Run id.") var id: String
+    @Option(name: .long, help: "Most points in the simplified route (JSON).") var maxPoints = RunAnalysis.defaultMaxPoints
+
+    func run() async throws {
+        try await reportingFailures {
+            let (history, units) = try store.open()
+            let detail = try await history.detail(id: id, maxPoints: max(2, maxPoints))
+            if store.json { return try store.printJSON(detail) }
+            let run = detail.run
+            print(RunText.line(run, units: units))
+            if !run.notes.isEmpty { print("notes: \(run.notes)") }
+            print("moving \(TimeFormat.duration(seconds: run.movingTime)), ascent \(Int(run.ascent.rounded())) m, descent \(Int(run.descent.rounded())) m")
+            let table = detail.analysis.splits.first { $0.unit == (units == .metric ? "km" : "mile") }
+            for split in table?.splits ?? [] {
+                var flag = ""
+                if split.index == table?.fastest { flag = "  fastest" }
+                if split.index == table?.slowest { flag = "  slowest" }
+                print("  \(RunText.pad("\(split.index)\(split.partial ? "*" : "")", 4)) \(RunText.pad(DistanceFormat.string(metres: split.distance, units: units), 8)) \(RunText.pad(TimeFormat.duration(seconds: split.elapsedTime), 8)) \(TimeFormat.pace(secondsPerKilometre: split.pace, units: units))\(flag)")
+            }
+            let route = detail.analysis.route
+            print("route: straight line \(DistanceFormat.string(metres: route.straightLine, units: units)), " +
+                  (route.efficiency.map { "efficiency \(NumberText.fixed($0, decimals: 2))" } ?? "loop"))
+            let quality = detail.analysis.quality
+            print("data: \(quality.received) points, \(quality.rejected) rejected, \(quality.gaps.count) gaps (\(TimeFormat.duration(seconds: quality.gapTime))), accuracy p50 \(quality.accuracyP50.map { NumberText.fixed($0, decimals: 1) } ?? "--") m")
+            for record in detail.newRecords { print("new record: \(RunText.record(record, units: units))") }
+        }
+    }
+}
+
+/// `meridian runs edit ID --name … --notes …`.
+struct RunsEditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change a run's name or notes (every change is logged).")
+    @OptionGroup var store: RunsStoreOptions
+    @Argument(help: "Run id.") var id: String
+    @Option(name: .long, help: "New name.") var name: String?
+    @Option(name: .long, help: "New notes.") var notes: String?
+
+    func run() async throws {
+        try await reportingFailures {
+            let (history, units) = try store.open()
+            let run: RunSummary
+            do {
+                run = try await history.edit(id: id, RunEdit(name: name, notes: notes))
+            } catch let error as RunHistoryError {
+                throw CommandFailure(error.description, code: 2)
+            }
+            if store.json { return try store.printJSON(run) }
+            print(RunText.line(run, units: units))
+        }
+    }
+}
+
+/// `meridian runs delete ID…`.
+struct RunsDeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete runs (restorable for 30 days).")
+    @OptionGroup var store: RunsStoreOptions
+    @Argument(help: "Run ids.") var ids: [String]
+
+    func run() async throws {
+        try await reportingFailures {
+            let (history, _) = try store.open()
+            let receipt = try await history.delete(ids: ids)
+            if store.json { return try store.printJSON(receipt) }
+            print("deleted \(receipt.deleted.count) run(s); restore with `meridian runs restore ID` until \(ISO8601.string(from: receipt.purgeAt).prefix(10))")
+        }
+    }
+}
+
+/// `meridian runs restore ID…`.
+struct RunsRestoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "restore", abstract: "Restore deleted runs.")
+    @OptionGroup var store: RunsStoreOptions
+    @Argument(help: "Run ids.") var ids: [String]
+
+    func run() async throws {
+        try await reportingFailures {
+            let (history, units) = try store.open()
+            let runs = try await history.restore(ids: ids)
+            if store.json { return try store.printJSON(runs) }
+            for run in runs { print("restored: \(RunText.line(run, units: units))") }
+        }
+    }
+}
+
+/// `meridian runs records`.
+struct RunsRecordsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "records", abstract: "Personal records and their history.")
+    @OptionGroup var store: RunsStoreOptions
+    @Option(name: .long, help: "Only this distance: 1k, mile, 5k, 10k, half_marathon, marathon.") var distance: String?
+    @Flag(name: .long, help: "Also print the record history.") var history = false
+    @Flag(name: .long, help: "Recompute every run's best efforts first.") var rebuild = false
+
+    func run() async throws {
+        try await reportingFailures {
+            let (runs, units) = try store.open()
+            var only: RecordDistance?
+            if let distance {
+                guard let value = RecordDistance(rawValue: distance) else {
+                    throw CommandFailure("--distance must be one of \(RecordDistance.allCases.map(\.rawValue).joined(separator: ", ")), got '\(distance)'", code: 2)
+                }
+                only = value
+            }
+            if rebuild { try await runs.rebuildRecords() }
+            let report = try await runs.records(distance: only)
+            if store.json { return try store.printJSON(report) }
+            if report.records.isEmpty { print("No records yet (records come from saved runs of activity run).") }
+            for record in report.records { print(RunText.record(record, units: units)) }
+            if history {
+                print("history:")
+                for record in report.history { print("  " + RunText.record(record, units: units)) }
+            }
+        }
+    }
+}
+
+/// `meridian runs export ID --format gpx|tcx|geojson [-o FILE]`.
+struct RunsExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a run as GPX 1.1, TCX v2 or GeoJSON.")
+    @OptionGroup var store: RunsStoreOptions
+    @Argument(help: "Run id.") var id: String
+    @Option(name: .long, help: "gpx, tcx or geojson.") var format = "gpx"
+    @Option(name: .long, help: "TCX laps: km (one per kilometre) or single.") var laps = "km"
+    @Option(name: [.short, .long], help: "Write to this file (default: standard output).") var output: String?
+
+    func run() async throws {
+        try await reportingFailures {
+            guard let format = ExportFormat(rawValue: format) else {
+                throw CommandFailure("--format must be gpx, tcx or geojson, got '\(self.format)'", code: 2)
+            }
+            guard let laps = TCXExport.Laps(rawValue: laps) else {
+                throw CommandFailure("--laps must be km or single, got '\(self.laps)'", code: 2)
+            }
+            let (history, _) = try store.open()
+            let (run, points) = try await history.track(id: id)
+            let text = format == .tcx ? TCXExport.document(run: run, points: points, laps: laps) : format.document(run: run, points: points)
+            try write(text, to: output)
+        }
+    }
+}
+
+/// `meridian runs render ID -o FILE.svg`.
+struct RunsRenderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "render", abstract: "Draw a run's route and profile as SVG.")
+    @OptionGroup var store: RunsStoreOptions
+    @Argument(help: "Run id.") var id: String
+    @Option(name: [.short, .long], help: "SVG file to write (default: standard output).") var output: String?
+    @Option(name: .long, help: "Picture width in pixels (320...4000).") var width = RouteRenderer.defaultWidth
+
+    func run() async throws {
+        try await reportingFailures {
+            let (history, units) = try store.open()
+            let (run, points) = try await history.track(id: id)
+            try write(RouteRenderer(units: units, width: min(max(width, 320), 4000)).svg(run: run, points: points), to: output)
+        }
+    }
+}
+
+/// Writes `text` to `path`, or to standard output.
+private func write(_ text: String, to path: String?) throws {
+    guard let path else {
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return
+    }
+    do {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    } catch {
+        throw CommandFailure("cannot write \(path): \(error.localizedDescription)")
+    }
+}
+
+/// `meridian runs bench` (hidden): fills a fresh store with generated one-hour 1 Hz runs, then times the
+/// history paths and compares the records recompute with a plain-GRDB baseline that reads every point.
+struct RunsBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Benchmark run history (scripts/bench-runs).",
+                                                    shouldDisplay: false)
+    @Option(name: .long, help: "Database file to create (must not exist).") var db: String
+    @Option(name: .long, help: "Runs to generate.") var runs = 1000
+    @Option(name: .long, help: "Seconds per run (1 Hz).") var duration = 3600
+    @Option(name: .long, help: "Timed repetitions of list and load.") var repetitions = 500
+
+    func run() async throws {
+        try await reportingFailures {
+            guard !FileManager.default.fileExists(atPath: db) else { throw CommandFailure("\(db) exists; give a new file", code: 2) }
+            let store = try Store.open(path: db)
+            try RunHistorySchema.migrateAll(store)
+            let history = RunHistory(store: store)
+            let origin = try Coordinate(latitude: 48.137, longitude: 11.575)
+            let start = Date(timeIntervalSince1970: 1_577_865_600)
+
+            var points = 0
+            var importSeconds = 0.0
+            for index in 0..<runs {
+                let run = SyntheticRun(id: String(format: "bench-%05d", index), name: "Run \(index)", startedAt: start.addingTimeInterval(Double(index) * 86_400),
+                                       origin: origin, duration: duration, paceSecondsPerKilometre: 280 + Double(index % 90),
+                                       pauses: index % 3 == 0 ? [(offset: duration / 2, length: 60)] : [], seed: UInt64(index + 1))
+                points += run.points.count
+                importSeconds += try await Self.time {
+                    try await store.database.write { db in _ = try StoredRunWriter.insert(run, in: db) }
+                }
+            }
+            print("import: \(runs) runs, \(points) points in \(Self.fixed(importSeconds)) s = \(Int(Double(points) / importSeconds)) points/s (rows, packed progress, best efforts, records; one transaction per run)")
+
+            let firstPage = try await history.list(RunListQuery(limit: 50))
+            var cursors: [RunCursor?] = [nil]
+            var next = firstPage.nextCursor
+            while let token = next, cursors.count < 20 {
+                cursors.append(try RunCursor(token: token))
+                next = try await history.list(RunListQuery(limit: 50, cursor: cursors.last ?? nil)).nextCursor
+            }
+            var list: [Double] = []
+            for index in 0..<repetitions {
+                let cursor = cursors[index % cursors.count]
+                list.append(try await Self.time { _ = try await history.list(RunListQuery(limit: 50, cursor: cursor)) })
+            }
+            Self.report("list a page of 50", list)
+
+            var random = SystemRandomNumberGenerator()
+            var load: [Double] = []
+            for _ in 0..<repetitions {
+                let id = String(format: "bench-%05d", Int.random(in: 0..<runs, using: &random))
+                load.append(try await Self.time { _ = try await history.summaryWithSplits(id: id) })
+            }
+            Self.report("load one run with km+mile splits", load)
+
+            var detail: [Double] = []
+            for _ in 0..<max(5, repetitions / 20) {
+                let id = String(format: "bench-%05d", Int.random(in: 0..<runs, using: &random))
+                detail.append(try await Self.time { _ = try await history.detail(id: id) })
+            }
+            Self.report("full detail (points, analysis, simplified route)", detail)
+
+            var rebuild: [Double] = []
+            var records: [PersonalRecord] = []
+            for _ in 0..<5 {
+                rebuild.append(try await Self.time { records = try await history.rebuildRecords() })
+            }
+            Self.report("recompute all personal records from packed progress", rebuild)
+
+            let peerRecords = try await Self.peerRecompute(store)
+            let ours = rebuild.sorted()[rebuild.count / 2]
+            print("peer (plain GRDB, reading all \(points) points): \(Self.fixed(peerRecords.seconds * 1000)) ms; ratio peer/ours = \(Self.fixed(peerRecords.seconds / ours))x")
+            let same = zip(records, peerRecords.records).allSatisfy { $0.distance == $1.distance && abs($0.elapsedTime - $1.elapsedTime) < 1e-6 }
+            print("records agree with the baseline: \(same && records.count == peerRecords.records.count ? "yes" : "NO")")
+        }
+    }
+
+    /// The baseline: every point read with plain GRDB SQL, progress and best efforts computed per run.
+    static func peerRecompute(_ store: Store) async throws -> (seconds: Double, records: [PersonalRecord]) {
+        var best: [RecordDistance: Double] = [:]
+        let seconds = try await time {
+            best = try await store.database.read { db in
+                var best: [RecordDistance: Double] = [:]
+                let starts = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, started_at FROM runs WHERE activity = 'run' AND state = 'stopped' AND deleted_at IS NULL").map { row -> (String, Double) in (row[0], row[1]) })
+                var current: String?
+                var points: [TrackPoint] = []
+                func finish() {
+                    guard let id = current, let start = starts[id] else { return }
+                    for effort in RunProgress(points: points, start: Date(timeIntervalSince1970: start)).bestEfforts() {
+                        best[effort.distance] = min(best[effort.distance] ?? .infinity, effort.elapsedTime)
+                    }
+                }
+                let cursor = try Row.fetchCursor(db, sql: "SELECT run_id, seq, time, lat, lon, segment, rejection FROM run_points ORDER BY run_id, seq")
+                while let row = try cursor.next() {
+                    let id: String = row[0]
+                    if id != current {
+                        finish()
+                        current = id
+                        points.removeAll(keepingCapacity: true)
+                    }
+                    let coordinate = (row[3] as Double?).flatMap { lat in (row[4] as Double?).flatMap { try? Coordinate(latitude: lat, longitude: $0) } }
+                    points.append(TrackPoint(sequence: row[1], time: Date(timeIntervalSince1970: row[2]), coordinate: coordinate,
+                                             segment: row[5], rejection: (row[6] as String?).flatMap(PointRejection.init(rawValue:))))
+                }
+                finish()
+                return best
+            }
+        }
+        let records = best.keys.sorted().map { PersonalRecord(distance: $0, elapsedTime: best[$0] ?? 0, runID: "", achievedAt: Date(), runName: "") }
+        return (seconds, records)
+    }
+
+    static func time(_ body: () async throws -> Void) async throws -> Double {
+        let clock = ContinuousClock()
+        let elapsed = try await clock.measure { try await body() }
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    static func report(_ label: String, _ samples: [Double]) {
+        let sorted = samples.sorted()
+        let p50 = sorted[sorted.count / 2] * 1000
+        let p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))] * 1000
+        print("\(label): p50 \(fixed(p50)) ms, p99 \(fixed(p99)) ms (\(samples.count) runs)")
+    }
+
+    static func fixed(_ value: Double) -> String { NumberText.fixed(value, decimals: 2) }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MeridianCore
+import MeridianHTTP
+import MeridianStore
+import Metrics
+import Prometheus
+import ServiceLifecycle
+
+/// `meridian serve`: runs the providers, consumers and the HTTP API until SIGTERM/SIGINT.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the service on a configuration file (default Config/meridian.yaml or MERIDIAN_CONFIG)."
+    )
+
+    @Option(name: .long, help: "Configuration file.")
+    var config: String?
+
+    func run() async throws {
+        try await reportingFailures {
+            let environment = ProcessInfo.processInfo.environment
+            let path = ConfigLoader.resolvePath(config, environment: environment)
+            let settings: MeridianConfig
+            do {
+                settings = try ConfigLoader.load(path: path, environment: environment)
+                try MeridianServer.validate(settings.http)
+            } catch {
+                throw CommandFailure("\(error)", code: 2)
+            }
+            let logger = LogSetup.bootstrap(level: settings.logLevel)
+            let registry = PrometheusCollectorRegistry()
+            let metrics = PrometheusMetricsFactory(registry: registry)
+            MetricsSystem.bootstrap(metrics)
+
+            let resources = Resources()
+            do {
+                resources[StoreKey.self] = try Store.open(path: settings.store.path, logger: logger)
+            } catch {
+                throw CommandFailure("\(error)")
+            }
+            let host: PluginHost
+            do {
+                host = try PluginHost(config: settings, registry: StandardPlugins.registry, logger: logger,
+                                      resources: resources, metrics: metrics)
+            } catch {
+                throw CommandFailure("\(error)", code: 2)
+            }
+            let http = settings.http
+            let app = try MeridianServer.makeApplication(
+                host: host, settings: http, registry: registry, metrics: metrics, logger: logger
+            ) { port in
+                logger.notice("Meridian \(MeridianVersion.current) listening on http://\(http.host):\(port) (config \(path))")
+            }
+            // Shutdown runs in reverse order: the host drains the consumers first, the HTTP server stops last.
+            let group = ServiceGroup(configuration: .init(
+                services: [app] + host.services,
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            ))
+            try await group.run()
+            logger.notice("Meridian stopped")
+        }
+    }
+}

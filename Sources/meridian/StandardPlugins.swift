@@ -1,0 +1,21 @@
+import FlyerProximity
+import GPSDProvider
+import MapLinks
+import MeridianCore
+import NMEASerialProvider
+import ReplayProvider
+import RunTracker
+
+/// Every plugin that ships with Meridian. Adding a plugin means adding its line here.
+enum StandardPlugins {
+    static let registry: PluginRegistry = {
+        var registry = PluginRegistry()
+        registry.register(NMEASerialProvider.registration)
+        registry.register(GPSDProvider.registration)
+        registry.register(ReplayProvider.registration)
+        registry.register(RunTrackerPlugin.registration)
+        registry.register(FlyerPlugin.registration)
+        registry.register(MapLinksPlugin.registration)
+        return registry
+    }()
+}

@@ -1,4 +1,0 @@
-import ArgumentParser
-import Hummingbird
-import GRDB
-print("meridian")

@@ -1,0 +1,97 @@
+import Foundation
+import MeridianCore
+import MeridianTesting
+import Testing
+
+@Suite("FixJSONWriter produces MeridianJSON's text")
+struct FixJSONWriterTests {
+    func expectSame(_ fix: Fix, includeProvider: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        // JSONEncoder orders keys unpredictably (no .sortedKeys), so compare each key's exact value text.
+        let expected = try MeridianJSON.string(FixRecord(fix, includeProvider: includeProvider))
+        let written = FixJSONWriter.string(fix, includeProvider: includeProvider)
+        #expect(Self.members(written) == Self.members(expected), "\(written) vs \(expected)", sourceLocation: sourceLocation)
+        #expect(Self.members(written).count > 1, sourceLocation: sourceLocation)
+    }
+
+    /// The raw text of each member of a flat JSON object (values are numbers or strings).
+    static func members(_ json: String) -> [String: String] {
+        let bytes = Array(json.utf8)
+        var result: [String: String] = [:]
+        var index = 1
+        func scanString() -> String {
+            let start = index
+            index += 1
+            while bytes[index] != UInt8(ascii: "\"") {
+                index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            index += 1
+            return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+        while index < bytes.count - 1 {
+            let key = scanString()
+            index += 1 // colon
+            let value: String
+            if bytes[index] == UInt8(ascii: "\"") {
+                value = scanString()
+            } else {
+                let start = index
+                while bytes[index] != UInt8(ascii: ",") && bytes[index] != UInt8(ascii: "}") { index += 1 }
+                value = String(decoding: bytes[start..<index], as: UTF8.self)
+            }
+            result[key] = value
+            index += 1 // comma or closing brace
+        }
+        return result
+    }
+
+    @Test func edgeValues() throws {
+        let time = try #require(ISO8601.date(from: "2024-05-01T07:30:12.250Z"))
+        try expectSame(Fix(time: time, coordinate: nil, mode: .noFix, providerID: "a"))
+        try expectSame(Fix(time: time, coordinate: try Coordinate(latitude: -33.679553333, longitude: 1e-05),
+                           altitudeHAE: -11.5, altitudeMSL: 100, speed: 0.00001, course: 359.99999,
+                           horizontalAccuracy: 1e-7, verticalAccuracy: 123456789012.5, mode: .threeD,
+                           quality: .rtkFixed, satellitesUsed: 0, providerID: "quote\"back\\slash/\n\u{1}é"),
+                       includeProvider: true)
+        try expectSame(Fix(time: Date(timeIntervalSince1970: -1.5), coordinate: try Coordinate(latitude: -90, longitude: 180),
+                           speed: 0, mode: .twoD, providerID: "x"), includeProvider: true)
+        try expectSame(Fix(time: time, coordinate: try Coordinate(latitude: 0, longitude: -0.0), altitudeHAE: 1e22,
+                           horizontalAccuracy: 55, mode: .twoD, providerID: "x"), includeProvider: true)
+    }
+
+    @Test func seededRandomFixes() throws {
+        var random = SeededRandom(state: 42)
+        for index in 0..<2000 {
+            func maybe(_ value: Double) -> Double? { Bool.random(using: &random) ? value : nil }
+            let hasPosition = Bool.random(using: &random)
+            let coordinate = hasPosition
+                ? try Coordinate(latitude: Double.random(in: -90...90, using: &random), longitude: Double.random(in: -180...180, using: &random))
+                : nil
+            let fix = Fix(
+                time: Date(timeIntervalSince1970: Double.random(in: 0...4_000_000_000, using: &random)),
+                coordinate: coordinate,
+                altitudeHAE: maybe(Double.random(in: -500...9000, using: &random)),
+                altitudeMSL: maybe((Double.random(in: -500...9000, using: &random) * 10).rounded() / 10),
+                speed: maybe(Double.random(in: 0...0.001, using: &random)),
+                course: maybe(Double.random(in: 0..<360, using: &random)),
+                horizontalAccuracy: maybe(Double(Int.random(in: 0...100, using: &random))),
+                verticalAccuracy: maybe(Double.random(in: 0...1e-3, using: &random)),
+                mode: hasPosition ? (Bool.random(using: &random) ? .twoD : .threeD) : .noFix,
+                quality: Bool.random(using: &random) ? FixQuality.allCases.randomElement(using: &random) : nil,
+                satellitesUsed: Bool.random(using: &random) ? Int.random(in: 0...64, using: &random) : nil,
+                providerID: "p\(index)")
+            try expectSame(fix, includeProvider: index.isMultiple(of: 2))
+        }
+    }
+}
+
+/// SplitMix64: deterministic randomness for tests.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
