@@ -68,7 +68,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            path: "Plugins/NMEASerialProvider"
+            path: "Plugins/NMEASerialProvider",
+            exclude: ["README.md"]
         ),
         .target(
             name: "GPSDProvider",
@@ -77,17 +78,20 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            path: "Plugins/GPSDProvider"
+            path: "Plugins/GPSDProvider",
+            exclude: ["README.md"]
         ),
         .target(
             name: "ReplayProvider",
             dependencies: ["MeridianCore", "NMEA", "GPSDProvider"],
-            path: "Plugins/ReplayProvider"
+            path: "Plugins/ReplayProvider",
+            exclude: ["README.md"]
         ),
         .target(
             name: "MapLinks",
             dependencies: ["MeridianCore", "MeridianHTTP"],
-            path: "Plugins/MapLinks"
+            path: "Plugins/MapLinks",
+            exclude: ["README.md"]
         ),
         .target(
             name: "FlyerProximity",
@@ -95,7 +99,8 @@ let package = Package(
                 "MeridianCore", "MeridianStore", "MeridianHTTP", "MapLinks",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            path: "Plugins/FlyerProximity"
+            path: "Plugins/FlyerProximity",
+            exclude: ["README.md"]
         ),
         .target(
             name: "RunTracker",
@@ -103,7 +108,8 @@ let package = Package(
                 "MeridianCore", "MeridianStore", "MeridianHTTP", "ReplayProvider",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            path: "Plugins/RunTracker"
+            path: "Plugins/RunTracker",
+            exclude: ["README.md"]
         ),
 
         // MARK: Executable
@@ -150,7 +156,8 @@ let package = Package(
         ),
         .testTarget(
             name: "RunTrackerTests",
-            dependencies: ["RunTracker", "MeridianTesting", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["RunTracker", "MeridianTesting", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Schemas"]
         ),
         .testTarget(
             name: "meridianTests",

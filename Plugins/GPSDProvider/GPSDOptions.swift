@@ -47,10 +47,9 @@ struct GPSDTiming: Sendable {
     var backoff = Backoff()
     /// How long a TCP connection attempt may take.
     var connectTimeout: TimeAmount = .seconds(5)
-    /// After this long without a line, `?POLL;` is sent to check that gpsd is alive…
+    /// After this long without a line, `?POLL;` is sent to check that gpsd is alive; if nothing
+    /// arrives for this long again, the connection counts as dead.
     var probeAfter: TimeAmount = .seconds(5)
-    /// …and if nothing arrives for this long again, the connection counts as dead.
-    var deadAfterProbe: TimeAmount = .seconds(5)
     /// An epoch is emitted once no TPV has arrived for this long (gpsd sends several per epoch).
     var epochQuietPeriod: TimeAmount = .milliseconds(250)
     /// Longest JSON line accepted (gpsd's own limit is 10 KiB).

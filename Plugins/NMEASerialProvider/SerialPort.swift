@@ -20,7 +20,7 @@ struct SerialOpenError: Error, Equatable, CustomStringConvertible {
                 + "(sudo usermod -aG dialout <user>, then log in again or restart the service)"
         case EBUSY:
             return "serial device \(path) is busy; another program (gpsd, ModemManager, a terminal) has it open"
-        case ENOTTY, EINVAL where operation != "open":
+        case ENOTTY:
             return "\(path) is not a serial device (\(operation) failed); give the receiver's tty, e.g. /dev/ttyUSB0"
         default:
             return "cannot open serial device \(path): \(operation) failed: \(String(cString: strerror(code)))"

@@ -184,7 +184,8 @@ private struct Epoch {
         let hasFix = mode != .noFix
         let altitudeMSL = hasFix && mode == .threeD ? altitude : nil
         var altitudeHAE: Double?
-        if let altitudeMSL, let geoidSeparation { altitudeHAE = altitudeMSL + geoidSeparation }
+        // Both inputs have at most a few decimals; rounding to 0.1 mm removes binary noise (461.90000000000003).
+        if let altitudeMSL, let geoidSeparation { altitudeHAE = ((altitudeMSL + geoidSeparation) * 10_000).rounded() / 10_000 }
         return Fix(
             time: time,
             coordinate: coordinate,

@@ -273,10 +273,10 @@ private func write(_ text: String, to path: String?) throws {
     }
 }
 
-/// `meridian runs bench` (hidden): fills a fresh store with generated one-hour 1 Hz runs, then times the
-/// history paths and compares the records recompute with a plain-GRDB baseline that reads every point.
+/// `meridian runs bench` (hidden): imports generated one-hour 1 Hz recordings into a fresh store through the run
+/// tracker's pipeline, then times the history paths and compares the records recompute with the plain way.
 struct RunsBenchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Benchmark run history (scripts/bench-runs).",
+    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Benchmark run import and history (scripts/bench-runs).",
                                                     shouldDisplay: false)
     @Option(name: .long, help: "Database file to create (must not exist).") var db: String
     @Option(name: .long, help: "Runs to generate.") var runs = 1000
@@ -287,30 +287,29 @@ struct RunsBenchCommand: AsyncParsableCommand {
         try await reportingFailures {
             guard !FileManager.default.fileExists(atPath: db) else { throw CommandFailure("\(db) exists; give a new file", code: 2) }
             let store = try Store.open(path: db)
-            try RunHistorySchema.migrateAll(store)
+            let runStore = try RunStore(store: store)
             let history = RunHistory(store: store)
             let origin = try Coordinate(latitude: 48.137, longitude: 11.575)
             let start = Date(timeIntervalSince1970: 1_577_865_600)
+            let ids = (0..<runs).map { String(format: "bench-%05d", $0) }
 
             var points = 0
             var importSeconds = 0.0
-            for index in 0..<runs {
-                let run = SyntheticRun(id: String(format: "bench-%05d", index), name: "Run \(index)", startedAt: start.addingTimeInterval(Double(index) * 86_400),
+            for (index, id) in ids.enumerated() {
+                let run = SyntheticRun(id: id, name: "Run \(index)", startedAt: start.addingTimeInterval(Double(index) * 86_400),
                                        origin: origin, duration: duration, paceSecondsPerKilometre: 280 + Double(index % 90),
                                        pauses: index % 3 == 0 ? [(offset: duration / 2, length: 60)] : [], seed: UInt64(index + 1))
-                points += run.points.count
+                points += run.fixes.count
                 importSeconds += try await Self.time {
-                    try await store.database.write { db in _ = try StoredRunWriter.insert(run, in: db) }
+                    _ = try runStore.importRun(run.fixes, id: run.id, name: run.name, activity: run.activity)
                 }
             }
-            print("import: \(runs) runs, \(points) points in \(Self.fixed(importSeconds)) s = \(Int(Double(points) / importSeconds)) points/s (rows, packed progress, best efforts, records; one transaction per run)")
+            print("import: \(runs) runs, \(points) fixes in \(Self.fixed(importSeconds)) s = \(Int(Double(points) / importSeconds)) points/s "
+                  + "(tracking engine, rows, points, packed progress, best efforts, records; one transaction per run)")
 
-            let firstPage = try await history.list(RunListQuery(limit: 50))
             var cursors: [RunCursor?] = [nil]
-            var next = firstPage.nextCursor
-            while let token = next, cursors.count < 20 {
+            while cursors.count < 20, let token = try await history.list(RunListQuery(limit: 50, cursor: cursors.last ?? nil)).nextCursor {
                 cursors.append(try RunCursor(token: token))
-                next = try await history.list(RunListQuery(limit: 50, cursor: cursors.last ?? nil)).nextCursor
             }
             var list: [Double] = []
             for index in 0..<repetitions {
@@ -319,17 +318,17 @@ struct RunsBenchCommand: AsyncParsableCommand {
             }
             Self.report("list a page of 50", list)
 
-            var random = SystemRandomNumberGenerator()
+            var random = SeededRandom(seed: 2024)
             var load: [Double] = []
             for _ in 0..<repetitions {
-                let id = String(format: "bench-%05d", Int.random(in: 0..<runs, using: &random))
+                let id = ids[Int.random(in: 0..<runs, using: &random)]
                 load.append(try await Self.time { _ = try await history.summaryWithSplits(id: id) })
             }
             Self.report("load one run with km+mile splits", load)
 
             var detail: [Double] = []
             for _ in 0..<max(5, repetitions / 20) {
-                let id = String(format: "bench-%05d", Int.random(in: 0..<runs, using: &random))
+                let id = ids[Int.random(in: 0..<runs, using: &random)]
                 detail.append(try await Self.time { _ = try await history.detail(id: id) })
             }
             Self.report("full detail (points, analysis, simplified route)", detail)
@@ -341,52 +340,37 @@ struct RunsBenchCommand: AsyncParsableCommand {
             }
             Self.report("recompute all personal records from packed progress", rebuild)
 
-            let peerRecords = try await Self.peerRecompute(store)
+            let peer = try await Self.peerRecompute(store)
             let ours = rebuild.sorted()[rebuild.count / 2]
-            print("peer (plain GRDB, reading all \(points) points): \(Self.fixed(peerRecords.seconds * 1000)) ms; ratio peer/ours = \(Self.fixed(peerRecords.seconds / ours))x")
-            let same = zip(records, peerRecords.records).allSatisfy { $0.distance == $1.distance && abs($0.elapsedTime - $1.elapsedTime) < 1e-6 }
-            print("records agree with the baseline: \(same && records.count == peerRecords.records.count ? "yes" : "NO")")
+            print("peer (plain: read all \(points) points with GRDB, best efforts per run): \(Self.fixed(peer.seconds * 1000)) ms; "
+                  + "ratio peer/ours = \(Self.fixed(peer.seconds / ours))x")
+            let same = records.count == peer.best.count
+                && records.allSatisfy { record in peer.best[record.distance].map { abs($0 - record.elapsedTime) < 1e-6 } ?? false }
+            print("records agree with the baseline: \(same ? "yes" : "NO")")
         }
     }
 
-    /// The baseline: every point read with plain GRDB SQL, progress and best efforts computed per run.
-    static func peerRecompute(_ store: Store) async throws -> (seconds: Double, records: [PersonalRecord]) {
+    /// The baseline: every saved run's points read back and its best efforts computed from them.
+    static func peerRecompute(_ store: Store) async throws -> (seconds: Double, best: [RecordDistance: Double]) {
         var best: [RecordDistance: Double] = [:]
         let seconds = try await time {
             best = try await store.database.read { db in
                 var best: [RecordDistance: Double] = [:]
-                let starts = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, started_at FROM runs WHERE activity = 'run' AND state = 'stopped' AND deleted_at IS NULL").map { row -> (String, Double) in (row[0], row[1]) })
-                var current: String?
-                var points: [TrackPoint] = []
-                func finish() {
-                    guard let id = current, let start = starts[id] else { return }
-                    for effort in RunProgress(points: points, start: Date(timeIntervalSince1970: start)).bestEfforts() {
+                let runs = try Row.fetchAll(db, sql: "SELECT id, started_at FROM runs WHERE activity = 'run' AND state = 'stopped' AND deleted_at IS NULL")
+                for row in runs {
+                    let points = try RunPoints.load(db, runID: row[0])
+                    for effort in RunProgress(points: points, start: Date(timeIntervalSince1970: row[1])).bestEfforts() {
                         best[effort.distance] = min(best[effort.distance] ?? .infinity, effort.elapsedTime)
                     }
                 }
-                let cursor = try Row.fetchCursor(db, sql: "SELECT run_id, seq, time, lat, lon, segment, rejection FROM run_points ORDER BY run_id, seq")
-                while let row = try cursor.next() {
-                    let id: String = row[0]
-                    if id != current {
-                        finish()
-                        current = id
-                        points.removeAll(keepingCapacity: true)
-                    }
-                    let coordinate = (row[3] as Double?).flatMap { lat in (row[4] as Double?).flatMap { try? Coordinate(latitude: lat, longitude: $0) } }
-                    points.append(TrackPoint(sequence: row[1], time: Date(timeIntervalSince1970: row[2]), coordinate: coordinate,
-                                             segment: row[5], rejection: (row[6] as String?).flatMap(PointRejection.init(rawValue:))))
-                }
-                finish()
                 return best
             }
         }
-        let records = best.keys.sorted().map { PersonalRecord(distance: $0, elapsedTime: best[$0] ?? 0, runID: "", achievedAt: Date(), runName: "") }
-        return (seconds, records)
+        return (seconds, best)
     }
 
     static func time(_ body: () async throws -> Void) async throws -> Double {
-        let clock = ContinuousClock()
-        let elapsed = try await clock.measure { try await body() }
+        let elapsed = try await ContinuousClock().measure { try await body() }
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
@@ -394,7 +378,7 @@ struct RunsBenchCommand: AsyncParsableCommand {
         let sorted = samples.sorted()
         let p50 = sorted[sorted.count / 2] * 1000
         let p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))] * 1000
-        print("\(label): p50 \(fixed(p50)) ms, p99 \(fixed(p99)) ms (\(samples.count) runs)")
+        print("\(label): p50 \(fixed(p50)) ms, p99 \(fixed(p99)) ms (\(samples.count) samples)")
     }
 
     static func fixed(_ value: Double) -> String { NumberText.fixed(value, decimals: 2) }

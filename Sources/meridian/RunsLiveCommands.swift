@@ -37,18 +37,27 @@ struct RunsStartCommand: AsyncParsableCommand {
     }
 }
 
-/// `meridian runs pause`.
-struct RunsPauseCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause the active run.")
+/// Options of the commands that act on one run: the service and the run id.
+struct RunTargetOptions: ParsableArguments {
     @OptionGroup var server: LiveServerOptions
     @Option(name: .long, help: "Run id (default: the active run).")
     var id: String?
 
+    /// Sends `POST /v1/runs/{id}/{action}` for the given run, or the active one, and returns the answer.
+    func post(_ action: String) async throws -> Data {
+        let client = LiveRunsClient(base: server.server)
+        return try await client.send("POST", "/v1/runs/\(try await client.runID(id))/\(action)")
+    }
+}
+
+/// `meridian runs pause`.
+struct RunsPauseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause the active run.")
+    @OptionGroup var target: RunTargetOptions
+
     func run() async throws {
         try await reportingFailures {
-            let client = LiveRunsClient(base: server.server)
-            let runID = try await client.runID(id)
-            try LiveRunsClient.printStatus(try await client.send("POST", "/v1/runs/\(runID)/pause"), json: server.json)
+            try LiveRunsClient.printStatus(try await target.post("pause"), json: target.server.json)
         }
     }
 }
@@ -56,15 +65,11 @@ struct RunsPauseCommand: AsyncParsableCommand {
 /// `meridian runs resume`.
 struct RunsResumeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume the paused run (or a draft, by id).")
-    @OptionGroup var server: LiveServerOptions
-    @Option(name: .long, help: "Run id (default: the active run).")
-    var id: String?
+    @OptionGroup var target: RunTargetOptions
 
     func run() async throws {
         try await reportingFailures {
-            let client = LiveRunsClient(base: server.server)
-            let runID = try await client.runID(id)
-            try LiveRunsClient.printStatus(try await client.send("POST", "/v1/runs/\(runID)/resume"), json: server.json)
+            try LiveRunsClient.printStatus(try await target.post("resume"), json: target.server.json)
         }
     }
 }
@@ -72,16 +77,12 @@ struct RunsResumeCommand: AsyncParsableCommand {
 /// `meridian runs stop`.
 struct RunsStopCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "stop", abstract: "Stop the active run and save it.")
-    @OptionGroup var server: LiveServerOptions
-    @Option(name: .long, help: "Run id (default: the active run).")
-    var id: String?
+    @OptionGroup var target: RunTargetOptions
 
     func run() async throws {
         try await reportingFailures {
-            let client = LiveRunsClient(base: server.server)
-            let runID = try await client.runID(id)
-            let data = try await client.send("POST", "/v1/runs/\(runID)/stop")
-            if server.json { return LiveRunsClient.printRaw(data) }
+            let data = try await target.post("stop")
+            if target.server.json { return LiveRunsClient.printRaw(data) }
             let result = try LiveRunsClient.decode(StopReply.self, data)
             print(RunSummaryText.lines(result.run).joined(separator: "\n"))
             print(result.message)
@@ -144,16 +145,13 @@ struct RunsImportCommand: AsyncParsableCommand {
                 problems += 1
                 if problems <= 5 { Standard.error("meridian: \(error)") }
             }
-            guard !fixes.isEmpty else { throw CommandFailure("\(file) holds no fixes; nothing to import") }
             let runName = name ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-            guard let tracked = RunImport.track(fixes, name: runName, activity: activity,
-                                                settings: trackerOptions.settings(units: settings.units)) else {
+            let runStore = try RunStore(store: Store.open(path: settings.store.path))
+            guard let imported = try runStore.importRun(fixes, name: runName, activity: activity,
+                                                        settings: trackerOptions.settings(units: settings.units)) else {
                 throw CommandFailure("\(file) holds no fixes; nothing to import")
             }
-            let end = Date(timeIntervalSince1970: tracked.engine.state.endedAt ?? tracked.engine.state.startedAt)
-            let summary = tracked.engine.summary(at: end)
-            let runStore = try RunStore(store: Store.open(path: settings.store.path))
-            try runStore.insertComplete(tracked.engine.state, summary: summary, points: tracked.points)
+            let summary = imported.summary
             if json {
                 print(try MeridianJSON.string(summary))
             } else {

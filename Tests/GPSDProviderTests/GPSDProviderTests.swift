@@ -15,19 +15,20 @@ struct GPSDProviderTests {
     @Test("fixes through gpsd 3.22 match the NMEA decoder on the same log (same times, positions within 1e-6°)")
     func matchesNMEADecoder() async throws {
         let directory = try TestData.temporaryDirectory("gpsd")
-        let pty = try await PseudoTerminalPair(directory: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pty = try await PseudoTerminalPair.started(in: directory)
         defer { pty.stop() }
-        let gpsd = try await GPSDDaemon(device: pty.readerPath)
+        let gpsd = try await GPSDDaemon(device: pty.devicePath)
         defer { gpsd.stop() }
         try await gpsd.waitUntilIdentified(through: pty)
 
-        let sentences = try nmeaSentences("nmea-rtk.log")
+        let sentences = try TestData.nmeaSentences("nmea-rtk.log")
         var nmea = NMEAStreamDecoder(providerID: "nmea")
         let expected = (nmea.feed(Array(sentences.joined(separator: "\r\n").appending("\r\n").utf8)) + nmea.finish())
             .filter(\.hasPosition)
         #expect(expected.count > 100)
 
-        let fixes = try await ProviderHarness.with(make: { GPSDProvider(options: GPSDOptions(port: gpsd.port), timing: fastTiming, context: $0) }) { harness in
+        let fixes = try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: gpsd.port), timing: fastTiming, context: $0) }) { harness in
             try await ManagedProcess.waitUntil(timeout: 5, "the provider to connect") { harness.health.state == .connected }
             try await pty.write(lines: sentences)
             try await ManagedProcess.waitUntil(timeout: 10, "\(expected.count) fixes") {
@@ -45,37 +46,40 @@ struct GPSDProviderTests {
         }
     }
 
-    @Test("passes the provider conformance suite against a real gpsd")
+    @Test("passes the provider conformance suite against a real gpsd, watching one device")
     func conformance() async throws {
         let directory = try TestData.temporaryDirectory("gpsd")
-        let pty = try await PseudoTerminalPair(directory: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pty = try await PseudoTerminalPair.started(in: directory)
         defer { pty.stop() }
-        let gpsd = try await GPSDDaemon(device: pty.readerPath)
+        let gpsd = try await GPSDDaemon(device: pty.devicePath)
         defer { gpsd.stop() }
         try await gpsd.waitUntilIdentified(through: pty)
-        let (writerPath, port) = (pty.writerPath, gpsd.port)
-        let writer = Task { try await PseudoTerminalPair.write(lines: nmeaSentences("ublox-zed-f9p-nmea.log"), to: writerPath, interval: .milliseconds(2)) }
+        let (writerPath, readerPath, port) = (pty.receiverEnd, pty.devicePath, gpsd.port)
+        let writer = Task { try await PseudoTerminalPair.write(lines: TestData.nmeaSentences("ublox-zed-f9p-nmea.log"), to: writerPath, interval: .milliseconds(2)) }
         defer { writer.cancel() }
 
         let report = try await ProviderConformance.run(minimumFixes: 10) { context in
-            GPSDProvider(options: GPSDOptions(port: port), context: context)
+            GPSDProvider(options: GPSDOptions(port: port, device: readerPath), context: context)
         }
         #expect(report.violations.isEmpty, "\(report.violations)")
+        #expect(report.finalHealth.counters["other_device"] == nil)
         #expect(report.fixes.contains { $0.satellitesUsed != nil && $0.horizontalAccuracy != nil })
     }
 
     @Test("gpsd killed mid-stream and started again: reconnects within 5 s with the default backoff, fixes resume")
     func reconnectsAfterGPSDRestart() async throws {
         let directory = try TestData.temporaryDirectory("gpsd")
-        let pty = try await PseudoTerminalPair(directory: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pty = try await PseudoTerminalPair.started(in: directory)
         defer { pty.stop() }
-        let gpsd = try await GPSDDaemon(device: pty.readerPath)
+        let gpsd = try await GPSDDaemon(device: pty.devicePath)
         defer { gpsd.stop() }
         try await gpsd.waitUntilIdentified(through: pty)
-        let sentences = try nmeaSentences("nmea-rtk.log")
+        let sentences = try TestData.nmeaSentences("nmea-rtk.log")
         let (firstHalf, secondHalf) = (Array(sentences[..<120]), Array(sentences[120...]))
 
-        try await ProviderHarness.with(make: { GPSDProvider(options: GPSDOptions(port: gpsd.port), context: $0) }) { harness in
+        try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: gpsd.port), context: $0) }) { harness in
             try await ManagedProcess.waitUntil(timeout: 5, "the provider to connect") { harness.health.state == .connected }
             try await pty.write(lines: firstHalf)
             try await ManagedProcess.waitUntil(timeout: 5, "fixes before the restart") { harness.fixes.count >= 50 }
@@ -99,7 +103,7 @@ struct GPSDProviderTests {
     @Test("gpsd not running: reported with the address tried, retried, and connected once gpsd starts")
     func gpsdNotRunning() async throws {
         let port = try FreePort.next()
-        try await ProviderHarness.with(make: { GPSDProvider(options: GPSDOptions(port: port), timing: fastTiming, context: $0) }) { harness in
+        try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: port), timing: fastTiming, context: $0) }) { harness in
             try await ManagedProcess.waitUntil(timeout: 5, "two failed attempts") {
                 (harness.health.counters["connect_failures"] ?? 0) >= 2
             }
@@ -109,9 +113,11 @@ struct GPSDProviderTests {
             #expect(message.contains("127.0.0.1:\(port)"))
 
             let directory = try TestData.temporaryDirectory("gpsd")
-            let pty = try await PseudoTerminalPair(directory: directory)
+
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let pty = try await PseudoTerminalPair.started(in: directory)
             defer { pty.stop() }
-            let gpsd = try await GPSDDaemon(device: pty.readerPath, port: port)
+            let gpsd = try await GPSDDaemon(device: pty.devicePath, port: port)
             defer { gpsd.stop() }
             try await gpsd.waitUntilIdentified(through: pty)
             try await ManagedProcess.waitUntil(timeout: 5, "connection once gpsd runs") { harness.health.state == .connected }
@@ -132,7 +138,7 @@ struct GPSDFaultTests {
         script += Array(Self.tpv.utf8)
         let server = try await ScriptedServer(script: script)
 
-        try await ProviderHarness.with(make: { GPSDProvider(options: GPSDOptions(port: server.port), timing: fastTiming, context: $0) }) { harness in
+        try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: server.port), timing: fastTiming, context: $0) }) { harness in
             try await ManagedProcess.waitUntil(timeout: 5, "a second connection") { server.connections >= 2 }
             let counters = harness.health.counters
             #expect((counters["malformed"] ?? 0) >= 1)
@@ -146,7 +152,7 @@ struct GPSDFaultTests {
     @Test("a server that stops sending is probed with ?POLL;, then dropped and reconnected")
     func silentServer() async throws {
         let server = try await ScriptedServer(script: Array(Self.version.utf8), closeAfterScript: false)
-        try await ProviderHarness.with(make: { GPSDProvider(options: GPSDOptions(port: server.port), timing: fastTiming, context: $0) }) { harness in
+        try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: server.port), timing: fastTiming, context: $0) }) { harness in
             try await ManagedProcess.waitUntil(timeout: 5, "a reconnection after silence") { server.connections >= 2 }
             #expect((harness.health.counters["stalls"] ?? 0) >= 1)
         }
@@ -158,7 +164,7 @@ struct GPSDFaultTests {
         let server = try await ScriptedServer(
             script: Array(#"{"class":"VERSION","release":"2.95","proto_major":2,"proto_minor":1}"#.utf8) + [10],
             closeAfterScript: false)
-        try await ProviderHarness.with(make: { GPSDProvider(options: GPSDOptions(port: server.port), timing: fastTiming, context: $0) }) { harness in
+        try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: server.port), timing: fastTiming, context: $0) }) { harness in
             try await ManagedProcess.waitUntil(timeout: 5, "the protocol to be reported") {
                 harness.health.message?.contains("protocol 2.1") == true
             }

@@ -18,7 +18,7 @@ struct BoundingBoxTests {
 
     @Test("contains the whole circle at many latitudes and radii")
     func containsCircle() throws {
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededRandom(seed: 7)
         for _ in 0..<150 {
             let latitude = Double.random(in: -89.9...89.9, using: &generator)
             let longitude = Double.random(in: -180...180, using: &generator)
@@ -67,18 +67,5 @@ struct BoundingBoxTests {
         #expect(box == BoundingBox(minLatitude: -90, maxLatitude: 90, longitudeRanges: [-180...180]))
         let zero = Geodesic.wgs84.boundingBox(center: try Coordinate(latitude: 0, longitude: 0), radius: -5)
         #expect(zero.contains(try Coordinate(latitude: 0, longitude: 0)))
-    }
-}
-
-/// A small seeded generator so tests are repeatable.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

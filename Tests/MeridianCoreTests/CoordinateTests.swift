@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MeridianCore
+import MeridianTesting
 
 @Suite("Coordinate and time")
 struct CoordinateTests {
@@ -63,5 +64,24 @@ struct CoordinateTests {
     func unknownSignal() {
         #expect(SignalQuality(horizontalAccuracy: nil) == nil)
         #expect(SignalQuality(horizontalAccuracy: .nan) == nil)
+    }
+}
+
+@Suite("Fix JSON")
+struct FixJSONTests {
+    @Test("a FixRecord round-trips through MeridianJSON with gpsd-style keys")
+    func roundTrip() throws {
+        var fix = Fix.test(47.5, -122.25, speed: 3.25, accuracy: 4)
+        fix.altitudeHAE = 12.5
+        fix.altitudeMSL = 30
+        fix.course = 359.5
+        fix.verticalAccuracy = 6
+        let record = FixRecord(fix)
+        let text = try MeridianJSON.string(record)
+        for key in ["\"alt_hae\":12.5", "\"alt_msl\":30", "\"satellites_used\":8", "\"track\":359.5", "\"mode\":3"] {
+            #expect(text.contains(key), "\(text)")
+        }
+        let decoded = try MeridianJSON.makeDecoder().decode(FixRecord.self, from: Data(text.utf8))
+        #expect(decoded == record)
     }
 }

@@ -20,7 +20,7 @@ struct SimplificationTests {
 
     @Test("no dropped point is farther than the tolerance from the result")
     func toleranceHolds() throws {
-        var generator = SplitMix64(seed: 3)
+        var generator = SeededRandom(seed: 3)
         var points = [try Coordinate(latitude: 51.5, longitude: -0.1)]
         for _ in 0..<500 {
             let bearing = Double.random(in: 0..<360, using: &generator)

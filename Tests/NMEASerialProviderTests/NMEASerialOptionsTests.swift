@@ -76,8 +76,10 @@ struct NMEASerialOptionsTests {
 
     @Test("opening a regular file fails with 'not a serial device'; opening a missing path with ENOENT")
     func openFailures() throws {
-        let file = try TestData.temporaryDirectory("serial").appendingPathComponent("plain.txt")
-        FileManager.default.createFile(atPath: file.path, contents: Data("x".utf8))
+        let directory = try TestData.temporaryDirectory("serial")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("plain.txt")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: Data("x".utf8)))
         #expect(throws: SerialOpenError(path: file.path, operation: "tcgetattr", code: ENOTTY)) {
             _ = try SerialPort.open(path: file.path, baud: 4800)
         }

@@ -12,19 +12,21 @@ let fastTiming = SerialTiming(backoff: Backoff(initial: .milliseconds(100), maxi
 struct NMEASerialProviderTests {
     @Test("sentences written on one end become the same fixes the NMEA decoder makes of them")
     func sentencesBecomeFixes() async throws {
-        let pair = SocatPair(directory: try TestData.temporaryDirectory("serial"))
+        let directory = try TestData.temporaryDirectory("serial")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pair = PseudoTerminalPair(directory: directory)
         try await pair.start()
         defer { pair.stop() }
-        let sentences = try nmeaSentences("garmin15x.log")
+        let sentences = try TestData.nmeaSentences("garmin15x.log")
         var reference = NMEAStreamDecoder(providerID: "serial-test")
         let expected = reference.feed(Array((sentences.joined(separator: "\r\n") + "\r\n").utf8)) + reference.finish()
         let referenceCounters = reference.counters.dictionary
         #expect(expected.count >= 7)
 
         let options = NMEASerialOptions(device: pair.devicePath, baud: 38_400)
-        try await ProviderHarness.with(make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
+        try await ProviderHarness.with(id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
             try await ManagedProcess.waitUntil(timeout: 5, "the device to be opened") { harness.health.state == .connected }
-            try await SocatPair.write(lines: sentences, to: pair.receiverEnd)
+            try await PseudoTerminalPair.write(lines: sentences, to: pair.receiverEnd)
             try await ManagedProcess.waitUntil(timeout: 5, "\(expected.count) fixes") { harness.fixes.count >= expected.count }
             #expect(harness.fixes == expected)
             let counters = harness.health.counters
@@ -34,13 +36,15 @@ struct NMEASerialProviderTests {
 
     @Test("passes the provider conformance suite with a socat pseudo-terminal")
     func conformance() async throws {
-        let pair = SocatPair(directory: try TestData.temporaryDirectory("serial"))
+        let directory = try TestData.temporaryDirectory("serial")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pair = PseudoTerminalPair(directory: directory)
         try await pair.start()
         defer { pair.stop() }
         let (receiverEnd, device) = (pair.receiverEnd, pair.devicePath)
         let writer = Task {
             try await Task.sleep(for: .milliseconds(200))
-            try await SocatPair.write(lines: nmeaSentences("nmea-rtk.log"), to: receiverEnd)
+            try await PseudoTerminalPair.write(lines: TestData.nmeaSentences("nmea-rtk.log"), to: receiverEnd)
         }
         defer { writer.cancel() }
         let report = try await ProviderConformance.run(id: "serial-test", minimumFixes: 20) { context in
@@ -51,14 +55,16 @@ struct NMEASerialProviderTests {
 
     @Test("the device disappearing and coming back: reported, reopened without restarting, fixes resume")
     func reopensAfterDeviceReturns() async throws {
-        let pair = SocatPair(directory: try TestData.temporaryDirectory("serial"))
+        let directory = try TestData.temporaryDirectory("serial")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pair = PseudoTerminalPair(directory: directory)
         try await pair.start()
         defer { pair.stop() }
-        let sentences = try nmeaSentences("nmea-rtk.log")
+        let sentences = try TestData.nmeaSentences("nmea-rtk.log")
         let options = NMEASerialOptions(device: pair.devicePath)
-        try await ProviderHarness.with(make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
+        try await ProviderHarness.with(id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
             try await ManagedProcess.waitUntil(timeout: 5, "the device to be opened") { harness.health.state == .connected }
-            try await SocatPair.write(lines: Array(sentences[..<100]), to: pair.receiverEnd)
+            try await PseudoTerminalPair.write(lines: Array(sentences[..<100]), to: pair.receiverEnd)
             try await ManagedProcess.waitUntil(timeout: 5, "fixes before the loss") { harness.fixes.count >= 40 }
 
             pair.stop()
@@ -70,16 +76,18 @@ struct NMEASerialProviderTests {
             try await ManagedProcess.waitUntil(timeout: 5, "reopening") {
                 harness.health.state == .connected && (harness.health.counters["reopens"] ?? 0) >= 1
             }
-            try await SocatPair.write(lines: Array(sentences[100...]), to: pair.receiverEnd)
+            try await PseudoTerminalPair.write(lines: Array(sentences[100...]), to: pair.receiverEnd)
             try await ManagedProcess.waitUntil(timeout: 5, "fixes after reopening") { harness.fixes.count >= before + 40 }
         }
     }
 
     @Test("a missing device says which path was tried, keeps retrying, and is picked up when it appears")
     func missingDevice() async throws {
-        let pair = SocatPair(directory: try TestData.temporaryDirectory("serial"))
+        let directory = try TestData.temporaryDirectory("serial")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pair = PseudoTerminalPair(directory: directory)
         let options = NMEASerialOptions(device: pair.devicePath)
-        try await ProviderHarness.with(make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
+        try await ProviderHarness.with(id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
             try await ManagedProcess.waitUntil(timeout: 5, "two failed attempts") { (harness.health.counters["open_failures"] ?? 0) >= 2 }
             let message = try #require(harness.health.message)
             #expect(message.contains(pair.devicePath) && message.contains("does not exist"))
@@ -87,18 +95,20 @@ struct NMEASerialProviderTests {
             try await pair.start()
             defer { pair.stop() }
             try await ManagedProcess.waitUntil(timeout: 5, "the device to be opened once it exists") { harness.health.state == .connected }
-            try await SocatPair.write(lines: nmeaSentences("garmin15x.log"), to: pair.receiverEnd)
+            try await PseudoTerminalPair.write(lines: TestData.nmeaSentences("garmin15x.log"), to: pair.receiverEnd)
             try await ManagedProcess.waitUntil(timeout: 5, "fixes") { harness.fixes.count >= 5 }
         }
     }
 
     @Test("a receiver that goes silent is reported after silence_timeout and reopened")
     func silentDevice() async throws {
-        let pair = SocatPair(directory: try TestData.temporaryDirectory("serial"))
+        let directory = try TestData.temporaryDirectory("serial")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pair = PseudoTerminalPair(directory: directory)
         try await pair.start()
         defer { pair.stop() }
         let options = NMEASerialOptions(device: pair.devicePath, silenceTimeout: 0.3)
-        try await ProviderHarness.with(make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
+        try await ProviderHarness.with(id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
             try await ManagedProcess.waitUntil(timeout: 5, "two silences") { (harness.health.counters["silences"] ?? 0) >= 2 }
             #expect((harness.health.counters["reopens"] ?? 0) >= 1)
         }
@@ -106,14 +116,16 @@ struct NMEASerialProviderTests {
 
     @Test("init sentences are written to the receiver after opening, framed with $, checksum and CRLF")
     func initSentencesAreWritten() async throws {
-        let pair = SocatPair(directory: try TestData.temporaryDirectory("serial"))
+        let directory = try TestData.temporaryDirectory("serial")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pair = PseudoTerminalPair(directory: directory)
         try await pair.start()
         defer { pair.stop() }
         let options = NMEASerialOptions(device: pair.devicePath, initSentences: ["PMTK220,200", "$PMTK314,0,1,0,1*29"])
         let receiverEnd = pair.receiverEnd
-        let reading = Task { try await SocatPair.read(from: receiverEnd, for: .seconds(1)) }
+        let reading = Task { try await PseudoTerminalPair.read(from: receiverEnd, for: .seconds(1)) }
         try await Task.sleep(for: .milliseconds(100))
-        try await ProviderHarness.with(make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
+        try await ProviderHarness.with(id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
             let written = try await reading.value
             #expect(String(decoding: written, as: UTF8.self) == "$PMTK220,200*2C\r\n$PMTK314,0,1,0,1*29\r\n")
         }

@@ -4,24 +4,12 @@ import MeridianTesting
 import NMEA
 import Testing
 
-/// A small deterministic generator (SplitMix64), so every fuzz run sees the same bytes.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("NMEA decoder on hostile input")
 struct FuzzTests {
     /// Feeds `bytes` in random chunk sizes and checks that every `$` ends in exactly one counter
     /// (input must contain no `#`, which would start a comment line that hides its `$`).
     func check(_ bytes: [UInt8], seed: UInt64, checksum: ChecksumPolicy = .required) {
-        var random = SeededGenerator(state: seed)
+        var random = SeededRandom(seed: seed)
         var decoder = NMEAStreamDecoder(providerID: "fuzz", checksum: checksum)
         var fixes: [Fix] = []
         var start = 0
@@ -43,7 +31,7 @@ struct FuzzTests {
 
     @Test("seeded random bytes", arguments: [1, 2, 3] as [UInt64])
     func randomBytes(seed: UInt64) {
-        var random = SeededGenerator(state: seed)
+        var random = SeededRandom(seed: seed)
         // Bias towards NMEA's alphabet so that framing paths are exercised, not just garbage.
         let alphabet = Array("$*,.0123456789ABCDEFGNPRMSTVW\r\n".utf8)
         let bytes = (0..<300_000).map { _ -> UInt8 in
@@ -57,7 +45,7 @@ struct FuzzTests {
     @Test("mutated real sentences", arguments: ["ublox-zed-f9p-nmea.log", "garmin15x.log", "quectel-eg25-g.log", "gp-320fw-2019-04-07-coldboot.log"])
     func mutatedSentences(log: String) throws {
         let data = try Data(contentsOf: TestData.url("nmea/\(log)"))
-        var random = SeededGenerator(state: UInt64(log.utf8.count))
+        var random = SeededRandom(seed: UInt64(log.utf8.count))
         var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
         lines.removeAll { $0.first == UInt8(ascii: "#") }
         var bytes: [UInt8] = []

@@ -59,7 +59,7 @@ struct FixJSONWriterTests {
     }
 
     @Test func seededRandomFixes() throws {
-        var random = SeededRandom(state: 42)
+        var random = SeededRandom(seed: 42)
         for index in 0..<2000 {
             func maybe(_ value: Double) -> Double? { Bool.random(using: &random) ? value : nil }
             let hasPosition = Bool.random(using: &random)
@@ -81,17 +81,5 @@ struct FixJSONWriterTests {
                 providerID: "p\(index)")
             try expectSame(fix, includeProvider: index.isMultiple(of: 2))
         }
-    }
-}
-
-/// SplitMix64: deterministic randomness for tests.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -18,10 +18,10 @@ struct HistoryFixture {
 
     func remove() { temporary.remove() }
 
-    /// Stores `run` as a saved run (row, points, save hook) and returns the records it set.
+    /// Imports `run` through the tracker's pipeline (`RunStore.importRun`) and returns the records it set.
     @discardableResult
-    func insert(_ run: SyntheticRun, now: Date = Date()) throws -> [PersonalRecord] {
-        try store.database.write { db in try StoredRunWriter.insert(run, in: db, now: now) }
+    func insert(_ run: SyntheticRun) throws -> [PersonalRecord] {
+        try RunStore(store: store).importRun(run.fixes, id: run.id, name: run.name, activity: run.activity)?.records ?? []
     }
 }
 

@@ -9,12 +9,14 @@ struct RenderTests {
     @Test("the SVG is well-formed XML with start, finish, one mark per km (or mile) and a profile")
     func svg() throws {
         let run = Fixtures.run("pic", day: 0, name: "Hill <repeats>", duration: 1800, pauses: [(offset: 900, length: 45)])
-        let summary = RunSummary(id: "pic", name: run.name, activity: .run, state: .stopped, startedAt: run.startedAt,
-                                 distance: RunProgress(points: run.points, start: run.startedAt).totalDistance, elapsedTime: 1800)
+        let tracked = try #require(RunImport.track(run.fixes, id: run.id, name: run.name, activity: run.activity))
+        let points = tracked.points
+        let summary = tracked.engine.summary(at: run.startedAt.addingTimeInterval(1800))
+        let routeLength = RunProgress(points: points, start: run.startedAt).totalDistance
         let directory = try TestData.temporaryDirectory("render")
         defer { try? FileManager.default.removeItem(at: directory) }
         for units in UnitSystem.allCases {
-            let svg = RouteRenderer(units: units).svg(run: summary, points: run.points)
+            let svg = RouteRenderer(units: units).svg(run: summary, points: points)
             let file = directory.appendingPathComponent("\(units).svg")
             try svg.write(to: file, atomically: true, encoding: .utf8)
             let lint = Process()
@@ -27,7 +29,7 @@ struct RenderTests {
             #expect(svg.contains("Hill &lt;repeats&gt;"))
             let unit = units == .metric ? 1000 : UnitSystem.metresPerMile
             let marks = svg.components(separatedBy: "r=\"8\" fill=\"#fff\"").count - 1
-            #expect(marks == Int(summary.distance / unit))
+            #expect(marks == Int(routeLength / unit))
             #expect(svg.contains("stroke-dasharray")) // the pause is drawn dashed
             #expect(svg.contains(units == .metric ? "1 km</text>" : "1 mi</text>"))
         }

@@ -2,26 +2,6 @@ import Foundation
 import MeridianCore
 @testable import RunTracker
 
-/// Deterministic random numbers (SplitMix64) so synthetic tracks are the same on every run.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A normally distributed value (Box–Muller).
-    mutating func gaussian(sigma: Double) -> Double {
-        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self)
-        let u2 = Double.random(in: 0..<1, using: &self)
-        return sigma * (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
-    }
-}
-
 /// Builds synthetic fixes from positions given in metres east/north of an origin.
 struct SyntheticTrack {
     static let origin = try! Coordinate(latitude: 48.137, longitude: 11.575)

@@ -14,7 +14,7 @@ struct ServeTests {
         try await served.waitForPosition()
         served.process.send(SIGTERM)
         try await ManagedProcess.waitUntil(timeout: 15, "meridian to exit after SIGTERM") { !served.process.isRunning }
-        #expect(served.process.process.terminationStatus == 0, "\(served.process.output())")
+        #expect(served.process.exitStatus == 0, "\(served.process.output())")
         #expect(served.process.output().contains("Meridian stopped"))
     }
 

@@ -57,7 +57,8 @@ public struct ProximityBenchmark {
     public func run() throws {
         let settings = self.settings
         try FileManager.default.createDirectory(at: settings.directory, withIntermediateDirectories: true)
-        var workload = FlyerWorkload(.init(seed: settings.seed, uniformShare: 0.2))
+        let now = Date()
+        var workload = FlyerWorkload(.init(seed: settings.seed, uniformShare: 0.2, referenceTime: now))
         let flyers = (0..<settings.flyers).map { workload.flyer(number: $0) }
         let csvURL = settings.directory.appendingPathComponent("flyers.csv")
         var csv = Data()
@@ -82,8 +83,8 @@ public struct ProximityBenchmark {
         var queryWorkload = FlyerWorkload(.init(seed: settings.seed &+ 1, uniformShare: 0.2))
         let centers = (0..<settings.queries).map { _ in queryWorkload.queryPoint() }
 
-        let meridian = try meridianSearch(catalog, centers)
-        let sql = try sqlSearch(store, centers)
+        let meridian = try meridianSearch(catalog, centers, now: now)
+        let sql = try sqlSearch(store, centers, now: now.timeIntervalSince1970)
         var timings = [meridian.timing, sql.timing]
         output(meridian.timing.line)
         output(sql.timing.line)
@@ -106,44 +107,50 @@ public struct ProximityBenchmark {
         Double(zip(a, b).filter { $0 == $1 }.count) / Double(max(1, a.count))
     }
 
-    private func meridianSearch(_ catalog: FlyerCatalog, _ centers: [Coordinate]) throws -> (timing: Timing, ids: [[String]]) {
+    private func meridianSearch(_ catalog: FlyerCatalog, _ centers: [Coordinate], now: Date) throws -> (timing: Timing, ids: [[String]]) {
         let search = NearbySearch(index: catalog.index, presenter: FlyerPresenter(units: .metric, mapStyle: .apple))
         var nanoseconds: [UInt64] = []
         var ids: [[String]] = []
         nanoseconds.reserveCapacity(centers.count)
         for center in centers {
             let start = DispatchTime.now().uptimeNanoseconds
-            let response = try search.respond(NearbyRequest(center: center, radius: settings.radius, limit: settings.limit), position: nil)
+            let response = try search.respond(NearbyRequest(center: center, radius: settings.radius, limit: settings.limit, at: now),
+                                              position: nil)
             nanoseconds.append(DispatchTime.now().uptimeNanoseconds - start)
             ids.append(response.items.map(\.id))
         }
         return (Timing(name: "(a) Meridian nearby (exact WGS84)", nanoseconds: nanoseconds), ids)
     }
 
-    /// What a knowledgeable SpatiaLite user writes: an R*Tree prefilter on a geodesic bounding
-    /// box (two longitude ranges across ±180°), `ST_Distance(…, 1)` on the ellipsoid, ORDER BY.
-    private func sqlSearch(_ store: Store, _ centers: [Coordinate]) throws -> (timing: Timing, ids: [[String]]) {
-        let sql = """
-            SELECT id, ST_Distance(geom, MakePoint(?, ?, 4326), 1) AS d FROM flyers
-            WHERE ROWID IN (SELECT pkid FROM idx_flyers_geom
-                            WHERE ymin <= ? AND ymax >= ? AND ((xmin <= ? AND xmax >= ?) OR (xmin <= ? AND xmax >= ?)))
-              AND d <= ?
-            ORDER BY d, id LIMIT ?
+    /// What a knowledgeable SpatiaLite user writes: the R*Tree queried directly on a geodesic
+    /// bounding box (a UNION ALL of two boxes across ±180°) driving the join, `ST_Distance(…, 1)` on the ellipsoid,
+    /// validity filtered in SQL, ORDER BY distance then id.
+    private func sqlSearch(_ store: Store, _ centers: [Coordinate], now: Double) throws -> (timing: Timing, ids: [[String]]) {
+        let box = "SELECT pkid FROM idx_flyers_geom WHERE xmin <= ? AND xmax >= ? AND ymin <= ? AND ymax >= ?"
+        func sql(boxes: Int) -> String {
             """
+            SELECT f.id, ST_Distance(f.geom, MakePoint(?, ?, 4326), 1) AS d
+            FROM (\(Array(repeating: box, count: boxes).joined(separator: " UNION ALL "))) AS r
+            CROSS JOIN flyers AS f ON f.ROWID = r.pkid
+            WHERE (f.valid_from IS NULL OR f.valid_from <= ?) AND (f.valid_until IS NULL OR f.valid_until >= ?)
+              AND d <= ?
+            ORDER BY d, f.id LIMIT ?
+            """
+        }
         return try store.database.read { db in
-            let statement = try db.makeStatement(sql: sql)
+            let statements = [try db.makeStatement(sql: sql(boxes: 1)), try db.makeStatement(sql: sql(boxes: 2))]
             var nanoseconds: [UInt64] = []
             var ids: [[String]] = []
             for center in centers {
                 let start = DispatchTime.now().uptimeNanoseconds
-                let box = Geodesic.wgs84.boundingBox(center: center, radius: settings.radius)
-                let first = box.longitudeRanges[0]
-                let second = box.longitudeRanges.count > 1 ? box.longitudeRanges[1] : first
-                let rows = try Row.fetchAll(statement, arguments: [
-                    center.longitude, center.latitude, box.maxLatitude, box.minLatitude,
-                    first.upperBound, first.lowerBound, second.upperBound, second.lowerBound,
-                    settings.radius, settings.limit,
-                ])
+                let bounds = Geodesic.wgs84.boundingBox(center: center, radius: settings.radius)
+                var arguments: [(any DatabaseValueConvertible)?] = [center.longitude, center.latitude]
+                for range in bounds.longitudeRanges {
+                    arguments += [range.upperBound, range.lowerBound, bounds.maxLatitude, bounds.minLatitude]
+                }
+                arguments += [now, now, settings.radius, settings.limit]
+                let statement = statements[bounds.longitudeRanges.count - 1]
+                let rows = try Row.fetchAll(statement, arguments: StatementArguments(arguments))
                 nanoseconds.append(DispatchTime.now().uptimeNanoseconds - start)
                 ids.append(rows.map { $0[0] as String? ?? "" })
             }

@@ -45,6 +45,9 @@ public struct FlyerRepository: Sendable {
         case upsert
     }
 
+    /// Batches at least this large rebuild the spatial index once instead of row by row.
+    static let bulkThreshold = 20_000
+
     private static let columns = "id, title, description, address, category, url, radius_m, valid_from, valid_until"
 
     /// Writes `flyers` in one transaction (all or nothing); `progress` is called with the number
@@ -63,6 +66,13 @@ public struct FlyerRepository: Sendable {
         let sql = "INSERT INTO flyers (\(Self.columns), geom) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, GeomFromWKB(?, 4326))\(conflict)"
         try run {
             try store.database.write { db in
+                // Large batches skip the per-row R*Tree triggers and rebuild the index once at the end
+                // (same transaction, so a failure leaves the old index untouched).
+                let bulk = flyers.count >= Self.bulkThreshold
+                if bulk {
+                    try db.execute(sql: "SELECT DisableSpatialIndex('flyers', 'geom')")
+                    try db.execute(sql: "DROP TABLE IF EXISTS idx_flyers_geom")
+                }
                 let statement = try db.makeStatement(sql: sql)
                 for (index, flyer) in flyers.enumerated() {
                     do {
@@ -75,6 +85,9 @@ public struct FlyerRepository: Sendable {
                         throw FlyerStoreError.duplicateID(flyer.id)
                     }
                     if let progress, (index + 1) % 10_000 == 0 || index + 1 == flyers.count { progress(index + 1) }
+                }
+                if bulk {
+                    try db.execute(sql: "SELECT CreateSpatialIndex('flyers', 'geom')")
                 }
             }
         }

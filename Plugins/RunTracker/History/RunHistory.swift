@@ -202,32 +202,12 @@ public struct RunHistory: Sendable {
         return try store.database.write { db in try Self.purge(db, before: now.addingTimeInterval(-retention)) }
     }
 
+    /// Deletes the expired runs; their points, progress, best efforts and edits go with them (`ON DELETE CASCADE`).
     @discardableResult
     static func purge(_ db: Database, before cutoff: Date) throws -> Int {
-        let expired = "SELECT id FROM runs WHERE deleted_at IS NOT NULL AND deleted_at <= ?"
-        // Explicit deletes: the dependent rows go even where foreign-key enforcement is off.
-        for table in ["run_points", "run_progress", "run_best_efforts", "run_edits"] {
-            try db.execute(sql: "DELETE FROM \(table) WHERE run_id IN (\(expired))", arguments: [cutoff.timeIntervalSince1970])
-        }
-        try db.execute(sql: "DELETE FROM runs WHERE id IN (\(expired))", arguments: [cutoff.timeIntervalSince1970])
+        try db.execute(sql: "DELETE FROM runs WHERE deleted_at IS NOT NULL AND deleted_at <= ?",
+                       arguments: [cutoff.timeIntervalSince1970])
         return db.changesCount
-    }
-
-    // MARK: Import
-
-    /// Stores the track of a GPX file as a saved run and returns it with the records it set.
-    /// The name and activity default to the file's `trk/name` and `trk/type` (else "Imported run", `run`).
-    public func importGPX(_ data: Data, file: String, id: String = UUID().uuidString.lowercased(), name: String? = nil,
-                          activity: Activity? = nil, now: Date = Date()) async throws -> (RunSummary, [PersonalRecord]) {
-        let track = try GPXImport(data: data, file: file)
-        let startedAt = track.points.map(\.time).min() ?? now
-        let name = name ?? track.name ?? "Imported run"
-        let activity = activity ?? track.activity ?? .run
-        return try await store.database.write { db in
-            let records = try StoredRunWriter.insert(id: id, name: name, activity: activity, startedAt: startedAt,
-                                                     points: track.points, in: db, now: now)
-            return (try Self.liveRun(db, id: id), records)
-        }
     }
 
     // MARK: Records

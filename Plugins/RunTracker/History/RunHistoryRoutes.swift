@@ -99,8 +99,6 @@ public enum RunHistoryRoutes {
             return try await body()
         } catch let error as RunHistoryError {
             throw apiError(error)
-        } catch let error as GPXImportError {
-            throw APIError.badRequest(error.description, code: "invalid_gpx")
         }
     }
 

@@ -41,25 +41,30 @@ public struct RunStore: Sendable {
         }
     }
 
-    /// Stores a complete run (an import) in one transaction: row, points, metrics and the save hook.
-    @discardableResult
-    public func insertComplete(_ state: EngineState, summary: RunSummary, points: [TrackPoint]) throws -> [PersonalRecord] {
+    /// Tracks a recording with `RunImport.track` (the live engine at full speed, so the metrics are computed
+    /// exactly as live) and stores it in one transaction: row, points, metrics and `RunCompletion.didSave`.
+    /// Returns `nil` when `fixes` is empty. A run too short to save is stored as a draft.
+    public func importRun(_ fixes: [Fix], id: String = UUID().uuidString.lowercased(), name: String, activity: Activity,
+                          settings: TrackerSettings = TrackerSettings()) throws -> ImportedRun? {
+        guard let tracked = RunImport.track(fixes, id: id, name: name, activity: activity, settings: settings) else { return nil }
+        let state = tracked.engine.state
+        let summary = tracked.engine.summary(at: Date(timeIntervalSince1970: state.endedAt ?? state.startedAt))
+        // A draft keeps its engine state, so it can be resumed like a live one.
         let liveState: String? = summary.state == .stopped ? nil : try Self.encode(state)
-        return try database.write { db in
+        let records = try database.write { db in
             try db.execute(sql: """
                 INSERT INTO runs (id, name, notes, activity, state, started_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [summary.id, summary.name, summary.notes, summary.activity.rawValue, summary.state.rawValue,
                                  summary.startedAt.timeIntervalSince1970, Date().timeIntervalSince1970])
-            return try Self.write(db, summary: summary, liveState: liveState, points: points)
+            return try Self.write(db, summary: summary, liveState: liveState, points: tracked.points)
         }
+        return ImportedRun(summary: summary, points: tracked.points, records: records)
     }
 
-    /// Deletes a draft run and its points; returns false when `id` is not a draft.
+    /// Deletes a draft run; its points go with it (`ON DELETE CASCADE`). Returns false when `id` is not a draft.
     public func discardDraft(id: String) async throws -> Bool {
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM run_points WHERE run_id = ? AND EXISTS (SELECT 1 FROM runs WHERE id = ? AND state = 'draft')",
-                           arguments: [id, id])
             try db.execute(sql: "DELETE FROM runs WHERE id = ? AND state = 'draft'", arguments: [id])
             return db.changesCount > 0
         }
@@ -72,11 +77,12 @@ public struct RunStore: Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for point in points {
-                try statement.execute(arguments: [
+                statement.setUncheckedArguments([
                     summary.id, point.sequence, point.time.timeIntervalSince1970, point.coordinate?.latitude,
                     point.coordinate?.longitude, finite(point.altitude), finite(point.speed), finite(point.horizontalAccuracy),
                     point.segment, point.rejection?.rawValue,
                 ])
+                try statement.execute()
             }
         }
         try update(db, summary: summary, liveState: liveState)
@@ -119,14 +125,9 @@ public struct RunStore: Sendable {
         try await database.read { db in try RunSummary.fetch(db, id: id) }
     }
 
-    /// All points of run `id` in order.
+    /// All points of run `runID` in order (see `RunPoints.load`).
     public func points(runID: String) async throws -> [TrackPoint] {
-        try await database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT seq, time, lat, lon, altitude, speed, accuracy, segment, rejection
-                FROM run_points WHERE run_id = ? ORDER BY seq
-                """, arguments: [runID]).map(Self.point(from:))
-        }
+        try await database.read { db in try RunPoints.load(db, runID: runID) }
     }
 
     private func loadStates(where condition: String, arguments: StatementArguments = []) async throws -> [EngineState] {
@@ -146,16 +147,6 @@ public struct RunStore: Sendable {
         }
     }
 
-    static func point(from row: Row) throws -> TrackPoint {
-        let latitude: Double? = row["lat"]
-        let longitude: Double? = row["lon"]
-        let coordinate = latitude.flatMap { lat in longitude.flatMap { try? Coordinate(latitude: lat, longitude: $0) } }
-        let rejection: String? = row["rejection"]
-        return TrackPoint(sequence: row["seq"], time: Date(timeIntervalSince1970: row["time"]), coordinate: coordinate,
-                          altitude: row["altitude"], speed: row["speed"], horizontalAccuracy: row["accuracy"],
-                          segment: row["segment"], rejection: rejection.flatMap(PointRejection.init(rawValue:)))
-    }
-
     static func encode(_ state: EngineState) throws -> String {
         let encoder = JSONEncoder()
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
@@ -167,4 +158,11 @@ public struct RunStore: Sendable {
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return decoder
     }
+}
+
+/// A stored recording: the run object, every point with its rejection reason, and the records it set.
+public struct ImportedRun: Sendable {
+    public var summary: RunSummary
+    public var points: [TrackPoint]
+    public var records: [PersonalRecord]
 }

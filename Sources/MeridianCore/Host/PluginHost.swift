@@ -58,36 +58,28 @@ public final class PluginHost: Service, Sendable {
 
         // Plugins are built before `self` is complete, so fixes reach the host through a box.
         let receiver = HostReceiver()
+        func context(for spec: PluginSpec) -> PluginContext {
+            PluginContext(id: spec.id, logger: logger, units: config.units, position: position, events: events, resources: resources)
+        }
         var providers: [ProviderSlot] = []
         for (index, spec) in config.providers.enumerated() {
-            guard let type = registry.provider(spec.type) else {
-                let known = registry.providerTypes.map(\.type).joined(separator: ", ")
-                throw ConfigError(file: config.file, line: spec.line, path: "providers[\(index)].type",
-                                  message: "unknown provider type '\(spec.type)'; registered types: \(known)")
-            }
-            let context = PluginContext(id: spec.id, logger: logger, units: config.units, position: position,
-                                        events: events, resources: resources)
+            let type = try Self.lookup(registry.provider(spec.type), spec, section: "providers", index: index,
+                                       known: registry.providerTypes.map(\.type), file: config.file)
             let health = ProviderHealth()
-            let counter = Atomic<Int>.Shared(0)
             let id = spec.id
-            let providerContext = ProviderContext(plugin: context, health: health) { fix in
+            let providerContext = ProviderContext(plugin: context(for: spec), health: health) { fix in
                 receiver.host?.receive(fix, from: id)
             }
             let provider = try Self.build { try type.make(spec.options, providerContext) }
             providers.append(ProviderSlot(id: spec.id, type: spec.type, priority: spec.priority,
                                           staleAfter: spec.staleAfter, provider: provider, health: health,
-                                          fixesReceived: counter))
+                                          fixesReceived: Atomic<Int>.Shared(0)))
         }
         var consumers: [ConsumerSlot] = []
         for (index, spec) in config.consumers.enumerated() {
-            guard let type = registry.consumer(spec.type) else {
-                let known = registry.consumerTypes.map(\.type).joined(separator: ", ")
-                throw ConfigError(file: config.file, line: spec.line, path: "consumers[\(index)].type",
-                                  message: "unknown consumer type '\(spec.type)'; registered types: \(known)")
-            }
-            let context = PluginContext(id: spec.id, logger: logger, units: config.units, position: position,
-                                        events: events, resources: resources)
-            let consumer = try Self.build { try type.make(spec.options, context) }
+            let type = try Self.lookup(registry.consumer(spec.type), spec, section: "consumers", index: index,
+                                       known: registry.consumerTypes.map(\.type), file: config.file)
+            let consumer = try Self.build { try type.make(spec.options, context(for: spec)) }
             consumers.append(ConsumerSlot(id: spec.id, type: spec.type, consumer: consumer,
                                           channel: ConsumerChannel(capacity: consumerBuffer)))
         }
@@ -100,6 +92,17 @@ public final class PluginHost: Service, Sendable {
             ($0.id, Counter(label: "meridian_consumer_dropped_total", dimensions: [("consumer", $0.id)], factory: metrics))
         })
         receiver.host = self
+    }
+
+    /// The registered type for `spec`, or an error naming the entry and listing the known types.
+    private static func lookup<T>(_ found: T?, _ spec: PluginSpec, section: String, index: Int, known: [String],
+                                  file: String?) throws(ConfigError) -> T {
+        guard let found else {
+            let kind = section == "providers" ? "provider" : "consumer"
+            throw ConfigError(file: file, line: spec.line, path: "\(section)[\(index)].type",
+                              message: "unknown \(kind) type '\(spec.type)'; registered types: \(known.joined(separator: ", "))")
+        }
+        return found
     }
 
     private static func build<T>(_ make: () throws -> T) throws(ConfigError) -> T {

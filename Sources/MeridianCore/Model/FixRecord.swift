@@ -19,12 +19,13 @@ public struct FixRecord: Codable, Sendable, Equatable {
     public var provider: String?
     public var signal: String?
 
+    // Raw values survive MeridianJSON's snake_case conversion both ways ("altHae" <-> "alt_hae").
     enum CodingKeys: String, CodingKey {
         case time, lat, lon
-        case altHAE = "alt_hae"
-        case altMSL = "alt_msl"
+        case altHAE = "altHae"
+        case altMSL = "altMsl"
         case speed, track, mode, quality, eph, epv
-        case satellitesUsed = "satellites_used"
+        case satellitesUsed
         case provider, signal
     }
 

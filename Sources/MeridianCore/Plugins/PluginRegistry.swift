@@ -15,39 +15,28 @@ public struct OptionInfo: Sendable, Equatable {
     }
 }
 
-/// How to build a provider of one configuration `type`.
-public struct ProviderType: Sendable {
+/// How to build a plugin of one configuration `type` from its options and a context.
+public struct PluginType<Context: Sendable, Plugin>: Sendable {
     public var type: String
     public var summary: String
     public var options: [OptionInfo]
-    /// Decodes the plugin's own options and builds the provider; configuration errors are thrown as `ConfigError`.
-    public var make: @Sendable (PluginOptions, ProviderContext) throws -> any LocationProvider
+    /// Decodes the plugin's own options and builds it; configuration errors are thrown as `ConfigError`.
+    public var make: @Sendable (PluginOptions, Context) throws -> Plugin
 
     public init(type: String, summary: String, options: [OptionInfo],
-                make: @escaping @Sendable (PluginOptions, ProviderContext) throws -> any LocationProvider) {
+                make: @escaping @Sendable (PluginOptions, Context) throws -> Plugin) {
         self.type = type
         self.summary = summary
         self.options = options
         self.make = make
     }
 }
+
+/// How to build a provider of one configuration `type`.
+public typealias ProviderType = PluginType<ProviderContext, any LocationProvider>
 
 /// How to build a consumer of one configuration `type`.
-public struct ConsumerType: Sendable {
-    public var type: String
-    public var summary: String
-    public var options: [OptionInfo]
-    /// Decodes the plugin's own options and builds the consumer.
-    public var make: @Sendable (PluginOptions, PluginContext) throws -> any LocationConsumer
-
-    public init(type: String, summary: String, options: [OptionInfo],
-                make: @escaping @Sendable (PluginOptions, PluginContext) throws -> any LocationConsumer) {
-        self.type = type
-        self.summary = summary
-        self.options = options
-        self.make = make
-    }
-}
+public typealias ConsumerType = PluginType<PluginContext, any LocationConsumer>
 
 /// Maps configuration `type` strings to plugin factories.
 public struct PluginRegistry: Sendable {

@@ -11,7 +11,7 @@ public enum MeridianJSON {
             var container = encoder.singleValueContainer()
             try container.encode(ISO8601.string(from: date))
         }
-        encoder.outputFormatting = pretty ? [.withoutEscapingSlashes, .prettyPrinted, .sortedKeys] : [.withoutEscapingSlashes]
+        encoder.outputFormatting = pretty ? [.withoutEscapingSlashes, .prettyPrinted, .sortedKeys] : [.withoutEscapingSlashes, .sortedKeys]
         encoder.nonConformingFloatEncodingStrategy = .throw
         return encoder
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MeridianTesting
 import NIOCore
 import NIOPosix
 

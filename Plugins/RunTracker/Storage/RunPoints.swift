@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import MeridianCore
 
-/// Reads the stored fixes of a run from `run_points` (the run tracker's table), in arrival order.
+/// The one reader of `run_points`: the stored fixes of a run in arrival order (live restore, history, export).
 public enum RunPoints {
     /// Every point of run `runID`, accepted and rejected. A row with an unknown rejection reason or an
     /// invalid coordinate is a `RunStoreError.corruptRow` naming the run and the sequence number.

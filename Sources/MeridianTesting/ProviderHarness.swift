@@ -4,13 +4,14 @@ import MeridianCore
 import ServiceLifecycle
 
 /// Runs one provider in a service group and records what it emits.
-final class ProviderHarness: Sendable {
-    let context: ProviderContext
+public final class ProviderHarness: Sendable {
+    public let context: ProviderContext
     private let collected = Locked<[Fix]>([])
     private let group: ServiceGroup
     private let runner: Task<Void, any Error>
 
-    init(id: String = "gpsd-test", make: (ProviderContext) throws -> any LocationProvider) throws {
+    /// Builds the provider with a context whose fixes are recorded, and starts it.
+    public init(id: String, make: (ProviderContext) throws -> any LocationProvider) throws {
         let collected = self.collected
         var logger = Logger(label: "test")
         logger.logLevel = .critical
@@ -23,18 +24,20 @@ final class ProviderHarness: Sendable {
         runner = Task { try await group.run() }
     }
 
-    var fixes: [Fix] { collected.withLock { $0 } }
-    var health: ProviderHealth.Snapshot { context.health.snapshot }
+    /// Fixes emitted so far.
+    public var fixes: [Fix] { collected.value }
+    /// The provider's reported state and counters.
+    public var health: ProviderHealth.Snapshot { context.health.snapshot }
 
     /// Requests graceful shutdown and waits for the provider to stop.
-    func stop() async {
+    public func stop() async {
         await group.triggerGracefulShutdown()
         _ = try? await runner.value
     }
 
     /// Runs `body` with a harness, stopping it on every path.
-    static func with<T>(id: String = "gpsd-test", make: (ProviderContext) throws -> any LocationProvider,
-                        _ body: (ProviderHarness) async throws -> T) async throws -> T {
+    public static func with<T>(id: String, make: (ProviderContext) throws -> any LocationProvider,
+                               _ body: (ProviderHarness) async throws -> T) async throws -> T {
         let harness = try ProviderHarness(id: id, make: make)
         do {
             let result = try await body(harness)

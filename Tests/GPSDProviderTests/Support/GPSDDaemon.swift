@@ -1,49 +1,6 @@
 import Foundation
 import MeridianTesting
 
-/// Two linked pseudo-terminals made by socat: bytes written to `writerPath` come out of `readerPath`.
-final class PseudoTerminalPair {
-    let directory: URL
-    let writerPath: String
-    let readerPath: String
-    private(set) var socat: ManagedProcess
-
-    init(directory: URL) async throws {
-        self.directory = directory
-        writerPath = directory.appendingPathComponent("writer").path
-        readerPath = directory.appendingPathComponent("reader").path
-        socat = try Self.startSocat(writer: writerPath, reader: readerPath)
-        try await waitForLinks()
-    }
-
-    /// Writes `lines` (CRLF-terminated) to the writer end, pausing `interval` between lines.
-    func write(lines: [String], interval: Duration = .milliseconds(4)) async throws {
-        try await Self.write(lines: lines, to: writerPath, interval: interval)
-    }
-
-    /// Writes `lines` (CRLF-terminated) to the terminal at `path`, pausing `interval` between lines.
-    static func write(lines: [String], to path: String, interval: Duration) async throws {
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        for line in lines {
-            try handle.write(contentsOf: Data((line + "\r\n").utf8))
-            try await Task.sleep(for: interval)
-        }
-    }
-
-    func stop() { socat.terminate() }
-
-    private func waitForLinks() async throws {
-        try await ManagedProcess.waitUntil(timeout: 5, "socat's pseudo-terminal links") { [writerPath, readerPath] in
-            FileManager.default.fileExists(atPath: writerPath) && FileManager.default.fileExists(atPath: readerPath)
-        }
-    }
-
-    private static func startSocat(writer: String, reader: String) throws -> ManagedProcess {
-        try ManagedProcess("socat", ["-d", "-d", "pty,raw,echo=0,link=\(writer)", "pty,raw,echo=0,link=\(reader)"])
-    }
-}
-
 /// A gpsd 3.22 on a free loopback port, reading one device (read-only, no waiting for clients).
 final class GPSDDaemon {
     let port: Int
@@ -60,17 +17,17 @@ final class GPSDDaemon {
     /// Kills gpsd (SIGKILL, as a crash would) and waits until it has exited.
     func kill() {
         process.send(SIGKILL)
-        process.process.waitUntilExit()
+        process.waitUntilExit()
     }
 
     /// Starts gpsd again on the same port.
     func restart() async throws {
-        process.terminate()
+        process.stop()
         process = try Self.start(device: device, port: port)
         try await waitUntilListening()
     }
 
-    func stop() { process.terminate() }
+    func stop() { process.stop() }
 
     /// Feeds a TXT sentence (which makes no fix) through `pty` until gpsd has identified the device as NMEA.
     ///
@@ -111,21 +68,4 @@ final class GPSDDaemon {
             }
         }
     }
-}
-
-extension ManagedProcess {
-    /// Stops the process by PID with SIGKILL and waits for it.
-    ///
-    /// Children started through Foundation's `Process` here inherit a signal mask that blocks SIGTERM,
-    /// so `stop()` would always wait out its grace period before killing.
-    func terminate() {
-        send(SIGKILL)
-        stop()
-    }
-}
-
-/// NMEA sentences of a shared log, without gpsd's `#` comment lines.
-func nmeaSentences(_ name: String) throws -> [String] {
-    let text = try String(contentsOf: TestData.url("nmea/\(name)"), encoding: .isoLatin1)
-    return text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.hasPrefix("#") }
 }
