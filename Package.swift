@@ -135,12 +135,19 @@ let package = Package(
             name: "MeridianHTTPTests",
             dependencies: [
                 "MeridianHTTP", "MeridianTesting",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
-        .testTarget(name: "NMEASerialProviderTests", dependencies: ["NMEASerialProvider", "MeridianTesting"]),
-        .testTarget(name: "GPSDProviderTests", dependencies: ["GPSDProvider", "NMEA", "MeridianTesting"]),
-        .testTarget(name: "ReplayProviderTests", dependencies: ["ReplayProvider", "MeridianTesting"]),
+        .testTarget(name: "NMEASerialProviderTests", dependencies: ["NMEASerialProvider", "NMEA", "MeridianTesting"]),
+        .testTarget(
+            name: "GPSDProviderTests",
+            dependencies: [
+                "GPSDProvider", "NMEA", "MeridianTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "ReplayProviderTests", dependencies: ["ReplayProvider", "NMEA", "MeridianTesting"]),
         .testTarget(
             name: "MapLinksTests",
             dependencies: [
@@ -156,7 +163,12 @@ let package = Package(
         ),
         .testTarget(
             name: "RunTrackerTests",
-            dependencies: ["RunTracker", "MeridianTesting", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "RunTracker", "MeridianTesting", "ReplayProvider",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
             exclude: ["Schemas"]
         ),
         .testTarget(

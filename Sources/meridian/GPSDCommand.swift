@@ -66,26 +66,10 @@ struct GPSDCommand: AsyncParsableCommand {
             if json {
                 FixJSONWriter.append(fix, to: &bytes)  // the text MeridianJSON makes of a FixRecord, keys in order
             } else {
-                bytes = Array(readableLine(fix).utf8)
+                bytes = Array(FixLine.text(fix, units: .metric).utf8)
             }
             bytes.append(0x0A)
             FileHandle.standardOutput.write(Data(bytes))
-        }
-
-        /// `2024-05-01T07:30:12.000Z 3D 48.858400,2.294500 alt 35 m 12.3 km/h 124.0° ±4 m 9 sats`
-        static func readableLine(_ fix: Fix) -> String {
-            let units = UnitSystem.metric
-            var parts = [ISO8601.string(from: fix.time), ["no fix", "2D", "3D"][fix.mode.rawValue - 1]]
-            if let coordinate = fix.coordinate {
-                parts.append("\(NumberText.fixed(coordinate.latitude, decimals: 6)),\(NumberText.fixed(coordinate.longitude, decimals: 6))")
-            }
-            if let altitude = fix.altitude { parts.append("alt \(DistanceFormat.string(metres: altitude, units: units))") }
-            if let speed = fix.speed { parts.append(TimeFormat.speed(metresPerSecond: speed, units: units)) }
-            if let course = fix.course { parts.append("\(NumberText.fixed(course, decimals: 1))°") }
-            if let accuracy = fix.horizontalAccuracy { parts.append("±\(DistanceFormat.string(metres: accuracy, units: units))") }
-            if let satellites = fix.satellitesUsed { parts.append("\(satellites) sats") }
-            if let quality = fix.quality, quality != .gps { parts.append(quality.rawValue) }
-            return parts.joined(separator: " ")
         }
     }
 }
