@@ -51,20 +51,12 @@ public final class GPSDProvider: LocationProvider, Sendable {
 
     /// Connects, serves the connection until it ends, and waits with backoff, until cancelled.
     private func connectLoop() async {
-        var backoff = timing.backoff
-        var attempts = 0
-        while !Task.isCancelled {
-            context.health.update(.connecting, message: "connecting to gpsd at \(session.endpoint)")
-            if attempts > 0 { context.health.count("reconnects") }
-            attempts += 1
+        await ReconnectLoop.run(backoff: timing.backoff, health: context.health, logger: context.logger,
+                                connectingMessage: "connecting to gpsd at \(session.endpoint)",
+                                retryCounter: "reconnects") {
             let outcome = await serveOneConnection()
-            if Task.isCancelled { return }
-            if outcome.deliveredReports { backoff.reset() }
-            let delay = backoff.nextDelay()
-            let reason = outcome.reason ?? "gpsd at \(session.endpoint) closed the connection"
-            context.health.update(.disconnected, message: "\(reason); retrying in \(Self.seconds(delay))")
-            context.logger.warning("\(reason); retrying in \(Self.seconds(delay))")
-            do { try await Task.sleep(for: delay) } catch { return }
+            return ReconnectLoop.Outcome(madeProgress: outcome.deliveredReports,
+                                         reason: outcome.reason ?? "gpsd at \(session.endpoint) closed the connection")
         }
     }
 
@@ -122,10 +114,5 @@ public final class GPSDProvider: LocationProvider, Sendable {
             return "gpsd at \(endpoint) did not accept the connection in time; check host/port and firewalls"
         }
         return "cannot connect to gpsd at \(endpoint): \(text)"
-    }
-
-    private static func seconds(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return NumberText.trimmed(seconds, decimals: 3) + " s"
     }
 }

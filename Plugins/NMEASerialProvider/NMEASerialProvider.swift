@@ -53,21 +53,12 @@ public final class NMEASerialProvider: LocationProvider, Sendable {
 
     /// Opens the device, reads until it is gone, and waits with backoff, until cancelled.
     private func openLoop() async {
-        var backoff = timing.backoff
-        var attempts = 0
-        while !Task.isCancelled {
-            context.health.update(.connecting, message: "opening \(options.device) at \(options.baud) baud")
-            if attempts > 0 { context.health.count("reopens") }
-            attempts += 1
+        await ReconnectLoop.run(backoff: timing.backoff, health: context.health, logger: context.logger,
+                                connectingMessage: "opening \(options.device) at \(options.baud) baud",
+                                retryCounter: "reopens") {
             let outcome = await readUntilGone()
-            if Task.isCancelled { return }
-            if outcome.receivedData { backoff.reset() }
-            let delay = backoff.nextDelay()
-            let reason = outcome.reason ?? "\(options.device) was closed"
-            let retry = "retrying in \(NumberText.trimmed(Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18, decimals: 3)) s"
-            context.health.update(.disconnected, message: "\(reason); \(retry)")
-            context.logger.warning("\(reason); \(retry)")
-            do { try await Task.sleep(for: delay) } catch { return }
+            return ReconnectLoop.Outcome(madeProgress: outcome.receivedData,
+                                         reason: outcome.reason ?? "\(options.device) was closed")
         }
     }
 

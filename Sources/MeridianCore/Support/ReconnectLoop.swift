@@ -1,0 +1,40 @@
+import Logging
+
+/// The connect → serve → wait-with-backoff cycle shared by providers that talk to a
+/// device or server which may come and go. Runs until the task is cancelled.
+public enum ReconnectLoop {
+    /// What one connection attempt ended with.
+    public struct Outcome: Sendable {
+        /// True when the attempt delivered data, so the next wait starts from the initial delay again.
+        public var madeProgress: Bool
+        /// Why the connection ended, for the provider's state message and the log.
+        public var reason: String
+
+        public init(madeProgress: Bool, reason: String) {
+            self.madeProgress = madeProgress
+            self.reason = reason
+        }
+    }
+
+    /// Calls `attempt` until cancelled. Before each attempt the provider is reported as
+    /// `connecting` with `connectingMessage` (and `retryCounter` counts every retry); after it,
+    /// as `disconnected` with the reason and the delay before the next attempt.
+    public static func run(backoff: Backoff, health: ProviderHealth, logger: Logger, connectingMessage: String,
+                           retryCounter: String, attempt: () async -> Outcome) async {
+        var backoff = backoff
+        var attempts = 0
+        while !Task.isCancelled {
+            health.update(.connecting, message: connectingMessage)
+            if attempts > 0 { health.count(retryCounter) }
+            attempts += 1
+            let outcome = await attempt()
+            if Task.isCancelled { return }
+            if outcome.madeProgress { backoff.reset() }
+            let delay = backoff.nextDelay()
+            let message = "\(outcome.reason); retrying in \(NumberText.trimmed(delay.seconds, decimals: 3)) s"
+            health.update(.disconnected, message: message)
+            logger.warning("\(message)")
+            do { try await Task.sleep(for: delay) } catch { return }
+        }
+    }
+}
