@@ -31,7 +31,7 @@ struct GeometryTests {
 
     @Test("point-to-edge distance is within 1 mm of a dense geodesic search, from 10 m to 300 km")
     func edgeDistance() throws {
-        var random = SplitMix64(seed: 99)
+        var random = SeededRandom(seed: 99)
         let geodesic = Geodesic.wgs84
         for number in 0..<300 {
             let scale = 10 * pow(30_000, random.unit())

@@ -41,11 +41,11 @@ public struct FlyerWorkload: Sendable {
     ]
 
     public var settings: Settings
-    private var random: SplitMix64
+    private var random: SeededRandom
 
     public init(_ settings: Settings) {
         self.settings = settings
-        random = SplitMix64(seed: settings.seed)
+        random = SeededRandom(seed: settings.seed)
     }
 
     /// The next flyer, with id `f` + its zero-padded number.
@@ -125,24 +125,9 @@ public struct FlyerWorkload: Sendable {
     }
 }
 
-/// SplitMix64: a small, fast, seedable generator (the same sequence on every platform).
-public struct SplitMix64: Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) {
-        state = seed
-    }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..<1.
-    public mutating func unit() -> Double {
+extension SeededRandom {
+    /// Uniform in 0..<1 from the top 53 bits (the sequence the workloads were generated with).
+    mutating func unit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 }

@@ -47,16 +47,20 @@ struct NodeDecoder: Decoder {
     // MARK: Values
 
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        let scalar: Any?
         if let enumType = T.self as? any ConfigEnum.Type {
-            return try decodeEnum(enumType) as! T
+            scalar = try decodeEnum(enumType)
+        } else {
+            switch type {
+            case is String.Type: scalar = try scalarString()
+            case is Bool.Type: scalar = try decodeBool()
+            case is Int.Type: scalar = try decodeInteger()
+            case is Double.Type: scalar = try decodeDouble()
+            default: scalar = nil
+            }
         }
-        switch type {
-        case is String.Type: return try scalarString() as! T
-        case is Bool.Type: return try decodeBool() as! T
-        case is Int.Type: return try decodeInteger() as! T
-        case is Double.Type: return try decodeDouble() as! T
-        default: return try T(from: self)
-        }
+        if let value = scalar as? T { return value }
+        return try T(from: self)
     }
 
     private func decodeEnum<E: ConfigEnum>(_ type: E.Type) throws -> E {
