@@ -57,7 +57,10 @@ let package = Package(
         ),
         .target(
             name: "MeridianTesting",
-            dependencies: ["MeridianCore", "MeridianStore"]
+            dependencies: [
+                "MeridianCore", "MeridianStore", "MeridianHTTP",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
         ),
 
         // MARK: Plugins

@@ -80,12 +80,9 @@ public enum FlyerCatalogError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .duplicateID(let id):
-            return "a flyer with id '\(id)' exists already; use PUT /v1/flyers/\(id) (or import) to replace it"
-        case .repeatedID(let id, let first, let second):
-            return "id '\(id)' is given twice (entries \(first) and \(second)); every flyer needs its own id"
-        case .store(let detail):
-            return detail
+        case .duplicateID(let id): return FlyerStoreError.duplicateID(id).description
+        case .repeatedID(let id, let first, let second): return FlyerStoreError.repeatedID(id, first: first, second: second).description
+        case .store(let detail): return detail
         }
     }
 }

@@ -434,6 +434,9 @@ struct FlyersCommand: AsyncParsableCommand {
         @Option(help: "Random seed.")
         var seed: UInt64 = 42
 
+        @Option(help: "Run the SpatiaLite SQL baseline on the first N queries only (it takes ~0.1 s per query in dense clusters).")
+        var sqlQueries = 300
+
         @Option(help: "Folder for the benchmark database (created and kept).")
         var directory: String
 
@@ -446,6 +449,7 @@ struct FlyersCommand: AsyncParsableCommand {
                 settings.flyers = flyers
                 settings.queries = queries
                 settings.seed = seed
+                settings.sqlQueries = sqlQueries
                 settings.redisPort = redisPort
                 try ProximityBenchmark(settings: settings) { print($0) }.run()
             }

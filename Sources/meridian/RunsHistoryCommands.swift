@@ -291,21 +291,28 @@ struct RunsBenchCommand: AsyncParsableCommand {
             let history = RunHistory(store: store)
             let origin = try Coordinate(latitude: 48.137, longitude: 11.575)
             let start = Date(timeIntervalSince1970: 1_577_865_600)
-            let ids = (0..<runs).map { String(format: "bench-%05d", $0) }
+            let ids = (0..<runs).map(Self.benchID)
 
+            // Import through `RunStore.prepareImport` and `store` (the two halves of `importRun`), overlapped: run i is
+            // tracked on another thread while run i-1 is written. Generating the recordings is not timed.
             var points = 0
             var importSeconds = 0.0
-            for (index, id) in ids.enumerated() {
-                let run = SyntheticRun(id: id, name: "Run \(index)", startedAt: start.addingTimeInterval(Double(index) * 86_400),
-                                       origin: origin, duration: duration, paceSecondsPerKilometre: 280 + Double(index % 90),
-                                       pauses: index % 3 == 0 ? [(offset: duration / 2, length: 60)] : [], seed: UInt64(index + 1))
-                points += run.fixes.count
+            var prepared: PreparedImport?
+            for index in 0...runs {
+                let fixes = index < runs ? Self.recording(index, duration: duration, start: start, origin: origin) : []
+                points += fixes.count
+                let previous = prepared
                 importSeconds += try await Self.time {
-                    _ = try runStore.importRun(run.fixes, id: run.id, name: run.name, activity: run.activity)
+                    let preparing = Task.detached { [fixes] in
+                        try RunStore.prepareImport(fixes, id: Self.benchID(index), name: "Run \(index)", activity: .run)
+                    }
+                    if let previous { _ = try runStore.store(previous) }
+                    prepared = try await preparing.value
                 }
             }
             print("import: \(runs) runs, \(points) fixes in \(Self.fixed(importSeconds)) s = \(Int(Double(points) / importSeconds)) points/s "
-                  + "(tracking engine, rows, points, packed progress, best efforts, records; one transaction per run)")
+                  + "(tracking engine, rows, points, packed progress, best efforts, records; one transaction per run; "
+                  + "the next run is tracked while one is written)")
 
             var cursors: [RunCursor?] = [nil]
             while cursors.count < 20, let token = try await history.list(RunListQuery(limit: 50, cursor: cursors.last ?? nil)).nextCursor {
@@ -348,6 +355,15 @@ struct RunsBenchCommand: AsyncParsableCommand {
                 && records.allSatisfy { record in peer.best[record.distance].map { abs($0 - record.elapsedTime) < 1e-6 } ?? false }
             print("records agree with the baseline: \(same ? "yes" : "NO")")
         }
+    }
+
+    static func benchID(_ index: Int) -> String { String(format: "bench-%05d", index) }
+
+    /// The fixes of generated run `index`: one hour (`duration` s) at 1 Hz, a different pace per run, a pause in every third.
+    static func recording(_ index: Int, duration: Int, start: Date, origin: Coordinate) -> [Fix] {
+        SyntheticRun(id: benchID(index), name: "Run \(index)", startedAt: start.addingTimeInterval(Double(index) * 86_400),
+                     origin: origin, duration: duration, paceSecondsPerKilometre: 280 + Double(index % 90),
+                     pauses: index % 3 == 0 ? [(offset: duration / 2, length: 60)] : [], seed: UInt64(index + 1)).fixes
     }
 
     /// The baseline: every saved run's points read back and its best efforts computed from them.

@@ -1,26 +1,20 @@
 import Foundation
-import Logging
 import MeridianCore
-import MeridianHTTP
-import MeridianStore
 import MeridianTesting
-import Prometheus
-import ServiceLifecycle
-import Synchronization
 @testable import FlyerProximity
 
 /// A real Meridian HTTP server on 127.0.0.1 and a kernel-chosen port, with a scripted provider
 /// and the `flyers` consumer on a real SpatiaLite file.
-final class FlyerServer: Sendable {
-    let host: PluginHost
-    let client: HTTPTestClient
-    private let temporary: TemporaryStore
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+struct FlyerServer {
+    let server: TestServer
+    var host: PluginHost { server.host }
+    var client: HTTPTestClient { server.client }
 
-    /// `units` is the configuration's `units:`; `options` are extra flow-style options of the flyers entry.
-    static func start(units: UnitSystem = .metric, options: String = "") async throws -> FlyerServer {
+    /// Runs `body` against a started server (`units` is the configuration's `units:`, `options` extra
+    /// flow-style options of the flyers entry), stops it on every path and removes the database.
+    static func with(units: UnitSystem = .metric, options: String = "", _ body: (FlyerServer) async throws -> Void) async throws {
         let temporary = try TemporaryStore()
+        defer { temporary.remove() }
         var registry = PluginRegistry()
         registry.register(ScriptedProvider.registration())
         registry.register(FlyerPlugin.registration)
@@ -32,38 +26,8 @@ final class FlyerServer: Sendable {
               - {type: flyers\(options.isEmpty ? "" : ", " + options)}
 
             """
-        let config = try ConfigLoader.parse(yaml)
-        let logger = Logger(label: "flyers-http-test")
-        let prometheus = PrometheusCollectorRegistry()
-        let metrics = PrometheusMetricsFactory(registry: prometheus)
-        let resources = Resources()
-        resources[StoreKey.self] = temporary.store
-        let host = try PluginHost(config: config, registry: registry, logger: logger, resources: resources, metrics: metrics)
-        let bound = Mutex<Int?>(nil)
-        let app = try MeridianServer.makeApplication(host: host, settings: HTTPSettings(host: "127.0.0.1", port: 0),
-                                                     registry: prometheus, metrics: metrics, logger: logger) { port in
-            bound.withLock { $0 = port }
-        }
-        let group = ServiceGroup(configuration: .init(services: [app] + host.services, gracefulShutdownSignals: [], logger: logger))
-        let task = Task { try await group.run() }
-        try await ManagedProcess.waitUntil(timeout: 10, "the server to listen") { bound.withLock { $0 } != nil }
-        let port = bound.withLock { $0 } ?? 0
-        return FlyerServer(host: host, client: HTTPTestClient(port: port), temporary: temporary, group: group, task: task)
-    }
-
-    private init(host: PluginHost, client: HTTPTestClient, temporary: TemporaryStore, group: ServiceGroup, task: Task<Void, any Error>) {
-        self.host = host
-        self.client = client
-        self.temporary = temporary
-        self.group = group
-        self.task = task
-    }
-
-    /// Graceful shutdown, then the database folder is removed.
-    func stop() async throws {
-        await group.triggerGracefulShutdown()
-        defer { temporary.remove() }
-        try await task.value
+        let server = try await TestServer.start(yaml: yaml, registry: registry, store: temporary.store)
+        try await server.run { try await body(FlyerServer(server: $0)) }
     }
 
     /// Sends `body` (JSON text) and returns the response.

@@ -4,6 +4,15 @@ import MeridianHTTP
 import MeridianTesting
 import Testing
 
+/// A server with one scripted provider, as the core routes need nothing else.
+private enum RunningServer {
+    static func start(token: String? = nil) async throws -> TestServer {
+        var registry = PluginRegistry()
+        registry.register(ScriptedProvider.registration())
+        return try await TestServer.start(yaml: "providers:\n  - {id: scripted, type: scripted}\n", registry: registry, token: token)
+    }
+}
+
 @Suite("HTTP core routes over a real socket")
 struct CoreRoutesTests {
     @Test("health answers with status and version")

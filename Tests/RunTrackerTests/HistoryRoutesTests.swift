@@ -41,7 +41,8 @@ struct HistoryRoutesTests {
                 #expect(page.status == 200)
                 seen += try Self.ids(page)
                 pages += 1
-                guard let cursor = try page.json()["next_cursor"] as? String else { break }
+                let next = try #require(try page.json()["next_cursor"]) // null on the last page, never absent
+                guard let cursor = next as? String else { #expect(next is NSNull); break }
                 path = "/v1/runs?limit=2&cursor=\(cursor)"
             }
             #expect(pages == 3)
@@ -53,11 +54,15 @@ struct HistoryRoutesTests {
             let first = try #require(try await server.call("GET", "/v1/runs?limit=1").json()["runs"] as? [[String: Any]]).first
             #expect(first?["distance_m"] as? Double ?? 0 > 1000)
             #expect(first?["state"] as? String == "stopped")
+            #expect(first?["deleted_at"] is NSNull && first?["purge_at"] is NSNull)
 
-            for bad in ["/v1/runs?limit=0", "/v1/runs?cursor=not-a-cursor", "/v1/runs?from=May%202"] {
+            for bad in ["/v1/runs?limit=0", "/v1/runs?cursor=not-a-cursor", "/v1/runs?from=May%202", "/v1/runs?deleted=yes"] {
                 let answer = try await server.call("GET", bad)
                 #expect(answer.status == 400, "\(bad): \(answer.text)")
             }
+            let deletedFlag = try await server.call("GET", "/v1/runs?deleted=1")
+            #expect(deletedFlag.text.contains("'deleted'") && deletedFlag.text.contains("true"))
+            #expect(try Self.ids(await server.call("GET", "/v1/runs?deleted=false")).count == 5)
         }
     }
 
@@ -70,7 +75,12 @@ struct HistoryRoutesTests {
             #expect((body["run"] as? [String: Any])?["id"] as? String == "run-2")
             let analysis = try #require(body["analysis"] as? [String: Any])
             #expect((analysis["splits"] as? [[String: Any]])?.map { $0["unit"] as? String } == ["km", "mile"])
-            #expect(try await server.call("GET", "/v1/runs/nope").status == 404)
+            let quality = try #require(analysis["quality"] as? [String: Any])
+            #expect(quality["accuracy_p50_m"] is Double && quality["accuracy_p95_m"] is Double && quality["accuracy_max_m"] is Double)
+            let effort = try #require((analysis["best_efforts"] as? [[String: Any]])?.first)
+            #expect(Set(effort.keys) == ["distance", "elapsed_s", "start_offset_s"])
+            let unknown = try await server.call("GET", "/v1/runs/nope")
+            #expect(unknown.status == 404 && unknown.errorCode == "run_not_found")
             #expect(try await server.call("GET", "/v1/runs/run-2?max_points=1").status == 400)
 
             let edited = try await server.call("PATCH", "/v1/runs/run-2", #"{"name": "  Park loop  ", "notes": "windy"}"#)
@@ -106,7 +116,8 @@ struct HistoryRoutesTests {
             #expect(try restored.status == 200 && restored.json()["id"] as? String == "run-1")
             let again = try await server.call("POST", "/v1/runs/run-1/restore")
             #expect(again.status == 409 && again.errorCode == "not_deleted")
-            #expect(try await server.call("POST", "/v1/runs/nope/restore").status == 404)
+            let unknown = try await server.call("POST", "/v1/runs/nope/restore")
+            #expect(unknown.status == 404 && unknown.errorCode == "run_not_found")
             #expect(try await server.call("GET", "/v1/runs/run-1").status == 200)
 
             // several at once: all or none
@@ -127,6 +138,8 @@ struct HistoryRoutesTests {
             #expect(records.map { $0["distance"] as? String } == ["1k", "mile"])
             let holder = try #require(records.first?["run_id"] as? String)
             #expect(holder == "run-0") // the fastest pace
+            // history-only keys are present in current records too, as null
+            #expect(records.allSatisfy { $0["run_deleted"] is NSNull && $0["previous_elapsed_s"] is NSNull && $0["recorded_at"] is NSNull })
             #expect(try #require(try report.json()["history"] as? [[String: Any]]).count >= 2)
 
             let only = try #require(try await server.call("GET", "/v1/records?distance=mile").json()["records"] as? [[String: Any]])

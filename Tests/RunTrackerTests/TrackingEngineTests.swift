@@ -183,3 +183,26 @@ import Testing
         #expect(try MeridianJSON.makeDecoder().decode(RunSummary.self, from: Data(json.utf8)) == summary)
     }
 }
+
+/// The jump check's flat-earth shortcut must never change a decision of the exact geodesic test.
+@Suite struct JumpCheckTests {
+    @Test func shortcutAgreesWithTheGeodesicNearTheLimit() throws {
+        var random = SeededRandom(seed: 42)
+        var jumps = 0
+        for _ in 0..<20_000 {
+            let from = try Coordinate(latitude: Double.random(in: -89.9...89.9, using: &random),
+                                      longitude: Double.random(in: -180..<180, using: &random))
+            let seconds = Double.random(in: 0.2...30, using: &random)
+            let uncertainty = Double.random(in: 0...40, using: &random)
+            let limit = [4.0, 5, 12, 30, 60][Int.random(in: 0..<5, using: &random)]
+            // Distances within 3 % of the decisive one, so a shortcut that is too generous would be caught.
+            let distance = (limit * seconds + uncertainty) * Double.random(in: 0.97...1.03, using: &random)
+            let to = try Geodesic.wgs84.direct(from: from, bearing: Double.random(in: 0..<360, using: &random), distance: distance).destination
+            let exact = max(0, Geodesic.wgs84.distance(from, to) - uncertainty) / seconds > limit
+            #expect(RunEngine.needsSpeed(from: from, to: to, allowing: uncertainty, in: seconds, above: limit) == exact,
+                    "\(from) → \(to) in \(seconds) s, ±\(uncertainty) m, limit \(limit) m/s")
+            if exact { jumps += 1 }
+        }
+        #expect(jumps > 5_000 && jumps < 15_000) // both outcomes are exercised
+    }
+}

@@ -15,7 +15,7 @@ public enum CSVFlyers {
         }
         var column: [String: Int] = [:]
         for (index, rawName) in names.enumerated() {
-            let name = rawName.trimmingCharacters(in: .whitespaces)
+            let name = rawName.trimmedWhitespace
             guard header.contains(name) else {
                 throw FlyerInputError(location: "line \(headerLine)", message: "unknown column '\(name)'; the columns are \(header.joined(separator: ","))")
             }
@@ -35,7 +35,7 @@ public enum CSVFlyers {
             }
             func field(_ name: String) -> String? { column[name].map { fields[$0] } }
             func number(_ name: String) throws(FlyerInputError) -> Double {
-                let text = field(name)?.trimmingCharacters(in: .whitespaces) ?? ""
+                let text = field(name)?.trimmedWhitespace ?? ""
                 guard let value = Double(text) else {
                     throw FlyerInputError(location: location, field: name, message: "'\(text)' is not a number; give decimal degrees such as 48.8584")
                 }

@@ -52,7 +52,7 @@ struct FlyerDraft {
     }
 
     static func nonBlank(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmedWhitespace
         return trimmed.isEmpty ? nil : trimmed
     }
 }

@@ -48,6 +48,9 @@ public struct FlyerRepository: Sendable {
     /// Batches at least this large rebuild the spatial index once instead of row by row.
     static let bulkThreshold = 20_000
 
+    /// The page cache of a bulk write, as SQLite's negative `cache_size` (KiB): 512 MiB at most, used as needed.
+    private static let bulkCacheKibibytes = -524_288
+
     private static let columns = "id, title, description, address, category, url, radius_m, valid_from, valid_until"
 
     /// Writes `flyers` in one transaction (all or nothing); `progress` is called with the number
@@ -66,29 +69,24 @@ public struct FlyerRepository: Sendable {
         let sql = "INSERT INTO flyers (\(Self.columns), geom) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, GeomFromWKB(?, 4326))\(conflict)"
         try run {
             try store.database.write { db in
-                // Large batches skip the per-row R*Tree triggers and rebuild the index once at the end
-                // (same transaction, so a failure leaves the old index untouched).
+                // Large batches run without the per-row triggers and rebuild the index once at the end
+                // (same transaction, so a failure leaves the table, its triggers and its index untouched).
                 let bulk = flyers.count >= Self.bulkThreshold
-                if bulk {
-                    try db.execute(sql: "SELECT DisableSpatialIndex('flyers', 'geom')")
-                    try db.execute(sql: "DROP TABLE IF EXISTS idx_flyers_geom")
-                }
-                let statement = try db.makeStatement(sql: sql)
+                let triggers = bulk ? try SpatialTriggers.suspend(on: db) : nil
+                // A page cache that holds the whole batch: a small one spills pages to the WAL and reads them back.
+                let cacheSize = bulk ? try Int.fetchOne(db, sql: "PRAGMA cache_size") : nil
+                if bulk { try db.execute(sql: "PRAGMA cache_size = \(Self.bulkCacheKibibytes)") }
+                defer { if let cacheSize { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") } }
+                let insert = try FlyerInsertStatement(db, sql: sql)
                 for (index, flyer) in flyers.enumerated() {
                     do {
-                        try statement.execute(arguments: [
-                            flyer.id, flyer.title, flyer.description, flyer.address, flyer.category, flyer.url,
-                            flyer.radiusM, flyer.validFrom?.timeIntervalSince1970, flyer.validUntil?.timeIntervalSince1970,
-                            WKB.encode(flyer.geometry),
-                        ])
+                        try insert.insert(flyer)
                     } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
                         throw FlyerStoreError.duplicateID(flyer.id)
                     }
                     if let progress, (index + 1) % 10_000 == 0 || index + 1 == flyers.count { progress(index + 1) }
                 }
-                if bulk {
-                    try db.execute(sql: "SELECT CreateSpatialIndex('flyers', 'geom')")
-                }
+                try triggers?.restore(on: db)
             }
         }
     }

@@ -38,8 +38,9 @@ public struct DataQuality: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case accuracyLevels
-        case accuracyP50 = "accuracyP50M"
-        case accuracyP95 = "accuracyP95M"
+        // Snake case spelled out: the encoder's conversion would give `accuracy_p50m`.
+        case accuracyP50 = "accuracy_p50_m"
+        case accuracyP95 = "accuracy_p95_m"
         case accuracyMax = "accuracyMaxM"
         case received, rejected, rejectedBy
         case gaps

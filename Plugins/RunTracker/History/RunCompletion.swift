@@ -4,20 +4,21 @@ import MeridianCore
 
 /// What the run tracker calls when a run is saved (stopped and long enough, or imported).
 public enum RunCompletion {
-    /// Computes what history needs from the run's stored points, inside the caller's transaction:
-    /// the packed progress (for splits and records) and, for activity `run`, the best efforts.
-    /// Returns the personal records the run sets (empty for other activities, or when saved again);
-    /// publish them with `publish(_:to:)`. Unknown run ids are a `RunHistoryError.notFound`.
+    /// Stores what history needs, inside the caller's transaction: the packed progress (for splits and records)
+    /// and, for activity `run`, the best efforts. `progress` is the run's progress when the caller built it from
+    /// the points in memory (an import, before its transaction); when `nil` it is built from the stored points.
+    /// Returns the personal records the run sets (empty for other activities, or when
+    /// saved again); publish them with `publish(_:to:)`. Unknown run ids are a `RunHistoryError.notFound`.
     @discardableResult
-    public static func didSave(runID: String, in db: Database) throws -> [PersonalRecord] {
-        try didSave(runID: runID, in: db, now: Date())
+    public static func didSave(runID: String, progress: RunProgress? = nil, in db: Database) throws -> [PersonalRecord] {
+        try didSave(runID: runID, progress: progress, in: db, now: Date())
     }
 
-    /// `didSave(runID:in:)` with an explicit clock (for tests).
+    /// `didSave(runID:progress:in:)` with an explicit clock (for tests).
     @discardableResult
-    public static func didSave(runID: String, in db: Database, now: Date) throws -> [PersonalRecord] {
+    public static func didSave(runID: String, progress: RunProgress? = nil, in db: Database, now: Date) throws -> [PersonalRecord] {
         guard let run = try SavedRun.fetch(db, id: runID) else { throw RunHistoryError.notFound(runID: runID) }
-        let progress = try ProgressStore.build(runID: runID, start: run.startedAt, in: db)
+        let progress = try progress ?? ProgressStore.build(runID: runID, start: run.startedAt, in: db)
         try ProgressStore.save(progress, runID: runID, in: db)
         guard run.activity == .run else {
             try RecordBook.store([], runID: runID, in: db)

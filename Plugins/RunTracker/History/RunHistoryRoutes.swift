@@ -76,7 +76,7 @@ public enum RunHistoryRoutes {
         _ = try? history.purgeExpiredNow()
     }
 
-    /// The list query of `GET /v1/runs`: `limit`, `cursor`, `q` (name), `from`, `to`, `deleted=true`.
+    /// The list query of `GET /v1/runs`: `limit`, `cursor`, `q` (name), `from`, `to`, `deleted` (`true` or `false`).
     static func listQuery(_ request: Request) throws -> RunListQuery {
         let limit = try request.intQuery("limit", in: RunListQuery.limits) ?? 50
         do {
@@ -87,7 +87,8 @@ public enum RunHistoryRoutes {
                                     try RunListQuery.parseBound(text, field: "from", isUpperBound: false) },
                                 to: try request.query("to").map { text throws(RunHistoryError) in
                                     try RunListQuery.parseBound(text, field: "to", isUpperBound: true) },
-                                deleted: request.query("deleted") == "true")
+                                deleted: try request.query("deleted").map { text throws(RunHistoryError) in
+                                    try RunListQuery.parseDeleted(text) } ?? false)
         } catch {
             throw apiError(error)
         }
@@ -104,7 +105,7 @@ public enum RunHistoryRoutes {
 
     static func apiError(_ error: RunHistoryError) -> APIError {
         switch error {
-        case .notFound: return APIError.notFound(error.description)
+        case .notFound: return APIError.notFound(error.description, code: "run_not_found")
         case .active: return APIError.conflict(error.description, code: "run_active")
         case .notDeleted: return APIError.conflict(error.description, code: "not_deleted")
         case .deleted: return APIError(.gone, code: "run_deleted", message: error.description)

@@ -28,6 +28,15 @@ public struct RunListQuery: Sendable, Equatable {
         self.deleted = deleted
     }
 
+    /// Parses the `deleted` flag: `true` or `false`; anything else is an `invalid` error naming the parameter.
+    public static func parseDeleted(_ text: String) throws(RunHistoryError) -> Bool {
+        switch text {
+        case "true": return true
+        case "false": return false
+        default: throw .invalid(field: "query parameter 'deleted'", message: "must be true (deleted runs) or false (saved runs), got '\(text)'")
+        }
+    }
+
     /// Parses a `from`/`to` bound: an ISO 8601 date-time, or a bare date (`2024-05-01`), which as `to`
     /// means the end of that day (the whole day is included).
     public static func parseBound(_ text: String, field: String, isUpperBound: Bool) throws(RunHistoryError) -> Date {
@@ -73,11 +82,11 @@ public struct RunCursor: Sendable, Equatable {
 /// One page of runs, newest first.
 public struct RunPage: Sendable, Encodable {
     public var runs: [RunListItem]
-    /// Pass as `cursor` to get the next page; `nil` on the last page.
-    public var nextCursor: String?
+    /// Pass as `cursor` to get the next page; `null` on the last page.
+    @NullWhenAbsent public var nextCursor: String?
 }
 
-/// A run in a list: the run object of the run tracker, plus `deleted_at` and `purge_at` for deleted runs.
+/// A run in a list: the run object of the run tracker, plus `deleted_at` and `purge_at` (`null` unless deleted).
 public struct RunListItem: Sendable, Encodable {
     public var run: RunSummary
     public var deletedAt: Date?
@@ -90,7 +99,6 @@ public struct RunListItem: Sendable, Encodable {
 
     public func encode(to encoder: any Encoder) throws {
         try run.encode(to: encoder)
-        guard let deletedAt else { return }
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(deletedAt, forKey: .deletedAt)
         try container.encode(purgeAt, forKey: .purgeAt)

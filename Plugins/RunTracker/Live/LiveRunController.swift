@@ -58,7 +58,7 @@ public actor LiveRunController {
             var stale = RunEngine(restoring: older, settings: settings)
             let end = Date(timeIntervalSince1970: older.lastFixTime ?? older.startedAt)
             stale.stop(at: end)
-            try await write(stale, points: [])
+            _ = try await write(stale, points: [])
         }
         engine = RunEngine(restoring: newest, settings: settings)
         refreshPower(force: true)
@@ -82,7 +82,7 @@ public actor LiveRunController {
         let runName = trimmed.isEmpty ? "\(activityName) \(ISO8601.string(from: now).prefix(16).replacingOccurrences(of: "T", with: " "))" : trimmed
         guard runName.count <= 200 else { throw RunCommandError.invalidName(runName) }
         if let id, let existing = try await runStore.summary(id: id) {
-            throw RunCommandError.notActive(id: id, state: existing.state, command: "start")
+            throw RunCommandError.finished(id: id, state: existing.state)
         }
         let runID = id ?? UUID().uuidString.lowercased()
         var started = RunEngine(runID: runID, name: runName, activity: activity, startedAt: now, settings: settings)

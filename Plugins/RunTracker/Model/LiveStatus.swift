@@ -2,18 +2,19 @@ import Foundation
 import MeridianCore
 
 /// `GET /v1/runs/active`: the active run with live metrics, SI numbers and texts in the configured units.
+/// Every key is always present; unknown values are `null`.
 public struct LiveStatus: Sendable, Encodable, Equatable {
     public var run: RunSummary
     public var autoPaused: Bool
     /// True until the first usable fix of the run.
     public var waitingForGps: Bool
     /// From the last fix's horizontal accuracy; `nil` before any fix with an accuracy.
-    public var signalQuality: SignalQuality?
-    public var horizontalAccuracyM: Double?
+    @NullWhenAbsent public var signalQuality: SignalQuality?
+    @NullWhenAbsent public var horizontalAccuracyM: Double?
     /// Smoothed over about 30 s; `nil` until enough data.
-    public var currentSpeedMps: Double?
+    @NullWhenAbsent public var currentSpeedMps: Double?
     /// `nil` when standing or unknown.
-    public var currentPaceSPerKm: Double?
+    @NullWhenAbsent public var currentPaceSPerKm: Double?
     public var currentSplit: CurrentSplit
     public var splits: [Split]
     public var movementPattern: MovementPattern
@@ -33,7 +34,8 @@ public struct LiveStatus: Sendable, Encodable, Equatable {
     /// Battery state as read from sysfs.
     public struct PowerReport: Sendable, Encodable, Equatable {
         public var state: PowerState
-        public var capacityPercent: Double?
+        /// `nil` without a battery.
+        @NullWhenAbsent public var capacityPercent: Double?
         public var charging: Bool
     }
 

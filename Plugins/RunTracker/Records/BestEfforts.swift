@@ -11,6 +11,13 @@ public struct BestEffort: Sendable, Equatable, Codable {
         self.elapsedTime = elapsedTime
         self.startOffset = startOffset
     }
+
+    // camelCase raw values: MeridianJSON converts them to `elapsed_s` and `start_offset_s`, like every duration.
+    enum CodingKeys: String, CodingKey {
+        case distance
+        case elapsedTime = "elapsedS"
+        case startOffset = "startOffsetS"
+    }
 }
 
 extension RunProgress {

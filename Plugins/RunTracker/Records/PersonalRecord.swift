@@ -3,8 +3,9 @@ import Foundation
 /// A personal record: the fastest time over a record distance, and the run it comes from.
 ///
 /// JSON: `{"distance": "5k", "distance_m": 5000, "elapsed_s": 1500.2, "run_id": "…", "achieved_at": "…",
-/// "run_name": "…", "pace_s_per_km": 300.04}`; record history entries add `run_deleted`,
-/// `previous_elapsed_s` (the record it beat, `null` for the first) and `recorded_at`.
+/// "run_name": "…", "pace_s_per_km": 300.04, "run_deleted": null, "previous_elapsed_s": null, "recorded_at": null}`.
+/// The last three are set in record history entries (`previous_elapsed_s` is the record it beat, `null` for the
+/// first) and `null` in current records: every key is always present.
 public struct PersonalRecord: Sendable, Equatable, Codable {
     public var distance: RecordDistance
     public var distanceMetres: Double
@@ -15,11 +16,11 @@ public struct PersonalRecord: Sendable, Equatable, Codable {
     public var runName: String
     public var pace: Double
     /// History only: the run was deleted (or purged) since; the record stays in the history.
-    public var runDeleted: Bool?
+    @NullWhenAbsent public var runDeleted: Bool?
     /// History only: the time of the record this one beat.
-    public var previousElapsedTime: Double?
+    @NullWhenAbsent public var previousElapsedTime: Double?
     /// History only: when the record was recorded (the run's save).
-    public var recordedAt: Date?
+    @NullWhenAbsent public var recordedAt: Date?
 
     public init(distance: RecordDistance, elapsedTime: Double, runID: String, achievedAt: Date, runName: String,
                 runDeleted: Bool? = nil, previousElapsedTime: Double? = nil, recordedAt: Date? = nil) {

@@ -44,22 +44,41 @@ public struct RunStore: Sendable {
     /// Tracks a recording with `RunImport.track` (the live engine at full speed, so the metrics are computed
     /// exactly as live) and stores it in one transaction: row, points, metrics and `RunCompletion.didSave`.
     /// Returns `nil` when `fixes` is empty. A run too short to save is stored as a draft.
+    /// (`prepareImport` then `store` do the same in two steps, so that several imports can overlap.)
     public func importRun(_ fixes: [Fix], id: String = UUID().uuidString.lowercased(), name: String, activity: Activity,
                           settings: TrackerSettings = TrackerSettings()) throws -> ImportedRun? {
+        guard let prepared = try Self.prepareImport(fixes, id: id, name: name, activity: activity, settings: settings) else {
+            return nil
+        }
+        return try store(prepared)
+    }
+
+    /// The database-free part of an import: tracks the recording and builds its packed progress.
+    /// Returns `nil` when `fixes` is empty. Pass the result to `store(_:)`; meanwhile the next recording can be prepared.
+    public static func prepareImport(_ fixes: [Fix], id: String = UUID().uuidString.lowercased(), name: String,
+                                     activity: Activity, settings: TrackerSettings = TrackerSettings()) throws -> PreparedImport? {
         guard let tracked = RunImport.track(fixes, id: id, name: name, activity: activity, settings: settings) else { return nil }
         let state = tracked.engine.state
         let summary = tracked.engine.summary(at: Date(timeIntervalSince1970: state.endedAt ?? state.startedAt))
+        let saved = summary.state == .stopped
         // A draft keeps its engine state, so it can be resumed like a live one.
-        let liveState: String? = summary.state == .stopped ? nil : try Self.encode(state)
+        return PreparedImport(summary: summary, points: tracked.points, liveState: saved ? nil : try encode(state),
+                              progress: saved ? RunProgress(points: tracked.points, start: summary.startedAt) : nil)
+    }
+
+    /// Stores a prepared import in one transaction: row, points, metrics and `RunCompletion.didSave`.
+    public func store(_ prepared: PreparedImport) throws -> ImportedRun {
+        let summary = prepared.summary
         let records = try database.write { db in
             try db.execute(sql: """
                 INSERT INTO runs (id, name, notes, activity, state, started_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [summary.id, summary.name, summary.notes, summary.activity.rawValue, summary.state.rawValue,
                                  summary.startedAt.timeIntervalSince1970, Date().timeIntervalSince1970])
-            return try Self.write(db, summary: summary, liveState: liveState, points: tracked.points)
+            return try Self.write(db, summary: summary, liveState: prepared.liveState, points: prepared.points,
+                                  progress: prepared.progress)
         }
-        return ImportedRun(summary: summary, points: tracked.points, records: records)
+        return ImportedRun(summary: summary, points: prepared.points, records: records)
     }
 
     /// Deletes a draft run; its points go with it (`ON DELETE CASCADE`). Returns false when `id` is not a draft.
@@ -70,24 +89,14 @@ public struct RunStore: Sendable {
         }
     }
 
-    private static func write(_ db: Database, summary: RunSummary, liveState: String?, points: [TrackPoint]) throws -> [PersonalRecord] {
-        if !points.isEmpty {
-            let statement = try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO run_points (run_id, seq, time, lat, lon, altitude, speed, accuracy, segment, rejection)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            for point in points {
-                statement.setUncheckedArguments([
-                    summary.id, point.sequence, point.time.timeIntervalSince1970, point.coordinate?.latitude,
-                    point.coordinate?.longitude, finite(point.altitude), finite(point.speed), finite(point.horizontalAccuracy),
-                    point.segment, point.rejection?.rawValue,
-                ])
-                try statement.execute()
-            }
-        }
+    /// Appends `points`, updates the run row and, when the run is saved, calls `RunCompletion.didSave` with
+    /// `progress` (built from the stored points when `nil`).
+    private static func write(_ db: Database, summary: RunSummary, liveState: String?, points: [TrackPoint],
+                              progress: RunProgress? = nil) throws -> [PersonalRecord] {
+        try PointWriter.write(points, runID: summary.id, in: db)
         try update(db, summary: summary, liveState: liveState)
         guard summary.state == .stopped else { return [] }
-        return try RunCompletion.didSave(runID: summary.id, in: db)
+        return try RunCompletion.didSave(runID: summary.id, progress: progress, in: db)
     }
 
     private static func update(_ db: Database, summary: RunSummary, liveState: String?) throws {
@@ -102,10 +111,6 @@ public struct RunStore: Sendable {
                 summary.maxSpeed, summary.ascent, summary.descent, summary.pointCount, summary.rejectedPointCount,
                 summary.segmentCount, Date().timeIntervalSince1970, liveState, summary.id,
             ])
-    }
-
-    private static func finite(_ value: Double?) -> Double? {
-        value.flatMap { $0.isFinite ? $0 : nil }
     }
 
     // MARK: Reading
@@ -158,6 +163,16 @@ public struct RunStore: Sendable {
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return decoder
     }
+}
+
+/// A tracked recording not yet stored (`RunStore.prepareImport`).
+public struct PreparedImport: Sendable {
+    public var summary: RunSummary
+    public var points: [TrackPoint]
+    /// The engine state of a draft (so it can be resumed); `nil` for a saved run.
+    var liveState: String?
+    /// The packed progress of a saved run; `nil` for a draft.
+    var progress: RunProgress?
 }
 
 /// A stored recording: the run object, every point with its rejection reason, and the records it set.

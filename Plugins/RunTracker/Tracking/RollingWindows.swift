@@ -55,8 +55,10 @@ struct DerivedSpeed: Sendable, Equatable, Codable {
             return nil
         }
         let split = last.time - halfWindow
-        let older = positions.filter { $0.time < split }
-        let newer = positions.filter { $0.time >= split }
+        // Positions are in time order: the newer half starts at the first one at or after `split`.
+        let boundary = positions.firstIndex { $0.time >= split } ?? positions.endIndex
+        let older = positions[..<boundary]
+        let newer = positions[boundary...]
         guard !older.isEmpty, !newer.isEmpty,
               let from = TimedPosition.centroid(older), let to = TimedPosition.centroid(newer) else { return nil }
         let olderTime = older.reduce(0) { $0 + $1.time } / Double(older.count)

@@ -10,6 +10,8 @@ public enum RunCommandError: Error, Equatable, CustomStringConvertible {
     case invalidName(String)
     /// Only drafts can be discarded.
     case notDraft(id: String)
+    /// A start gave the id of a run that has already finished (saved, kept as a draft, or deleted).
+    case finished(id: String, state: RunState)
 
     public var description: String {
         switch self {
@@ -23,6 +25,9 @@ public enum RunCommandError: Error, Equatable, CustomStringConvertible {
             return "run name '\(name)' is not allowed: give at most 200 characters"
         case .notDraft(let id):
             return "run \(id) is not a draft; only runs too short to save can be discarded (delete saved runs with DELETE /v1/runs/\(id))"
+        case .finished(let id, let state):
+            let draft = state == .draft ? " (it is a draft: continue it with POST /v1/runs/\(id)/resume)" : ""
+            return "run \(id) has already finished\(draft); start a new run without an id, or with a new one"
         }
     }
 }

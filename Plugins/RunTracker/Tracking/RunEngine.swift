@@ -16,21 +16,23 @@ public struct RunEngine: Sendable {
 
     public let settings: TrackerSettings
     public private(set) var state: EngineState
+    /// The limits of the run's activity (looked up once: they are read several times per fix).
+    private let profile: ActivityProfile
 
     /// Starts a new run at `startedAt` (it may begin before the first fix).
     public init(runID: String, name: String, activity: Activity, startedAt: Date, settings: TrackerSettings = TrackerSettings()) {
         self.settings = settings
+        profile = settings.profile(activity)
         state = EngineState(runID: runID, name: name, activity: activity, startedAt: startedAt.timeIntervalSince1970)
     }
 
     /// Continues a run from its saved state. The downtime breaks the segment: no distance is invented across it.
     public init(restoring saved: EngineState, settings: TrackerSettings = TrackerSettings()) {
         self.settings = settings
+        profile = settings.profile(saved.activity)
         state = saved
         if state.state.isActive { breakSegment() }
     }
-
-    private var profile: ActivityProfile { settings.profile(state.activity) }
 
     // MARK: Fixes
 
@@ -67,8 +69,7 @@ public struct RunEngine: Sendable {
         if let last = state.lastUsable, let lastCoordinate = last.coordinate {
             // Both positions may be off by their accuracy: only movement beyond that must be explained by speed.
             let uncertainty = (state.lastUsableAccuracy ?? settings.assumedAccuracy) + (fix.horizontalAccuracy ?? settings.assumedAccuracy)
-            let speed = max(0, Geodesic.wgs84.distance(lastCoordinate, coordinate) - uncertainty) / (time - last.time)
-            if speed > profile.maxSpeed {
+            if Self.needsSpeed(from: lastCoordinate, to: coordinate, allowing: uncertainty, in: time - last.time, above: profile.maxSpeed) {
                 state.jumpStreak += 1
                 guard state.jumpStreak >= settings.jumpResetCount else { return .implausibleJump }
                 // The receiver keeps insisting: believe it, without distance across the jump.
@@ -116,6 +117,19 @@ public struct RunEngine: Sendable {
         state.splits.add(distance: state.distance, timer: timer(at: time), length: settings.splitDistance)
         checkAutoPause(speed: speed, time: time, previous: previousTrackedTime)
         return rejection
+    }
+
+    /// Whether covering the way from `from` to `to`, less `uncertainty` metres, in `seconds` needs more than `limit` m/s.
+    /// A flat-earth estimate in the local plane (within 0.1 % of the geodesic below 1 km and 80° of latitude)
+    /// settles the usual case, a step clearly below the limit, without the exact geodesic.
+    static func needsSpeed(from: Coordinate, to: Coordinate, allowing uncertainty: Double, in seconds: Double,
+                           above limit: Double) -> Bool {
+        if abs(from.latitude) <= 80 {
+            let offset = LocalPlane(origin: from).project(to)
+            let estimate = (offset.x * offset.x + offset.y * offset.y).squareRoot()
+            if estimate <= 1000, (estimate * 1.01 - uncertainty) / seconds <= limit { return false }
+        }
+        return max(0, Geodesic.wgs84.distance(from, to) - uncertainty) / seconds > limit
     }
 
     /// Decides whether the position extends the route, and adds the distance if so.

@@ -11,7 +11,10 @@ public enum RunImport {
     /// Returns `nil` when `fixes` is empty.
     public static func track(_ fixes: [Fix], id: String = UUID().uuidString.lowercased(), name: String,
                              activity: Activity, settings: TrackerSettings = TrackerSettings()) -> (engine: RunEngine, points: [TrackPoint])? {
-        let ordered = fixes.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        // Recordings are nearly always in time order already; a stable sort fixes the others.
+        let inOrder = zip(fixes, fixes.dropFirst()).allSatisfy { $0.time <= $1.time }
+        let ordered = inOrder ? fixes
+            : fixes.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         guard let first = ordered.first, let last = ordered.last else { return nil }
         var engine = RunEngine(runID: id, name: name, activity: activity, startedAt: first.time, settings: settings)
         var points: [TrackPoint] = []

@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import MeridianCore
+import MeridianHTTP
+import MeridianStore
+import Prometheus
+import ServiceLifecycle
+
+/// The full Meridian HTTP application on 127.0.0.1 and a kernel-chosen port, built from a
+/// configuration and a registry exactly as `meridian serve` builds it, for route tests over a
+/// real socket. With `store`, the store is shared with the plugins under `StoreKey`.
+public final class TestServer: Sendable {
+    public let host: PluginHost
+    public let port: Int
+    /// A client for this server (with the bearer token when one was given).
+    public let client: HTTPTestClient
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    /// Parses `yaml`, builds the plugins from `registry` and starts serving.
+    public static func start(yaml: String, registry: PluginRegistry, store: Store? = nil,
+                             token: String? = nil) async throws -> TestServer {
+        var logger = Logger(label: "test-server")
+        logger.logLevel = .critical
+        let resources = Resources()
+        if let store { resources[StoreKey.self] = store }
+        let prometheus = PrometheusCollectorRegistry()
+        let metrics = PrometheusMetricsFactory(registry: prometheus)
+        let host = try PluginHost(config: ConfigLoader.parse(yaml), registry: registry, logger: logger,
+                                  resources: resources, metrics: metrics)
+        let bound = Locked<Int?>(nil)
+        let app = try MeridianServer.makeApplication(host: host, settings: HTTPSettings(host: "127.0.0.1", port: 0, token: token),
+                                                     registry: prometheus, metrics: metrics, logger: logger) { port in
+            bound.withLock { $0 = port }
+        }
+        let group = ServiceGroup(configuration: .init(services: [app] + host.services, gracefulShutdownSignals: [], logger: logger))
+        let task = Task { try await group.run() }
+        try await ManagedProcess.waitUntil(timeout: 30, "the server to listen") { bound.value != nil }
+        let port = bound.value ?? 0
+        let headers = token.map { ["Authorization": "Bearer \($0)"] } ?? [:]
+        return TestServer(host: host, port: port, client: HTTPTestClient(port: port, headers: headers), group: group, task: task)
+    }
+
+    private init(host: PluginHost, port: Int, client: HTTPTestClient, group: ServiceGroup, task: Task<Void, any Error>) {
+        self.host = host
+        self.port = port
+        self.client = client
+        self.group = group
+        self.task = task
+    }
+
+    /// Graceful shutdown; waits until every service has stopped.
+    public func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await task.value
+    }
+
+    /// Runs `body` against the started server and stops it on every path.
+    public func run<T>(_ body: (TestServer) async throws -> T) async throws -> T {
+        do {
+            let result = try await body(self)
+            try await stop()
+            return result
+        } catch {
+            try? await stop()
+            throw error
+        }
+    }
+}
