@@ -20,59 +20,6 @@ struct FlyersCommand: AsyncParsableCommand {
         subcommands: [Import.self, Export.self, Add.self, Get.self, Delete.self, Near.self, Bench.self]
     )
 
-    /// Where the store is and which flyer options apply.
-    struct StoreOptions: ParsableArguments {
-        @Option(help: "Configuration file (default Config/meridian.yaml or MERIDIAN_CONFIG).")
-        var config: String?
-
-        @Option(help: "SpatiaLite database file (overrides MERIDIAN_DB and store.path).")
-        var db: String?
-
-        /// The configuration, when one was named or the default exists.
-        func loadConfig() throws -> MeridianConfig? {
-            let environment = ProcessInfo.processInfo.environment
-            let path = ConfigLoader.resolvePath(config, environment: environment)
-            let named = config != nil || environment["MERIDIAN_CONFIG"] != nil
-            guard named || FileManager.default.fileExists(atPath: path) else { return nil }
-            do {
-                return try ConfigLoader.load(path: path, environment: environment)
-            } catch {
-                throw CommandFailure("\(error)", code: 2)
-            }
-        }
-
-        func storePath(_ config: MeridianConfig?) -> String {
-            db ?? ProcessInfo.processInfo.environment["MERIDIAN_DB"].flatMap { $0.isEmpty ? nil : $0 }
-                ?? config?.store.path ?? StoreSettings().path
-        }
-
-        /// The `flyers` consumer's options from the configuration (defaults without one).
-        func flyerOptions(_ config: MeridianConfig?) throws -> FlyerOptions {
-            guard let spec = config?.consumers.first(where: { $0.type == FlyerPlugin.registration.type }) else { return FlyerOptions() }
-            do {
-                return try FlyerOptions.decode(spec.options)
-            } catch {
-                throw CommandFailure("\(error)", code: 2)
-            }
-        }
-
-        func openStore(_ config: MeridianConfig?) throws -> Store {
-            do {
-                return try Store.open(path: storePath(config))
-            } catch {
-                throw CommandFailure(error.description)
-            }
-        }
-
-        func repository() throws -> FlyerRepository {
-            let config = try loadConfig()
-            do {
-                return try FlyerRepository(store: try openStore(config))
-            } catch let error as StoreError {
-                throw CommandFailure(error.description)
-            }
-        }
-    }
 
     enum FileFormat: String, ExpressibleByArgument, CaseIterable {
         case geojson, csv
@@ -94,7 +41,7 @@ struct FlyersCommand: AsyncParsableCommand {
             discussion: "CSV header: \(CSVFlyers.header.joined(separator: ",")). Any invalid feature or row rejects the whole file."
         )
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: StoreLocationOptions
 
         @Argument(help: "The file to import (.geojson, .json or .csv).")
         var file: String
@@ -139,7 +86,7 @@ struct FlyersCommand: AsyncParsableCommand {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Write every flyer as GeoJSON or CSV (points only), in id order.")
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: StoreLocationOptions
 
         @Option(help: "geojson or csv (default: from --output, else geojson).")
         var format: FileFormat?
@@ -189,7 +136,7 @@ struct FlyersCommand: AsyncParsableCommand {
             discussion: "Example: meridian flyers add --title \"Lost cat\" --at 48.85,2.35 --category lost --valid-until 2025-07-01"
         )
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: StoreLocationOptions
 
         @Option(help: "Title (required unless --geojson gives one).")
         var title: String?
@@ -269,7 +216,7 @@ struct FlyersCommand: AsyncParsableCommand {
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print one flyer as a GeoJSON Feature.")
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: StoreLocationOptions
 
         @Argument var id: String
 
@@ -290,7 +237,7 @@ struct FlyersCommand: AsyncParsableCommand {
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete one flyer.")
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: StoreLocationOptions
 
         @Argument var id: String
 
@@ -316,7 +263,7 @@ struct FlyersCommand: AsyncParsableCommand {
             discussion: "Without LAT,LON there is no location: flyers are listed by title, without distances."
         )
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: StoreLocationOptions
 
         @Argument(help: "Centre as LAT,LON in decimal degrees.")
         var center: String?
@@ -478,5 +425,27 @@ final class ProgressBar: @unchecked Sendable {
 
     func finish() {
         FileHandle.standardError.write(Data("\n".utf8))
+    }
+}
+
+extension StoreLocationOptions {
+    /// The `flyers` consumer's options from the configuration (defaults without one).
+    func flyerOptions(_ config: MeridianConfig?) throws -> FlyerOptions {
+        guard let spec = config?.consumers.first(where: { $0.type == FlyerPlugin.registration.type }) else { return FlyerOptions() }
+        do {
+            return try FlyerOptions.decode(spec.options)
+        } catch {
+            throw CommandFailure("\(error)", code: 2)
+        }
+    }
+
+    /// The flyers in the store this command uses.
+    func repository() throws -> FlyerRepository {
+        let config = try loadConfig()
+        do {
+            return try FlyerRepository(store: try openStore(config))
+        } catch let error as StoreError {
+            throw CommandFailure(error.description)
+        }
     }
 }

@@ -51,7 +51,7 @@ struct MapLinkCommand: AsyncParsableCommand {
     @Flag(help: "Print the link and its destination as JSON.")
     var json = false
 
-    @OptionGroup var store: FlyersCommand.StoreOptions
+    @OptionGroup var store: StoreLocationOptions
 
     func run() async throws {
         try await reportingFailures {

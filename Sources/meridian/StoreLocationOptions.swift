@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import MeridianCore
+import MeridianStore
+
+/// Where commands that work on the database find it: `--db`, else `MERIDIAN_DB`, else
+/// `store.path` of the configuration (`--config`, `MERIDIAN_CONFIG`, or the default file when it exists).
+struct StoreLocationOptions: ParsableArguments {
+    @Option(help: "Configuration file (default Config/meridian.yaml or MERIDIAN_CONFIG).")
+    var config: String?
+
+    @Option(help: "SpatiaLite database file (overrides MERIDIAN_DB and store.path).")
+    var db: String?
+
+    /// The configuration, when one was named or the default file exists; errors exit with code 2.
+    func loadConfig() throws -> MeridianConfig? {
+        let environment = ProcessInfo.processInfo.environment
+        let path = ConfigLoader.resolvePath(config, environment: environment)
+        let named = config != nil || environment["MERIDIAN_CONFIG"] != nil
+        guard named || FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            return try ConfigLoader.load(path: path, environment: environment)
+        } catch {
+            throw CommandFailure("\(error)", code: 2)
+        }
+    }
+
+    /// The database path this command uses.
+    func storePath(_ config: MeridianConfig?) -> String {
+        db ?? ProcessInfo.processInfo.environment["MERIDIAN_DB"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? config?.store.path ?? StoreSettings().path
+    }
+
+    /// Opens (creating if needed) the database.
+    func openStore(_ config: MeridianConfig?) throws -> Store {
+        do {
+            return try Store.open(path: storePath(config))
+        } catch {
+            throw CommandFailure(error.description)
+        }
+    }
+}
