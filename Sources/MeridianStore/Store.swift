@@ -87,6 +87,9 @@ public final class Store: Sendable {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try loadSpatialite(db)
+            // With WAL, NORMAL survives a crash or kill -9 of the process; only a power loss can drop
+            // the last commits, and it saves a disk sync per transaction.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         configuration.busyMode = .timeout(5)
         return configuration

@@ -5,37 +5,19 @@ import MeridianCore
 import MeridianStore
 import RunTracker
 
-/// Where the history commands find the database: `--db`, else `MERIDIAN_DB`, else the configuration's `store.path`.
+/// Where the history commands find the database (see `StoreLocationOptions`), and their output format.
 struct RunsStoreOptions: ParsableArguments {
-    @Option(name: .long, help: "Database file (default: MERIDIAN_DB, else store.path of the configuration).")
-    var db: String?
-
-    @Option(name: .long, help: "Configuration file (default: MERIDIAN_CONFIG, else Config/meridian.yaml).")
-    var config: String?
+    @OptionGroup var location: StoreLocationOptions
 
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
     /// The opened store (tables created or updated) and the units for text output.
     func open() throws -> (RunHistory, UnitSystem) {
-        let environment = ProcessInfo.processInfo.environment
-        let configPath = ConfigLoader.resolvePath(config, environment: environment)
-        let loaded = try? ConfigLoader.load(path: configPath, environment: environment)
-        let path: String
-        if let db {
-            path = db
-        } else if let database = environment["MERIDIAN_DB"], !database.isEmpty {
-            path = database
-        } else {
-            do {
-                path = try ConfigLoader.load(path: configPath, environment: environment).store.path
-            } catch {
-                throw CommandFailure("\(error); or give the database with --db PATH", code: 2)
-            }
-        }
-        let store = try Store.open(path: path)
+        let config = try location.loadConfig()
+        let store = try location.openStore(config)
         try RunHistorySchema.migrateAll(store)
-        return (RunHistory(store: store), loaded?.units ?? .metric)
+        return (RunHistory(store: store), config?.units ?? .metric)
     }
 
     func printJSON<T: Encodable>(_ value: T) throws {

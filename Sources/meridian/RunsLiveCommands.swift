@@ -122,8 +122,7 @@ struct RunsImportCommand: AsyncParsableCommand {
     var activity: String = "run"
     @Option(name: .long, help: "Run name (default: the file name).")
     var name: String?
-    @Option(name: .long, help: "Configuration file (for store.path, units and the run-tracker options).")
-    var config: String?
+    @OptionGroup var location: StoreLocationOptions
     @Flag(name: .long, help: "Print the run object as JSON.")
     var json = false
 
@@ -132,13 +131,9 @@ struct RunsImportCommand: AsyncParsableCommand {
             guard let activity = Activity(rawValue: activity) else {
                 throw CommandFailure("--activity '\(self.activity)' is not known; use one of \(Activity.allCases.map(\.rawValue).joined(separator: ", "))", code: 2)
             }
-            let environment = ProcessInfo.processInfo.environment
-            let settings: MeridianConfig
-            do {
-                settings = try ConfigLoader.load(path: ConfigLoader.resolvePath(config, environment: environment), environment: environment)
-            } catch {
-                throw CommandFailure("\(error)", code: 2)
-            }
+            // The configuration gives the database, the units and the run-tracker options (defaults without one).
+            let settings = try location.loadConfig()
+            let units = settings?.units ?? .metric
             let trackerOptions = try Self.trackerOptions(settings)
             var problems = 0
             let fixes = try TrackFileReader.read(url: URL(fileURLWithPath: file), providerID: "import") { error in
@@ -146,16 +141,16 @@ struct RunsImportCommand: AsyncParsableCommand {
                 if problems <= 5 { Standard.error("meridian: \(error)") }
             }
             let runName = name ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-            let runStore = try RunStore(store: Store.open(path: settings.store.path))
+            let runStore = try RunStore(store: location.openStore(settings))
             guard let imported = try runStore.importRun(fixes, name: runName, activity: activity,
-                                                        settings: trackerOptions.settings(units: settings.units)) else {
+                                                        settings: trackerOptions.settings(units: units)) else {
                 throw CommandFailure("\(file) holds no fixes; nothing to import")
             }
             let summary = imported.summary
             if json {
                 print(try MeridianJSON.string(summary))
             } else {
-                print(RunSummaryText.lines(summary, units: settings.units).joined(separator: "\n"))
+                print(RunSummaryText.lines(summary, units: units).joined(separator: "\n"))
                 if summary.state == .draft {
                     print(LiveRunController.stopResult(summary).message)
                 }
@@ -164,8 +159,8 @@ struct RunsImportCommand: AsyncParsableCommand {
     }
 
     /// The run-tracker entry's options from the configuration, or the defaults.
-    static func trackerOptions(_ settings: MeridianConfig) throws -> RunTrackerOptions {
-        guard let spec = settings.consumers.first(where: { $0.type == "run-tracker" }) else { return RunTrackerOptions() }
+    static func trackerOptions(_ settings: MeridianConfig?) throws -> RunTrackerOptions {
+        guard let spec = settings?.consumers.first(where: { $0.type == "run-tracker" }) else { return RunTrackerOptions() }
         do {
             return try RunTrackerOptions.decode(spec.options)
         } catch {

@@ -33,6 +33,22 @@ struct RecordsTests {
         return best.isFinite ? best : nil
     }
 
+    @Test("an import stores the points exactly as tracked, and the progress packed from memory equals one read back")
+    func importedProgressMatchesTheStoredPoints() async throws {
+        let fixture = try HistoryFixture()
+        defer { fixture.remove() }
+        let run = Fixtures.run("packed", day: 0, duration: 900, pauses: [(offset: 400, length: 30)])
+        let imported = try #require(try RunStore(store: fixture.store).importRun(run.fixes, id: run.id, name: run.name,
+                                                                                activity: .run))
+        let (stored, packed) = try await fixture.store.database.read { db in
+            (try RunPoints.load(db, runID: "packed"),
+             try ProgressStore.load(runID: "packed", start: imported.summary.startedAt, in: db))
+        }
+        #expect(stored == imported.points)
+        #expect(packed == RunProgress(points: stored, start: imported.summary.startedAt))
+        #expect(packed.count > 400) // about every other fix: 3 m steps, 5 m sampling distance
+    }
+
     @Test("the two-pointer sweep matches an O(n²) search on random runs with pauses")
     func sweepMatchesBruteForce() {
         var random = SeededRandom(seed: 42)

@@ -135,19 +135,20 @@ public struct RunStore: Sendable {
         try await database.read { db in try RunPoints.load(db, runID: runID) }
     }
 
-    private func loadStates(where condition: String, arguments: StatementArguments = []) async throws -> [EngineState] {
+    /// `arguments` and the rows read are plain values (Sendable), so the read runs on GRDB's reader, not on the caller's thread.
+    private func loadStates(where condition: String, arguments: [String] = []) async throws -> [EngineState] {
         let rows = try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, live_state FROM runs WHERE \(condition) ORDER BY started_at", arguments: arguments)
+            try Row.fetchAll(db, sql: "SELECT id, live_state FROM runs WHERE \(condition) ORDER BY started_at",
+                             arguments: StatementArguments(arguments)).map { row in (id: row[0] as String, state: row[1] as String?) }
         }
         return try rows.map { row in
-            let id: String = row["id"]
-            guard let text: String = row["live_state"] else {
-                throw RunStoreError.unreadableLiveState(runID: id, detail: "no live state was stored")
+            guard let text = row.state else {
+                throw RunStoreError.unreadableLiveState(runID: row.id, detail: "no live state was stored")
             }
             do {
                 return try Self.stateDecoder().decode(EngineState.self, from: Data(text.utf8))
             } catch {
-                throw RunStoreError.unreadableLiveState(runID: id, detail: "\(error)")
+                throw RunStoreError.unreadableLiveState(runID: row.id, detail: "\(error)")
             }
         }
     }
