@@ -44,19 +44,15 @@ public final class GPSDProvider: LocationProvider, Sendable {
         self.session = GPSDSession(context: context, endpoint: Self.endpoint(options), device: options.device)
     }
 
+    /// Connects, serves the connection until it ends, and waits with backoff, until shutdown.
     public func run() async throws {
-        await cancelWhenGracefulShutdown { await self.connectLoop() }
-        context.health.update(.disconnected, message: "stopped")
-    }
-
-    /// Connects, serves the connection until it ends, and waits with backoff, until cancelled.
-    private func connectLoop() async {
-        await ReconnectLoop.run(backoff: timing.backoff, health: context.health, logger: context.logger,
-                                connectingMessage: "connecting to gpsd at \(session.endpoint)",
-                                retryCounter: "reconnects") {
-            let outcome = await serveOneConnection()
+        let endpoint = session.endpoint
+        await ReconnectLoop.runUntilShutdown(backoff: timing.backoff, health: context.health, logger: context.logger,
+                                             connectingMessage: "connecting to gpsd at \(endpoint)",
+                                             retryCounter: "reconnects") {
+            let outcome = await self.serveOneConnection()
             return ReconnectLoop.Outcome(madeProgress: outcome.deliveredReports,
-                                         reason: outcome.reason ?? "gpsd at \(session.endpoint) closed the connection")
+                                         reason: outcome.reason ?? "gpsd at \(endpoint) closed the connection")
         }
     }
 

@@ -46,19 +46,14 @@ public final class NMEASerialProvider: LocationProvider, Sendable {
         self.session = SerialSession(context: context, checksum: options.checksum)
     }
 
+    /// Opens the device, reads until it is gone, and waits with backoff, until shutdown.
     public func run() async throws {
-        await cancelWhenGracefulShutdown { await self.openLoop() }
-        context.health.update(.disconnected, message: "stopped")
-    }
-
-    /// Opens the device, reads until it is gone, and waits with backoff, until cancelled.
-    private func openLoop() async {
-        await ReconnectLoop.run(backoff: timing.backoff, health: context.health, logger: context.logger,
-                                connectingMessage: "opening \(options.device) at \(options.baud) baud",
-                                retryCounter: "reopens") {
-            let outcome = await readUntilGone()
-            return ReconnectLoop.Outcome(madeProgress: outcome.receivedData,
-                                         reason: outcome.reason ?? "\(options.device) was closed")
+        let device = options.device
+        await ReconnectLoop.runUntilShutdown(backoff: timing.backoff, health: context.health, logger: context.logger,
+                                             connectingMessage: "opening \(device) at \(options.baud) baud",
+                                             retryCounter: "reopens") {
+            let outcome = await self.readUntilGone()
+            return ReconnectLoop.Outcome(madeProgress: outcome.receivedData, reason: outcome.reason ?? "\(device) was closed")
         }
     }
 

@@ -1,4 +1,5 @@
 import Logging
+import ServiceLifecycle
 
 /// The connect → serve → wait-with-backoff cycle shared by providers that talk to a
 /// device or server which may come and go. Runs until the task is cancelled.
@@ -14,6 +15,16 @@ public enum ReconnectLoop {
             self.madeProgress = madeProgress
             self.reason = reason
         }
+    }
+
+    /// Runs the loop until graceful shutdown (or cancellation), then reports the provider as stopped.
+    public static func runUntilShutdown(backoff: Backoff, health: ProviderHealth, logger: Logger, connectingMessage: String,
+                                        retryCounter: String, attempt: @escaping @Sendable () async -> Outcome) async {
+        await cancelWhenGracefulShutdown {
+            await run(backoff: backoff, health: health, logger: logger, connectingMessage: connectingMessage,
+                      retryCounter: retryCounter, attempt: attempt)
+        }
+        health.update(.disconnected, message: "stopped")
     }
 
     /// Calls `attempt` until cancelled. Before each attempt the provider is reported as
