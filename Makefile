@@ -13,12 +13,14 @@ build: bootstrap
 run: build
 	.build/debug/meridian serve --config $(CONFIG)
 
-# Build the tests once, then run them without rebuilding.
+# Build the tests once, then run them without rebuilding. Tests run one at a time: several
+# exercise real peers (gpsd, socat, the meridian binary) with deadlines, and on 2 cores the
+# CPU-heavy suites running beside them could starve their waits (the whole run takes about a minute).
 build-tests: bootstrap
 	$(SWIFT) build --build-tests
 
 test: build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --no-parallel
 
 release: bootstrap
 	$(SWIFT) build -c release --product meridian

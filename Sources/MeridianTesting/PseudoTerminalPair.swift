@@ -28,7 +28,7 @@ public final class PseudoTerminalPair: Sendable {
     public func start() async throws {
         let process = try ManagedProcess("socat", ["-d", "-d", "pty,raw,echo=0,link=\(receiverEnd)", "pty,raw,echo=0,link=\(devicePath)"])
         socat.withLock { $0 = process }
-        try await ManagedProcess.waitUntil(timeout: 10, "socat's pseudo-terminal links") { [receiverEnd, devicePath] in
+        try await ManagedProcess.waitUntil(timeout: 60, "socat's pseudo-terminal links") { [receiverEnd, devicePath] in
             guard process.isRunning else { throw TestSupportError("socat exited: \(process.output())") }
             return FileManager.default.fileExists(atPath: receiverEnd) && FileManager.default.fileExists(atPath: devicePath)
         }

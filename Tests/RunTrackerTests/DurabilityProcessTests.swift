@@ -90,7 +90,7 @@ import Testing
 
         let killedAt = Date()
         first.process.send(SIGKILL)
-        try await ManagedProcess.waitUntil(timeout: 10, "the killed service to exit") { !first.process.isRunning }
+        try await ManagedProcess.waitUntil(timeout: 60, "the killed service to exit") { !first.process.isRunning }
 
         let stored = try await RunStore(store: Store.open(path: database)).points(runID: started.run.id)
         let lastStored = try #require(stored.last)

@@ -48,7 +48,7 @@ final class GPSDDaemon {
     }
 
     private func waitUntilListening() async throws {
-        try await ManagedProcess.waitUntil(timeout: 5, "gpsd listening on 127.0.0.1:\(port)") { [port, process] in
+        try await ManagedProcess.waitUntil(timeout: 60, "gpsd listening on 127.0.0.1:\(port)") { [port, process] in
             guard process.isRunning else { throw TestSupportError("gpsd exited: \(process.output())") }
             return Self.acceptsConnections(port: port)
         }
