@@ -1,16 +1,61 @@
 import MeridianCore
 
-/// A sparse latitude/longitude grid of slot numbers: points live in one cell, small
+/// A sparse latitude/longitude grid for nearest-first search: points live in one cell, small
 /// areas in every cell their boxes touch, large areas in a list checked on every query.
+/// Every cell keeps an Earth-centred box around its contents; crowded cells split their
+/// points into `partsPerSide`² parts with boxes of their own, so a query inside a dense
+/// cluster measures only the parts near it.
 struct CellGrid: Sendable {
+    /// A point's slot with its Earth-centred position and its part of the cell.
+    fileprivate struct PointEntry {
+        var anchor: EarthPoint
+        var slot: Int32
+        var part: Int32
+    }
+
+    /// An area's slot with its anchor and reach (every point of it is that close to the anchor).
+    fileprivate struct AreaEntry {
+        var anchor: EarthPoint
+        var reach: Double
+        var slot: Int32
+    }
+
+    fileprivate struct Part {
+        var points: [PointEntry] = []
+        var box = SpaceBox()
+    }
+
+    fileprivate struct Cell {
+        /// The points while the cell is not split.
+        var points: [PointEntry] = []
+        var areas: [AreaEntry] = []
+        /// Holds every point and area of the cell.
+        var box = SpaceBox()
+        /// The points once the cell is split.
+        var parts: [Part] = []
+    }
+
+    private struct LargeArea {
+        var boxes: [LatLonBox]
+        var entry: AreaEntry
+    }
+
     /// Cell edge in degrees.
     let cellSize: Double
     private let rows: Int
     private let columns: Int
-    private var cells: [Int: [Int32]] = [:]
-    private var large: [Int32: [LatLonBox]] = [:]
+    private var cells: [Int: Cell] = [:]
+    private var large: [Int32: LargeArea] = [:]
     /// Areas touching more cells than this go to the large list.
     private static let maximumCellsPerArea = 256
+    /// A cell with more points than this is split into parts.
+    fileprivate static let maximumPointsPerCell = 128
+    fileprivate static let partsPerSide = 16
+    /// Heap entry kinds besides a part number.
+    private static let flyerEntry: Int32 = -1
+    private static let cellEntry: Int32 = -2
+    /// Added to an area's reach in boxes, against rounding.
+    private static let roundingSlack = 0.01
 
     init(cellSize: Double) {
         self.cellSize = cellSize
@@ -20,6 +65,16 @@ struct CellGrid: Sendable {
 
     private func row(_ latitude: Double) -> Int { min(rows - 1, max(0, Int(((latitude + 90) / cellSize).rounded(.down)))) }
     private func column(_ longitude: Double) -> Int { min(columns - 1, max(0, Int(((longitude + 180) / cellSize).rounded(.down)))) }
+
+    /// The part of its cell that `point` falls in.
+    private func part(of point: Coordinate) -> Int32 {
+        let side = Self.partsPerSide
+        let rowInCell = ((point.latitude + 90) / cellSize - Double(row(point.latitude))) * Double(side)
+        let columnInCell = ((point.longitude + 180) / cellSize - Double(column(point.longitude))) * Double(side)
+        let r = min(side - 1, max(0, Int(rowInCell.rounded(.down))))
+        let c = min(side - 1, max(0, Int(columnInCell.rounded(.down))))
+        return Int32(r * side + c)
+    }
 
     private func cellCount(_ boxes: [LatLonBox]) -> Int {
         boxes.reduce(0) { total, box in
@@ -35,61 +90,147 @@ struct CellGrid: Sendable {
         }
     }
 
-    mutating func insert(point: Coordinate, slot: Int32) {
-        cells[row(point.latitude) * columns + column(point.longitude), default: []].append(slot)
+    mutating func insert(point: Coordinate, anchor: EarthPoint, slot: Int32) {
+        let entry = PointEntry(anchor: anchor, slot: slot, part: part(of: point))
+        let key = row(point.latitude) * columns + column(point.longitude)
+        cells[key, default: Cell()].insert(entry)
     }
 
     mutating func remove(point: Coordinate, slot: Int32) {
         let key = row(point.latitude) * columns + column(point.longitude)
-        remove(slot, fromCell: key)
+        let part = Int(part(of: point))
+        cells[key]?.remove(slot, part: part)
+        if cells[key]?.isEmpty == true { cells[key] = nil }
     }
 
-    mutating func insert(area boxes: [LatLonBox], slot: Int32) {
+    mutating func insert(area boxes: [LatLonBox], anchor: EarthPoint, reach: Double, slot: Int32) {
+        let entry = AreaEntry(anchor: anchor, reach: reach, slot: slot)
         if cellCount(boxes) > Self.maximumCellsPerArea {
-            large[slot] = boxes
+            large[slot] = LargeArea(boxes: boxes, entry: entry)
         } else {
-            forEachCell(of: boxes) { cells[$0, default: []].append(slot) }
+            forEachCell(of: boxes) { key in
+                cells[key, default: Cell()].areas.append(entry)
+                cells[key]?.box.include(anchor, margin: reach + Self.roundingSlack)
+            }
         }
     }
 
     mutating func remove(area boxes: [LatLonBox], slot: Int32) {
         if large.removeValue(forKey: slot) != nil { return }
-        forEachCell(of: boxes) { remove(slot, fromCell: $0) }
+        forEachCell(of: boxes) { key in
+            cells[key]?.removeArea(slot)
+            if cells[key]?.isEmpty == true { cells[key] = nil }
+        }
     }
 
-    private mutating func remove(_ slot: Int32, fromCell key: Int) {
-        guard var members = cells[key], let index = members.firstIndex(of: slot) else { return }
-        members.swapAt(index, members.count - 1)
-        members.removeLast()
-        cells[key] = members.isEmpty ? nil : members
+    /// Offers the slots that may meet `box` to `visit` in increasing order of a lower bound of
+    /// their distance from `center` (areas may come more than once). `visit` returns the
+    /// cutoff: slots whose bound is above it are not offered (it starts at `cutoff`).
+    func nearestFirst(from center: EarthPoint, in box: BoundingBox, cutoff initialCutoff: Double,
+                      _ visit: (_ slot: Int32) -> Double) {
+        var cutoff = initialCutoff
+        var heap = MinHeap()
+        func pushEntry(_ key: Double, _ reference: Int32, _ part: Int32) {
+            if key <= cutoff { heap.push(MinHeap.Entry(key: key, reference: reference, part: part)) }
+        }
+        func pushArea(_ area: AreaEntry) { pushEntry(max(0, center.chord(to: area.anchor) - area.reach), area.slot, Self.flyerEntry) }
+        func pushPoints(_ points: [PointEntry]) {
+            for point in points { pushEntry(center.chord(to: point.anchor), point.slot, Self.flyerEntry) }
+        }
+        forEachCell(in: box) { key, cell in pushEntry(cell.box.distance(from: center), Int32(key), Self.cellEntry) }
+        for (_, area) in large where area.boxes.contains(where: { Self.meets($0, box) }) { pushArea(area.entry) }
+        while let entry = heap.popMin(), entry.key <= cutoff {
+            switch entry.part {
+            case Self.flyerEntry:
+                cutoff = visit(entry.reference)
+            case Self.cellEntry:
+                guard let cell = cells[Int(entry.reference)] else { continue }
+                for area in cell.areas { pushArea(area) }
+                pushPoints(cell.points)
+                for (index, part) in cell.parts.enumerated() where !part.points.isEmpty {
+                    pushEntry(part.box.distance(from: center), entry.reference, Int32(index))
+                }
+            default:
+                guard let cell = cells[Int(entry.reference)] else { continue }
+                pushPoints(cell.parts[Int(entry.part)].points)
+            }
+        }
     }
 
-    /// Calls `body` with every slot whose cell or box may meet `box` (areas may come more than once).
-    func forEachCandidate(in box: BoundingBox, _ body: (Int32) -> Void) {
+    /// Calls `body` with every cell that may meet `box`.
+    private func forEachCell(in box: BoundingBox, _ body: (Int, Cell) -> Void) {
         let firstRow = row(box.minLatitude), lastRow = row(box.maxLatitude)
         let spans = box.longitudeRanges.map { (column($0.lowerBound), column($0.upperBound)) }
         let wanted = (lastRow - firstRow + 1) * spans.reduce(0) { $0 + $1.1 - $1.0 + 1 }
         if wanted > cells.count {
-            for (key, members) in cells {
+            for (key, cell) in cells {
                 let r = key / columns, c = key % columns
                 guard r >= firstRow, r <= lastRow, spans.contains(where: { c >= $0.0 && c <= $0.1 }) else { continue }
-                for slot in members { body(slot) }
+                body(key, cell)
             }
         } else {
             for r in firstRow...lastRow {
                 for (west, east) in spans {
                     for c in west...east {
-                        guard let members = cells[r * columns + c] else { continue }
-                        for slot in members { body(slot) }
+                        let key = r * columns + c
+                        guard let cell = cells[key] else { continue }
+                        body(key, cell)
                     }
                 }
             }
         }
-        for (slot, boxes) in large where boxes.contains(where: { Self.meets($0, box) }) { body(slot) }
     }
 
     private static func meets(_ area: LatLonBox, _ box: BoundingBox) -> Bool {
         guard area.maxLatitude >= box.minLatitude, area.minLatitude <= box.maxLatitude else { return false }
         return box.longitudeRanges.contains { area.maxLongitude >= $0.lowerBound && area.minLongitude <= $0.upperBound }
+    }
+}
+
+private extension CellGrid.Cell {
+    var isEmpty: Bool { areas.isEmpty && points.isEmpty && parts.allSatisfy { $0.points.isEmpty } }
+
+    mutating func insert(_ entry: CellGrid.PointEntry) {
+        box.include(entry.anchor)
+        if parts.isEmpty {
+            points.append(entry)
+            guard points.count > CellGrid.maximumPointsPerCell else { return }
+            parts = Array(repeating: CellGrid.Part(), count: CellGrid.partsPerSide * CellGrid.partsPerSide)
+            for point in points { parts[Int(point.part)].add(point) }
+            points = []
+        } else {
+            parts[Int(entry.part)].add(entry)
+        }
+    }
+
+    /// Removes area `slot`; the box keeps its size (still a bound).
+    mutating func removeArea(_ slot: Int32) {
+        guard let index = areas.firstIndex(where: { $0.slot == slot }) else { return }
+        areas.swapAt(index, areas.count - 1)
+        areas.removeLast()
+    }
+
+    /// Removes point `slot`; the boxes keep their size (still bounds).
+    mutating func remove(_ slot: Int32, part: Int) {
+        if parts.isEmpty {
+            points.removeSlot(slot)
+        } else {
+            parts[part].points.removeSlot(slot)
+        }
+    }
+}
+
+private extension CellGrid.Part {
+    mutating func add(_ entry: CellGrid.PointEntry) {
+        points.append(entry)
+        box.include(entry.anchor)
+    }
+}
+
+private extension Array where Element == CellGrid.PointEntry {
+    mutating func removeSlot(_ slot: Int32) {
+        guard let index = firstIndex(where: { $0.slot == slot }) else { return }
+        swapAt(index, count - 1)
+        removeLast()
     }
 }

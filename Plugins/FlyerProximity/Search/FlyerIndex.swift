@@ -1,8 +1,9 @@
 import Foundation
 import MeridianCore
 
-/// The in-memory search index over every stored flyer: a sparse grid of cells, exact
-/// geodesic distances only for candidates whose chord lower bound can still make the page.
+/// The in-memory search index over every stored flyer: a sparse grid of cells searched
+/// nearest bound first, exact geodesic distances only for candidates whose chord lower
+/// bound can still make the page.
 ///
 /// SpatiaLite stays the source of truth; the index is loaded from it at start and
 /// updated after every committed write. Thread-safe: searches share a read lock.
@@ -119,7 +120,7 @@ public final class FlyerIndex: @unchecked Sendable {
         return state.categoryCodes[category.lowercased()]
     }
 
-    /// One search with a fixed radius: candidates from the grid, ordered by lower bound,
+    /// One search with a fixed radius: the grid offers candidates nearest bound first; each is
     /// measured exactly until no remaining bound can beat the last kept match.
     private func pass(_ query: NearbyQuery, radius: Double, keep: Int, category: Int32) -> [NearbyMatch] {
         let center = EarthPoint(query.center)
@@ -127,32 +128,29 @@ public final class FlyerIndex: @unchecked Sendable {
         let bounds = state.bounds
         let time = query.at.timeIntervalSince1970
         let checkTime = !query.includeInactive
-        var candidates: [(key: Double, slot: Int32)] = []
         var seenAreas = Set<Int32>()
-        state.grid.forEachCandidate(in: box) { slot in
+        var best: [NearbyMatch] = []
+        best.reserveCapacity(keep)
+        func consider(_ slot: Int32) {
             let entry = bounds[Int(slot)]
             if category != Self.noCategory && entry.category != category { return }
             if checkTime && (time < entry.validFrom || time > entry.validUntil) { return }
             if entry.isArea && !seenAreas.insert(slot).inserted { return }
-            let bound = max(0, center.chord(to: entry.anchor) - entry.reach)
-            if bound <= radius { candidates.append((bound, slot)) }
-        }
-        var heap = MinHeap(candidates)
-        var best: [NearbyMatch] = []
-        best.reserveCapacity(keep)
-        while let (bound, slot) = heap.popMin() {
-            if best.count == keep, let last = best.last, bound > last.distance { break }
-            guard let prepared = state.slots[Int(slot)] else { continue }
+            guard let prepared = state.slots[Int(slot)] else { return }
             let (distance, point) = prepared.distance(from: query.center)
-            guard distance <= radius else { continue }
+            guard distance <= radius else { return }
             let id = prepared.flyer.id
-            if let after = query.after, !after.precedes(distance, id) { continue }
+            if let after = query.after, !after.precedes(distance, id) { return }
             if best.count == keep, let last = best.last, !DistancePosition(distance: distance, id: id).precedes(last.distance, last.flyer.id) {
-                continue
+                return
             }
             let index = best.partitioningIndex { !$0.position.precedes(distance, id) }
             best.insert(NearbyMatch(flyer: prepared.flyer, distance: distance, nearest: point), at: index)
             if best.count > keep { best.removeLast() }
+        }
+        state.grid.nearestFirst(from: center, in: box, cutoff: radius) { slot in
+            consider(slot)
+            return best.count == keep ? best[keep - 1].distance : radius
         }
         return best
     }
@@ -222,10 +220,10 @@ public final class FlyerIndex: @unchecked Sendable {
         state.slotByID[flyer.id] = slot
         switch prepared.shape {
         case .point(let point):
-            state.grid.insert(point: point, slot: slot)
+            state.grid.insert(point: point, anchor: prepared.anchor, slot: slot)
             state.largestPointRadius = max(state.largestPointRadius, flyer.radiusM)
         case .area(let area):
-            state.grid.insert(area: area.boxes, slot: slot)
+            state.grid.insert(area: area.boxes, anchor: prepared.anchor, reach: prepared.reach, slot: slot)
         }
     }
 

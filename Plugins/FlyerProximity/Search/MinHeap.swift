@@ -1,22 +1,28 @@
-/// A binary min-heap of (key, slot) pairs, built in linear time from an array.
+/// A binary min-heap of search entries ordered by `key`.
 struct MinHeap {
-    private var items: [(key: Double, slot: Int32)]
-
-    init(_ items: [(key: Double, slot: Int32)]) {
-        self.items = items
-        var index = items.count / 2 - 1
-        while index >= 0 {
-            siftDown(index)
-            index -= 1
-        }
+    /// A lower bound `key` and what it bounds: a flyer slot, a grid cell or a part of one.
+    struct Entry {
+        var key: Double
+        var reference: Int32
+        var part: Int32
     }
+
+    private var items: [Entry] = []
 
     var isEmpty: Bool { items.isEmpty }
 
-    /// The smallest key without removing it.
-    var minimumKey: Double? { items.first?.key }
+    mutating func push(_ entry: Entry) {
+        items.append(entry)
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard items[child].key < items[parent].key else { return }
+            items.swapAt(child, parent)
+            child = parent
+        }
+    }
 
-    mutating func popMin() -> (key: Double, slot: Int32)? {
+    mutating func popMin() -> Entry? {
         guard !items.isEmpty else { return nil }
         let top = items[0]
         let last = items.removeLast()
