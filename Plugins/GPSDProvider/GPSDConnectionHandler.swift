@@ -1,24 +1,6 @@
 import Foundation
 import MeridianCore
 import NIOCore
-import Synchronization
-
-/// Why a connection ended and whether it delivered anything, shared with the provider task.
-final class GPSDConnectionOutcome: Sendable {
-    private let state = Mutex<(reason: String?, deliveredReports: Bool)>((nil, false))
-
-    /// Records the first reason given for closing.
-    func close(because reason: String) {
-        state.withLock { if $0.reason == nil { $0.reason = reason } }
-    }
-
-    func noteReport() {
-        state.withLock { $0.deliveredReports = true }
-    }
-
-    var reason: String? { state.withLock { $0.reason } }
-    var deliveredReports: Bool { state.withLock { $0.deliveredReports } }
-}
 
 /// Speaks gpsd's protocol on one TCP connection: enables watching, asks for an
 /// immediate `?POLL;`, feeds lines to the session, emits quiet epochs, and
@@ -28,13 +10,13 @@ final class GPSDConnectionHandler: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     private let session: GPSDSession
-    private let outcome: GPSDConnectionOutcome
+    private let outcome: ConnectionRecord
     private let watchCommand: String
     private let timing: GPSDTiming
     private var quietFlush: Scheduled<Void>?
     private var probed = false
 
-    init(session: GPSDSession, outcome: GPSDConnectionOutcome, watchCommand: String, timing: GPSDTiming) {
+    init(session: GPSDSession, outcome: ConnectionRecord, watchCommand: String, timing: GPSDTiming) {
         self.session = session
         self.outcome = outcome
         self.watchCommand = watchCommand
@@ -56,7 +38,7 @@ final class GPSDConnectionHandler: ChannelInboundHandler {
         case .line(let line):
             switch session.feed(line.readableBytesView) {
             case .accepted:
-                outcome.noteReport()
+                outcome.noteProgress()
             case .rejected(let error):
                 if case .unsupportedProtocol = error {
                     outcome.close(because: error.description)

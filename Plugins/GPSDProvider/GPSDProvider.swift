@@ -50,14 +50,12 @@ public final class GPSDProvider: LocationProvider, Sendable {
         await ReconnectLoop.runUntilShutdown(backoff: timing.backoff, health: context.health, logger: context.logger,
                                              connectingMessage: "connecting to gpsd at \(endpoint)",
                                              retryCounter: "reconnects") {
-            let outcome = await self.serveOneConnection()
-            return ReconnectLoop.Outcome(madeProgress: outcome.deliveredReports,
-                                         reason: outcome.reason ?? "gpsd at \(endpoint) closed the connection")
+            await self.serveOneConnection().outcome(otherwise: "gpsd at \(endpoint) closed the connection")
         }
     }
 
-    private func serveOneConnection() async -> GPSDConnectionOutcome {
-        let outcome = GPSDConnectionOutcome()
+    private func serveOneConnection() async -> ConnectionRecord {
+        let outcome = ConnectionRecord()
         let session = self.session
         let timing = self.timing
         let watch = Self.watchCommand(device: options.device)

@@ -52,13 +52,12 @@ public final class NMEASerialProvider: LocationProvider, Sendable {
         await ReconnectLoop.runUntilShutdown(backoff: timing.backoff, health: context.health, logger: context.logger,
                                              connectingMessage: "opening \(device) at \(options.baud) baud",
                                              retryCounter: "reopens") {
-            let outcome = await self.readUntilGone()
-            return ReconnectLoop.Outcome(madeProgress: outcome.receivedData, reason: outcome.reason ?? "\(device) was closed")
+            await self.readUntilGone().outcome(otherwise: "\(device) was closed")
         }
     }
 
-    private func readUntilGone() async -> SerialConnectionOutcome {
-        let outcome = SerialConnectionOutcome()
+    private func readUntilGone() async -> ConnectionRecord {
+        let outcome = ConnectionRecord()
         let descriptor: CInt
         do {
             descriptor = try SerialPort.open(path: options.device, baud: options.baud)

@@ -1,23 +1,5 @@
 import MeridianCore
 import NIOCore
-import Synchronization
-
-/// Why an open device was given up, and whether it delivered data, shared with the provider task.
-final class SerialConnectionOutcome: Sendable {
-    private let state = Mutex<(reason: String?, receivedData: Bool)>((nil, false))
-
-    /// Records the first reason given for closing.
-    func close(because reason: String) {
-        state.withLock { if $0.reason == nil { $0.reason = reason } }
-    }
-
-    func noteData() {
-        state.withLock { $0.receivedData = true }
-    }
-
-    var reason: String? { state.withLock { $0.reason } }
-    var receivedData: Bool { state.withLock { $0.receivedData } }
-}
 
 /// Reads NMEA bytes from an open tty: writes the `init` sentences, feeds the
 /// decoder, flushes an epoch after a quiet moment, and closes on silence.
@@ -26,7 +8,7 @@ final class SerialChannelHandler: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     private let session: SerialSession
-    private let outcome: SerialConnectionOutcome
+    private let outcome: ConnectionRecord
     private let path: String
     private let initBytes: [UInt8]
     private let quietPeriod: TimeAmount
@@ -34,7 +16,7 @@ final class SerialChannelHandler: ChannelInboundHandler {
     private var quietFlush: Scheduled<Void>?
     private var isFirstRead = true
 
-    init(session: SerialSession, outcome: SerialConnectionOutcome, path: String, initBytes: [UInt8],
+    init(session: SerialSession, outcome: ConnectionRecord, path: String, initBytes: [UInt8],
          quietPeriod: TimeAmount, silenceTimeout: TimeAmount) {
         self.session = session
         self.outcome = outcome
@@ -55,7 +37,7 @@ final class SerialChannelHandler: ChannelInboundHandler {
         let buffer = unwrapInboundIn(data)
         if isFirstRead {
             isFirstRead = false
-            outcome.noteData()
+            outcome.noteProgress()
             session.context.health.update(.connected, message: "receiving from \(path)")
         }
         session.feed(buffer.readableBytesView)

@@ -80,13 +80,9 @@ struct SentenceFramer: Sendable {
             case .lineStart:
                 switch byte {
                 case UInt8(ascii: "$"):
-                    startSentence()
-                    if let next = completeInPlace(buffer, from: i) {
-                        i = next
-                        if directBody != nil {
-                            index = i
-                            return true
-                        }
+                    if openSentence(buffer, at: &i) {
+                        index = i
+                        return true
                     }
                 case UInt8(ascii: "#"):
                     counters.commentLines &+= 1
@@ -99,13 +95,9 @@ struct SentenceFramer: Sendable {
             case .garbage:
                 switch byte {
                 case UInt8(ascii: "$"):
-                    startSentence()
-                    if let next = completeInPlace(buffer, from: i) {
-                        i = next
-                        if directBody != nil {
-                            index = i
-                            return true
-                        }
+                    if openSentence(buffer, at: &i) {
+                        index = i
+                        return true
                     }
                 case 0x0A, 0x0D: state = .lineStart
                 default: counters.garbageBytes &+= 1
@@ -122,6 +114,15 @@ struct SentenceFramer: Sendable {
         }
         index = i
         return false
+    }
+
+    /// Starts a sentence at a `$` and, when the whole sentence lies in `buffer`, reads it in place;
+    /// returns true when it completed there (`i` is then after its terminator).
+    private mutating func openSentence(_ buffer: UnsafeRawBufferPointer, at i: inout Int) -> Bool {
+        startSentence()
+        guard let next = completeInPlace(buffer, from: i) else { return false }
+        i = next
+        return directBody != nil
     }
 
     /// At end of input: a sentence without a final line end still counts.

@@ -14,89 +14,73 @@ let fastTiming = GPSDTiming(
 struct GPSDProviderTests {
     @Test("fixes through gpsd 3.22 match the NMEA decoder on the same log (same times, positions within 1e-6°)")
     func matchesNMEADecoder() async throws {
-        let directory = try TestData.temporaryDirectory("gpsd")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let pty = try await PseudoTerminalPair.started(in: directory)
-        defer { pty.stop() }
-        let gpsd = try await GPSDDaemon(device: pty.devicePath)
-        defer { gpsd.stop() }
-        try await gpsd.waitUntilIdentified(through: pty)
+        try await GPSDDaemon.withIdentified { pty, gpsd in
+            let sentences = try TestData.nmeaSentences("nmea-rtk.log")
+            var nmea = NMEAStreamDecoder(providerID: "nmea")
+            let expected = (nmea.feed(Array(sentences.joined(separator: "\r\n").appending("\r\n").utf8)) + nmea.finish())
+                .filter(\.hasPosition)
+            #expect(expected.count > 100)
 
-        let sentences = try TestData.nmeaSentences("nmea-rtk.log")
-        var nmea = NMEAStreamDecoder(providerID: "nmea")
-        let expected = (nmea.feed(Array(sentences.joined(separator: "\r\n").appending("\r\n").utf8)) + nmea.finish())
-            .filter(\.hasPosition)
-        #expect(expected.count > 100)
-
-        let fixes = try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: gpsd.port), timing: fastTiming, context: $0) }) { harness in
-            try await ManagedProcess.waitUntil(timeout: 5, "the provider to connect") { harness.health.state == .connected }
-            try await pty.write(lines: sentences)
-            try await ManagedProcess.waitUntil(timeout: 10, "\(expected.count) fixes") {
-                harness.fixes.filter(\.hasPosition).count >= expected.count
+            let fixes = try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: gpsd.port), timing: fastTiming, context: $0) }) { harness in
+                try await ManagedProcess.waitUntil(timeout: 5, "the provider to connect") { harness.health.state == .connected }
+                try await pty.write(lines: sentences)
+                try await ManagedProcess.waitUntil(timeout: 10, "\(expected.count) fixes") {
+                    harness.fixes.filter(\.hasPosition).count >= expected.count
+                }
+                return harness.fixes.filter(\.hasPosition)
             }
-            return harness.fixes.filter(\.hasPosition)
-        }
 
-        #expect(fixes.map(\.time) == expected.map(\.time))
-        for (fix, reference) in zip(fixes, expected) {
-            let (position, referencePosition) = (try #require(fix.coordinate), try #require(reference.coordinate))
-            #expect(abs(position.latitude - referencePosition.latitude) <= 1e-6, "\(ISO8601.string(from: fix.time))")
-            #expect(abs(position.longitude - referencePosition.longitude) <= 1e-6, "\(ISO8601.string(from: fix.time))")
-            #expect(fix.providerID == "gpsd-test")
+            #expect(fixes.map(\.time) == expected.map(\.time))
+            for (fix, reference) in zip(fixes, expected) {
+                let (position, referencePosition) = (try #require(fix.coordinate), try #require(reference.coordinate))
+                #expect(abs(position.latitude - referencePosition.latitude) <= 1e-6, "\(ISO8601.string(from: fix.time))")
+                #expect(abs(position.longitude - referencePosition.longitude) <= 1e-6, "\(ISO8601.string(from: fix.time))")
+                #expect(fix.providerID == "gpsd-test")
+            }
         }
     }
 
     @Test("passes the provider conformance suite against a real gpsd, watching one device")
     func conformance() async throws {
-        let directory = try TestData.temporaryDirectory("gpsd")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let pty = try await PseudoTerminalPair.started(in: directory)
-        defer { pty.stop() }
-        let gpsd = try await GPSDDaemon(device: pty.devicePath)
-        defer { gpsd.stop() }
-        try await gpsd.waitUntilIdentified(through: pty)
-        let (writerPath, readerPath, port) = (pty.receiverEnd, pty.devicePath, gpsd.port)
-        let writer = Task { try await PseudoTerminalPair.write(lines: TestData.nmeaSentences("ublox-zed-f9p-nmea.log"), to: writerPath, interval: .milliseconds(2)) }
-        defer { writer.cancel() }
+        try await GPSDDaemon.withIdentified { pty, gpsd in
+            let (writerPath, readerPath, port) = (pty.receiverEnd, pty.devicePath, gpsd.port)
+            let writer = Task { try await PseudoTerminalPair.write(lines: TestData.nmeaSentences("ublox-zed-f9p-nmea.log"), to: writerPath, interval: .milliseconds(2)) }
+            defer { writer.cancel() }
 
-        let report = try await ProviderConformance.run(minimumFixes: 10) { context in
-            GPSDProvider(options: GPSDOptions(port: port, device: readerPath), context: context)
+            let report = try await ProviderConformance.run(minimumFixes: 10) { context in
+                GPSDProvider(options: GPSDOptions(port: port, device: readerPath), context: context)
+            }
+            #expect(report.violations.isEmpty, "\(report.violations)")
+            #expect(report.finalHealth.counters["other_device"] == nil)
+            #expect(report.fixes.contains { $0.satellitesUsed != nil && $0.horizontalAccuracy != nil })
         }
-        #expect(report.violations.isEmpty, "\(report.violations)")
-        #expect(report.finalHealth.counters["other_device"] == nil)
-        #expect(report.fixes.contains { $0.satellitesUsed != nil && $0.horizontalAccuracy != nil })
     }
 
     @Test("gpsd killed mid-stream and started again: reconnects within 5 s with the default backoff, fixes resume")
     func reconnectsAfterGPSDRestart() async throws {
-        let directory = try TestData.temporaryDirectory("gpsd")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let pty = try await PseudoTerminalPair.started(in: directory)
-        defer { pty.stop() }
-        let gpsd = try await GPSDDaemon(device: pty.devicePath)
-        defer { gpsd.stop() }
-        try await gpsd.waitUntilIdentified(through: pty)
-        let sentences = try TestData.nmeaSentences("nmea-rtk.log")
-        let (firstHalf, secondHalf) = (Array(sentences[..<120]), Array(sentences[120...]))
+        try await GPSDDaemon.withIdentified { pty, gpsd in
+            let sentences = try TestData.nmeaSentences("nmea-rtk.log")
+            let (firstHalf, secondHalf) = (Array(sentences[..<120]), Array(sentences[120...]))
 
-        try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: gpsd.port), context: $0) }) { harness in
-            try await ManagedProcess.waitUntil(timeout: 5, "the provider to connect") { harness.health.state == .connected }
-            try await pty.write(lines: firstHalf)
-            try await ManagedProcess.waitUntil(timeout: 5, "fixes before the restart") { harness.fixes.count >= 50 }
+            try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: gpsd.port), context: $0) }) { harness in
+                try await ManagedProcess.waitUntil(timeout: 5, "the provider to connect") { harness.health.state == .connected }
+                try await pty.write(lines: firstHalf)
+                try await ManagedProcess.waitUntil(timeout: 5, "fixes before the restart") { harness.fixes.count >= 50 }
 
-            gpsd.kill()
-            try await ManagedProcess.waitUntil(timeout: 5, "the loss to be reported") { harness.health.state == .disconnected }
-            #expect(harness.health.message?.contains("127.0.0.1:\(gpsd.port)") == true)
-            let before = harness.fixes.count
-            try await gpsd.restart()
-            try await gpsd.waitUntilIdentified(through: pty)
-            try await ManagedProcess.waitUntil(timeout: 5, "reconnection") { harness.health.state == .connected }
-            #expect((harness.health.counters["reconnects"] ?? 0) >= 1)
+                gpsd.kill()
+                try await ManagedProcess.waitUntil(timeout: 5, "the loss to be reported") { harness.health.state == .disconnected }
+                #expect(harness.health.message?.contains("127.0.0.1:\(gpsd.port)") == true)
+                let before = harness.fixes.count
+                try await gpsd.restart()
+                try await gpsd.waitUntilIdentified(through: pty)
+                try await ManagedProcess.waitUntil(timeout: 5, "reconnection") { harness.health.state == .connected }
+                #expect((harness.health.counters["reconnects"] ?? 0) >= 1)
 
-            try await pty.write(lines: secondHalf)
-            try await ManagedProcess.waitUntil(timeout: 5, "fixes after the restart") { harness.fixes.count >= before + 50 }
-            let lastTime = try #require(harness.fixes.last?.time)
-            #expect(ISO8601.string(from: lastTime) > "2020-03-18T13:28:31")
+                try await pty.write(lines: secondHalf)
+                try await ManagedProcess.waitUntil(timeout: 5, "fixes after the restart") { harness.fixes.count >= before + 50 }
+                let lastTime = try #require(harness.fixes.last?.time)
+                #expect(ISO8601.string(from: lastTime) > "2020-03-18T13:28:31")
+            }
         }
     }
 
@@ -112,15 +96,9 @@ struct GPSDProviderTests {
             let message = try #require(health.message)
             #expect(message.contains("127.0.0.1:\(port)"))
 
-            let directory = try TestData.temporaryDirectory("gpsd")
-
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let pty = try await PseudoTerminalPair.started(in: directory)
-            defer { pty.stop() }
-            let gpsd = try await GPSDDaemon(device: pty.devicePath, port: port)
-            defer { gpsd.stop() }
-            try await gpsd.waitUntilIdentified(through: pty)
-            try await ManagedProcess.waitUntil(timeout: 5, "connection once gpsd runs") { harness.health.state == .connected }
+            try await GPSDDaemon.withIdentified(port: port) { _, _ in
+                try await ManagedProcess.waitUntil(timeout: 5, "connection once gpsd runs") { harness.health.state == .connected }
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 import ServiceLifecycle
 
 /// The connect → serve → wait-with-backoff cycle shared by providers that talk to a
@@ -47,5 +48,28 @@ public enum ReconnectLoop {
             logger.warning("\(message)")
             do { try await Task.sleep(for: delay) } catch { return }
         }
+    }
+}
+
+/// What happened on one connection, recorded from the I/O handlers and read by the provider
+/// task when the connection ends; thread-safe.
+public final class ConnectionRecord: Sendable {
+    private let state = Mutex<(reason: String?, madeProgress: Bool)>((nil, false))
+
+    public init() {}
+
+    /// Records why the connection ends; the first reason given wins.
+    public func close(because reason: String) {
+        state.withLock { if $0.reason == nil { $0.reason = reason } }
+    }
+
+    /// Records that the connection delivered data.
+    public func noteProgress() {
+        state.withLock { $0.madeProgress = true }
+    }
+
+    /// The loop's view of the connection; `fallback` is the reason when none was recorded.
+    public func outcome(otherwise fallback: String) -> ReconnectLoop.Outcome {
+        state.withLock { ReconnectLoop.Outcome(madeProgress: $0.madeProgress, reason: $0.reason ?? fallback) }
     }
 }

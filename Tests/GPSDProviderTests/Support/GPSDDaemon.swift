@@ -69,3 +69,18 @@ final class GPSDDaemon {
         }
     }
 }
+
+extension GPSDDaemon {
+    /// Runs `body` with a socat pair and a gpsd (on `port`, or a free one) reading its device, once gpsd has
+    /// identified the device as NMEA; gpsd, socat and the folder are stopped and removed on every path.
+    static func withIdentified<T>(port: Int? = nil, _ body: (PseudoTerminalPair, GPSDDaemon) async throws -> T) async throws -> T {
+        let directory = try TestData.temporaryDirectory("gpsd")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pty = try await PseudoTerminalPair.started(in: directory)
+        defer { pty.stop() }
+        let gpsd = try await GPSDDaemon(device: pty.devicePath, port: port)
+        defer { gpsd.stop() }
+        try await gpsd.waitUntilIdentified(through: pty)
+        return try await body(pty, gpsd)
+    }
+}
