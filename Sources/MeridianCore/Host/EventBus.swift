@@ -24,8 +24,9 @@ public final class EventBus: Sendable {
     public init() {}
 
     /// Publishes `payload` encoded with Meridian's JSON conventions.
+    /// Nothing is encoded while nobody is subscribed (fixes are published on every epoch).
     public func publish<Payload: Encodable>(_ name: String, _ payload: Payload) {
-        guard let json = try? MeridianJSON.string(payload) else { return }
+        guard subscriberCount > 0, let json = try? MeridianJSON.string(payload) else { return }
         publish(name, json: json)
     }
 
