@@ -35,11 +35,11 @@ public final class FlyerCatalog: Sendable {
 
     /// Adds new flyers (an id that exists already is an error) or, with `.upsert`, replaces them.
     /// Ids repeated within `flyers` are rejected before anything is written.
-    public func write(_ flyers: [Flyer], mode: FlyerRepository.WriteMode, progress: ((Int) -> Void)? = nil) throws(FlyerCatalogError) {
+    public func write(_ flyers: [Flyer], mode: FlyerRepository.WriteMode) throws(FlyerCatalogError) {
         writer.lock()
         defer { writer.unlock() }
         do {
-            try repository.write(flyers, mode: mode, progress: progress)
+            try repository.write(flyers, mode: mode)
         } catch {
             switch error {
             case .duplicateID(let id): throw .duplicateID(id)

@@ -70,6 +70,8 @@ public final class ReplayProvider: LocationProvider {
                     logger.warning("\(error)")
                     health.count("read_errors")
                 }) {
+                    // Published even when the replay is cancelled half-way through the batch.
+                    defer { health.setCounters(reader.counters) }
                     for fix in batch {
                         let wait = pacer.delay(for: fix.time, now: Date())
                         if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
@@ -79,7 +81,6 @@ public final class ReplayProvider: LocationProvider {
                         context.emit(replayed)
                         emitted += 1
                     }
-                    health.setCounters(reader.counters)
                     // Never hold a cooperative thread for a whole file at speed 0.
                     await Task.yield()
                     try Task.checkCancellation()

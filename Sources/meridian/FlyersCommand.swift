@@ -58,26 +58,32 @@ struct FlyersCommand: AsyncParsableCommand {
                     throw CommandFailure("\(file): cannot read the file; check the path and its permissions")
                 }
                 let start = DispatchTime.now().uptimeNanoseconds
-                let flyers: [Flyer]
-                do {
-                    flyers = format == .csv ? try CSVFlyers.read(data) : try GeoJSONFlyers.read(data)
-                } catch let error as FlyerInputError {
-                    var located = error
-                    located.file = file
-                    throw CommandFailure("\(located); nothing was imported")
+                let source: any FlyerSource
+                do throws(FlyerInputError) {
+                    source = format == .csv ? try CSVFlyerReader(data) : FlyerArraySource(try GeoJSONFlyers.read(data))
+                } catch {
+                    throw inputFailure(error)
                 }
                 let repository = try store.repository()
-                let progress = ProgressBar(total: flyers.count, label: "importing")
-                do {
-                    try repository.write(flyers, mode: .upsert, progress: progress.map { bar in { bar.update($0) } })
+                let progress = ProgressBar(label: "importing", large: data.count >= 1 << 20)
+                let flyers: [Flyer]
+                do throws(FlyerStoreError) {
+                    flyers = try repository.write(from: source, mode: .upsert, progress: progress.map { bar in { bar.update($0) } })
                 } catch {
                     progress?.finish()
+                    if case .invalidInput(let input) = error { throw inputFailure(input) }
                     throw CommandFailure("\(file): \(error); nothing was imported")
                 }
                 progress?.finish()
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 print("imported \(flyers.count) flyers from \(file) in \(NumberText.fixed(seconds, decimals: 2)) s")
             }
+        }
+
+        private func inputFailure(_ error: FlyerInputError) -> CommandFailure {
+            var located = error
+            located.file = file
+            return CommandFailure("\(located); nothing was imported")
         }
     }
 
@@ -406,21 +412,19 @@ struct FlyersCommand: AsyncParsableCommand {
 
 /// A progress bar on standard error, shown only when it is a terminal.
 final class ProgressBar: @unchecked Sendable {
-    private let total: Int
     private let label: String
 
-    /// Nil when standard error is not a terminal or the job is small.
-    init?(total: Int, label: String) {
-        guard isatty(STDERR_FILENO) == 1, total >= 10_000 else { return nil }
-        self.total = total
+    /// Nil when standard error is not a terminal or the job is too small to need one.
+    init?(label: String, large: Bool) {
+        guard isatty(STDERR_FILENO) == 1, large else { return nil }
         self.label = label
     }
 
-    func update(_ done: Int) {
+    func update(_ progress: FlyerRepository.Progress) {
         let width = 30
-        let filled = total > 0 ? width * done / total : width
+        let filled = min(width, Int(Double(width) * progress.fractionRead))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(done)/\(total)".utf8))
+        FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(Int(progress.fractionRead * 100)) % read, \(progress.written) flyers written".utf8))
     }
 
     func finish() {

@@ -9,59 +9,18 @@ public enum CSVFlyers {
 
     /// Reads every row; any problem rejects the whole file, naming the line and the column.
     public static func read(_ data: Data) throws(FlyerInputError) -> [Flyer] {
-        var records = CSVRecords(data)
-        guard let (headerLine, names) = try records.next() else {
-            throw FlyerInputError(location: "line 1", message: "the file is empty; the first line must be the header \(header.joined(separator: ","))")
-        }
-        var column: [String: Int] = [:]
-        for (index, rawName) in names.enumerated() {
-            let name = rawName.trimmedWhitespace
-            guard header.contains(name) else {
-                throw FlyerInputError(location: "line \(headerLine)", message: "unknown column '\(name)'; the columns are \(header.joined(separator: ","))")
-            }
-            guard column.updateValue(index, forKey: name) == nil else {
-                throw FlyerInputError(location: "line \(headerLine)", message: "column '\(name)' appears twice")
-            }
-        }
-        for required in ["title", "lat", "lon"] where column[required] == nil {
-            throw FlyerInputError(location: "line \(headerLine)", message: "missing column '\(required)'; the header is \(header.joined(separator: ","))")
-        }
+        var reader = try CSVFlyerReader(data)
         var flyers: [Flyer] = []
-        while let (line, fields) = try records.next() {
-            if fields.count == 1 && fields[0].isEmpty { continue }
-            let location = "line \(line)"
-            guard fields.count == names.count else {
-                throw FlyerInputError(location: location, message: "has \(fields.count) fields, the header has \(names.count); quote fields that contain commas")
-            }
-            func field(_ name: String) -> String? { column[name].map { fields[$0] } }
-            func number(_ name: String) throws(FlyerInputError) -> Double {
-                let text = field(name)?.trimmedWhitespace ?? ""
-                guard let value = Double(text) else {
-                    throw FlyerInputError(location: location, field: name, message: "'\(text)' is not a number; give decimal degrees such as 48.8584")
-                }
-                return value
-            }
-            let latitude = try number("lat"), longitude = try number("lon")
-            let point: Coordinate
-            do {
-                point = try Self.point(latitude: latitude, longitude: longitude)
-            } catch {
-                throw FlyerInputError(location: location, field: error.field, message: error.text)
-            }
-            let draft = FlyerDraft(id: field("id"), title: field("title"), description: field("description"), address: field("address"),
-                                   category: field("category"), url: field("url"), radius: field("radius_m"),
-                                   validFrom: field("valid_from"), validUntil: field("valid_until"))
-            flyers.append(try draft.flyer(geometry: .point(point), location: location) { $0 })
-        }
+        while let flyer = try reader.next() { flyers.append(flyer) }
         return flyers
     }
 
-    private struct PointError: Error {
+    struct PointError: Error {
         var field: String
         var text: String
     }
 
-    private static func point(latitude: Double, longitude: Double) throws(PointError) -> Coordinate {
+    static func point(latitude: Double, longitude: Double) throws(PointError) -> Coordinate {
         guard (-90...90).contains(latitude) else {
             let hint = (-90...90).contains(longitude) ? "; are lat and lon swapped?" : ""
             throw PointError(field: "lat", text: "latitude \(latitude) is outside -90...90\(hint)")
@@ -112,6 +71,11 @@ struct CSVRecords {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         self.bytes = bytes
+    }
+
+    /// How much of the input has been read, from 0 to 1.
+    var fractionRead: Double {
+        bytes.isEmpty ? 1 : Double(offset) / Double(bytes.count)
     }
 
     mutating func next() throws(FlyerInputError) -> (line: Int, fields: [String])? {

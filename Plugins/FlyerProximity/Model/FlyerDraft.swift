@@ -17,9 +17,9 @@ struct FlyerDraft {
     static let maximumRadius = 100_000.0
 
     /// Validates the fields; `names` maps field names to how the input spells them (for messages).
-    func flyer(geometry: FlyerGeometry, location: String, names: (String) -> String) throws(FlyerInputError) -> Flyer {
+    func flyer(geometry: FlyerGeometry, location: @autoclosure () -> String, names: (String) -> String) throws(FlyerInputError) -> Flyer {
         func fail(_ field: String, _ message: String) -> FlyerInputError {
-            FlyerInputError(location: location, field: names(field), message: message)
+            FlyerInputError(location: location(), field: names(field), message: message)
         }
         let id = id.flatMap(Self.nonBlank) ?? Flyer.generateID()
         guard let title = title.flatMap(Self.nonBlank) else {

@@ -11,6 +11,8 @@ public enum FlyerStoreError: Error, Equatable, CustomStringConvertible {
     case repeatedID(String, first: Int, second: Int)
     /// A stored row could not be turned back into a flyer.
     case unreadableRow(id: String, detail: String)
+    /// The input being written is invalid.
+    case invalidInput(FlyerInputError)
     case database(String)
 
     public var description: String {
@@ -21,6 +23,8 @@ public enum FlyerStoreError: Error, Equatable, CustomStringConvertible {
             return "id '\(id)' is given twice (entries \(first) and \(second)); every flyer needs its own id"
         case .unreadableRow(let id, let detail):
             return "the stored flyer '\(id)' cannot be read (\(detail)); delete it and add it again"
+        case .invalidInput(let error):
+            return error.description
         case .database(let detail):
             return "the flyer table could not be used: \(detail)"
         }
@@ -45,7 +49,7 @@ public struct FlyerRepository: Sendable {
         case upsert
     }
 
-    /// Batches at least this large rebuild the spatial index once instead of row by row.
+    /// Writes that are expected to reach this many flyers rebuild the spatial index once instead of row by row.
     static let bulkThreshold = 20_000
 
     /// The page cache of a bulk write, as SQLite's negative `cache_size` (KiB): 512 MiB at most, used as needed.
@@ -53,40 +57,87 @@ public struct FlyerRepository: Sendable {
 
     private static let columns = "id, title, description, address, category, url, radius_m, valid_from, valid_until"
 
-    /// Writes `flyers` in one transaction (all or nothing); `progress` is called with the number
-    /// written so far. Ids repeated within `flyers` are rejected before anything is written.
-    public func write(_ flyers: [Flyer], mode: WriteMode, progress: ((Int) -> Void)? = nil) throws(FlyerStoreError) {
-        var seen: [String: Int] = [:]
-        seen.reserveCapacity(flyers.count)
-        for (position, flyer) in flyers.enumerated() {
-            if let first = seen.updateValue(position, forKey: flyer.id) {
-                throw .repeatedID(flyer.id, first: first, second: position)
+    /// How far a write has come.
+    public struct Progress: Sendable {
+        /// Flyers written so far.
+        public var written: Int
+        /// How much of the input has been read, from 0 to 1.
+        public var fractionRead: Double
+    }
+
+    /// Writes `flyers` in one transaction (all or nothing). Ids repeated within `flyers` are rejected.
+    public func write(_ flyers: [Flyer], mode: WriteMode, progress: ((Progress) -> Void)? = nil) throws(FlyerStoreError) {
+        var position = 0
+        try write(mode: mode, progress: progress) { () -> FlyerReadAhead.Batch? in
+            guard position < flyers.count else { return nil }
+            let end = min(position + 10_000, flyers.count)
+            defer { position = end }
+            return FlyerReadAhead.Batch(flyers: Array(flyers[position..<end]), fractionRead: Double(end) / Double(flyers.count))
+        }
+    }
+
+    /// Reads `source` on a thread of its own while writing what it has read, in one transaction
+    /// (all or nothing: an invalid flyer anywhere in the input writes none). Returns the flyers written.
+    public func write(from source: some FlyerSource, mode: WriteMode, progress: ((Progress) -> Void)? = nil) throws(FlyerStoreError) -> [Flyer] {
+        let reader = FlyerReadAhead(source)
+        defer { reader.stop() }
+        var flyers: [Flyer] = []
+        try write(mode: mode, progress: progress) { () throws(FlyerStoreError) -> FlyerReadAhead.Batch? in
+            do throws(FlyerInputError) {
+                let batch = try reader.next()
+                if let batch { flyers += batch.flyers }
+                return batch
+            } catch {
+                throw .invalidInput(error)
             }
         }
+        return flyers
+    }
+
+    /// Writes the batches `next` returns (nil at the end) in one transaction.
+    ///
+    /// A write expected to reach `bulkThreshold` flyers (judged from the first batch and how much
+    /// of the input it took) runs without SpatiaLite's per-row triggers and packs the spatial
+    /// index once at the end, in the same transaction, so a failure leaves the table, its
+    /// triggers and its index untouched.
+    private func write(mode: WriteMode, progress: ((Progress) -> Void)?,
+                       next: () throws(FlyerStoreError) -> FlyerReadAhead.Batch?) throws(FlyerStoreError) {
         let conflict = mode == .upsert
             ? " ON CONFLICT(id) DO UPDATE SET title = excluded.title, description = excluded.description, address = excluded.address, category = excluded.category, url = excluded.url, radius_m = excluded.radius_m, valid_from = excluded.valid_from, valid_until = excluded.valid_until, geom = excluded.geom"
             : ""
-        let sql = "INSERT INTO flyers (\(Self.columns), geom) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, GeomFromWKB(?, 4326))\(conflict)"
+        let sql = "INSERT INTO flyers (\(Self.columns), geom) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)\(conflict)"
         try run {
             try store.database.write { db in
-                // Large batches run without the per-row triggers and rebuild the index once at the end
-                // (same transaction, so a failure leaves the table, its triggers and its index untouched).
-                let bulk = flyers.count >= Self.bulkThreshold
-                let triggers = bulk ? try SpatialTriggers.suspend(on: db) : nil
-                // A page cache that holds the whole batch: a small one spills pages to the WAL and reads them back.
-                let cacheSize = bulk ? try Int.fetchOne(db, sql: "PRAGMA cache_size") : nil
-                if bulk { try db.execute(sql: "PRAGMA cache_size = \(Self.bulkCacheKibibytes)") }
-                defer { if let cacheSize { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") } }
                 let insert = try FlyerInsertStatement(db, sql: sql)
-                for (index, flyer) in flyers.enumerated() {
-                    do {
-                        try insert.insert(flyer)
-                    } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
-                        throw FlyerStoreError.duplicateID(flyer.id)
+                var seen: [String: Int] = [:]
+                var written = 0
+                var triggers: SpatialTriggers?
+                var cacheSize: Int?
+                defer { if let cacheSize { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") } }
+                while let batch = try next() {
+                    if written == 0, Double(batch.flyers.count) >= Double(Self.bulkThreshold) * batch.fractionRead {
+                        triggers = try SpatialTriggers.suspend(on: db, table: "flyers")
+                        // A page cache that holds the whole write: a small one spills pages to the WAL and reads them back.
+                        cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size")
+                        try db.execute(sql: "PRAGMA cache_size = \(Self.bulkCacheKibibytes)")
                     }
-                    if let progress, (index + 1) % 10_000 == 0 || index + 1 == flyers.count { progress(index + 1) }
+                    for flyer in batch.flyers {
+                        if let first = seen.updateValue(written, forKey: flyer.id) {
+                            throw FlyerStoreError.repeatedID(flyer.id, first: first, second: written)
+                        }
+                        do {
+                            try insert.insert(flyer)
+                        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+                            throw FlyerStoreError.duplicateID(flyer.id)
+                        }
+                        written += 1
+                    }
+                    progress?(Progress(written: written, fractionRead: batch.fractionRead))
                 }
-                try triggers?.restore(on: db)
+                if let triggers {
+                    try PackedSpatialIndex.rebuild(db, table: "flyers", column: "geom")
+                    try triggers.restore(on: db)
+                }
             }
         }
     }

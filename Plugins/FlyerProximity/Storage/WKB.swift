@@ -1,52 +1,12 @@
 import Foundation
 import MeridianCore
 
-/// Well-Known Binary (little-endian, 2D) for the geometries a flyer can have: the
-/// format SpatiaLite's `GeomFromWKB` reads and `AsBinary` writes.
+/// Reads Well-Known Binary (2D) for the geometries a flyer can have: the format SpatiaLite's
+/// `AsBinary` writes.
 enum WKB {
     private static let point: UInt32 = 1
     private static let polygon: UInt32 = 3
     private static let multiPolygon: UInt32 = 6
-
-    static func encode(_ geometry: FlyerGeometry) -> Data {
-        var data = Data()
-        switch geometry {
-        case .point(let coordinate):
-            data.reserveCapacity(21)
-            header(&data, point)
-            position(&data, coordinate)
-        case .polygon(let rings):
-            polygonBody(&data, rings)
-        case .multiPolygon(let polygons):
-            header(&data, multiPolygon)
-            count(&data, polygons.count)
-            for rings in polygons { polygonBody(&data, rings) }
-        }
-        return data
-    }
-
-    private static func header(_ data: inout Data, _ type: UInt32) {
-        data.append(1)
-        withUnsafeBytes(of: type.littleEndian) { data.append(contentsOf: $0) }
-    }
-
-    private static func count(_ data: inout Data, _ value: Int) {
-        withUnsafeBytes(of: UInt32(value).littleEndian) { data.append(contentsOf: $0) }
-    }
-
-    private static func position(_ data: inout Data, _ coordinate: Coordinate) {
-        withUnsafeBytes(of: coordinate.longitude.bitPattern.littleEndian) { data.append(contentsOf: $0) }
-        withUnsafeBytes(of: coordinate.latitude.bitPattern.littleEndian) { data.append(contentsOf: $0) }
-    }
-
-    private static func polygonBody(_ data: inout Data, _ rings: [[Coordinate]]) {
-        header(&data, polygon)
-        count(&data, rings.count)
-        for ring in rings {
-            count(&data, ring.count)
-            for coordinate in ring { position(&data, coordinate) }
-        }
-    }
 
     /// Decodes WKB written by SpatiaLite; nil for anything that is not a valid flyer geometry.
     static func decode(_ data: Data) -> FlyerGeometry? {

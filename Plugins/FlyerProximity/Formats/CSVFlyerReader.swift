@@ -1,0 +1,81 @@
+import Foundation
+import MeridianCore
+
+/// Reads the rows of a flyer CSV file (see `CSVFlyers`) one at a time.
+public struct CSVFlyerReader: FlyerSource {
+    private var records: CSVRecords
+    private let fieldCount: Int
+    private let id, title, category, address, description, url, radius, validFrom, validUntil: Int?
+    private let latitude, longitude: Int
+
+    /// Reads and checks the header line.
+    public init(_ data: Data) throws(FlyerInputError) {
+        records = CSVRecords(data)
+        let header = CSVFlyers.header.joined(separator: ",")
+        guard let (headerLine, names) = try records.next() else {
+            throw FlyerInputError(location: "line 1", message: "the file is empty; the first line must be the header \(header)")
+        }
+        var column: [String: Int] = [:]
+        for (index, rawName) in names.enumerated() {
+            let name = rawName.trimmedWhitespace
+            guard CSVFlyers.header.contains(name) else {
+                throw FlyerInputError(location: "line \(headerLine)", message: "unknown column '\(name)'; the columns are \(header)")
+            }
+            guard column.updateValue(index, forKey: name) == nil else {
+                throw FlyerInputError(location: "line \(headerLine)", message: "column '\(name)' appears twice")
+            }
+        }
+        guard let title = column["title"], let latitude = column["lat"], let longitude = column["lon"] else {
+            let missing = ["title", "lat", "lon"].first { column[$0] == nil } ?? "title"
+            throw FlyerInputError(location: "line \(headerLine)", message: "missing column '\(missing)'; the header is \(header)")
+        }
+        fieldCount = names.count
+        self.title = title
+        self.latitude = latitude
+        self.longitude = longitude
+        id = column["id"]
+        category = column["category"]
+        address = column["address"]
+        description = column["description"]
+        url = column["url"]
+        radius = column["radius_m"]
+        validFrom = column["valid_from"]
+        validUntil = column["valid_until"]
+    }
+
+    public var fractionRead: Double { records.fractionRead }
+
+    /// The flyer on the next non-empty line; any problem names the line and the column.
+    public mutating func next() throws(FlyerInputError) -> Flyer? {
+        while let (line, fields) = try records.next() {
+            if fields.count == 1 && fields[0].isEmpty { continue }
+            return try flyer(line: line, fields: fields)
+        }
+        return nil
+    }
+
+    private func flyer(line: Int, fields: [String]) throws(FlyerInputError) -> Flyer {
+        guard fields.count == fieldCount else {
+            throw FlyerInputError(location: "line \(line)", message: "has \(fields.count) fields, the header has \(fieldCount); quote fields that contain commas")
+        }
+        func field(_ index: Int?) -> String? { index.map { fields[$0] } }
+        func number(_ index: Int, _ name: String) throws(FlyerInputError) -> Double {
+            let text = fields[index].trimmedWhitespace
+            guard let value = Double(text) else {
+                throw FlyerInputError(location: "line \(line)", field: name, message: "'\(text)' is not a number; give decimal degrees such as 48.8584")
+            }
+            return value
+        }
+        let lat = try number(latitude, "lat"), lon = try number(longitude, "lon")
+        let point: Coordinate
+        do {
+            point = try CSVFlyers.point(latitude: lat, longitude: lon)
+        } catch {
+            throw FlyerInputError(location: "line \(line)", field: error.field, message: error.text)
+        }
+        let draft = FlyerDraft(id: field(id), title: field(title), description: field(description), address: field(address),
+                               category: field(category), url: field(url), radius: field(radius),
+                               validFrom: field(validFrom), validUntil: field(validUntil))
+        return try draft.flyer(geometry: .point(point), location: "line \(line)") { $0 }
+    }
+}

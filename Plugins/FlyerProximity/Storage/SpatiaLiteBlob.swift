@@ -1,0 +1,78 @@
+import MeridianCore
+
+/// A flyer's geometry in SpatiaLite's own column format ("BLOB-Geometry"), little-endian, XY:
+/// start byte 0x00, endianness byte 0x01, SRID (int32), the bounding box (min x, min y, max x,
+/// max y as doubles), 0x7C, the class (int32: 1 Point, 3 Polygon, 6 MultiPolygon), the body,
+/// end byte 0xFE. A Polygon body is its ring count, then per ring the point count and the
+/// points; a MultiPolygon body is its polygon count, then per polygon 0x69, the class 3 and a
+/// Polygon body. The bounding box covers the exterior rings, as SpatiaLite computes it.
+///
+/// Writing the column bytes directly spares every row of a bulk import a round trip through
+/// `GeomFromWKB`; the bytes are the same as those `GeomFromWKB` makes from the same geometry.
+enum SpatiaLiteBlob {
+    private static let point: UInt32 = 1
+    private static let polygon: UInt32 = 3
+    private static let multiPolygon: UInt32 = 6
+
+    /// Replaces the contents of `bytes` with `geometry` in SRID `srid`.
+    static func encode(_ geometry: FlyerGeometry, srid: Int32, into bytes: inout [UInt8]) {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(0x00)
+        bytes.append(0x01)
+        append(UInt32(bitPattern: srid), to: &bytes)
+        switch geometry {
+        case .point(let coordinate):
+            for value in [coordinate.longitude, coordinate.latitude, coordinate.longitude, coordinate.latitude] { append(value, to: &bytes) }
+            bytes.append(0x7C)
+            append(point, to: &bytes)
+            append(coordinate, to: &bytes)
+        case .polygon(let rings):
+            appendBounds(of: [rings], to: &bytes)
+            append(polygon, to: &bytes)
+            appendPolygon(rings, to: &bytes)
+        case .multiPolygon(let polygons):
+            appendBounds(of: polygons, to: &bytes)
+            append(multiPolygon, to: &bytes)
+            append(UInt32(polygons.count), to: &bytes)
+            for rings in polygons {
+                bytes.append(0x69)
+                append(polygon, to: &bytes)
+                appendPolygon(rings, to: &bytes)
+            }
+        }
+        bytes.append(0xFE)
+    }
+
+    private static func appendBounds(of polygons: [[[Coordinate]]], to bytes: inout [UInt8]) {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for coordinate in polygons.lazy.compactMap(\.first).joined() {
+            minX = min(minX, coordinate.longitude)
+            maxX = max(maxX, coordinate.longitude)
+            minY = min(minY, coordinate.latitude)
+            maxY = max(maxY, coordinate.latitude)
+        }
+        for value in [minX, minY, maxX, maxY] { append(value, to: &bytes) }
+        bytes.append(0x7C)
+    }
+
+    private static func appendPolygon(_ rings: [[Coordinate]], to bytes: inout [UInt8]) {
+        append(UInt32(rings.count), to: &bytes)
+        for ring in rings {
+            append(UInt32(ring.count), to: &bytes)
+            for coordinate in ring { append(coordinate, to: &bytes) }
+        }
+    }
+
+    private static func append(_ coordinate: Coordinate, to bytes: inout [UInt8]) {
+        append(coordinate.longitude, to: &bytes)
+        append(coordinate.latitude, to: &bytes)
+    }
+
+    private static func append(_ value: Double, to bytes: inout [UInt8]) {
+        append(value.bitPattern, to: &bytes)
+    }
+
+    private static func append<Value: FixedWidthInteger>(_ value: Value, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+}

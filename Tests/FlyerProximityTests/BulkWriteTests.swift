@@ -1,0 +1,171 @@
+import Foundation
+import GRDB
+import MeridianCore
+import MeridianStore
+import MeridianTesting
+import Testing
+@testable import FlyerProximity
+
+@Suite("bulk writes: packed spatial index, SpatiaLite column bytes, overlapped reading")
+struct BulkWriteTests {
+    private let now = Date(timeIntervalSince1970: 1_750_000_000)
+
+    private func workload(seed: UInt64) -> FlyerWorkload {
+        FlyerWorkload(.init(seed: seed, uniformShare: 0.4, areaShare: 0.05, includePolar: true, referenceTime: now))
+    }
+
+    private func triggerNames(_ store: Store) throws -> [String] {
+        try store.database.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'flyers' ORDER BY name")
+        }
+    }
+
+    /// Row ids the R*Tree returns for a box, and the row ids whose geometry's bounding box meets it.
+    private func boxQuery(_ db: Database, minX: Double, maxX: Double, minY: Double, maxY: Double) throws -> (index: Set<Int64>, scan: Set<Int64>) {
+        let index = try Int64.fetchAll(db, sql: "SELECT pkid FROM idx_flyers_geom WHERE xmax >= ? AND xmin <= ? AND ymax >= ? AND ymin <= ?",
+                                       arguments: [minX, maxX, minY, maxY])
+        let scan = try Int64.fetchAll(db, sql: """
+            SELECT ROWID FROM flyers WHERE MbrMaxX(geom) >= ? AND MbrMinX(geom) <= ? AND MbrMaxY(geom) >= ? AND MbrMinY(geom) <= ?
+            """, arguments: [minX, maxX, minY, maxY])
+        return (Set(index), Set(scan))
+    }
+
+    @Test("a bulk write leaves a valid R*Tree that finds exactly what a full scan finds, and every trigger back")
+    func packedIndex() throws {
+        let temporary = try TemporaryStore()
+        defer { temporary.remove() }
+        let repository = try FlyerRepository(store: temporary.store)
+        let triggersBefore = try triggerNames(temporary.store)
+        #expect(triggersBefore.contains("gii_flyers_geom") && triggersBefore.contains("ggi_flyers_geom"))
+        // A few rows written one at a time first: the rebuild must cover them too.
+        var generator = workload(seed: 11)
+        try repository.write((0..<300).map { generator.flyer(number: $0) }, mode: .create)
+        try repository.write((300..<30_300).map { generator.flyer(number: $0) }, mode: .create)
+        #expect(try triggerNames(temporary.store) == triggersBefore)
+
+        try temporary.store.database.read { db in
+            #expect(try String.fetchOne(db, sql: "SELECT rtreecheck('idx_flyers_geom')") == "ok")
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM idx_flyers_geom") == 30_300)
+            var random = SeededRandom(seed: 5)
+            for _ in 0..<200 {
+                let x = random.unit() * 370 - 185, y = random.unit() * 190 - 95
+                let width = random.unit() * 20, height = random.unit() * 10
+                let found = try boxQuery(db, minX: x, maxX: x + width, minY: y, maxY: y + height)
+                #expect(found.index == found.scan)
+            }
+            let edge = try boxQuery(db, minX: 179.9, maxX: 180, minY: -90, maxY: 90)
+            #expect(!edge.scan.isEmpty && edge.index == edge.scan)
+        }
+    }
+
+    @Test("after a bulk write, single writes and deletes keep the index up to date through the triggers")
+    func triggersWorkAfterwards() throws {
+        let temporary = try TemporaryStore()
+        defer { temporary.remove() }
+        let repository = try FlyerRepository(store: temporary.store)
+        var generator = workload(seed: 12)
+        try repository.write((0..<25_000).map { generator.flyer(number: $0) }, mode: .create)
+        try repository.write([Flyer(id: "late", title: "Late", geometry: .point(try Coordinate(latitude: 10.5, longitude: -20.25)))], mode: .create)
+        #expect(try repository.delete(id: "f0000000"))
+        try temporary.store.database.read { db in
+            #expect(try String.fetchOne(db, sql: "SELECT rtreecheck('idx_flyers_geom')") == "ok")
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM idx_flyers_geom") == 25_000)
+            let late = try boxQuery(db, minX: -20.3, maxX: -20.2, minY: 10.4, maxY: 10.6)
+            let lateRow = try Int64.fetchOne(db, sql: "SELECT ROWID FROM flyers WHERE id = 'late'")
+            #expect(late.index.contains(try #require(lateRow)))
+        }
+        // A geometry in another reference system is still refused once the triggers are back.
+        #expect(throws: (any Error).self) {
+            try temporary.store.database.write { db in
+                try db.execute(sql: "UPDATE flyers SET geom = GeomFromText('POINT(1 1)', 3857) WHERE id = 'late'")
+            }
+        }
+    }
+
+    @Test("a bulk write that fails leaves table, index and triggers as they were")
+    func failedBulkWriteChangesNothing() throws {
+        let temporary = try TemporaryStore()
+        defer { temporary.remove() }
+        let repository = try FlyerRepository(store: temporary.store)
+        var generator = workload(seed: 13)
+        try repository.write((0..<100).map { generator.flyer(number: $0) }, mode: .create)
+        let triggers = try triggerNames(temporary.store)
+        var batch = (100..<25_100).map { generator.flyer(number: $0) }
+        batch.append(try #require(try repository.flyer(id: "f0000042")))
+        #expect(throws: FlyerStoreError.duplicateID("f0000042")) { try repository.write(batch, mode: .create) }
+        #expect(try triggerNames(temporary.store) == triggers)
+        try temporary.store.database.read { db throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM flyers") == 100)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM idx_flyers_geom") == 100)
+            #expect(try String.fetchOne(db, sql: "SELECT rtreecheck('idx_flyers_geom')") == "ok")
+        }
+    }
+
+    @Test("the geometry bytes written are the ones SpatiaLite makes from the same geometry")
+    func columnBytesMatchSpatiaLite() throws {
+        let temporary = try TemporaryStore()
+        defer { temporary.remove() }
+        let repository = try FlyerRepository(store: temporary.store)
+        let square = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 0.0)]
+        let hole = [(0.2, 0.2), (0.4, 0.2), (0.4, 0.4), (0.2, 0.2)]
+        func ring(_ points: [(Double, Double)], dx: Double = 0) throws -> [Coordinate] {
+            try points.map { try Coordinate(latitude: $0.1, longitude: $0.0 + dx) }
+        }
+        let flyers = [
+            Flyer(id: "point", title: "P", geometry: .point(try Coordinate(latitude: -33.8688, longitude: 151.2093))),
+            Flyer(id: "polygon", title: "A", geometry: .polygon([try ring(square), try ring(hole)])),
+            Flyer(id: "multi", title: "M", geometry: .multiPolygon([[try ring(square)], [try ring(square, dx: 5)]])),
+        ]
+        try repository.write(flyers, mode: .create)
+        let expected = [
+            "point": "POINT(151.2093 -33.8688)",
+            "polygon": "POLYGON((0 0, 1 0, 1 1, 0 0), (0.2 0.2, 0.4 0.2, 0.4 0.4, 0.2 0.2))",
+            "multi": "MULTIPOLYGON(((0 0, 1 0, 1 1, 0 0)), ((5 0, 6 0, 6 1, 5 0)))",
+        ]
+        try temporary.store.database.read { db in
+            for (id, text) in expected {
+                let same = try Bool.fetchOne(db, sql: "SELECT geom = GeomFromText(?, 4326) FROM flyers WHERE id = ?", arguments: [text, id])
+                #expect(same == true, "\(id)")
+            }
+        }
+        #expect(try repository.all().sorted { $0.id < $1.id }.map(\.geometry) == flyers.sorted { $0.id < $1.id }.map(\.geometry))
+    }
+
+    @Test("a streamed CSV import with a bad row near the end writes nothing and names the line")
+    func streamedImportRejectsBadRow() throws {
+        let temporary = try TemporaryStore()
+        defer { temporary.remove() }
+        let repository = try FlyerRepository(store: temporary.store)
+        var csv = CSVFlyers.header.joined(separator: ",") + "\n"
+        for number in 0..<40_000 { csv += "n\(number),Flyer \(number),\(Double(number % 170) - 85),\(Double(number % 350) - 175),,,,,,,\n" }
+        let good = csv
+        csv += "bad,Broken,95.5,10,,,,,,,\n"
+        let error = try #require(throws: FlyerStoreError.self) {
+            _ = try repository.write(from: try CSVFlyerReader(Data(csv.utf8)), mode: .upsert)
+        }
+        guard case .invalidInput(let input) = error else {
+            Issue.record("expected an input error, got \(error)")
+            return
+        }
+        #expect(input.location == "line 40002" && input.field == "lat")
+        #expect(try repository.all().isEmpty)
+
+        let written = try repository.write(from: try CSVFlyerReader(Data(good.utf8)), mode: .upsert)
+        #expect(written.count == 40_000)
+        try temporary.store.database.read { db throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM idx_flyers_geom") == 40_000)
+        }
+    }
+
+    @Test("a streamed import with an id given twice is refused with both positions")
+    func streamedImportRepeatedID() throws {
+        let temporary = try TemporaryStore()
+        defer { temporary.remove() }
+        let repository = try FlyerRepository(store: temporary.store)
+        let csv = "id,title,lat,lon\na,First,1,1\nb,Second,2,2\na,Third,3,3\n"
+        #expect(throws: FlyerStoreError.repeatedID("a", first: 0, second: 2)) {
+            _ = try repository.write(from: try CSVFlyerReader(Data(csv.utf8)), mode: .upsert)
+        }
+        #expect(try repository.all().isEmpty)
+    }
+}
