@@ -82,6 +82,15 @@ struct BulkWriteTests {
         }
     }
 
+    @Test("the index is packed once only for writes that are large, absolutely and against what is stored")
+    func whenToRebuild() {
+        #expect(FlyerRepository.rebuildsIndex(expected: 1_000_000, stored: 0))
+        #expect(FlyerRepository.rebuildsIndex(expected: 20_000, stored: 160_000))
+        #expect(!FlyerRepository.rebuildsIndex(expected: 19_999, stored: 0))
+        #expect(!FlyerRepository.rebuildsIndex(expected: 20_000, stored: 160_001))
+        #expect(!FlyerRepository.rebuildsIndex(expected: 100_000, stored: 5_000_000))
+    }
+
     @Test("a bulk write that fails leaves table, index and triggers as they were")
     func failedBulkWriteChangesNothing() throws {
         let temporary = try TemporaryStore()
