@@ -10,6 +10,8 @@ public struct APIError: HTTPResponseError, Sendable {
     /// Stable machine-readable code, e.g. `no_fix`, `invalid_parameter`, `not_found`.
     public var code: String
     public var message: String
+    /// Extra response headers (such as `Allow` on a 405).
+    public var headers: HTTPFields = [:]
 
     public init(_ status: HTTPResponse.Status, code: String, message: String) {
         self.status = status
@@ -35,8 +37,9 @@ public struct APIError: HTTPResponseError, Sendable {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = APIErrorBody(error: .init(code: code, message: message))
         let data = (try? MeridianJSON.makeEncoder().encode(body)) ?? Data()
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
 

@@ -2,10 +2,13 @@ import Hummingbird
 import Logging
 
 /// Turns every error into the API's JSON error shape: Hummingbird's own errors
-/// (unknown route, wrong method, bad body) keep their status; anything else is a 500
-/// that is logged.
+/// (unknown route, bad body) keep their status, a known path asked with the wrong method is a
+/// 405 with an `Allow` header; anything else is a 500 that is logged.
 struct ErrorJSONMiddleware: RouterMiddleware {
     typealias Context = MeridianRequestContext
+
+    /// The routes, to tell an unknown path from a wrong method.
+    let routeMethods: RouteMethods
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -16,6 +19,12 @@ struct ErrorJSONMiddleware: RouterMiddleware {
             let code: String
             let message: String
             switch error.status {
+            case .notFound where !routeMethods.methods(for: request.uri.path).isEmpty:
+                let allowed = routeMethods.methods(for: request.uri.path)
+                var error = APIError(.methodNotAllowed, code: "method_not_allowed",
+                                     message: "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allowed.joined(separator: ", "))")
+                error.headers[.allow] = allowed.joined(separator: ", ")
+                throw error
             case .notFound:
                 code = "not_found"
                 message = "no route for \(request.method.rawValue) \(request.uri.path); see docs/openapi.yaml for the API"

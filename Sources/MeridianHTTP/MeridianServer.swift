@@ -19,7 +19,8 @@ public enum MeridianServer {
     public static func makeRouter(host: PluginHost, settings: HTTPSettings, registry: PrometheusCollectorRegistry,
                                   metrics: any MetricsFactory) -> Router<MeridianRequestContext> {
         let router = Router(context: MeridianRequestContext.self)
-        router.add(middleware: ErrorJSONMiddleware())
+        let routeMethods = RouteMethods()
+        router.add(middleware: ErrorJSONMiddleware(routeMethods: routeMethods))
         router.add(middleware: RequestMetricsMiddleware(factory: metrics))
         if let token = settings.token, !token.isEmpty {
             router.add(middleware: BearerAuthMiddleware(token: token))
@@ -30,6 +31,7 @@ public enum MeridianServer {
         for case let routes as any HTTPRoutes in plugins {
             routes.addRoutes(to: v1)
         }
+        routeMethods.record(router)
         return router
     }
 

@@ -103,6 +103,19 @@ struct CoreRoutesTests {
         #expect(error["code"] as? String == "not_found")
     }
 
+    @Test("a known path with the wrong method gets a JSON 405 naming the allowed methods")
+    func wrongMethod() async throws {
+        let server = try await RunningServer.start()
+        let response = try await server.client.request("POST", "/v1/position")
+        let health = try await server.client.request("DELETE", "/health")
+        try await server.stop()
+        #expect(response.status == 405 && health.status == 405)
+        #expect(response.headers["allow"] == "GET")
+        let error = try #require(try response.json()["error"] as? [String: Any])
+        #expect(error["code"] as? String == "method_not_allowed")
+        #expect((error["message"] as? String)?.contains("use GET") == true)
+    }
+
     @Test("with a token every request needs the bearer header")
     func bearerToken() async throws {
         let server = try await RunningServer.start(token: "s3cret")
