@@ -6,9 +6,9 @@ public struct DataQuality: Sendable, Equatable, Codable {
     /// Points per signal level (good < 10 m, fair 10–20 m, poor 20–50 m, unusable > 50 m, unknown accuracy).
     public var accuracyLevels: [String: Int]
     /// Median, 95th percentile and worst horizontal accuracy of the points that had one, metres.
-    public var accuracyP50: Double?
-    public var accuracyP95: Double?
-    public var accuracyMax: Double?
+    @NullWhenAbsent public var accuracyP50: Double?
+    @NullWhenAbsent public var accuracyP95: Double?
+    @NullWhenAbsent public var accuracyMax: Double?
     /// Points received, and rejected per reason (every reason listed, 0 when none).
     public var received: Int
     public var rejected: Int

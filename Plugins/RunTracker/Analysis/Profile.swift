@@ -8,10 +8,10 @@ public struct Profile: Sendable, Equatable, Codable {
         /// Distance at the middle of the slice, metres.
         public var distance: Double
         /// Mean altitude of the slice's points, metres; `nil` without altitude.
-        public var altitude: Double?
+        @NullWhenAbsent public var altitude: Double?
         /// Moving pace over the slice, seconds per kilometre (time between points of the same segment only,
         /// so pauses do not show as slow); `nil` when nothing moved.
-        public var pace: Double?
+        @NullWhenAbsent public var pace: Double?
 
         enum CodingKeys: String, CodingKey {
             case distance = "distanceM"
@@ -24,8 +24,8 @@ public struct Profile: Sendable, Equatable, Codable {
     public var sliceLength: Double
     public var samples: [Sample]
     /// Lowest and highest altitude of the accepted points.
-    public var minAltitude: Double?
-    public var maxAltitude: Double?
+    @NullWhenAbsent public var minAltitude: Double?
+    @NullWhenAbsent public var maxAltitude: Double?
 
     enum CodingKeys: String, CodingKey {
         case sliceLength = "sliceM"

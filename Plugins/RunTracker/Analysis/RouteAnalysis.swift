@@ -6,7 +6,7 @@ public struct RouteAnalysis: Sendable, Equatable, Codable {
     public var straightLine: Double
     /// Distance run over straight-line distance (1 is a perfectly straight route); `nil` for loops
     /// (start and finish closer than `loopThreshold`), where the ratio means nothing.
-    public var efficiency: Double?
+    @NullWhenAbsent public var efficiency: Double?
     /// Start and finish closer than `loopThreshold`.
     public var isLoop: Bool
     /// Douglas–Peucker tolerance used, metres (0 when nothing had to be dropped).

@@ -33,8 +33,8 @@ public struct SplitTable: Sendable, Equatable, Codable {
     public var unitDistance: Double
     public var splits: [RunSplit]
     /// 1-based index of the fastest and the slowest full split (`nil` without full splits).
-    public var fastest: Int?
-    public var slowest: Int?
+    @NullWhenAbsent public var fastest: Int?
+    @NullWhenAbsent public var slowest: Int?
 
     enum CodingKeys: String, CodingKey {
         case unit
