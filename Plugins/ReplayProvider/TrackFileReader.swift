@@ -25,6 +25,8 @@ public final class TrackFileReader {
 
     private let descriptor: Int32
     private var buffer: [UInt8]
+    /// Bytes at the start of `buffer` read to detect the format of a pipe, not yet decoded.
+    private var peeked = 0
     private var atEnd = false
     private var decoder: Decoder
     private var gpxCounters: [String: Int] = [:]
@@ -52,7 +54,17 @@ public final class TrackFileReader {
         }
         self.descriptor = descriptor
         buffer = [UInt8](repeating: 0, count: Self.chunkSize)
-        let prefixCount = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 4096, 0) }
+        var prefixCount = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 4096, 0) }
+        if prefixCount < 0 && errno == ESPIPE {
+            // A pipe cannot be read twice: keep what detection reads and decode it first.
+            prefixCount = 0
+            while prefixCount < 4096, format == .auto, TrackFormat.detected(prefix: buffer[0..<prefixCount]) == nil {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + prefixCount, 4096 - prefixCount) }
+                guard count > 0 else { break }
+                prefixCount += count
+            }
+            peeked = prefixCount
+        }
         let prefix = prefixCount > 0 ? buffer[0..<prefixCount] : []
         self.format = format.resolved(prefix: prefix)
         switch self.format {
@@ -85,7 +97,8 @@ public final class TrackFileReader {
             return true
         }
         guard !atEnd else { return false }
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, Self.chunkSize) }
+        let count = peeked > 0 ? peeked : buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, Self.chunkSize) }
+        peeked = 0
         guard count >= 0 else {
             throw TrackReadError(file: url.path, line: nil, message: "read failed (\(String(cString: strerror(errno))))")
         }
@@ -149,11 +162,16 @@ public final class TrackFileReader {
     }
 
     private func readGPX(onError: (TrackReadError) -> Void, onFix: (Fix) -> Void) throws(TrackReadError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw TrackReadError(file: url.path, line: nil, message: "cannot read the GPX file (\(error.localizedDescription))")
+        // From the descriptor (not the path), so that a pipe's bytes read for detection are kept.
+        var data = Data(buffer[0..<peeked])
+        peeked = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, Self.chunkSize) }
+            guard count >= 0 else {
+                throw TrackReadError(file: url.path, line: nil, message: "cannot read the GPX file (\(String(cString: strerror(errno))))")
+            }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[0..<count])
         }
         let result = GPXReader.read(data, file: url.path, providerID: providerID, onError: onError)
         gpxCounters = result.counters

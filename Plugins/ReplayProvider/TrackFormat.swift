@@ -15,6 +15,12 @@ public enum TrackFormat: String, Sendable, CaseIterable, ConfigEnum {
     /// The concrete format of a file whose first bytes are `prefix` (for `.auto`; others return themselves).
     public func resolved(prefix: some Collection<UInt8>) -> TrackFormat {
         guard self == .auto else { return self }
+        return Self.detected(prefix: prefix) ?? .nmea
+    }
+
+    /// The format the first non-blank, non-comment byte of `prefix` shows; nil when `prefix`
+    /// holds only a byte order mark, blank space or `#` comment lines.
+    static func detected(prefix: some Collection<UInt8>) -> TrackFormat? {
         var bytes = Array(prefix)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // UTF-8 byte order mark
         // Skip blank space and gpsd-style `#` comment lines.
@@ -29,6 +35,6 @@ public enum TrackFormat: String, Sendable, CaseIterable, ConfigEnum {
             default: return .nmea
             }
         }
-        return .nmea
+        return nil
     }
 }

@@ -109,6 +109,46 @@ struct TrackFileReaderTests {
         #expect(TrackFormat.nmea.resolved(prefix: Array("<".utf8)) == .nmea)
     }
 
+    /// Fixes read from `file` through a named pipe, which cannot be peeked at like a file.
+    private func readThroughPipe(_ file: URL) throws -> (format: TrackFormat, fixes: [Fix]) {
+        let directory = try TestData.temporaryDirectory("pipe")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("track")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let contents = try Data(contentsOf: file)
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo.path) else { return }
+            handle.write(contents)
+            try? handle.close()
+        }
+        writer.start()
+        let reader = try TrackFileReader(url: fifo, providerID: "p")
+        var fixes: [Fix] = []
+        while let batch = try reader.nextBatch(onError: { _ in }) { fixes += batch }
+        return (reader.format, fixes)
+    }
+
+    @Test("auto-detection works on a pipe too, and the bytes read to detect are decoded",
+          arguments: ["gpx/gpxpy__korita-zbevnica.gpx", "nmea/ublox-zed-f9p-nmea.log"])
+    func detectsThroughAPipe(name: String) throws {
+        let url = TestData.url(name)
+        let piped = try readThroughPipe(url)
+        let direct = try TrackFileReader(url: url, providerID: "p")
+        var fixes: [Fix] = []
+        while let batch = try direct.nextBatch(onError: { _ in }) { fixes += batch }
+        #expect(piped.format == direct.format)
+        #expect(piped.fixes == fixes && !fixes.isEmpty)
+    }
+
+    @Test func gpsdJSONThroughAPipe() throws {
+        let directory = try TestData.temporaryDirectory("gpsd-pipe")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("run.json")
+        try (#"{"class":"TPV","mode":2,"time":"2024-05-01T07:00:00.000Z","lat":48.1,"lon":11.5}"# + "\n").write(to: url, atomically: true, encoding: .utf8)
+        let piped = try readThroughPipe(url)
+        #expect(piped.format == .gpsd && piped.fixes.count == 1)
+    }
+
     @Test func missingFileSaysWhich() {
         #expect(throws: TrackReadError.self) {
             _ = try TrackFileReader(url: URL(fileURLWithPath: "/nonexistent/track.gpx"), providerID: "x")
