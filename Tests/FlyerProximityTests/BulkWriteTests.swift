@@ -166,14 +166,23 @@ struct BulkWriteTests {
         }
     }
 
-    @Test("a streamed import with an id given twice is refused with both positions")
-    func streamedImportRepeatedID() throws {
+    @Test("an id given twice is refused naming both places: CSV lines, GeoJSON features, entries of a list")
+    func repeatedIDs() throws {
         let temporary = try TemporaryStore()
         defer { temporary.remove() }
         let repository = try FlyerRepository(store: temporary.store)
-        let csv = "id,title,lat,lon\na,First,1,1\nb,Second,2,2\na,Third,3,3\n"
-        #expect(throws: FlyerStoreError.repeatedID("a", first: 0, second: 2)) {
+        let csv = "id,title,lat,lon\na,First,1,1\nb,Second,2,2\n\na,Third,3,3\n"
+        #expect(throws: FlyerStoreError.invalidInput(FlyerInputError(location: "line 5", field: "id",
+                                                                      message: "'a' is already used by line 2; every flyer needs its own id"))) {
             _ = try repository.write(from: try CSVFlyerReader(Data(csv.utf8)), mode: .upsert)
+        }
+        let point = #"{"type":"Feature","id":"p","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"title":"t"}}"#
+        let geojson = #"{"type":"FeatureCollection","features":["# + [point, point.replacingOccurrences(of: "\"p\"", with: "\"q\""), point].joined(separator: ",") + "]}"
+        let error = try #require(throws: FlyerInputError.self) { try GeoJSONFlyers.read(Data(geojson.utf8)) }
+        #expect(error.location == "features[2]" && error.message.contains("features[0]"))
+        let twice = try GeoJSONFlyers.read(Data(point.utf8))[0]
+        #expect(throws: FlyerStoreError.repeatedID("p", first: 0, second: 2)) {
+            _ = try repository.write(from: FlyerArraySource([twice, Flyer(id: "other", title: "o", geometry: twice.geometry), twice]), mode: .upsert)
         }
         #expect(try repository.all().isEmpty)
     }

@@ -7,6 +7,7 @@ public struct CSVFlyerReader: FlyerSource {
     private let fieldCount: Int
     private let id, title, category, address, description, url, radius, validFrom, validUntil: Int?
     private let latitude, longitude: Int
+    private var ids = RepeatedIDCheck { "line \($0)" }
 
     /// Reads and checks the header line.
     public init(_ data: Data) throws(FlyerInputError) {
@@ -45,11 +46,16 @@ public struct CSVFlyerReader: FlyerSource {
 
     public var fractionRead: Double { records.fractionRead }
 
+    /// Every row's id is checked against the earlier rows (the error names both lines).
+    public var rejectsRepeatedIDs: Bool { true }
+
     /// The flyer on the next non-empty line; any problem names the line and the column.
     public mutating func next() throws(FlyerInputError) -> Flyer? {
         while let (line, fields) = try records.next() {
             if fields.count == 1 && fields[0].isEmpty { continue }
-            return try flyer(line: line, fields: fields)
+            let flyer = try flyer(line: line, fields: fields)
+            try ids.record(flyer.id, at: line)
+            return flyer
         }
         return nil
     }

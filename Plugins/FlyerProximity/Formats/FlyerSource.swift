@@ -5,6 +5,13 @@ public protocol FlyerSource: Sendable {
     mutating func next() throws(FlyerInputError) -> Flyer?
     /// How much of the input has been read, from 0 to 1.
     var fractionRead: Double { get }
+    /// True when the source itself refuses an id it has already given (naming both places),
+    /// so that writers need not check again.
+    var rejectsRepeatedIDs: Bool { get }
+}
+
+extension FlyerSource {
+    public var rejectsRepeatedIDs: Bool { false }
 }
 
 /// Flyers already in memory, as a source.

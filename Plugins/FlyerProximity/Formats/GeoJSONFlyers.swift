@@ -25,8 +25,11 @@ public enum GeoJSONFlyers {
             }
             var flyers: [Flyer] = []
             flyers.reserveCapacity(features.count)
+            var ids = RepeatedIDCheck { "features[\($0)]" }
             for (index, element) in features.enumerated() {
-                flyers.append(try feature(element, location: "features[\(index)]"))
+                let flyer = try feature(element, location: "features[\(index)]")
+                try ids.record(flyer.id, at: index)
+                flyers.append(flyer)
             }
             return flyers
         default:

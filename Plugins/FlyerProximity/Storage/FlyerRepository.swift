@@ -90,7 +90,7 @@ public struct FlyerRepository: Sendable {
         let reader = FlyerReadAhead(source)
         defer { reader.stop() }
         var flyers: [Flyer] = []
-        try write(mode: mode, progress: progress) { () throws(FlyerStoreError) -> FlyerReadAhead.Batch? in
+        try write(mode: mode, progress: progress, checkRepeatedIDs: !source.rejectsRepeatedIDs) { () throws(FlyerStoreError) -> FlyerReadAhead.Batch? in
             do throws(FlyerInputError) {
                 let batch = try reader.next()
                 if let batch { flyers += batch.flyers }
@@ -107,8 +107,9 @@ public struct FlyerRepository: Sendable {
     /// A large write (judged from the first batch and how much of the input it took; see
     /// `rebuildsIndex(expected:stored:)`) runs without SpatiaLite's per-row triggers and packs the spatial
     /// index once at the end, in the same transaction, so a failure leaves the table, its
-    /// triggers and its index untouched.
-    private func write(mode: WriteMode, progress: ((Progress) -> Void)?,
+    /// triggers and its index untouched. With `checkRepeatedIDs`, an id seen earlier in this write
+    /// is refused (the caller turns it off when its source checks that itself).
+    private func write(mode: WriteMode, progress: ((Progress) -> Void)?, checkRepeatedIDs: Bool = true,
                        next: () throws(FlyerStoreError) -> FlyerReadAhead.Batch?) throws(FlyerStoreError) {
         let conflict = mode == .upsert
             ? " ON CONFLICT(id) DO UPDATE SET title = excluded.title, description = excluded.description, address = excluded.address, category = excluded.category, url = excluded.url, radius_m = excluded.radius_m, valid_from = excluded.valid_from, valid_until = excluded.valid_until, geom = excluded.geom"
@@ -131,7 +132,7 @@ public struct FlyerRepository: Sendable {
                         try db.execute(sql: "PRAGMA cache_size = \(Self.bulkCacheKibibytes)")
                     }
                     for flyer in batch.flyers {
-                        if let first = seen.updateValue(written, forKey: flyer.id) {
+                        if checkRepeatedIDs, let first = seen.updateValue(written, forKey: flyer.id) {
                             throw FlyerStoreError.repeatedID(flyer.id, first: first, second: written)
                         }
                         do {
