@@ -53,7 +53,7 @@ public struct FlyerRepository: Sendable {
     static let bulkThreshold = 20_000
 
     /// Whether a write of about `expected` flyers into a table of `stored` should rebuild the
-    /// spatial index once (see `write(mode:progress:next:)`). A rebuild packs every stored row
+    /// spatial index once (see `write(mode:progress:checkRepeatedIDs:next:)`). A rebuild packs every stored row
     /// (about 1.5 µs each) where row-at-a-time upkeep costs about 12 µs per written row, so it
     /// pays when the write is large and at least an eighth of what is stored.
     static func rebuildsIndex(expected: Double, stored: Int) -> Bool {
