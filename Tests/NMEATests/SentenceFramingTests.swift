@@ -28,6 +28,37 @@ struct SentenceFramingTests {
         #expect(result.fixes.count == 2)
     }
 
+    @Test("checksums are right for every body length and byte alignment (the framer reads eight bytes at a time)")
+    func checksumsAtEveryLengthAndAlignment() {
+        for length in 0...70 {
+            let body = "GPTXT,01,01,02," + String(repeating: "ab~ !%9Z", count: 9).prefix(length)
+            for junk in 0..<8 {
+                let lead = String(repeating: "\n", count: junk)
+                let good = decode(lead + sentence(String(body)))
+                #expect(good.counters.sentences == 1 && good.counters.badChecksum == 0, "length \(length), offset \(junk)")
+                let checksum = body.utf8.reduce(UInt8(0), ^) ^ 0x01
+                let bad = decode(lead + "$\(body)*\(String(format: "%02X", checksum))\r\n")
+                #expect(bad.counters.sentences == 0 && bad.counters.badChecksum == 1, "length \(length), offset \(junk)")
+            }
+        }
+    }
+
+    @Test("a control, DEL, non-ASCII or '$' byte anywhere in a body keeps the sentence from being accepted")
+    func oddBytesAtEveryPosition() {
+        let body = Array("GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,".utf8)
+        for position in 5..<body.count {
+            for odd: UInt8 in [0x00, 0x09, 0x1F, 0x7F, 0x80, 0xC3, 0xFF, UInt8(ascii: "$")] {
+                var mutated = body
+                mutated[position] = odd
+                let checksum = mutated.reduce(UInt8(0), ^)
+                var decoder = NMEAStreamDecoder(providerID: "t")
+                _ = decoder.feed([UInt8(ascii: "$")] + mutated + Array(String(format: "*%02X\r\n", checksum).utf8))
+                _ = decoder.finish()
+                #expect(decoder.counters.sentences == 0 && decoder.counters.invalidFields == 0, "byte \(odd) at \(position): never reaches the parser")
+            }
+        }
+    }
+
     @Test func rejectsWrongAndMalformedChecksums() {
         let text = "$\(rmc)*00\r\n$\(rmc)*\r\n$\(rmc)*4\r\n$\(rmc)*ZZ\r\n"
         let result = decode(text)
