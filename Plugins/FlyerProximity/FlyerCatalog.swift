@@ -34,7 +34,7 @@ public final class FlyerCatalog: Sendable {
     }
 
     /// Adds new flyers (an id that exists already is an error) or, with `.upsert`, replaces them.
-    /// Ids repeated within `flyers` are rejected before anything is written.
+    /// Ids repeated within `flyers` are rejected, and then nothing is written.
     public func write(_ flyers: [Flyer], mode: FlyerRepository.WriteMode) throws(FlyerCatalogError) {
         writer.lock()
         defer { writer.unlock() }

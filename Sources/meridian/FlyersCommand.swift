@@ -66,9 +66,9 @@ struct FlyersCommand: AsyncParsableCommand {
                 }
                 let repository = try store.repository()
                 let progress = ProgressBar(label: "importing", large: data.count >= 1 << 20)
-                let flyers: [Flyer]
+                let imported: Int
                 do throws(FlyerStoreError) {
-                    flyers = try repository.write(from: source, mode: .upsert, progress: progress.map { bar in { bar.update($0) } })
+                    imported = try repository.write(from: source, mode: .upsert, progress: progress.map { bar in { bar.update($0) } })
                 } catch {
                     progress?.finish()
                     if case .invalidInput(let input) = error { throw inputFailure(input) }
@@ -76,7 +76,7 @@ struct FlyersCommand: AsyncParsableCommand {
                 }
                 progress?.finish()
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                print("imported \(flyers.count) flyers from \(file) in \(NumberText.fixed(seconds, decimals: 2)) s")
+                print("imported \(imported) flyers from \(file) in \(NumberText.fixed(seconds, decimals: 2)) s")
             }
         }
 

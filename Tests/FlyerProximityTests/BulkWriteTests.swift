@@ -160,7 +160,7 @@ struct BulkWriteTests {
         #expect(try repository.all().isEmpty)
 
         let written = try repository.write(from: try CSVFlyerReader(Data(good.utf8)), mode: .upsert)
-        #expect(written.count == 40_000)
+        #expect(written == 40_000)
         try temporary.store.database.read { db throws in
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM idx_flyers_geom") == 40_000)
         }

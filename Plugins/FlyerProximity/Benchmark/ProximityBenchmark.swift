@@ -74,7 +74,7 @@ public struct ProximityBenchmark {
         let importStart = DispatchTime.now().uptimeNanoseconds
         let imported = try repository.write(from: try CSVFlyerReader(try Data(contentsOf: csvURL)), mode: .create)
         let importSeconds = Double(DispatchTime.now().uptimeNanoseconds - importStart) / 1e9
-        output("import (CSV → SpatiaLite, one transaction, reading and writing overlapped): \(NumberText.fixed(importSeconds, decimals: 2)) s, \(NumberText.fixed(Double(imported.count) / importSeconds, decimals: 0)) flyers/s")
+        output("import (CSV → SpatiaLite, one transaction, reading and writing overlapped): \(NumberText.fixed(importSeconds, decimals: 2)) s, \(NumberText.fixed(Double(imported) / importSeconds, decimals: 0)) flyers/s")
 
         let loadStart = DispatchTime.now().uptimeNanoseconds
         let catalog = try FlyerCatalog(store: store)

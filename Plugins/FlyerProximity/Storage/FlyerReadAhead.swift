@@ -5,7 +5,7 @@ import Foundation
 final class FlyerReadAhead: @unchecked Sendable {
     /// Flyers in input order and how much of the input was read when the batch was cut.
     struct Batch {
-        var flyers: [Flyer]
+        var flyers: ArraySlice<Flyer>
         var fractionRead: Double
     }
 
@@ -58,11 +58,11 @@ final class FlyerReadAhead: @unchecked Sendable {
             while let flyer = try source.next() {
                 batch.append(flyer)
                 if batch.count == batchSize {
-                    guard hand(Batch(flyers: batch, fractionRead: source.fractionRead)) else { return }
+                    guard hand(Batch(flyers: batch[...], fractionRead: source.fractionRead)) else { return }
                     batch.removeAll(keepingCapacity: true)
                 }
             }
-            if !batch.isEmpty { _ = hand(Batch(flyers: batch, fractionRead: source.fractionRead)) }
+            if !batch.isEmpty { _ = hand(Batch(flyers: batch[...], fractionRead: source.fractionRead)) }
             end(failure: nil)
         } catch {
             end(failure: error)

@@ -76,33 +76,29 @@ public struct FlyerRepository: Sendable {
     /// Writes `flyers` in one transaction (all or nothing). Ids repeated within `flyers` are rejected.
     public func write(_ flyers: [Flyer], mode: WriteMode, progress: ((Progress) -> Void)? = nil) throws(FlyerStoreError) {
         var position = 0
-        try write(mode: mode, progress: progress) { () -> FlyerReadAhead.Batch? in
+        _ = try write(mode: mode, progress: progress) { () -> FlyerReadAhead.Batch? in
             guard position < flyers.count else { return nil }
             let end = min(position + 10_000, flyers.count)
             defer { position = end }
-            return FlyerReadAhead.Batch(flyers: Array(flyers[position..<end]), fractionRead: Double(end) / Double(flyers.count))
+            return FlyerReadAhead.Batch(flyers: flyers[position..<end], fractionRead: Double(end) / Double(flyers.count))
         }
     }
 
     /// Reads `source` on a thread of its own while writing what it has read, in one transaction
-    /// (all or nothing: an invalid flyer anywhere in the input writes none). Returns the flyers written.
-    public func write(from source: some FlyerSource, mode: WriteMode, progress: ((Progress) -> Void)? = nil) throws(FlyerStoreError) -> [Flyer] {
+    /// (all or nothing: an invalid flyer anywhere in the input writes none). Returns how many were written.
+    public func write(from source: some FlyerSource, mode: WriteMode, progress: ((Progress) -> Void)? = nil) throws(FlyerStoreError) -> Int {
         let reader = FlyerReadAhead(source)
         defer { reader.stop() }
-        var flyers: [Flyer] = []
-        try write(mode: mode, progress: progress, checkRepeatedIDs: !source.rejectsRepeatedIDs) { () throws(FlyerStoreError) -> FlyerReadAhead.Batch? in
+        return try write(mode: mode, progress: progress, checkRepeatedIDs: !source.rejectsRepeatedIDs) { () throws(FlyerStoreError) -> FlyerReadAhead.Batch? in
             do throws(FlyerInputError) {
-                let batch = try reader.next()
-                if let batch { flyers += batch.flyers }
-                return batch
+                return try reader.next()
             } catch {
                 throw .invalidInput(error)
             }
         }
-        return flyers
     }
 
-    /// Writes the batches `next` returns (nil at the end) in one transaction.
+    /// Writes the batches `next` returns (nil at the end) in one transaction; returns how many flyers it wrote.
     ///
     /// A large write (judged from the first batch and how much of the input it took; see
     /// `rebuildsIndex(expected:stored:)`) runs without SpatiaLite's per-row triggers and packs the spatial
@@ -110,13 +106,13 @@ public struct FlyerRepository: Sendable {
     /// triggers and its index untouched. With `checkRepeatedIDs`, an id seen earlier in this write
     /// is refused (the caller turns it off when its source checks that itself).
     private func write(mode: WriteMode, progress: ((Progress) -> Void)?, checkRepeatedIDs: Bool = true,
-                       next: () throws(FlyerStoreError) -> FlyerReadAhead.Batch?) throws(FlyerStoreError) {
+                       next: () throws(FlyerStoreError) -> FlyerReadAhead.Batch?) throws(FlyerStoreError) -> Int {
         let conflict = mode == .upsert
             ? " ON CONFLICT(id) DO UPDATE SET title = excluded.title, description = excluded.description, address = excluded.address, category = excluded.category, url = excluded.url, radius_m = excluded.radius_m, valid_from = excluded.valid_from, valid_until = excluded.valid_until, geom = excluded.geom"
             : ""
         let sql = "INSERT INTO flyers (\(Self.columns), geom) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)\(conflict)"
-        try run {
-            try store.database.write { db in
+        return try run {
+            try store.database.write { db -> Int in
                 let insert = try FlyerInsertStatement(db, sql: sql)
                 var seen: [String: Int] = [:]
                 var written = 0
@@ -148,6 +144,7 @@ public struct FlyerRepository: Sendable {
                     try PackedSpatialIndex.rebuild(db, table: "flyers", column: "geom")
                     try triggers.restore(on: db)
                 }
+                return written
             }
         }
     }
