@@ -97,8 +97,7 @@ public final class TrackFileReader {
             return true
         }
         guard !atEnd else { return false }
-        let count = peeked > 0 ? peeked : buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, Self.chunkSize) }
-        peeked = 0
+        let count = fill()
         guard count >= 0 else {
             throw TrackReadError(file: url.path, line: nil, message: "read failed (\(String(cString: strerror(errno))))")
         }
@@ -161,12 +160,18 @@ public final class TrackFileReader {
         }
     }
 
+    /// Puts the next bytes at the start of `buffer`: those kept from format detection first, then
+    /// what `read` gives. Returns their count, 0 at the end, or -1 with `errno` set.
+    private func fill() -> Int {
+        defer { peeked = 0 }
+        return peeked > 0 ? peeked : buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, Self.chunkSize) }
+    }
+
     private func readGPX(onError: (TrackReadError) -> Void, onFix: (Fix) -> Void) throws(TrackReadError) {
         // From the descriptor (not the path), so that a pipe's bytes read for detection are kept.
-        var data = Data(buffer[0..<peeked])
-        peeked = 0
+        var data = Data()
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, Self.chunkSize) }
+            let count = fill()
             guard count >= 0 else {
                 throw TrackReadError(file: url.path, line: nil, message: "cannot read the GPX file (\(String(cString: strerror(errno))))")
             }
