@@ -15,27 +15,20 @@ struct ErrorJSONMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
-        } catch let error as HTTPError {
-            let code: String
-            let message: String
-            switch error.status {
-            case .notFound where !routeMethods.methods(for: request.uri.path).isEmpty:
-                let allowed = routeMethods.methods(for: request.uri.path)
-                var error = APIError(.methodNotAllowed, code: "method_not_allowed",
-                                     message: "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allowed.joined(separator: ", "))")
-                error.headers[.allow] = allowed.joined(separator: ", ")
-                throw error
-            case .notFound:
-                code = "not_found"
-                message = "no route for \(request.method.rawValue) \(request.uri.path); see docs/openapi.yaml for the API"
-            case .methodNotAllowed:
-                code = "method_not_allowed"
-                message = "\(request.method.rawValue) is not allowed on \(request.uri.path)"
-            default:
-                code = "http_\(error.status.code)"
-                message = error.body ?? error.status.reasonPhrase
+        } catch let error as HTTPError where error.status == .notFound {
+            // Hummingbird answers 404 for a wrong method too; the recorded routes tell them apart.
+            let methods = routeMethods.methods(for: request.uri.path)
+            let allowed = methods.joined(separator: ", ")
+            guard !methods.isEmpty, !methods.contains(request.method.rawValue) else {
+                throw APIError(.notFound, code: "not_found",
+                               message: "no route for \(request.method.rawValue) \(request.uri.path); see docs/openapi.yaml for the API")
             }
-            throw APIError(error.status, code: code, message: message)
+            var methodError = APIError(.methodNotAllowed, code: "method_not_allowed",
+                                       message: "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allowed)")
+            methodError.headers[.allow] = allowed
+            throw methodError
+        } catch let error as HTTPError {
+            throw APIError(error.status, code: "http_\(error.status.code)", message: error.body ?? error.status.reasonPhrase)
         } catch let error as any HTTPResponseError {
             throw error
         } catch {
