@@ -38,6 +38,12 @@ let package = Package(
             ]
         ),
         .target(name: "NMEA", dependencies: ["MeridianCore"]),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(name: "ActivityFiles", dependencies: ["MeridianCore", "CZlib"], exclude: ["README.md"]),
         .target(
             name: "MeridianStore",
             dependencies: [
@@ -86,7 +92,7 @@ let package = Package(
         ),
         .target(
             name: "ReplayProvider",
-            dependencies: ["MeridianCore", "NMEA", "GPSDProvider"],
+            dependencies: ["MeridianCore", "NMEA", "GPSDProvider", "ActivityFiles"],
             path: "Plugins/ReplayProvider",
             exclude: ["README.md"]
         ),
@@ -130,6 +136,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "MeridianCoreTests", dependencies: ["MeridianCore", "MeridianTesting"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "MeridianTesting"]),
+        .testTarget(name: "ActivityFilesTests", dependencies: ["ActivityFiles", "MeridianTesting"]),
         .testTarget(
             name: "MeridianStoreTests",
             dependencies: ["MeridianStore", "MeridianTesting", .product(name: "GRDB", package: "GRDB.swift")]
