@@ -31,6 +31,7 @@ let package = Package(
             name: "MeridianCore",
             dependencies: [
                 "CProj",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -56,6 +57,13 @@ let package = Package(
             ]
         ),
         .target(
+            name: "MeridianCLI",
+            dependencies: [
+                "MeridianCore", "MeridianStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
             name: "MeridianTesting",
             dependencies: [
                 "MeridianCore", "MeridianStore", "MeridianHTTP",
@@ -77,7 +85,8 @@ let package = Package(
         .target(
             name: "GPSDProvider",
             dependencies: [
-                "MeridianCore",
+                "MeridianCore", "MeridianCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -86,20 +95,27 @@ let package = Package(
         ),
         .target(
             name: "ReplayProvider",
-            dependencies: ["MeridianCore", "NMEA", "GPSDProvider"],
+            dependencies: [
+                "MeridianCore", "MeridianCLI", "NMEA", "GPSDProvider",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Plugins/ReplayProvider",
             exclude: ["README.md"]
         ),
         .target(
             name: "MapLinks",
-            dependencies: ["MeridianCore", "MeridianHTTP"],
+            dependencies: [
+                "MeridianCore", "MeridianHTTP", "MeridianStore", "MeridianCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Plugins/MapLinks",
             exclude: ["README.md"]
         ),
         .target(
             name: "FlyerProximity",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "MapLinks",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianCLI", "MapLinks",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Plugins/FlyerProximity",
@@ -108,7 +124,8 @@ let package = Package(
         .target(
             name: "RunTracker",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "ReplayProvider",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianCLI", "ReplayProvider",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Plugins/RunTracker",
@@ -119,7 +136,7 @@ let package = Package(
         .executableTarget(
             name: "meridian",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "NMEA",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianCLI",
                 "NMEASerialProvider", "GPSDProvider", "ReplayProvider",
                 "MapLinks", "FlyerProximity", "RunTracker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -128,7 +145,10 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "MeridianCoreTests", dependencies: ["MeridianCore", "MeridianTesting"]),
+        .testTarget(
+            name: "MeridianCoreTests",
+            dependencies: ["MeridianCore", "MeridianTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "MeridianTesting"]),
         .testTarget(
             name: "MeridianStoreTests",
