@@ -144,6 +144,19 @@ let package = Package(
             ]
         ),
 
+        // MARK: Benchmarks (built by scripts/bench-*, not part of the product)
+        .executableTarget(
+            name: "meridian-bench",
+            dependencies: [
+                "MeridianCore", "MeridianStore", "MeridianCLI", "FlyerProximity", "RunTracker", "Workloads",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks",
+            exclude: ["Workloads"]
+        ),
+        .target(name: "Workloads", dependencies: ["MeridianCore", "FlyerProximity"], path: "Benchmarks/Workloads"),
+
         // MARK: Tests
         .testTarget(
             name: "MeridianCoreTests",
@@ -182,7 +195,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FlyerProximityTests",
-            dependencies: ["FlyerProximity", "MeridianTesting", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FlyerProximity", "MeridianTesting", "Workloads", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "RunTrackerTests",

@@ -4,12 +4,12 @@ import GRDB
 import MeridianCLI
 import MeridianCore
 import MeridianStore
+import RunTracker
 
-/// `meridian runs bench` (hidden): imports generated one-hour 1 Hz recordings into a fresh store through the run
+/// `meridian-bench runs`: imports generated one-hour 1 Hz recordings into a fresh store through the run
 /// tracker's pipeline, then times the history paths and compares the records recompute with the plain way.
-struct RunsBenchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Benchmark run import and history (scripts/bench-runs).",
-                                                    shouldDisplay: false)
+struct RunsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "runs", abstract: "Benchmark run import and history (used by scripts/bench-runs).")
     @Option(name: .long, help: "Database file to create (must not exist).") var db: String
     @Option(name: .long, help: "Runs to generate.") var runs = 1000
     @Option(name: .long, help: "Seconds per run (1 Hz).") var duration = 3600
