@@ -39,6 +39,7 @@ let package = Package(
             ]
         ),
         .target(name: "NMEA", dependencies: ["MeridianCore"]),
+        .target(name: "GPSDProtocol", dependencies: ["MeridianCore"]),
         .target(
             name: "MeridianStore",
             dependencies: [
@@ -85,7 +86,7 @@ let package = Package(
         .target(
             name: "GPSDProvider",
             dependencies: [
-                "MeridianCore", "MeridianCLI",
+                "MeridianCore", "MeridianCLI", "GPSDProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -96,7 +97,7 @@ let package = Package(
         .target(
             name: "ReplayProvider",
             dependencies: [
-                "MeridianCore", "MeridianCLI", "NMEA", "GPSDProvider",
+                "MeridianCore", "MeridianCLI", "NMEA", "GPSDProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Plugins/ReplayProvider",
@@ -175,11 +176,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NMEASerialProviderTests", dependencies: ["NMEASerialProvider", "NMEA", "MeridianTesting"]),
+        .testTarget(name: "GPSDProtocolTests", dependencies: ["GPSDProtocol", "MeridianTesting"]),
         .testTarget(
             name: "GPSDProviderTests",
             dependencies: [
-                "GPSDProvider", "NMEA", "MeridianTesting",
+                "GPSDProvider", "GPSDProtocol", "NMEA", "MeridianTesting",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
