@@ -31,6 +31,7 @@ let package = Package(
             name: "MeridianCore",
             dependencies: [
                 "CProj",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -38,6 +39,7 @@ let package = Package(
             ]
         ),
         .target(name: "NMEA", dependencies: ["MeridianCore"]),
+        .target(name: "GPSDProtocol", dependencies: ["MeridianCore"]),
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -62,6 +64,13 @@ let package = Package(
             ]
         ),
         .target(
+            name: "MeridianCLI",
+            dependencies: [
+                "MeridianCore", "MeridianStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
             name: "MeridianTesting",
             dependencies: [
                 "MeridianCore", "MeridianStore", "MeridianHTTP",
@@ -83,7 +92,8 @@ let package = Package(
         .target(
             name: "GPSDProvider",
             dependencies: [
-                "MeridianCore",
+                "MeridianCore", "MeridianCLI", "GPSDProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -92,20 +102,27 @@ let package = Package(
         ),
         .target(
             name: "ReplayProvider",
-            dependencies: ["MeridianCore", "NMEA", "GPSDProvider", "ActivityFiles"],
+            dependencies: [
+                "MeridianCore", "MeridianCLI", "NMEA", "GPSDProtocol", "ActivityFiles",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Plugins/ReplayProvider",
             exclude: ["README.md"]
         ),
         .target(
             name: "MapLinks",
-            dependencies: ["MeridianCore", "MeridianHTTP"],
+            dependencies: [
+                "MeridianCore", "MeridianHTTP", "MeridianStore", "MeridianCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Plugins/MapLinks",
             exclude: ["README.md"]
         ),
         .target(
             name: "FlyerProximity",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "MapLinks",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianCLI", "MapLinks",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Plugins/FlyerProximity",
@@ -114,7 +131,8 @@ let package = Package(
         .target(
             name: "RunTracker",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "ReplayProvider",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianCLI", "ReplayProvider",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Plugins/RunTracker",
@@ -125,7 +143,7 @@ let package = Package(
         .executableTarget(
             name: "meridian",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "NMEA",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianCLI",
                 "NMEASerialProvider", "GPSDProvider", "ReplayProvider",
                 "MapLinks", "FlyerProximity", "RunTracker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -133,8 +151,24 @@ let package = Package(
             ]
         ),
 
+        // MARK: Benchmarks (built by scripts/bench-*, not part of the product)
+        .executableTarget(
+            name: "meridian-bench",
+            dependencies: [
+                "MeridianCore", "MeridianStore", "MeridianCLI", "FlyerProximity", "RunTracker", "Workloads",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks",
+            exclude: ["Workloads"]
+        ),
+        .target(name: "Workloads", dependencies: ["MeridianCore", "FlyerProximity"], path: "Benchmarks/Workloads"),
+
         // MARK: Tests
-        .testTarget(name: "MeridianCoreTests", dependencies: ["MeridianCore", "MeridianTesting"]),
+        .testTarget(
+            name: "MeridianCoreTests",
+            dependencies: ["MeridianCore", "MeridianTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "MeridianTesting"]),
         .testTarget(name: "ActivityFilesTests", dependencies: ["ActivityFiles", "MeridianTesting"]),
         .testTarget(
@@ -149,11 +183,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NMEASerialProviderTests", dependencies: ["NMEASerialProvider", "NMEA", "MeridianTesting"]),
+        .testTarget(name: "GPSDProtocolTests", dependencies: ["GPSDProtocol", "MeridianTesting"]),
         .testTarget(
             name: "GPSDProviderTests",
             dependencies: [
-                "GPSDProvider", "NMEA", "MeridianTesting",
+                "GPSDProvider", "GPSDProtocol", "NMEA", "MeridianTesting",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
@@ -169,7 +205,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FlyerProximityTests",
-            dependencies: ["FlyerProximity", "MeridianTesting", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FlyerProximity", "MeridianTesting", "Workloads", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "RunTrackerTests",

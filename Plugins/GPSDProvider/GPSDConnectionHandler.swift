@@ -1,4 +1,5 @@
 import Foundation
+import GPSDProtocol
 import MeridianCore
 import NIOCore
 
@@ -6,7 +7,7 @@ import NIOCore
 /// immediate `?POLL;`, feeds lines to the session, emits quiet epochs, and
 /// probes a silent gpsd before declaring the connection dead.
 final class GPSDConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = LineFrame
+    typealias InboundIn = LineFrame<ByteBuffer>
     typealias OutboundOut = ByteBuffer
 
     private let session: GPSDSession

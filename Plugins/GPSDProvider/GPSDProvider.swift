@@ -26,7 +26,8 @@ public final class GPSDProvider: LocationProvider, Sendable {
             OptionInfo("host", "string", default: "127.0.0.1", "Address gpsd listens on."),
             OptionInfo("port", "integer 1...65535", default: "2947", "gpsd's TCP port."),
             OptionInfo("device", "path", default: "none (every device)", "Use only this gpsd device (e.g. /dev/ttyUSB0)."),
-        ]
+        ],
+        commands: [GPSDCommand.self]
     ) { options, context in
         GPSDProvider(options: try GPSDOptions.decode(options), context: context)
     }

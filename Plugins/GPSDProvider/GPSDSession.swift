@@ -1,4 +1,5 @@
 import Foundation
+import GPSDProtocol
 import Logging
 import MeridianCore
 import Synchronization

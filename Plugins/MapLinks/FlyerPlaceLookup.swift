@@ -1,4 +1,5 @@
 import MeridianCore
+import MeridianStore
 
 /// Where a stored flyer is, as a map-link destination.
 ///
@@ -29,4 +30,10 @@ public struct FlyerPlace: Sendable, Equatable {
 /// The `Resources` key under which the flyers plugin offers its `FlyerPlaceLookup`.
 public enum FlyerPlaceLookupKey: ResourceKey {
     public typealias Value = any FlyerPlaceLookup
+}
+
+/// The `CommandResources` key under which the flyers plugin offers commands the flyer places of a
+/// store (for `meridian maplink --flyer`); it throws when the flyers cannot be loaded.
+public enum StoredFlyerPlacesKey: ResourceKey {
+    public typealias Value = @Sendable (Store) throws -> any FlyerPlaceLookup
 }

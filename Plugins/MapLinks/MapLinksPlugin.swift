@@ -16,6 +16,7 @@ public struct MapLinksPlugin: LocationConsumer, HTTPRoutes {
                        default: "walking (show for geo and osm)",
                        "the travel mode used when a request names none; show gives a link to the place without directions"),
         ],
+        commands: [MapLinkCommand.self],
         make: { options, context in
             let decoded = try options.decode(MapLinksOptions.self)
             return MapLinksPlugin(defaults: try decoded.builder(options), context: context)

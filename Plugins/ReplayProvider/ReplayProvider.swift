@@ -18,7 +18,8 @@ public final class ReplayProvider: LocationProvider {
     public static let registration = ProviderType(
         type: "replay",
         summary: "Replays a recorded NMEA log, GPX track or gpsd JSON log as live fixes",
-        options: ReplayOptions.info
+        options: ReplayOptions.info,
+        commands: [ReplayCommand.self]
     ) { options, context in
         let decoded = try options.decode(ReplayOptions.self)
         guard decoded.speed.isFinite, (0...1000).contains(decoded.speed) else {

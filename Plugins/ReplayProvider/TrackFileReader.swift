@@ -1,5 +1,5 @@
 import Foundation
-import GPSDProvider
+import GPSDProtocol
 import MeridianCore
 import NMEA
 

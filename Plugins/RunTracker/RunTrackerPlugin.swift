@@ -17,7 +17,8 @@ public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes {
     public static let registration = ConsumerType(
         type: "run-tracker",
         summary: "records runs, walks, hikes and rides from the fix stream, with pauses, splits, records and history",
-        options: RunTrackerOptions.info
+        options: RunTrackerOptions.info,
+        commands: [RunsCommand.self]
     ) { options, context in
         try RunTrackerPlugin(options: RunTrackerOptions.decode(options), context: context)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MeridianCLI
 import MeridianCore
 
 /// `meridian distance LAT,LON LAT,LON`: the WGS84 geodesic between two points.
@@ -49,5 +50,3 @@ struct DistanceCommand: AsyncParsableCommand {
         }
     }
 }
-
-extension UnitSystem: ExpressibleByArgument {}

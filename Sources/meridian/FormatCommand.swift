@@ -1,4 +1,5 @@
 import ArgumentParser
+import MeridianCLI
 import MeridianCore
 
 /// `meridian format distance|pace|duration VALUE`: shows how Meridian formats a value.

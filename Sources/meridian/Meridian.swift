@@ -1,8 +1,8 @@
 import ArgumentParser
+import MeridianCLI
 import MeridianCore
 
 /// The `meridian` command-line tool: the service and every tool over the same code.
-@main
 struct Meridian: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "meridian",
@@ -14,11 +14,15 @@ struct Meridian: AsyncParsableCommand {
             PluginsCommand.self,
             DistanceCommand.self,
             FormatCommand.self,
-            ReplayCommand.self,
-            GPSDCommand.self,
-            RunsCommand.self,
-            FlyersCommand.self,
-            MapLinkCommand.self,
-        ]
+        ] + StandardPlugins.registry.commands
     )
+}
+
+/// The entry: lets the plugins offer one another's commands what they need, then runs the command line.
+@main
+enum MeridianMain {
+    static func main() async {
+        StandardPlugins.registry.offerToCommands(CommandResources.shared)
+        await Meridian.main()
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import MeridianCLI
 import MeridianCore
 import MeridianHTTP
 import MeridianStore

@@ -5,6 +5,7 @@ import MeridianStore
 import MeridianTesting
 import Testing
 @testable import FlyerProximity
+import Workloads
 
 @Suite("bulk writes: packed spatial index, SpatiaLite column bytes, overlapped reading")
 struct BulkWriteTests {

@@ -2,6 +2,7 @@ import Foundation
 import MeridianCore
 import Testing
 @testable import FlyerProximity
+import Workloads
 
 @Suite("geodesic edge distance and containment")
 struct GeometryTests {

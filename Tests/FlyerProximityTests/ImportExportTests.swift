@@ -3,6 +3,7 @@ import MeridianCore
 import MeridianTesting
 import Testing
 @testable import FlyerProximity
+import Workloads
 
 @Suite("GeoJSON and CSV import and export")
 struct ImportExportTests {

@@ -2,6 +2,7 @@ import Foundation
 import MeridianCore
 import Testing
 @testable import FlyerProximity
+import Workloads
 
 @Suite("nearby stays exact after removals and moves in crowded grid cells")
 struct NearbyAfterEditsTests {

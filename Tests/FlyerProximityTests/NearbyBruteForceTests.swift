@@ -3,6 +3,7 @@ import MeridianCore
 import MeridianTesting
 import Testing
 @testable import FlyerProximity
+import Workloads
 
 @Suite("nearby agrees with a brute-force geodesic search")
 struct NearbyBruteForceTests {

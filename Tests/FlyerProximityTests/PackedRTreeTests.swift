@@ -1,6 +1,7 @@
 import MeridianCore
 import Testing
 @testable import FlyerProximity
+import Workloads
 
 @Suite("packing an R*Tree bottom-up")
 struct PackedRTreeTests {

@@ -1,6 +1,8 @@
 import Foundation
+import GPSDProtocol
 import MeridianCore
 import NIOCore
+import NIOEmbedded
 import Testing
 @testable import GPSDProvider
 
@@ -50,25 +52,25 @@ struct GPSDOptionsTests {
         #expect(backoff.nextDelay() == .seconds(1))
     }
 
-    @Test("lines are split at LF, CR is dropped, overlong lines are discarded as they arrive and counted")
-    func lineFraming() {
-        var splitter = LineSplitter(maximumLength: 16)
-        var buffer = ByteBuffer()
-        var frames: [String] = []
-        func drain() {
-            while let frame = splitter.next(from: &buffer) { frames.append(Self.text(frame)) }
-        }
+    @Test("the channel handler cuts gpsd's stream into lines and overlong lines, and hands over the tail at the end")
+    func lineFraming() throws {
+        let channel = EmbeddedChannel(handler: ByteToMessageHandler(BoundedLineDecoder(maximumLength: 16)))
         for chunk in ["first\r\nsec", "ond\n"] + Array(repeating: "0123456789", count: 100) + ["tail of the long line\nafter\nunterminated"] {
-            buffer.writeString(chunk)
-            drain()
-            #expect(buffer.readableBytes <= 16 + 10, "an overlong line must not accumulate")
+            try channel.writeInbound(ByteBuffer(string: chunk))
         }
-        if let last = splitter.tail(of: &buffer) { frames.append(Self.text(last)) }
+        var frames: [String] = []
+        func drain() throws {
+            while let frame = try channel.readInbound(as: LineFrame<ByteBuffer>.self) { frames.append(Self.text(frame)) }
+        }
+        try drain()
+        #expect(frames == ["first", "second", "overlong 1021", "after"])
+        channel.pipeline.fireChannelInactive()
+        try drain()
         #expect(frames == ["first", "second", "overlong 1021", "after", "unterminated"])
-        #expect(buffer.readableBytes == 0)
+        #expect(try channel.finish().isClean)
     }
 
-    private static func text(_ frame: LineFrame) -> String {
+    private static func text(_ frame: LineFrame<ByteBuffer>) -> String {
         switch frame {
         case .line(let buffer): return String(buffer: buffer)
         case .overlong(let length): return "overlong \(length)"

@@ -43,18 +43,6 @@ struct EarthPoint: Sendable, Equatable {
     }
 }
 
-extension Coordinate {
-    /// 0°, 0° (a constant that is always in range).
-    static let zero: Coordinate = {
-        do { return try Coordinate(latitude: 0, longitude: 0) } catch { preconditionFailure("0,0 is a valid coordinate") }
-    }()
-
-    /// A coordinate from computed values: latitude clamped, longitude wrapped; nil only for NaN.
-    static func clamped(latitude: Double, longitude: Double) -> Coordinate? {
-        try? Coordinate(latitude: min(90, max(-90, latitude)), longitude: Geodesic.normalizedLongitude(longitude))
-    }
-}
-
 /// Longitude difference `degrees` wrapped to -180..<180 (so that crossing ±180° is a small step).
 func wrappedLongitudeDifference(_ degrees: Double) -> Double {
     var value = degrees.truncatingRemainder(dividingBy: 360)

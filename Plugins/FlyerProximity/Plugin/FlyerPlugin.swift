@@ -11,6 +11,10 @@ public final class FlyerPlugin: LocationConsumer, HTTPRoutes {
         type: "flyers",
         summary: "Local flyers (points and areas): nearest-first search with exact WGS84 distances, enter/exit events, import/export",
         options: FlyerOptions.info,
+        commands: [FlyersCommand.self],
+        offerToCommands: { resources in
+            resources[StoredFlyerPlacesKey.self] = { store in CatalogPlaceLookup(index: try FlyerCatalog(store: store).index) }
+        },
         make: { options, context in
             let decoded = try FlyerOptions.decode(options)
             let catalog: FlyerCatalog

@@ -25,6 +25,14 @@ public struct Coordinate: Sendable, Hashable, Codable, CustomStringConvertible {
         self.longitude = longitude == 0 ? 0 : longitude
     }
 
+    /// 0°, 0°.
+    public static let zero = Coordinate(uncheckedLatitude: 0, longitude: 0)
+
+    /// A coordinate from computed values: latitude clamped, longitude wrapped; nil only for NaN.
+    public static func clamped(latitude: Double, longitude: Double) -> Coordinate? {
+        try? Coordinate(latitude: min(90, max(-90, latitude)), longitude: Geodesic.normalizedLongitude(longitude))
+    }
+
     /// Parses `"LAT,LON"` (whitespace around either number is allowed).
     public init(parsing text: String) throws(CoordinateError) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)

@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
-import GRDB
+import MeridianCLI
 import MeridianCore
-import MeridianStore
-import RunTracker
 
 /// Where the history commands find the database (see `StoreLocationOptions`), and their output format.
 struct RunsStoreOptions: ParsableArguments {
@@ -22,26 +20,6 @@ struct RunsStoreOptions: ParsableArguments {
 
     func printJSON<T: Encodable>(_ value: T) throws {
         print(String(decoding: try MeridianJSON.makeEncoder(pretty: true).encode(value), as: UTF8.self))
-    }
-}
-
-/// Text for one run in a list.
-enum RunText {
-    static func line(_ run: RunSummary, units: UnitSystem) -> String {
-        let date = ISO8601.string(from: run.startedAt).prefix(16).replacingOccurrences(of: "T", with: " ")
-        let pace = TimeFormat.pace(secondsPerKilometre: run.averagePace ?? .infinity, units: units)
-        return [date, pad(run.name, 28), pad(run.activity.rawValue, 5), pad(DistanceFormat.string(metres: run.distance, units: units), 8),
-                pad(TimeFormat.duration(seconds: run.elapsedTime), 8), pad(pace, 10), run.id].joined(separator: "  ")
-    }
-
-    static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? String(text.prefix(width)) : text + String(repeating: " ", count: width - text.count)
-    }
-
-    static func record(_ record: PersonalRecord, units: UnitSystem) -> String {
-        let date = ISO8601.string(from: record.achievedAt).prefix(10)
-        let mark = record.runDeleted == true ? "  (run deleted)" : ""
-        return "\(pad(record.distance.label, 14)) \(pad(TimeFormat.duration(seconds: record.elapsedTime), 8)) \(pad(TimeFormat.pace(secondsPerKilometre: record.pace, units: units), 10)) \(date)  \(record.runName) [\(record.runID)]\(mark)"
     }
 }
 
@@ -253,131 +231,4 @@ private func write(_ text: String, to path: String?) throws {
     } catch {
         throw CommandFailure("cannot write \(path): \(error.localizedDescription)")
     }
-}
-
-/// `meridian runs bench` (hidden): imports generated one-hour 1 Hz recordings into a fresh store through the run
-/// tracker's pipeline, then times the history paths and compares the records recompute with the plain way.
-struct RunsBenchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Benchmark run import and history (scripts/bench-runs).",
-                                                    shouldDisplay: false)
-    @Option(name: .long, help: "Database file to create (must not exist).") var db: String
-    @Option(name: .long, help: "Runs to generate.") var runs = 1000
-    @Option(name: .long, help: "Seconds per run (1 Hz).") var duration = 3600
-    @Option(name: .long, help: "Timed repetitions of list and load.") var repetitions = 500
-
-    func run() async throws {
-        try await reportingFailures {
-            guard !FileManager.default.fileExists(atPath: db) else { throw CommandFailure("\(db) exists; give a new file", code: 2) }
-            let store = try Store.open(path: db)
-            let runStore = try RunStore(store: store)
-            let history = RunHistory(store: store)
-            let origin = try Coordinate(latitude: 48.137, longitude: 11.575)
-            let start = Date(timeIntervalSince1970: 1_577_865_600)
-            let ids = (0..<runs).map(Self.benchID)
-
-            // Import through `RunStore.prepareImport` and `store` (the two halves of `importRun`), overlapped: run i is
-            // tracked on another thread while run i-1 is written. Generating the recordings is not timed.
-            var points = 0
-            var importSeconds = 0.0
-            var prepared: PreparedImport?
-            for index in 0...runs {
-                let fixes = index < runs ? Self.recording(index, duration: duration, start: start, origin: origin) : []
-                points += fixes.count
-                let previous = prepared
-                importSeconds += try await Self.time {
-                    let preparing = Task.detached { [fixes] in
-                        try RunStore.prepareImport(fixes, id: Self.benchID(index), name: "Run \(index)", activity: .run)
-                    }
-                    if let previous { _ = try runStore.store(previous) }
-                    prepared = try await preparing.value
-                }
-            }
-            print("import: \(runs) runs, \(points) fixes in \(Self.fixed(importSeconds)) s = \(Int(Double(points) / importSeconds)) points/s "
-                  + "(tracking engine, rows, points, packed progress, best efforts, records; one transaction per run; "
-                  + "the next run is tracked while one is written)")
-
-            var cursors: [RunCursor?] = [nil]
-            while cursors.count < 20, let token = try await history.list(RunListQuery(limit: 50, cursor: cursors.last ?? nil)).nextCursor {
-                cursors.append(try RunCursor(token: token))
-            }
-            var list: [Double] = []
-            for index in 0..<repetitions {
-                let cursor = cursors[index % cursors.count]
-                list.append(try await Self.time { _ = try await history.list(RunListQuery(limit: 50, cursor: cursor)) })
-            }
-            Self.report("list a page of 50", list)
-
-            var random = SeededRandom(seed: 2024)
-            var load: [Double] = []
-            for _ in 0..<repetitions {
-                let id = ids[Int.random(in: 0..<runs, using: &random)]
-                load.append(try await Self.time { _ = try await history.summaryWithSplits(id: id) })
-            }
-            Self.report("load one run with km+mile splits", load)
-
-            var detail: [Double] = []
-            for _ in 0..<max(5, repetitions / 20) {
-                let id = ids[Int.random(in: 0..<runs, using: &random)]
-                detail.append(try await Self.time { _ = try await history.detail(id: id) })
-            }
-            Self.report("full detail (points, analysis, simplified route)", detail)
-
-            var rebuild: [Double] = []
-            var records: [PersonalRecord] = []
-            for _ in 0..<5 {
-                rebuild.append(try await Self.time { records = try await history.rebuildRecords() })
-            }
-            Self.report("recompute all personal records from packed progress", rebuild)
-
-            let peer = try await Self.peerRecompute(store)
-            let ours = rebuild.sorted()[rebuild.count / 2]
-            print("peer (plain: read all \(points) points with GRDB, best efforts per run): \(Self.fixed(peer.seconds * 1000)) ms; "
-                  + "ratio peer/ours = \(Self.fixed(peer.seconds / ours))x")
-            let same = records.count == peer.best.count
-                && records.allSatisfy { record in peer.best[record.distance].map { abs($0 - record.elapsedTime) < 1e-6 } ?? false }
-            print("records agree with the baseline: \(same ? "yes" : "NO")")
-        }
-    }
-
-    static func benchID(_ index: Int) -> String { String(format: "bench-%05d", index) }
-
-    /// The fixes of generated run `index`: one hour (`duration` s) at 1 Hz, a different pace per run, a pause in every third.
-    static func recording(_ index: Int, duration: Int, start: Date, origin: Coordinate) -> [Fix] {
-        SyntheticRun(id: benchID(index), name: "Run \(index)", startedAt: start.addingTimeInterval(Double(index) * 86_400),
-                     origin: origin, duration: duration, paceSecondsPerKilometre: 280 + Double(index % 90),
-                     pauses: index % 3 == 0 ? [(offset: duration / 2, length: 60)] : [], seed: UInt64(index + 1)).fixes
-    }
-
-    /// The baseline: every saved run's points read back and its best efforts computed from them.
-    static func peerRecompute(_ store: Store) async throws -> (seconds: Double, best: [RecordDistance: Double]) {
-        var best: [RecordDistance: Double] = [:]
-        let seconds = try await time {
-            best = try await store.database.read { db in
-                var best: [RecordDistance: Double] = [:]
-                let runs = try Row.fetchAll(db, sql: "SELECT id, started_at FROM runs WHERE activity = 'run' AND state = 'stopped' AND deleted_at IS NULL")
-                for row in runs {
-                    let points = try RunPoints.load(db, runID: row[0])
-                    for effort in RunProgress(points: points, start: Date(timeIntervalSince1970: row[1])).bestEfforts() {
-                        best[effort.distance] = min(best[effort.distance] ?? .infinity, effort.elapsedTime)
-                    }
-                }
-                return best
-            }
-        }
-        return (seconds, best)
-    }
-
-    static func time(_ body: () async throws -> Void) async throws -> Double {
-        let elapsed = try await ContinuousClock().measure { try await body() }
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
-
-    static func report(_ label: String, _ samples: [Double]) {
-        let sorted = samples.sorted()
-        let p50 = sorted[sorted.count / 2] * 1000
-        let p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))] * 1000
-        print("\(label): p50 \(fixed(p50)) ms, p99 \(fixed(p99)) ms (\(samples.count) samples)")
-    }
-
-    static func fixed(_ value: Double) -> String { NumberText.fixed(value, decimals: 2) }
 }

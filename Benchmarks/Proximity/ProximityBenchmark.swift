@@ -1,35 +1,37 @@
 import Foundation
 import GRDB
 import MeridianCore
+import FlyerProximity
 import MeridianStore
+import Workloads
 
-/// `meridian flyers bench`: imports generated flyers and times "10 nearest within 5 km"
+/// `meridian-bench proximity`: imports generated flyers and times "10 nearest within 5 km"
 /// with Meridian's search, with plain SpatiaLite SQL on the same file, and with Redis GEOSEARCH.
-public struct ProximityBenchmark {
-    public struct Settings: Sendable {
-        public var flyers = 1_000_000
-        public var queries = 10_000
+struct ProximityBenchmark {
+    struct Settings: Sendable {
+        var flyers = 1_000_000
+        var queries = 10_000
         /// The SQL baseline (b) runs on the first this many queries only (~0.1 s each in dense clusters).
-        public var sqlQueries = 300
-        public var radius = 5000.0
-        public var limit = 10
-        public var seed: UInt64 = 42
+        var sqlQueries = 300
+        var radius = 5000.0
+        var limit = 10
+        var seed: UInt64 = 42
         /// The folder for the database and CSV file (created; the caller removes it).
-        public var directory: URL
+        var directory: URL
         /// Redis on 127.0.0.1 at this port; nil skips the Redis comparison.
-        public var redisPort: Int?
+        var redisPort: Int?
 
-        public init(directory: URL) {
+        init(directory: URL) {
             self.directory = directory
         }
     }
 
     /// Latency figures of one contender.
-    public struct Timing: Sendable {
-        public var name: String
-        public var p50: Double
-        public var p99: Double
-        public var queriesPerSecond: Double
+    struct Timing: Sendable {
+        var name: String
+        var p50: Double
+        var p99: Double
+        var queriesPerSecond: Double
 
         init(name: String, nanoseconds: [UInt64]) {
             self.name = name
@@ -47,16 +49,16 @@ public struct ProximityBenchmark {
         }
     }
 
-    public let settings: Settings
+    let settings: Settings
     /// Receives each line of the report as it is produced.
-    public let output: (String) -> Void
+    let output: (String) -> Void
 
-    public init(settings: Settings, output: @escaping (String) -> Void) {
+    init(settings: Settings, output: @escaping (String) -> Void) {
         self.settings = settings
         self.output = output
     }
 
-    public func run() throws {
+    func run() throws {
         let settings = self.settings
         try FileManager.default.createDirectory(at: settings.directory, withIntermediateDirectories: true)
         let now = Date()

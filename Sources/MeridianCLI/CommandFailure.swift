@@ -2,21 +2,21 @@ import ArgumentParser
 import Foundation
 
 /// Prints `message` to stderr and exits with `code` (2 for bad configuration or usage, 1 otherwise).
-struct CommandFailure: Error, CustomStringConvertible {
-    var message: String
-    var code: Int32
+public struct CommandFailure: Error, CustomStringConvertible {
+    public var message: String
+    public var code: Int32
 
-    init(_ message: String, code: Int32 = 1) {
+    public init(_ message: String, code: Int32 = 1) {
         self.message = message
         self.code = code
     }
 
-    var description: String { message }
+    public var description: String { message }
 }
 
 extension AsyncParsableCommand {
     /// Runs `body`, turning `CommandFailure`s and other errors into a stderr line and an exit code.
-    func reportingFailures(_ body: () async throws -> Void) async throws {
+    public func reportingFailures(_ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch let failure as CommandFailure {
@@ -34,8 +34,9 @@ extension AsyncParsableCommand {
 }
 
 /// Writing to the standard streams.
-enum Standard {
-    static func error(_ line: String) {
+public enum Standard {
+    /// Writes `line` and a newline to standard error.
+    public static func error(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
-import FlyerProximity
-import MapLinks
+import MeridianCLI
 import MeridianCore
 
 /// `meridian maplink`: prints a link that opens a maps app at a destination.
@@ -81,12 +80,13 @@ struct MapLinkCommand: AsyncParsableCommand {
         }
     }
 
-    /// The flyer store's places, opened only when a flyer is asked for.
+    /// The flyer store's places (offered by the flyers plugin), opened only when a flyer is asked for.
     private func flyerLookup(_ config: MeridianConfig?) throws -> (any FlyerPlaceLookup)? {
-        guard flyer != nil else { return nil }
+        guard flyer != nil, let places = CommandResources.shared[StoredFlyerPlacesKey.self] else { return nil }
+        let store = try store.openStore(config)
         do {
-            return CatalogPlaceLookup(index: try FlyerCatalog(store: try store.openStore(config)).index)
-        } catch let error as FlyerCatalogError {
+            return try places(store)
+        } catch {
             throw CommandFailure("cannot load the flyers: \(error)")
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
+import FlyerProximity
 import MeridianCore
 
 /// Seeded generator of flyers and query points: clusters around cities plus a uniform
-/// share over the globe, for tests and `meridian flyers bench`.
+/// share over the globe, for tests and `meridian-bench proximity`.
 public struct FlyerWorkload: Sendable {
     public struct Settings: Sendable {
         public var seed: UInt64
@@ -127,7 +128,7 @@ public struct FlyerWorkload: Sendable {
 
 extension SeededRandom {
     /// Uniform in 0..<1 from the top 53 bits (the sequence the workloads were generated with).
-    mutating func unit() -> Double {
+    public mutating func unit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 }

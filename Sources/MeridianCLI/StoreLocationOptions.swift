@@ -5,15 +5,17 @@ import MeridianStore
 
 /// Where commands that work on the database find it: `--db`, else `MERIDIAN_DB`, else
 /// `store.path` of the configuration (`--config`, `MERIDIAN_CONFIG`, or the default file when it exists).
-struct StoreLocationOptions: ParsableArguments {
+public struct StoreLocationOptions: ParsableArguments {
     @Option(help: "Configuration file (default Config/meridian.yaml or MERIDIAN_CONFIG).")
-    var config: String?
+    public var config: String?
 
     @Option(help: "SpatiaLite database file (overrides MERIDIAN_DB and store.path).")
-    var db: String?
+    public var db: String?
+
+    public init() {}
 
     /// The configuration, when one was named or the default file exists; errors exit with code 2.
-    func loadConfig() throws -> MeridianConfig? {
+    public func loadConfig() throws -> MeridianConfig? {
         let environment = ProcessInfo.processInfo.environment
         let path = ConfigLoader.resolvePath(config, environment: environment)
         let named = config != nil || environment["MERIDIAN_CONFIG"] != nil
@@ -26,13 +28,13 @@ struct StoreLocationOptions: ParsableArguments {
     }
 
     /// The database path this command uses.
-    func storePath(_ config: MeridianConfig?) -> String {
+    public func storePath(_ config: MeridianConfig?) -> String {
         db ?? ProcessInfo.processInfo.environment["MERIDIAN_DB"].flatMap { $0.isEmpty ? nil : $0 }
             ?? config?.store.path ?? StoreSettings().path
     }
 
     /// Opens (creating if needed) the database.
-    func openStore(_ config: MeridianConfig?) throws -> Store {
+    public func openStore(_ config: MeridianConfig?) throws -> Store {
         do {
             return try Store.open(path: storePath(config))
         } catch {

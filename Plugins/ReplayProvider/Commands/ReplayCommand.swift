@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import MeridianCLI
 import MeridianCore
 import NMEA
-import ReplayProvider
 
 /// `meridian replay FILE`: the fixes a replay of a recorded track produces.
 struct ReplayCommand: AsyncParsableCommand {

@@ -2,8 +2,8 @@ import MeridianCore
 
 /// The readable one-line form of a fix used by `meridian replay` and `meridian gpsd watch`:
 /// `2024-05-01T07:30:12.000Z 3D 48.858400,2.294500 alt 35 m 12.3 km/h 124.0° ±4 m 9 sats`.
-enum FixLine {
-    static func text(_ fix: Fix, units: UnitSystem) -> String {
+public enum FixLine {
+    public static func text(_ fix: Fix, units: UnitSystem) -> String {
         var parts = [ISO8601.string(from: fix.time)]
         switch fix.mode {
         case .noFix: parts.append("no fix")

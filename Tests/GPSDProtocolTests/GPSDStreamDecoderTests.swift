@@ -1,8 +1,8 @@
 import Foundation
+import GPSDProtocol
 import MeridianCore
 import MeridianTesting
 import Testing
-@testable import GPSDProvider
 
 @Suite("GPSDStreamDecoder")
 struct GPSDStreamDecoderTests {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import GPSDProvider
 import Logging
+import MeridianCLI
 import MeridianCore
 import ServiceLifecycle
 

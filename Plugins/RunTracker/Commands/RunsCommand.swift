@@ -10,7 +10,6 @@ struct RunsCommand: AsyncParsableCommand {
             RunsStatusCommand.self, RunsImportCommand.self,
             RunsListCommand.self, RunsShowCommand.self, RunsEditCommand.self, RunsDeleteCommand.self,
             RunsRestoreCommand.self, RunsRecordsCommand.self, RunsExportCommand.self, RunsRenderCommand.self,
-            RunsBenchCommand.self,
         ]
     )
 }

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+
+/// `meridian flyers`: import, export, add, get, delete and search local flyers in the store.
+struct FlyersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flyers",
+        abstract: "Manage and search local flyers (points and areas) in the SpatiaLite store.",
+        discussion: """
+            The store is --db, else MERIDIAN_DB, else store.path of the configuration (--config, MERIDIAN_CONFIG \
+            or Config/meridian.yaml). Examples:
+              meridian flyers import flyers.geojson
+              meridian flyers near 48.8584,2.2945 --radius 2km --limit 5
+              meridian flyers export --format csv > flyers.csv
+            """,
+        subcommands: [Import.self, Export.self, Add.self, Get.self, Delete.self, Near.self]
+    )
+
+    /// The file formats of import and export.
+    enum FileFormat: String, ExpressibleByArgument, CaseIterable {
+        case geojson, csv
+
+        static func guess(_ path: String) -> FileFormat? {
+            switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+            case "csv": return .csv
+            case "geojson", "json": return .geojson
+            default: return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import MeridianCLI
+import MeridianCore
+
+extension FlyersCommand {
+    /// `meridian flyers add`.
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a point flyer (--at) or an area flyer (--geojson FILE holding one Feature).",
+            discussion: "Example: meridian flyers add --title \"Lost cat\" --at 48.85,2.35 --category lost --valid-until 2025-07-01"
+        )
+
+        @OptionGroup var store: StoreLocationOptions
+
+        @Option(help: "Title (required unless --geojson gives one).")
+        var title: String?
+
+        @Option(help: "Position as LAT,LON in decimal degrees.")
+        var at: String?
+
+        @Option(help: "A GeoJSON file with one Feature (Point, Polygon or MultiPolygon).")
+        var geojson: String?
+
+        @Option(help: "Id (default: a generated one).")
+        var id: String?
+
+        @Option var category: String?
+        @Option var address: String?
+        @Option var description: String?
+        @Option var url: String?
+
+        @Option(help: "Radius in metres for enter/exit events of a point flyer (default 100).")
+        var radius: Double?
+
+        @Option(help: "ISO 8601 date or date-time from which the flyer is valid.")
+        var validFrom: String?
+
+        @Option(help: "ISO 8601 date or date-time after which the flyer has expired.")
+        var validUntil: String?
+
+        func run() async throws {
+            try await reportingFailures {
+                let feature = try self.feature()
+                let flyers: [Flyer]
+                do {
+                    flyers = try GeoJSONFlyers.read(Data(feature.utf8))
+                } catch let error as FlyerInputError {
+                    throw CommandFailure(error.description.replacingOccurrences(of: "properties.", with: "--").replacingOccurrences(of: "_", with: "-"), code: 2)
+                }
+                do {
+                    try store.repository().write(flyers, mode: .create)
+                } catch let error as FlyerStoreError {
+                    throw CommandFailure(error.description)
+                }
+                print(flyers.map(\.id).joined(separator: "\n"))
+            }
+        }
+
+        /// The flyer as a GeoJSON Feature, so the command line is validated like the API.
+        private func feature() throws -> String {
+            var object: [String: Any]
+            switch (at, geojson) {
+            case (let text?, nil):
+                let point: Coordinate
+                do {
+                    point = try Coordinate(parsing: text)
+                } catch {
+                    throw CommandFailure("--at: \(error)", code: 2)
+                }
+                object = ["type": "Feature", "geometry": ["type": "Point", "coordinates": [point.longitude, point.latitude]]]
+            case (nil, let path?):
+                guard let data = FileManager.default.contents(atPath: path),
+                      let parsed = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+                else { throw CommandFailure("\(path): cannot read a GeoJSON Feature from the file", code: 2) }
+                object = parsed
+            default:
+                throw CommandFailure("give exactly one of --at LAT,LON or --geojson FILE", code: 2)
+            }
+            var properties = object["properties"] as? [String: Any] ?? [:]
+            let given: [(String, Any?)] = [("title", title), ("category", category), ("address", address), ("description", description),
+                                          ("url", url), ("radius_m", radius), ("valid_from", validFrom), ("valid_until", validUntil)]
+            for case let (key, value?) in given { properties[key] = value }
+            object["properties"] = properties
+            if let id { object["id"] = id }
+            let data = try JSONSerialization.data(withJSONObject: object)
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    /// `meridian flyers get ID`.
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print one flyer as a GeoJSON Feature.")
+
+        @OptionGroup var store: StoreLocationOptions
+
+        @Argument var id: String
+
+        func run() async throws {
+            try await reportingFailures {
+                let flyer: Flyer?
+                do {
+                    flyer = try store.repository().flyer(id: id)
+                } catch let error as FlyerStoreError {
+                    throw CommandFailure(error.description)
+                }
+                guard let flyer else { throw CommandFailure("no flyer with id '\(id)'") }
+                print(GeoJSONFlyers.feature(flyer))
+            }
+        }
+    }
+
+    /// `meridian flyers delete ID`.
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete one flyer.")
+
+        @OptionGroup var store: StoreLocationOptions
+
+        @Argument var id: String
+
+        func run() async throws {
+            try await reportingFailures {
+                let deleted: Bool
+                do {
+                    deleted = try store.repository().delete(id: id)
+                } catch let error as FlyerStoreError {
+                    throw CommandFailure(error.description)
+                }
+                guard deleted else { throw CommandFailure("no flyer with id '\(id)'") }
+                print("deleted \(id)")
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import MeridianCLI
+import MeridianCore
+
+extension FlyersCommand {
+    /// `meridian flyers near [LAT,LON]`.
+    struct Near: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List flyers nearest first, by exact WGS84 distance.",
+            discussion: "Without LAT,LON there is no location: flyers are listed by title, without distances."
+        )
+
+        @OptionGroup var store: StoreLocationOptions
+
+        @Argument(help: "Centre as LAT,LON in decimal degrees.")
+        var center: String?
+
+        @Option(help: "Only flyers within this distance: metres, or with a unit: 2km, 500m, 1.5mi, 300ft.")
+        var radius: String?
+
+        @Option(help: "Number of flyers to show.")
+        var limit: Int?
+
+        @Option(help: "Only flyers of this category.")
+        var category: String?
+
+        @Option(help: "metric or imperial (default: the configuration's units).")
+        var units: UnitSystem?
+
+        @Option(help: "Continue after a previous page (its next_cursor).")
+        var cursor: String?
+
+        @Flag(help: "Include expired and not-yet-valid flyers.")
+        var all = false
+
+        @Flag(help: "Print the response as JSON, as GET /v1/flyers/nearby does.")
+        var json = false
+
+        func run() async throws {
+            try await reportingFailures {
+                let config = try store.loadConfig()
+                let options = try store.flyerOptions(config)
+                var point: Coordinate?
+                if let center {
+                    do {
+                        point = try Coordinate(parsing: center)
+                    } catch {
+                        throw CommandFailure("LAT,LON: \(error)", code: 2)
+                    }
+                }
+                let metres = try radius.map(Self.parseDistance) ?? options.defaultRadiusM
+                let limit = limit ?? options.defaultLimit
+                guard (1...options.maxResults).contains(limit) else {
+                    throw CommandFailure("--limit must be in 1...\(options.maxResults)", code: 2)
+                }
+                let catalog: FlyerCatalog
+                do {
+                    catalog = try FlyerCatalog(store: try store.openStore(config))
+                } catch let error as FlyerCatalogError {
+                    throw CommandFailure(error.description)
+                }
+                let units = units ?? config?.units ?? .metric
+                let search = NearbySearch(index: catalog.index, presenter: FlyerPresenter(units: units, mapStyle: options.mapStyle))
+                let response: NearbyResponse
+                do {
+                    response = try search.respond(NearbyRequest(center: point, radius: metres, limit: limit, category: category,
+                                                                cursor: cursor, includeInactive: all), position: nil)
+                } catch let error as NearbyRequestError {
+                    throw CommandFailure("\(error.parameter == "radius_m" ? "--radius" : "--\(error.parameter)") \(error.message)", code: 2)
+                }
+                if json {
+                    print(String(decoding: try MeridianJSON.makeEncoder(pretty: true).encode(response), as: UTF8.self))
+                } else {
+                    print(Self.table(response))
+                }
+            }
+        }
+
+        static func table(_ response: NearbyResponse) -> String {
+            guard !response.items.isEmpty else { return "no flyers found" }
+            var lines: [String] = []
+            if !response.locationAvailable { lines.append("no location given: flyers sorted by title, without distances") }
+            for item in response.items {
+                let distance = item.distanceText.map { $0.padding(toLength: 9, withPad: " ", startingAt: 0) } ?? ""
+                let direction = item.bearing.map { Self.compass($0) } ?? (item.distanceM == nil ? "" : "here")
+                var line = "\(distance)\(direction.padding(toLength: response.locationAvailable ? 5 : 0, withPad: " ", startingAt: 0))\(item.title)"
+                if let category = item.category { line += " [\(category)]" }
+                line += "  (\(item.id))"
+                lines.append(line)
+            }
+            if let next = response.nextCursor { lines.append("more: --cursor \(next)") }
+            return lines.joined(separator: "\n")
+        }
+
+        static func compass(_ bearing: Double) -> String {
+            let names = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+            return names[Int((bearing / 45).rounded()) % 8]
+        }
+
+        /// Metres from `2km`, `500m`, `1.5mi`, `300ft` or a bare number of metres.
+        static func parseDistance(_ text: String) throws -> Double {
+            let units: [(String, Double)] = [("km", 1000), ("mi", UnitSystem.metresPerMile), ("ft", UnitSystem.metresPerFoot), ("m", 1)]
+            let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+            for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
+                if let value = Double(trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)), value.isFinite, value > 0 {
+                    return value * factor
+                }
+            }
+            if let value = Double(trimmed), value.isFinite, value > 0 { return value }
+            throw CommandFailure("--radius '\(text)' is not a distance; write e.g. 2km, 500m, 1.5mi or 300ft", code: 2)
+        }
+    }
+}

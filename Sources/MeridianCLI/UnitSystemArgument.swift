@@ -1,0 +1,5 @@
+import ArgumentParser
+import MeridianCore
+
+/// `--units metric|imperial`.
+extension UnitSystem: ExpressibleByArgument {}
