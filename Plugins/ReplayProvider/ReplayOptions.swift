@@ -1,3 +1,4 @@
+import ActivityFiles
 import MeridianCore
 import NMEA
 

@@ -1,3 +1,4 @@
+import ActivityFiles
 import Foundation
 import Logging
 import MeridianCore

@@ -77,6 +77,10 @@ public enum ActivityFormat: String, Sendable, CaseIterable {
     case tcx
     /// GPS Exchange Format 1.0 or 1.1.
     case gpx
+    /// A receiver's NMEA 0183 log.
+    case nmea
+    /// gpsd JSON reports, as `gpspipe -w` writes them.
+    case gpsd
 }
 
 /// The kinds of activity Meridian tells apart.

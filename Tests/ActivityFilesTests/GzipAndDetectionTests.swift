@@ -66,18 +66,21 @@ struct GzipAndDetectionTests {
         #expect(ActivityFileReader.detect(Array("\u{FEFF}  <?xml version='1.0'?>\n<!-- exported -->\n<!DOCTYPE x>\n<gpx version=\"1.1\">".utf8)) == .gpx)
         #expect(ActivityFileReader.detect(Array("<tcx:TrainingCenterDatabase xmlns:tcx=\"x\">".utf8)) == .tcx)
         #expect(ActivityFileReader.detect(Array("<kml>".utf8)) == nil)
-        #expect(ActivityFileReader.detect(Array("$GPGGA,123519,4807.038,N".utf8)) == nil)
-        #expect(ActivityFileReader.detect(Array("{\"class\":\"TPV\"}".utf8)) == nil)
+        #expect(ActivityFileReader.detect(Array("$GPGGA,123519,4807.038,N".utf8)) == .nmea)
+        #expect(ActivityFileReader.detect(Array("{\"class\":\"TPV\"}".utf8)) == .gpsd)
+        // A gpsd regression log: comments, a few JSON header lines, then mostly NMEA.
+        #expect(ActivityFileReader.detect(Array("# Name: x\n#\n{\"class\":\"VERSION\"}\n{\"class\":\"DEVICE\"}\n$GPGGA,1\n$GPRMC,2\n$GPGSA,3\n".utf8)) == .nmea)
         #expect(ActivityFileReader.detect(Array("<?xml version='1.0'?><gp".utf8)) == nil, "cut inside the root name")
         #expect(ActivityFileReader.detect([UInt8]()) == nil)
         #expect(ActivityFileReader.detect([0x1F, 0x8B]) == nil)
         #expect(ActivityFileReader.detect([14, 0x20, 0, 0, 0, 0, 0, 0] + Array(".FIT".utf8)) == .fit)
-        #expect(ActivityFileReader.detect([13, 0x20, 0, 0, 0, 0, 0, 0] + Array(".FIT".utf8)) == nil)
+        // Not a FIT header: anything else is tried as a receiver log, and refused there when it gives no fix.
+        #expect(ActivityFileReader.detect([13, 0x20, 0, 0, 0, 0, 0, 0] + Array(".FIT".utf8)) == .nmea)
     }
 
     @Test func notAnActivityFile() {
         #expect { try ActivityFileReader.read(Data("$GPGGA,123519".utf8), file: "run.fit") } throws: { error in
-            (error as? ActivityFileError)?.description == "run.fit: byte 0: not a FIT, TCX or GPX file (it starts with '$GPGGA,123519'); export the activity as FIT, TCX or GPX"
+            (error as? ActivityFileError)?.description == "run.fit: byte 0: not a FIT, TCX or GPX file (it starts with '$GPGGA,123519'), and read as an NMEA log it gives no time-stamped fix (0 bad lines); export the activity as FIT, TCX or GPX"
         }
         #expect { try ActivityFileReader.read(contentsOf: URL(fileURLWithPath: "/nonexistent/run.fit")) } throws: { error in
             (error as? ActivityFileError)?.description.hasPrefix("/nonexistent/run.fit: cannot read the file") == true

@@ -1,3 +1,4 @@
+import ActivityFiles
 import ArgumentParser
 import Foundation
 import MeridianCLI

@@ -7,7 +7,9 @@ import MeridianCore
 /// `DistanceMeters`, `AverageHeartRateBpm/Value`, `MaximumHeartRateBpm/Value`. Trackpoint:
 /// `Time`, `Position/LatitudeDegrees` and `LongitudeDegrees`, `AltitudeMeters`,
 /// `DistanceMeters`, `HeartRateBpm/Value`, `Cadence`, and ActivityExtension v2 `TPX`
-/// (`Speed`, `RunCadence`, `Watts`). Each `Track` boundary is a pause.
+/// (`Speed`, `RunCadence`, `Watts`). A `Track` boundary inside a lap is a pause (devices start a new
+/// track after a pause); the first track of a lap is not (some devices, the Forerunner 405 among them, start
+/// a new track with every lap and keep counting across it).
 enum TCXReader {
     static func read(_ data: Data, file: String) throws(ActivityFileError) -> [RecordedActivity] {
         let reader = TCXDocument(file: file)
@@ -23,6 +25,8 @@ private final class TCXDocument: XMLDocumentReader {
     private var activityDepth = 0
     private var notes: String?
     private var lap: DeviceLap?
+    /// Whether the current lap has had a `Track` already (a further one follows a pause).
+    private var lapHasTrack = false
     private var lapDepth = 0
     private var point: XMLPoint?
     private var pointDepth = 0
@@ -56,6 +60,7 @@ private final class TCXDocument: XMLDocumentReader {
             notes = nil
         case "Lap" where activity != nil && path.count == activityDepth + 2:
             lapDepth = path.count - 1
+            lapHasTrack = false
             let text = attributes["StartTime"] ?? ""
             if let start = ISO8601.date(from: text) {
                 lap = DeviceLap(start: start)
@@ -65,7 +70,8 @@ private final class TCXDocument: XMLDocumentReader {
                 lap = nil
             }
         case "Track" where activity != nil:
-            track.beginSegment()
+            if lapHasTrack { track.beginSegment() }
+            lapHasTrack = true
         case "Trackpoint" where activity != nil:
             point = XMLPoint(line: line)
             pointDepth = path.count - 1

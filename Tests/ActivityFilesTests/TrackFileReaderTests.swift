@@ -2,7 +2,7 @@ import Foundation
 import MeridianCore
 import MeridianTesting
 import NMEA
-import ReplayProvider
+import ActivityFiles
 import Testing
 
 @Suite("Track files: GPX, gpsd JSON, NMEA")

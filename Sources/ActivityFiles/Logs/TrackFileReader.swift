@@ -10,9 +10,10 @@ import Glibc
 /// Reads fixes from a recorded track file (NMEA log, GPX, gpsd JSON lines) in batches,
 /// with memory independent of the file size for NMEA and gpsd JSON.
 ///
-/// Used by the `replay` provider, `meridian replay` and the run tracker's import. Bad
-/// parts of a file are reported through `onError` (naming the file and line) and
-/// skipped; only a file that cannot be opened or read throws.
+/// Used by the `replay` provider, `meridian replay` and `ActivityFileReader` (for receiver logs). Bad
+/// parts of a file are reported through `onError` (naming the file and line) and skipped; only a file
+/// that cannot be opened or read throws. A file or a pipe is read through its descriptor; bytes already
+/// in memory (a decompressed `.gz`) through `init(data:…)`.
 ///
 /// ```swift
 /// let reader = try TrackFileReader(url: url, providerID: "import")
@@ -23,13 +24,44 @@ public final class TrackFileReader {
     public let format: TrackFormat
     public let url: URL
 
-    private let descriptor: Int32
+    private let source: Source
     private var buffer: [UInt8]
     /// Bytes at the start of `buffer` read to detect the format of a pipe, not yet decoded.
     private var peeked = 0
     private var atEnd = false
     private var decoder: Decoder
     private var gpxCounters: [String: Int] = [:]
+
+    /// Where the bytes come from.
+    private final class Source {
+        let descriptor: Int32
+        let memory: Data?
+        var offset = 0
+
+        init(descriptor: Int32) {
+            self.descriptor = descriptor
+            memory = nil
+        }
+
+        init(memory: Data) {
+            descriptor = -1
+            self.memory = memory
+        }
+
+        deinit {
+            if descriptor >= 0 { Glibc.close(descriptor) }
+        }
+
+        /// Reads up to `count` bytes into `buffer`: the count, 0 at the end, or -1 with `errno` set.
+        func read(into buffer: UnsafeMutableRawBufferPointer, count: Int) -> Int {
+            guard let memory else { return Glibc.read(descriptor, buffer.baseAddress, count) }
+            let taken = min(count, memory.count - offset)
+            guard taken > 0 else { return 0 }
+            memory.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: (memory.startIndex + offset)..<(memory.startIndex + offset + taken))
+            offset += taken
+            return taken
+        }
+    }
 
     private enum Decoder {
         case nmea(NMEAStreamDecoder)
@@ -43,30 +75,39 @@ public final class TrackFileReader {
     public static let maximumJSONLine = 64 * 1024
 
     /// Opens `url`; `format: .auto` detects it from the first bytes.
-    public init(url: URL, format: TrackFormat = .auto, providerID: String,
-                checksum: ChecksumPolicy = .required) throws(TrackReadError) {
-        self.url = url
+    public convenience init(url: URL, format: TrackFormat = .auto, providerID: String,
+                            checksum: ChecksumPolicy = .required) throws(TrackReadError) {
         let descriptor = open(url.path, O_RDONLY)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             throw TrackReadError(file: url.path, line: nil,
                                  message: "cannot open the track file (\(reason)); check the path and its permissions")
         }
-        self.descriptor = descriptor
+        self.init(source: Source(descriptor: descriptor), url: url, format: format, providerID: providerID, checksum: checksum)
+    }
+
+    /// Reads bytes already in memory, named `file` in messages; `format: .auto` detects it from the first bytes.
+    public convenience init(data: Data, file: String, format: TrackFormat = .auto, providerID: String,
+                            checksum: ChecksumPolicy = .required) {
+        self.init(source: Source(memory: data), url: URL(fileURLWithPath: file), format: format, providerID: providerID,
+                  checksum: checksum)
+    }
+
+    private init(source: Source, url: URL, format: TrackFormat, providerID: String, checksum: ChecksumPolicy) {
+        self.source = source
+        self.url = url
         buffer = [UInt8](repeating: 0, count: Self.chunkSize)
-        var prefixCount = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 4096, 0) }
-        if prefixCount < 0 && errno == ESPIPE {
-            // A pipe cannot be read twice: keep what detection reads and decode it first.
-            prefixCount = 0
-            while prefixCount < 4096, format == .auto, TrackFormat.detected(prefix: buffer[0..<prefixCount]) == nil {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + prefixCount, 4096 - prefixCount) }
-                guard count > 0 else { break }
-                prefixCount += count
+        // Detection reads the first 4 KiB (or all there is); they are kept and decoded first (a pipe cannot be read twice).
+        var prefixCount = 0
+        while format == .auto, prefixCount < 4096 {
+            let count = buffer.withUnsafeMutableBytes { raw in
+                source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[prefixCount...]), count: 4096 - prefixCount)
             }
-            peeked = prefixCount
+            guard count > 0 else { break }
+            prefixCount += count
         }
-        let prefix = prefixCount > 0 ? buffer[0..<prefixCount] : []
-        self.format = format.resolved(prefix: prefix)
+        peeked = prefixCount
+        self.format = format.resolved(prefix: buffer[0..<prefixCount])
         switch self.format {
         case .gpx: decoder = .gpx(done: false)
         case .gpsd: decoder = .gpsd(GPSDStreamDecoder(providerID: providerID), pendingLine: [], lineNumber: 0)
@@ -76,10 +117,6 @@ public final class TrackFileReader {
     }
 
     private let providerID: String
-
-    deinit {
-        Glibc.close(descriptor)
-    }
 
     /// The next fixes in file order; `nil` once the file is exhausted. May return an empty batch.
     public func nextBatch(onError: (TrackReadError) -> Void) throws(TrackReadError) -> [Fix]? {
@@ -161,14 +198,14 @@ public final class TrackFileReader {
     }
 
     /// Puts the next bytes at the start of `buffer`: those kept from format detection first, then
-    /// what `read` gives. Returns their count, 0 at the end, or -1 with `errno` set.
+    /// what the source gives. Returns their count, 0 at the end, or -1 with `errno` set.
     private func fill() -> Int {
         defer { peeked = 0 }
-        return peeked > 0 ? peeked : buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, Self.chunkSize) }
+        return peeked > 0 ? peeked : buffer.withUnsafeMutableBytes { source.read(into: $0, count: Self.chunkSize) }
     }
 
     private func readGPX(onError: (TrackReadError) -> Void, onFix: (Fix) -> Void) throws(TrackReadError) {
-        // From the descriptor (not the path), so that a pipe's bytes read for detection are kept.
+        // From the source (not the path), so that a pipe's bytes read for detection are kept.
         var data = Data()
         while true {
             let count = fill()
@@ -178,7 +215,7 @@ public final class TrackFileReader {
             if count == 0 { break }
             data.append(contentsOf: buffer[0..<count])
         }
-        let result = GPXReader.read(data, file: url.path, providerID: providerID, onError: onError)
+        let result = GPXFixes.read(data, file: url.path, providerID: providerID, onError: onError)
         gpxCounters = result.counters
         result.fixes.forEach(onFix)
     }
