@@ -45,7 +45,7 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        .target(name: "ActivityFiles", dependencies: ["MeridianCore", "CZlib"], exclude: ["README.md"]),
+        .target(name: "ActivityFiles", dependencies: ["MeridianCore", "NMEA", "GPSDProtocol", "CZlib"], exclude: ["README.md"]),
         .target(
             name: "MeridianStore",
             dependencies: [
@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "ReplayProvider",
             dependencies: [
-                "MeridianCore", "MeridianCLI", "NMEA", "GPSDProtocol", "ActivityFiles",
+                "MeridianCore", "MeridianCLI", "NMEA", "ActivityFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Plugins/ReplayProvider",
@@ -131,7 +131,7 @@ let package = Package(
         .target(
             name: "RunTracker",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianCLI", "ReplayProvider",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianCLI", "ActivityFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -162,7 +162,8 @@ let package = Package(
             path: "Benchmarks",
             exclude: ["Workloads"]
         ),
-        .target(name: "Workloads", dependencies: ["MeridianCore", "FlyerProximity"], path: "Benchmarks/Workloads"),
+        .target(name: "Workloads", dependencies: ["MeridianCore", "FlyerProximity", "RunTracker", "ActivityFiles"],
+                path: "Benchmarks/Workloads"),
 
         // MARK: Tests
         .testTarget(
@@ -170,7 +171,7 @@ let package = Package(
             dependencies: ["MeridianCore", "MeridianTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "MeridianTesting"]),
-        .testTarget(name: "ActivityFilesTests", dependencies: ["ActivityFiles", "MeridianTesting"]),
+        .testTarget(name: "ActivityFilesTests", dependencies: ["ActivityFiles", "NMEA", "MeridianTesting"]),
         .testTarget(
             name: "MeridianStoreTests",
             dependencies: ["MeridianStore", "MeridianTesting", .product(name: "GRDB", package: "GRDB.swift")]
@@ -210,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "RunTrackerTests",
             dependencies: [
-                "RunTracker", "MeridianTesting", "ReplayProvider",
+                "RunTracker", "MeridianTesting", "ActivityFiles", "Workloads",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -1,3 +1,4 @@
+import ActivityFiles
 import ArgumentParser
 import Foundation
 import GRDB
@@ -5,6 +6,7 @@ import MeridianCLI
 import MeridianCore
 import MeridianStore
 import RunTracker
+import Workloads
 
 /// `meridian-bench runs`: imports generated one-hour 1 Hz recordings into a fresh store through the run
 /// tracker's pipeline, then times the history paths and compares the records recompute with the plain way.
@@ -31,12 +33,12 @@ struct RunsCommand: AsyncParsableCommand {
             var importSeconds = 0.0
             var prepared: PreparedImport?
             for index in 0...runs {
-                let fixes = index < runs ? Self.recording(index, duration: duration, start: start, origin: origin) : []
-                points += fixes.count
+                let recording = index < runs ? Self.recording(index, duration: duration, start: start, origin: origin) : nil
+                points += recording?.samples.count ?? 0
                 let previous = prepared
                 importSeconds += try await Self.time {
-                    let preparing = Task.detached { [fixes] in
-                        try RunStore.prepareImport(fixes, id: Self.benchID(index), name: "Run \(index)", activity: .run)
+                    let preparing = Task.detached { [recording] in
+                        try recording.flatMap { try RunStore.prepareImport($0, id: Self.benchID(index), name: "Run \(index)", activity: .run) }
                     }
                     if let previous { _ = try runStore.store(previous) }
                     prepared = try await preparing.value
@@ -91,11 +93,11 @@ struct RunsCommand: AsyncParsableCommand {
 
     static func benchID(_ index: Int) -> String { String(format: "bench-%05d", index) }
 
-    /// The fixes of generated run `index`: one hour (`duration` s) at 1 Hz, a different pace per run, a pause in every third.
-    static func recording(_ index: Int, duration: Int, start: Date, origin: Coordinate) -> [Fix] {
+    /// Generated run `index`: one hour (`duration` s) at 1 Hz, a different pace per run, a pause in every third.
+    static func recording(_ index: Int, duration: Int, start: Date, origin: Coordinate) -> RecordedActivity {
         SyntheticRun(id: benchID(index), name: "Run \(index)", startedAt: start.addingTimeInterval(Double(index) * 86_400),
                      origin: origin, duration: duration, paceSecondsPerKilometre: 280 + Double(index % 90),
-                     pauses: index % 3 == 0 ? [(offset: duration / 2, length: 60)] : [], seed: UInt64(index + 1)).fixes
+                     pauses: index % 3 == 0 ? [(offset: duration / 2, length: 60)] : [], seed: UInt64(index + 1)).recording
     }
 
     /// The baseline: every saved run's points read back and its best efforts computed from them.

@@ -1,9 +1,11 @@
+import ActivityFiles
 import Foundation
 import MeridianCore
+import RunTracker
 
 /// Deterministic, realistic-looking recordings for benchmarks, demos and tests: 1 Hz fixes along a wandering
 /// route with a varying pace and the receiver's speed, rolling hills, mostly good accuracy with an occasional
-/// poor fix, and optional pauses. Store one with `RunStore.importRun`, which tracks it like any recording.
+/// poor fix, and optional pauses. Store its `recording` with `RunStore.importRun`, which tracks it like any recording.
 public struct SyntheticRun: Sendable {
     public var id: String
     public var name: String
@@ -11,10 +13,17 @@ public struct SyntheticRun: Sendable {
     public var startedAt: Date
     /// The recording, in time order.
     public var fixes: [Fix]
+    /// When the recording was paused (the device's timer stopped).
+    public var pauses: [DateInterval]
+
+    /// The fixes and pauses as a recording to import.
+    public var recording: RecordedActivity {
+        RecordedActivity(format: .nmea, startTime: startedAt, samples: fixes.map(RecordedSample.init), pauses: pauses)
+    }
 
     /// Generates `duration` seconds of fixes at 1 Hz starting at `startedAt` near `origin`.
-    /// `pauses` are (offset, length) pairs in seconds during which the device records nothing (as a paused
-    /// watch): the runner stands still, and the silence starts a new segment. Every 397th fix has 65 m accuracy.
+    /// `pauses` are (offset, length) pairs in seconds during which the device is paused and records nothing (as a
+    /// paused watch): the runner stands still, and the pause starts a new segment. Every 397th fix has 65 m accuracy.
     /// The same `seed` always gives the same recording.
     public init(id: String, name: String, activity: Activity = .run, startedAt: Date, origin: Coordinate,
                 duration: Int, paceSecondsPerKilometre: Double = 330, pauses: [(offset: Int, length: Int)] = [],
@@ -52,6 +61,7 @@ public struct SyntheticRun: Sendable {
                              horizontalAccuracy: accuracy, mode: .threeD, providerID: "synthetic"))
         }
         self.fixes = fixes
+        self.pauses = pauses.map { DateInterval(start: startedAt.addingTimeInterval(Double($0.offset)), duration: Double($0.length)) }
     }
 }
 

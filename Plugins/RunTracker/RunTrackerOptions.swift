@@ -5,8 +5,10 @@ import MeridianCore
 public struct RunTrackerOptions: Decodable, Sendable, Equatable {
     /// Fixes with a worse horizontal accuracy are rejected, metres.
     public var maxAccuracy: Double = 50
-    /// A longer time without a usable fix breaks the segment, seconds.
-    public var gapSeconds: Double = 10
+    /// In an imported file, a longer time without any fix is a pause (the device was stopped), seconds.
+    public var pauseGapSeconds: Double = 300
+    /// The athlete's maximum heart rate, for the heart-rate zones, beats per minute.
+    public var maxHeartRate: Double = 190
     /// Folder of the battery's sysfs entries.
     public var powerSupplyPath: String = PowerSupply.defaultRoot
     /// Auto-pause for every activity (each activity can override it).
@@ -35,7 +37,9 @@ public struct RunTrackerOptions: Decodable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case maxAccuracy = "max_accuracy_m"
-        case gapSeconds = "gap_s"
+        case pauseGapSeconds = "pause_gap_s"
+        case maxHeartRate = "max_heart_rate"
+        case retiredGapSeconds = "gap_s"
         case powerSupplyPath = "power_supply_path"
         case autoPause = "auto_pause"
         case activities
@@ -44,7 +48,15 @@ public struct RunTrackerOptions: Decodable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         maxAccuracy = try container.decodeIfPresent(Double.self, forKey: .maxAccuracy) ?? maxAccuracy
-        gapSeconds = try container.decodeIfPresent(Double.self, forKey: .gapSeconds) ?? gapSeconds
+        if container.contains(.retiredGapSeconds) {
+            throw DecodingError.dataCorruptedError(forKey: .retiredGapSeconds, in: container, debugDescription: """
+                'gap_s' is no longer an option: gaps between fixes are bridged when their speed is plausible (see the \
+                run tracker's README); remove it, and use 'pause_gap_s' for how long a silence in an imported file \
+                counts as a pause
+                """)
+        }
+        pauseGapSeconds = try container.decodeIfPresent(Double.self, forKey: .pauseGapSeconds) ?? pauseGapSeconds
+        maxHeartRate = try container.decodeIfPresent(Double.self, forKey: .maxHeartRate) ?? maxHeartRate
         powerSupplyPath = try container.decodeIfPresent(String.self, forKey: .powerSupplyPath) ?? powerSupplyPath
         autoPause = try container.decodeIfPresent(Bool.self, forKey: .autoPause) ?? autoPause
         activities = try container.decodeIfPresent([String: ActivityOverride].self, forKey: .activities) ?? [:]
@@ -56,8 +68,11 @@ public struct RunTrackerOptions: Decodable, Sendable, Equatable {
         guard decoded.maxAccuracy.isFinite, decoded.maxAccuracy > 0 else {
             throw options.error(key: "max_accuracy_m", "must be a positive number of metres, e.g. 50")
         }
-        guard decoded.gapSeconds.isFinite, decoded.gapSeconds > 0 else {
-            throw options.error(key: "gap_s", "must be a positive number of seconds, e.g. 10")
+        guard decoded.pauseGapSeconds.isFinite, decoded.pauseGapSeconds > 0 else {
+            throw options.error(key: "pause_gap_s", "must be a positive number of seconds, e.g. 300")
+        }
+        guard decoded.maxHeartRate.isFinite, (100...250).contains(decoded.maxHeartRate) else {
+            throw options.error(key: "max_heart_rate", "must be beats per minute between 100 and 250, e.g. 190")
         }
         for (name, override) in decoded.activities {
             guard Activity(rawValue: name) != nil else {
@@ -77,7 +92,8 @@ public struct RunTrackerOptions: Decodable, Sendable, Equatable {
     public func settings(units: UnitSystem) -> TrackerSettings {
         var settings = TrackerSettings()
         settings.maxAccuracy = maxAccuracy
-        settings.gapSeconds = gapSeconds
+        settings.pauseGapSeconds = pauseGapSeconds
+        settings.maxHeartRate = maxHeartRate
         settings.splitDistance = units == .metric ? 1000 : UnitSystem.metresPerMile
         for activity in Activity.allCases {
             var profile = ActivityProfile.defaults(for: activity)
@@ -97,7 +113,8 @@ public struct RunTrackerOptions: Decodable, Sendable, Equatable {
     /// The documentation of each option, for `meridian plugins`.
     public static let info: [OptionInfo] = [
         OptionInfo("max_accuracy_m", "number > 0", default: "50", "fixes with a worse horizontal accuracy are kept but not used"),
-        OptionInfo("gap_s", "number > 0", default: "10", "a longer time without usable fixes breaks the segment; no distance is counted across it"),
+        OptionInfo("pause_gap_s", "number > 0", default: "300", "in an imported file, a longer silence is a pause: no distance or timer time across it"),
+        OptionInfo("max_heart_rate", "100–250", default: "190", "maximum heart rate for the five heart-rate zones (50/60/70/80/90 %)"),
         OptionInfo("power_supply_path", "path", default: PowerSupply.defaultRoot, "battery sysfs folder; low (15–30 %) and critical (< 15 %) batteries thin out sampling"),
         OptionInfo("auto_pause", "boolean", default: "true", "pause below 0.5 m/s for 30 s and resume above 1 m/s (ride: 1 and 2 m/s)"),
         OptionInfo("activities", "map run|walk|hike|ride|other → {max_speed_mps, auto_pause, auto_pause_below_mps, auto_pause_after_s, auto_resume_above_mps}",

@@ -4,6 +4,7 @@ import MeridianCore
 import MeridianStore
 import MeridianTesting
 @testable import RunTracker
+import Workloads
 
 /// A real SpatiaLite file with the run tracker's and the history's tables, removed by `remove()`.
 struct HistoryFixture {
@@ -21,7 +22,7 @@ struct HistoryFixture {
     /// Imports `run` through the tracker's pipeline (`RunStore.importRun`) and returns the records it set.
     @discardableResult
     func insert(_ run: SyntheticRun) throws -> [PersonalRecord] {
-        try RunStore(store: store).importRun(run.fixes, id: run.id, name: run.name, activity: run.activity)?.records ?? []
+        try RunStore(store: store).importRun(run.recording, id: run.id, name: run.name, activity: run.activity)?.records ?? []
     }
 }
 

@@ -4,6 +4,7 @@ import MeridianCore
 import MeridianTesting
 import Testing
 @testable import RunTracker
+import Workloads
 
 @Suite("Records: best efforts and personal records")
 struct RecordsTests {
@@ -38,7 +39,7 @@ struct RecordsTests {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
         let run = Fixtures.run("packed", day: 0, duration: 900, pauses: [(offset: 400, length: 30)])
-        let imported = try #require(try RunStore(store: fixture.store).importRun(run.fixes, id: run.id, name: run.name,
+        let imported = try #require(try RunStore(store: fixture.store).importRun(run.recording, id: run.id, name: run.name,
                                                                                 activity: .run))
         let (stored, packed) = try await fixture.store.database.read { db in
             (try RunPoints.load(db, runID: "packed"),

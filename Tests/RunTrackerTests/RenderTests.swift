@@ -3,13 +3,14 @@ import MeridianCore
 import MeridianTesting
 import Testing
 @testable import RunTracker
+import Workloads
 
 @Suite("Render: route pictures")
 struct RenderTests {
     @Test("the SVG is well-formed XML with start, finish, one mark per km (or mile) and a profile")
     func svg() throws {
         let run = Fixtures.run("pic", day: 0, name: "Hill <repeats>", duration: 1800, pauses: [(offset: 900, length: 45)])
-        let tracked = try #require(RunImport.track(run.fixes, id: run.id, name: run.name, activity: run.activity))
+        let tracked = try #require(RunImport.track(run.recording, id: run.id, name: run.name, activity: run.activity))
         let points = tracked.points
         let summary = tracked.engine.summary(at: run.startedAt.addingTimeInterval(1800))
         let routeLength = RunProgress(points: points, start: run.startedAt).totalDistance

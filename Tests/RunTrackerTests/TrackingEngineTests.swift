@@ -96,11 +96,14 @@ import Testing
         #expect(MovementPattern(averageSpeed: 2.0) == .jogging)
         #expect(MovementPattern(averageSpeed: 3.5) == .running)
         #expect([MovementPattern.stationary, .walking, .jogging, .running].map {
-            SamplingPolicy(pattern: $0, power: .normal).minDistance
-        } == [10, 7, 5, 5])
-        #expect(SamplingPolicy(pattern: .walking, power: .low) == SamplingPolicy(minDistance: 8.75, minInterval: 2))
-        #expect(SamplingPolicy(pattern: .running, power: .low).minInterval == 1)
-        #expect(SamplingPolicy(pattern: .running, power: .critical).minInterval == 2)
+            SamplingPolicy(pattern: $0, power: .normal, jitter: 0.5).minInterval
+        } == [3, 2, 1, 1])
+        // Route points are spaced by the measured noise: none on a clean recording, 9 m at 0.5 m of jitter.
+        #expect(SamplingPolicy(pattern: .running, power: .normal, jitter: 0).minDistance == 0)
+        #expect(SamplingPolicy(pattern: .running, power: .normal, jitter: 0.5).minDistance == 9)
+        #expect(SamplingPolicy(pattern: .walking, power: .low, jitter: 0.5) == SamplingPolicy(minDistance: 11.25, minInterval: 2))
+        #expect(SamplingPolicy(pattern: .running, power: .low, jitter: 0).minInterval == 1)
+        #expect(SamplingPolicy(pattern: .running, power: .critical, jitter: 0).minInterval == 2)
         #expect(PowerState(capacityPercent: 31, charging: false) == .normal)
         #expect(PowerState(capacityPercent: 30, charging: false) == .low)
         #expect(PowerState(capacityPercent: 15, charging: false) == .low)
@@ -164,7 +167,7 @@ import Testing
         let imperial = LiveStatus(engine: engine, now: now, power: .init(capacityPercent: nil, charging: false), units: .imperial)
         #expect(imperial.text.pace == "6:42 /mi")
         let json = try MeridianJSON.string(metric)
-        for key in ["\"waiting_for_gps\":false", "\"current_pace_s_per_km\":", "\"min_distance_m\":5", "\"avg_pace_s_per_km\":",
+        for key in ["\"waiting_for_gps\":false", "\"current_pace_s_per_km\":", "\"min_distance_m\":0,", "\"avg_pace_s_per_km\":",
                     "\"distance_m\":", "\"rejected_points\":", "\"ended_at\":null"] {
             #expect(json.contains(key), "\(key) missing in \(json)")
         }

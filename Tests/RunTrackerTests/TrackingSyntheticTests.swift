@@ -56,27 +56,66 @@ import Testing
         }
     }
 
-    @Test func tunnelGapBreaksTheSegmentAndInventsNoDistance() {
-        // 120 s at 3.5 m/s, 40 s without fixes (140 m travelled unseen), 120 s more.
-        var fixes: [Fix] = []
-        for second in 0...280 {
-            let east = Double(second) * 3.5
-            if (121..<160).contains(second) {
-                fixes.append(SyntheticTrack.noFix(second: Double(second)))
-            } else {
-                fixes.append(SyntheticTrack.fix(second: Double(second), east: east, north: 0, speed: 3.5))
-            }
-        }
+    /// Fixes along a straight line east at `speed`, at the given seconds (a test of what happens between them).
+    static func straightRun(at seconds: [Double], speed: Double = 3.5) -> [Fix] {
+        seconds.map { SyntheticTrack.fix(second: $0, east: $0 * speed, north: 0, speed: speed) }
+    }
+
+    @Test func sixtySecondTunnelIsBridgedWithTheStraightLine() {
+        // 120 s at 3.5 m/s, 60 s without a fix (a tunnel: 210 m unseen), then 120 s more.
+        var fixes = Self.straightRun(at: (0...120).map(Double.init))
+        fixes += (121..<180).map { SyntheticTrack.noFix(second: Double($0)) }
+        fixes += Self.straightRun(at: (180...300).map(Double.init))
         var engine = RunEngine.test()
         let points = engine.feedAll(fixes)
-        // Seen: 0…120 s (420 m) and 160…280 s (420 m); the 140 m in the tunnel are not counted. Each segment
-        // may end up to one sampling distance plus the smoothing lag (3.5 m) short.
-        #expect(engine.state.distance <= 840, "\(engine.state.distance)")
-        #expect(engine.state.distance >= 840 - 2 * (5 + 3.5), "\(engine.state.distance)")
-        #expect(engine.state.segmentsWithPoints == 2)
-        #expect(points.filter { $0.rejection == .noPosition }.count == 39)
-        let afterTunnel = points.first { $0.time == SyntheticTrack.start.addingTimeInterval(160) }
-        #expect(afterTunnel?.segment == 1)
+        #expect(abs(engine.state.distance - 1050) < 1, "\(engine.state.distance)")
+        #expect(engine.state.segmentsWithPoints == 1)
+        #expect(engine.state.movingTime == 300)
+        #expect(points.first { $0.time == SyntheticTrack.start.addingTimeInterval(180) }?.rejection == nil)
+    }
+
+    @Test(arguments: [false, true])
+    func sparseSamplingEveryFifteenToTwentyFiveSecondsIsOneSegment(reportSpeed: Bool) {
+        // A slow logger or smart recording: one fix every 15–25 s at a steady 3 m/s for an hour.
+        var random = SeededRandom(seed: 5)
+        var seconds: [Double] = [0]
+        while seconds[seconds.count - 1] < 3600 { seconds.append(seconds[seconds.count - 1] + Double(Int.random(in: 15...25, using: &random))) }
+        let fixes = seconds.map { SyntheticTrack.fix(second: $0, east: $0 * 3, north: 0, speed: reportSpeed ? 3 : nil) }
+        var engine = RunEngine.test()
+        let points = engine.feedAll(fixes)
+        let truth = seconds[seconds.count - 1] * 3
+        #expect(abs(engine.state.distance - truth) < 1, "\(engine.state.distance) for \(truth)")
+        #expect(engine.state.segmentsWithPoints == 1)
+        #expect(points.allSatisfy { $0.rejection == nil })
+        #expect(engine.state.movingTime == seconds[seconds.count - 1])
+    }
+
+    @Test func fiveMinuteStopWithDriftAndNoFixesCountsNothing() {
+        // Running, then 300 s without fixes; the next fix is 15 m from the last (drift), then running again.
+        var settings = TrackerSettings()
+        settings.profiles[.run]?.autoPause = false
+        var fixes = Self.straightRun(at: (0...60).map(Double.init))
+        fixes.append(SyntheticTrack.fix(second: 360, east: 210, north: 15, speed: nil))
+        fixes += (361...420).map { SyntheticTrack.fix(second: Double($0), east: 210 + Double($0 - 360) * 3.5, north: 15, speed: 3.5) }
+        var engine = RunEngine.test(settings: settings)
+        let points = engine.feedAll(fixes)
+        #expect(points.first { $0.time == SyntheticTrack.start.addingTimeInterval(360) }?.rejection == .stationaryDrift)
+        // 210 m before the stop and 210 m after it; the 15 m of drift may appear at most once.
+        #expect(engine.state.distance >= 420 - 1 && engine.state.distance <= 420 + 15 + 1, "\(engine.state.distance)")
+        #expect(engine.state.segmentsWithPoints == 1)
+        #expect(engine.state.movingTime <= 120 + 1, "\(engine.state.movingTime)")
+    }
+
+    @Test func spikeStraightAfterAGapIsRejectedAgainstTheLastGoodFix() {
+        // 30 s without fixes, then a fix 2 km off (67 m/s from the last good fix), then the true track again.
+        var fixes = Self.straightRun(at: (0...60).map(Double.init))
+        fixes.append(SyntheticTrack.fix(second: 90, east: 2000, north: 2000, speed: 3.5))
+        fixes += Self.straightRun(at: (91...150).map(Double.init))
+        var engine = RunEngine.test()
+        let points = engine.feedAll(fixes)
+        #expect(points.first { $0.time == SyntheticTrack.start.addingTimeInterval(90) }?.rejection == .implausibleJump)
+        #expect(abs(engine.state.distance - 150 * 3.5) < 1, "\(engine.state.distance)")
+        #expect(engine.state.segmentsWithPoints == 1)
     }
 
     @Test func spikesAreRejectedAsImplausibleJumps() {

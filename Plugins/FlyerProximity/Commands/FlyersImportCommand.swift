@@ -38,7 +38,9 @@ extension FlyersCommand {
                 let progress = ProgressBar(label: "importing", large: data.count >= 1 << 20)
                 let imported: Int
                 do throws(FlyerStoreError) {
-                    imported = try repository.write(from: source, mode: .upsert, progress: progress.map { bar in { bar.update($0) } })
+                    imported = try repository.write(from: source, mode: .upsert, progress: progress.map { bar in
+                        { bar.update(fraction: $0.fractionRead, detail: "\(Int($0.fractionRead * 100)) % read, \($0.written) flyers written") }
+                    })
                 } catch {
                     progress?.finish()
                     if case .invalidInput(let input) = error { throw inputFailure(input) }
@@ -55,27 +57,5 @@ extension FlyersCommand {
             located.file = file
             return CommandFailure("\(located); nothing was imported")
         }
-    }
-}
-
-/// A progress bar on standard error, shown only when it is a terminal.
-final class ProgressBar: @unchecked Sendable {
-    private let label: String
-
-    /// Nil when standard error is not a terminal or the job is too small to need one.
-    init?(label: String, large: Bool) {
-        guard isatty(STDERR_FILENO) == 1, large else { return nil }
-        self.label = label
-    }
-
-    func update(_ progress: FlyerRepository.Progress) {
-        let width = 30
-        let filled = min(width, Int(Double(width) * progress.fractionRead))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(Int(progress.fractionRead * 100)) % read, \(progress.written) flyers written".utf8))
-    }
-
-    func finish() {
-        FileHandle.standardError.write(Data("\n".utf8))
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import MeridianCore
 
-/// How trustworthy a run's GPS data is: accuracy distribution, rejected points and why, and gaps.
+/// How trustworthy a run's GPS data is: accuracy distribution, rejected points and why, the recording's own
+/// interval and its signal losses.
 public struct DataQuality: Sendable, Equatable, Codable {
     /// Points per signal level (good < 10 m, fair 10–20 m, poor 20–50 m, unusable > 50 m, unknown accuracy).
     public var accuracyLevels: [String: Int]
@@ -13,15 +14,17 @@ public struct DataQuality: Sendable, Equatable, Codable {
     public var received: Int
     public var rejected: Int
     public var rejectedBy: [String: Int]
-    /// Silences between consecutive fixes longer than `gapThreshold`.
+    /// The recording's usual interval between usable fixes (the median), seconds; `nil` without two of them.
+    @NullWhenAbsent public var recordingInterval: Double?
+    /// Signal losses while the timer ran: silences much longer than the recording's own interval (`Cadence`),
+    /// which the tracker bridged when their speed was plausible.
     public var gaps: [Gap]
-    /// Total seconds of those gaps.
+    /// How many, their total and the longest, seconds.
+    public var gapCount: Int
     public var gapTime: Double
+    public var longestGap: Double
 
-    /// A silence longer than this (seconds) counts as a gap.
-    public static let gapThreshold = 10.0
-
-    /// A silence in the data.
+    /// A signal loss.
     public struct Gap: Sendable, Equatable, Codable {
         /// Seconds from the run's start to the last fix before the gap.
         public var startOffset: Double
@@ -43,16 +46,23 @@ public struct DataQuality: Sendable, Equatable, Codable {
         case accuracyP95 = "accuracy_p95_m"
         case accuracyMax = "accuracyMaxM"
         case received, rejected, rejectedBy
-        case gaps
+        case recordingInterval = "recordingIntervalS"
+        case gaps, gapCount
         case gapTime = "gapS"
+        case longestGap = "longestGapS"
     }
+
+    /// Rejections that still leave a fix usable for timing: it had a position the tracker could trust.
+    static let usableRejections: Set<PointRejection> = [.stationaryDrift, .belowSamplingDistance, .paused]
 
     public init(points: [TrackPoint], start: Date) {
         var levels = ["good": 0, "fair": 0, "poor": 0, "unusable": 0, "unknown": 0]
         var accuracies: [Double] = []
         var reasons = Dictionary(uniqueKeysWithValues: PointRejection.allCases.map { ($0.rawValue, 0) })
         var gaps: [Gap] = []
-        var previousTime: Date?
+        var cadence = Cadence()
+        var intervals: [Double] = []
+        var previous: TrackPoint?
         for point in points {
             if let level = SignalQuality(horizontalAccuracy: point.horizontalAccuracy) {
                 levels[level.rawValue, default: 0] += 1
@@ -61,14 +71,18 @@ public struct DataQuality: Sendable, Equatable, Codable {
                 levels["unknown", default: 0] += 1
             }
             if let rejection = point.rejection { reasons[rejection.rawValue, default: 0] += 1 }
-            if let previousTime {
-                let silence = point.time.timeIntervalSince(previousTime)
-                if silence > Self.gapThreshold {
-                    gaps.append(Gap(startOffset: previousTime.timeIntervalSince(start), duration: silence,
+            // The tracker judges the intervals between usable fixes within a segment, as here.
+            guard point.coordinate != nil, point.rejection.map(Self.usableRejections.contains) ?? true else { continue }
+            if let previous, previous.segment == point.segment {
+                let interval = point.time.timeIntervalSince(previous.time)
+                if cadence.isSignalLoss(interval), point.rejection != .paused {
+                    gaps.append(Gap(startOffset: previous.time.timeIntervalSince(start), duration: interval,
                                     resumedAt: point.sequence))
                 }
+                cadence.add(interval)
+                intervals.append(interval)
             }
-            previousTime = max(previousTime ?? point.time, point.time)
+            previous = point
         }
         accuracies.sort()
         func percentile(_ p: Double) -> Double? {
@@ -82,7 +96,11 @@ public struct DataQuality: Sendable, Equatable, Codable {
         received = points.count
         rejected = points.count { !$0.isAccepted }
         rejectedBy = reasons
+        intervals.sort()
+        recordingInterval = intervals.isEmpty ? nil : intervals[intervals.count / 2]
         self.gaps = gaps
+        gapCount = gaps.count
         gapTime = gaps.reduce(0) { $0 + $1.duration }
+        longestGap = gaps.map(\.duration).max() ?? 0
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import MeridianCore
 
 /// A run reduced to what splits and best efforts need: for every accepted point, the seconds since the
-/// run's start and the cumulative distance in metres. Distance never grows across segments (pauses and
-/// signal gaps), time does: efforts and splits use elapsed time.
+/// run's start and the run's distance there in metres, as the tracker counted it. Distance never grows across
+/// pauses, time does: efforts and splits use elapsed time.
 public struct RunProgress: Sendable, Equatable {
     /// Seconds since the run's `started_at`, non-decreasing.
     public private(set) var times: [Double]
@@ -16,28 +16,22 @@ public struct RunProgress: Sendable, Equatable {
         self.distances = Array(distances.prefix(count))
     }
 
-    /// Builds the progress of the accepted points of a run that started at `start`.
-    /// Distance is the geodesic length within each segment, as the run tracker counts it.
-    public init(points: [TrackPoint], start: Date, geodesic: Geodesic = .wgs84) {
+    /// Builds the progress of the accepted points of a run that started at `start`, from the distance the tracker
+    /// counted at each of them.
+    public init(points: [TrackPoint], start: Date) {
         var times: [Double] = []
         var distances: [Double] = []
         times.reserveCapacity(points.count)
         distances.reserveCapacity(points.count)
-        var previous: (coordinate: Coordinate, segment: Int)?
-        var total = 0.0
-        for point in Self.usable(points) {
-            guard let coordinate = point.coordinate else { continue }
-            if let previous, previous.segment == point.segment {
-                total += geodesic.distance(previous.coordinate, coordinate)
-            }
-            previous = (coordinate, point.segment)
+        for point in points where point.isAccepted {
+            guard let distance = point.distance else { continue }
             times.append(point.time.timeIntervalSince(start))
-            distances.append(total)
+            distances.append(distance)
         }
         self.init(times: times, distances: distances)
     }
 
-    /// The points that make up the route and the distance: accepted and with a position, in order.
+    /// The points that make up the route: accepted and with a position, in order.
     public static func usable(_ points: [TrackPoint]) -> [TrackPoint] {
         points.filter { $0.isAccepted && $0.coordinate != nil }
     }

@@ -10,14 +10,27 @@ public struct RunAnalysis: Sendable, Equatable, Codable {
     public var quality: DataQuality
     /// The run's best effort per record distance (activity `run` only).
     public var bestEfforts: [BestEffort]
+    /// Time in the five heart-rate zones; `nil` without heart rate.
+    @NullWhenAbsent public var heartRateZones: HeartRateZones?
 
     /// Default maximum number of points of the simplified route.
     public static let defaultMaxPoints = 500
 
-    /// Analyses a run's points. `distance` is the run's distance (for route efficiency).
-    public init(points: [TrackPoint], start: Date, activity: Activity, maxPoints: Int = defaultMaxPoints) {
+    /// Analyses a run's points; heart-rate zones are taken from `maxHeartRate` (beats per minute).
+    public init(points: [TrackPoint], start: Date, activity: Activity, maxPoints: Int = defaultMaxPoints,
+                maxHeartRate: Double = TrackerSettings().maxHeartRate) {
         let progress = RunProgress(points: points, start: start)
-        splits = progress.standardSplits
+        let heartRate = HeartRateSeries(points: points, start: start)
+        splits = progress.standardSplits.map { table in
+            var table = table
+            for index in table.splits.indices {
+                let split = table.splits[index]
+                table.splits[index].averageHeartRate = heartRate.average(from: split.startOffset,
+                                                                         to: split.startOffset + split.elapsedTime)
+            }
+            return table
+        }
+        heartRateZones = HeartRateZones(series: heartRate, maxHeartRate: maxHeartRate)
         profile = Profile(points: points)
         route = RouteAnalysis(segments: Self.segments(of: points), distance: progress.totalDistance, maxPoints: maxPoints)
         quality = DataQuality(points: points, start: start)

@@ -14,6 +14,8 @@ public struct RunSplit: Sendable, Equatable, Codable {
     public var startOffset: Double
     /// True for the final split when it is shorter than the unit.
     public var partial: Bool
+    /// Time-weighted average heart rate over the split, beats per minute; `nil` without heart rate.
+    @NullWhenAbsent public var averageHeartRate: Double?
 
     enum CodingKeys: String, CodingKey {
         case index
@@ -22,6 +24,7 @@ public struct RunSplit: Sendable, Equatable, Codable {
         case pace = "paceSPerKm"
         case startOffset = "startOffsetS"
         case partial
+        case averageHeartRate = "avgHeartRateBpm"
     }
 }
 

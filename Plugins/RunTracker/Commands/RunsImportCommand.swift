@@ -1,55 +1,71 @@
+import ActivityFiles
 import ArgumentParser
 import Foundation
 import MeridianCLI
 import MeridianCore
-import ReplayProvider
 
-/// `meridian runs import FILE`: tracks a recorded file at full speed and stores the run.
+/// `meridian runs import PATH...`: tracks activity files at full speed and stores the runs; folders are walked
+/// recursively (an `activities/` folder of a Strava or Garmin export).
 struct RunsImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a recorded track (GPX, NMEA or gpsd JSON) through the run tracker and store it."
+        abstract: "Import activity files (FIT, TCX, GPX, NMEA, gpsd JSON, each optionally .gz) and folders of them as runs.",
+        discussion: """
+            Every activity in a file becomes a run (a FIT file with several sessions gives several). The format is \
+            detected from the bytes. A run with the same start time (±2 s), activity and distance (±1 %) as a stored \
+            run is skipped as a duplicate. A file that cannot be read is reported and the others still import; the \
+            exit code is then 1.
+            """
     )
 
-    @Argument(help: "The track file.")
-    var file: String
-    @Option(name: .long, help: "run, walk, hike, ride or other.")
-    var activity: String = "run"
-    @Option(name: .long, help: "Run name (default: the file name).")
+    @Argument(help: "Activity files or folders (read recursively).")
+    var paths: [String]
+    @Option(name: .long, help: "run, walk, hike, ride or other (default: the file's own sport, else run).")
+    var activity: String?
+    @Option(name: .long, help: "Run name (default: the name in the file, else the file name).")
     var name: String?
+    @Flag(name: .long, help: "Import runs that match a stored run too.")
+    var allowDuplicates = false
     @OptionGroup var location: StoreLocationOptions
-    @Flag(name: .long, help: "Print the run object as JSON.")
+    @Flag(name: .long, help: "Print {\"imported\": [run…], \"duplicates\": […], \"failed\": […]} as JSON.")
     var json = false
 
     func run() async throws {
         try await reportingFailures {
-            guard let activity = Activity(rawValue: activity) else {
-                throw CommandFailure("--activity '\(self.activity)' is not known; use one of \(Activity.allCases.map(\.rawValue).joined(separator: ", "))", code: 2)
+            let chosenActivity = try activity.map { text throws(CommandFailure) in
+                guard let activity = Activity(rawValue: text) else {
+                    throw CommandFailure("--activity '\(text)' is not known; use one of \(Activity.allCases.map(\.rawValue).joined(separator: ", "))", code: 2)
+                }
+                return activity
             }
+            var report = ImportReport()
+            let files = ImportPaths.files(in: paths) { report.failed.append(.init(file: $0, error: $1)) }
             // The configuration gives the database, the units and the run-tracker options (defaults without one).
             let settings = try location.loadConfig()
             let units = settings?.units ?? .metric
-            let trackerOptions = try Self.trackerOptions(settings)
-            var problems = 0
-            let fixes = try TrackFileReader.read(url: URL(fileURLWithPath: file), providerID: "import") { error in
-                problems += 1
-                if problems <= 5 { Standard.error("meridian: \(error)") }
-            }
-            let runName = name ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-            let runStore = try RunStore(store: location.openStore(settings))
-            guard let imported = try runStore.importRun(fixes, name: runName, activity: activity,
-                                                        settings: trackerOptions.settings(units: units)) else {
-                throw CommandFailure("\(file) holds no fixes; nothing to import")
-            }
-            let summary = imported.summary
-            if json {
-                print(try MeridianJSON.string(summary))
-            } else {
-                print(RunText.summary(summary, units: units).joined(separator: "\n"))
-                if summary.state == .draft {
-                    print(LiveRunController.stopResult(summary).message)
+            let importer = RunImporter(runStore: try RunStore(store: location.openStore(settings)),
+                                       settings: try Self.trackerOptions(settings).settings(units: units))
+            let request = RunImporter.Request(name: name, activity: chosenActivity, allowDuplicates: allowDuplicates)
+            let progress = ProgressBar(label: "importing", large: files.count > 1)
+            for (index, file) in files.enumerated() {
+                progress?.update(fraction: Double(index) / Double(files.count),
+                                 detail: "\(index) of \(files.count) files, \(report.imported.count) runs")
+                do {
+                    let data = try Data(contentsOf: URL(fileURLWithPath: file))
+                    report.add(try importer.importFile(data, file: file, request: request), file: file)
+                } catch let error as ActivityFileError {
+                    report.failed.append(.init(file: file, error: error.description))
+                } catch {
+                    report.failed.append(.init(file: file, error: "\(file): \(error.localizedDescription)"))
                 }
             }
+            progress?.finish()
+            if json {
+                print(try MeridianJSON.string(report))
+            } else {
+                report.print(units: units, detailed: files.count == 1)
+            }
+            if !report.failed.isEmpty { throw ExitCode(1) }
         }
     }
 

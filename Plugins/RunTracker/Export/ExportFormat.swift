@@ -53,4 +53,8 @@ enum ExportNumber {
     static func longitude(_ value: Double) -> String { degrees(value >= 180 ? -180 : value) }
     static func metres(_ value: Double) -> String { NumberText.fixed(value, decimals: 2) }
     static func speed(_ value: Double) -> String { NumberText.fixed(value, decimals: 3) }
+    /// Whole beats, strides or revolutions per minute: the schemas' unsigned byte (0…254 for cadence).
+    static func perMinute(_ value: Double) -> String { String(Int(min(max(value, 0), 254).rounded())) }
+    /// Whole watts.
+    static func watts(_ value: Double) -> String { String(Int(min(max(value, 0), 65_535).rounded())) }
 }

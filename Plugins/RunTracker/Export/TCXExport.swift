@@ -14,8 +14,11 @@ public enum TCXExport {
         case single
     }
 
+    /// Garmin's ActivityExtension (speed, run cadence, power per trackpoint).
+    public static let activityExtensionNamespace = "http://www.garmin.com/xmlschemas/ActivityExtension/v2"
+
     public static func document(run: RunSummary, points: [TrackPoint], laps: Laps) -> String {
-        let usable = RunProgress.usable(points)
+        let measured = points.filter { $0.isAccepted && $0.distance != nil }
         let progress = RunProgress(points: points, start: run.startedAt)
         let sport: String
         switch run.activity {
@@ -25,7 +28,8 @@ public enum TCXExport {
         }
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <TrainingCenterDatabase xmlns="\(namespace)" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+            <TrainingCenterDatabase xmlns="\(namespace)" xmlns:ns3="\(activityExtensionNamespace)" \
+            xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
             xsi:schemaLocation="\(namespace) http://www.garmin.com/xmlschemas/TrainingCenterDatabasev2.xsd">
               <Activities>
                 <Activity Sport="\(sport)">
@@ -33,8 +37,7 @@ public enum TCXExport {
 
             """
         for lap in lapPlan(run: run, progress: progress, laps: laps) {
-            let lapPoints = usable.indices.filter { lap.distanceRange.contains(progress.distances[$0]) }.map { usable[$0] }
-            let lapDistances = usable.indices.filter { lap.distanceRange.contains(progress.distances[$0]) }.map { progress.distances[$0] }
+            let lapPoints = measured.filter { lap.distanceRange.contains($0.distance ?? 0) }
             xml += "      <Lap StartTime=\"\(ISO8601.string(from: run.startedAt.addingTimeInterval(lap.startOffset)))\">\n"
             xml += "        <TotalTimeSeconds>\(NumberText.fixed(max(0, lap.time), decimals: 3))</TotalTimeSeconds>\n"
             xml += "        <DistanceMeters>\(ExportNumber.metres(lap.distance))</DistanceMeters>\n"
@@ -44,18 +47,13 @@ public enum TCXExport {
             xml += "        <Calories>0</Calories>\n        <Intensity>Active</Intensity>\n"
             xml += "        <TriggerMethod>\(laps == .single ? "Manual" : "Distance")</TriggerMethod>\n"
             var segment: Int?
-            for (point, distance) in zip(lapPoints, lapDistances) {
-                guard let coordinate = point.coordinate else { continue }
+            for point in lapPoints {
                 if point.segment != segment {
                     if segment != nil { xml += "        </Track>\n" }
                     xml += "        <Track>\n"
                     segment = point.segment
                 }
-                xml += "          <Trackpoint><Time>\(ISO8601.string(from: point.time))</Time>"
-                xml += "<Position><LatitudeDegrees>\(ExportNumber.degrees(coordinate.latitude))</LatitudeDegrees>"
-                xml += "<LongitudeDegrees>\(ExportNumber.longitude(coordinate.longitude))</LongitudeDegrees></Position>"
-                if let altitude = point.altitude, altitude.isFinite { xml += "<AltitudeMeters>\(ExportNumber.metres(altitude))</AltitudeMeters>" }
-                xml += "<DistanceMeters>\(ExportNumber.metres(distance))</DistanceMeters></Trackpoint>\n"
+                xml += "          " + trackpoint(point, activity: run.activity) + "\n"
             }
             if segment != nil { xml += "        </Track>\n" }
             xml += "      </Lap>\n"
@@ -63,6 +61,28 @@ public enum TCXExport {
         if !run.notes.isEmpty { xml += "      <Notes>\(XMLText.escape(run.notes))</Notes>\n" }
         xml += "    </Activity>\n  </Activities>\n</TrainingCenterDatabase>\n"
         return xml
+    }
+
+    /// One `Trackpoint` in the schema's element order; a point without a position (treadmill, indoor) keeps its
+    /// time, distance and sensors. Run cadence goes in the extension, per stride, as devices write it.
+    static func trackpoint(_ point: TrackPoint, activity: Activity) -> String {
+        var xml = "<Trackpoint><Time>\(ISO8601.string(from: point.time))</Time>"
+        if let coordinate = point.coordinate {
+            xml += "<Position><LatitudeDegrees>\(ExportNumber.degrees(coordinate.latitude))</LatitudeDegrees>"
+            xml += "<LongitudeDegrees>\(ExportNumber.longitude(coordinate.longitude))</LongitudeDegrees></Position>"
+        }
+        if let altitude = point.altitude, altitude.isFinite { xml += "<AltitudeMeters>\(ExportNumber.metres(altitude))</AltitudeMeters>" }
+        if let distance = point.distance { xml += "<DistanceMeters>\(ExportNumber.metres(distance))</DistanceMeters>" }
+        if let heartRate = point.sensors.heartRate {
+            xml += "<HeartRateBpm><Value>\(ExportNumber.perMinute(max(1, heartRate)))</Value></HeartRateBpm>"
+        }
+        if let cadence = point.sensors.cadence, !activity.countsSteps { xml += "<Cadence>\(ExportNumber.perMinute(cadence))</Cadence>" }
+        var tpx = ""
+        if let speed = point.speed, speed.isFinite, speed >= 0 { tpx += "<ns3:Speed>\(ExportNumber.speed(speed))</ns3:Speed>" }
+        if let cadence = point.sensors.cadence, activity.countsSteps { tpx += "<ns3:RunCadence>\(ExportNumber.perMinute(cadence / 2))</ns3:RunCadence>" }
+        if let power = point.sensors.power { tpx += "<ns3:Watts>\(ExportNumber.watts(power))</ns3:Watts>" }
+        if !tpx.isEmpty { xml += "<Extensions><ns3:TPX>\(tpx)</ns3:TPX></Extensions>" }
+        return xml + "</Trackpoint>"
     }
 
     struct LapPlan {

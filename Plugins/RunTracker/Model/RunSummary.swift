@@ -23,7 +23,9 @@ public enum RunState: String, Sendable, Codable, CaseIterable {
 /// JSON keys (with `MeridianJSON`): `id`, `name`, `notes`, `activity`, `state`,
 /// `started_at`, `ended_at`, `distance_m`, `elapsed_s`, `timer_s`, `moving_s`,
 /// `avg_pace_s_per_km` (null without distance), `max_speed_mps`, `ascent_m`,
-/// `descent_m`, `points`, `rejected_points`, `segments`.
+/// `descent_m`, `points`, `rejected_points`, `segments`, `distance_source`,
+/// `avg_heart_rate_bpm`, `max_heart_rate_bpm`, `avg_cadence_spm`, `avg_power_w`,
+/// `device_name`, `device_distance_m`, `device_timer_s` (null when unknown).
 public struct RunSummary: Sendable, Equatable, Codable {
     public var id: String
     public var name: String
@@ -51,13 +53,26 @@ public struct RunSummary: Sendable, Equatable, Codable {
     /// Points received (accepted and rejected), of which rejected.
     public var pointCount: Int
     public var rejectedPointCount: Int
-    /// Number of segments (pauses and signal gaps start new ones).
+    /// Number of segments (pauses and unbridged jumps start new ones).
     public var segmentCount: Int
+    /// What the distance was measured with.
+    public var distanceSource: DistanceSource
+    /// Heart rate while the timer ran: time-weighted average and maximum, beats per minute.
+    public var averageHeartRate: Double?
+    public var maxHeartRate: Double?
+    /// Time-weighted average cadence: steps per minute (revolutions per minute for rides).
+    public var averageCadence: Double?
+    /// Time-weighted average power, watts.
+    public var averagePower: Double?
+    /// For a run imported from a device's file: the device and the totals it computed itself.
+    public var device: DeviceFigures?
 
     public init(id: String, name: String, notes: String = "", activity: Activity, state: RunState, startedAt: Date,
                 endedAt: Date? = nil, distance: Double = 0, elapsedTime: Double = 0, timerTime: Double = 0,
                 movingTime: Double = 0, averagePace: Double? = nil, maxSpeed: Double = 0, ascent: Double = 0,
-                descent: Double = 0, pointCount: Int = 0, rejectedPointCount: Int = 0, segmentCount: Int = 0) {
+                descent: Double = 0, pointCount: Int = 0, rejectedPointCount: Int = 0, segmentCount: Int = 0,
+                distanceSource: DistanceSource = .none, averageHeartRate: Double? = nil, maxHeartRate: Double? = nil,
+                averageCadence: Double? = nil, averagePower: Double? = nil, device: DeviceFigures? = nil) {
         self.id = id
         self.name = name
         self.notes = notes
@@ -76,6 +91,12 @@ public struct RunSummary: Sendable, Equatable, Codable {
         self.pointCount = pointCount
         self.rejectedPointCount = rejectedPointCount
         self.segmentCount = segmentCount
+        self.distanceSource = distanceSource
+        self.averageHeartRate = averageHeartRate
+        self.maxHeartRate = maxHeartRate
+        self.averageCadence = averageCadence
+        self.averagePower = averagePower
+        self.device = device
     }
 
     // Raw values are camelCase so that MeridianJSON's snake_case conversion yields the documented keys both ways.
@@ -92,6 +113,41 @@ public struct RunSummary: Sendable, Equatable, Codable {
         case pointCount = "points"
         case rejectedPointCount = "rejectedPoints"
         case segmentCount = "segments"
+        case distanceSource
+        case averageHeartRate = "avgHeartRateBpm"
+        case maxHeartRate = "maxHeartRateBpm"
+        case averageCadence = "avgCadenceSpm"
+        case averagePower = "avgPowerW"
+        case deviceName
+        case deviceDistance = "deviceDistanceM"
+        case deviceTimer = "deviceTimerS"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
+            notes: try container.decode(String.self, forKey: .notes), activity: try container.decode(Activity.self, forKey: .activity),
+            state: try container.decode(RunState.self, forKey: .state), startedAt: try container.decode(Date.self, forKey: .startedAt),
+            endedAt: try container.decodeIfPresent(Date.self, forKey: .endedAt),
+            distance: try container.decode(Double.self, forKey: .distance),
+            elapsedTime: try container.decode(Double.self, forKey: .elapsedTime),
+            timerTime: try container.decode(Double.self, forKey: .timerTime),
+            movingTime: try container.decode(Double.self, forKey: .movingTime),
+            averagePace: try container.decodeIfPresent(Double.self, forKey: .averagePace),
+            maxSpeed: try container.decode(Double.self, forKey: .maxSpeed),
+            ascent: try container.decode(Double.self, forKey: .ascent), descent: try container.decode(Double.self, forKey: .descent),
+            pointCount: try container.decode(Int.self, forKey: .pointCount),
+            rejectedPointCount: try container.decode(Int.self, forKey: .rejectedPointCount),
+            segmentCount: try container.decode(Int.self, forKey: .segmentCount),
+            distanceSource: try container.decode(DistanceSource.self, forKey: .distanceSource),
+            averageHeartRate: try container.decodeIfPresent(Double.self, forKey: .averageHeartRate),
+            maxHeartRate: try container.decodeIfPresent(Double.self, forKey: .maxHeartRate),
+            averageCadence: try container.decodeIfPresent(Double.self, forKey: .averageCadence),
+            averagePower: try container.decodeIfPresent(Double.self, forKey: .averagePower),
+            device: try DeviceFigures(name: container.decodeIfPresent(String.self, forKey: .deviceName),
+                                      distance: container.decodeIfPresent(Double.self, forKey: .deviceDistance),
+                                      timerTime: container.decodeIfPresent(Double.self, forKey: .deviceTimer)))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -114,6 +170,14 @@ public struct RunSummary: Sendable, Equatable, Codable {
         try container.encode(pointCount, forKey: .pointCount)
         try container.encode(rejectedPointCount, forKey: .rejectedPointCount)
         try container.encode(segmentCount, forKey: .segmentCount)
+        try container.encode(distanceSource, forKey: .distanceSource)
+        try container.encode(averageHeartRate, forKey: .averageHeartRate)
+        try container.encode(maxHeartRate, forKey: .maxHeartRate)
+        try container.encode(averageCadence, forKey: .averageCadence)
+        try container.encode(averagePower, forKey: .averagePower)
+        try container.encode(device?.name, forKey: .deviceName)
+        try container.encode(device?.distance, forKey: .deviceDistance)
+        try container.encode(device?.timerTime, forKey: .deviceTimer)
     }
 }
 
@@ -123,7 +187,8 @@ extension RunSummary {
     /// The columns `init(row:)` reads, for `SELECT \(RunSummary.columns) FROM runs …`.
     public static let columns = """
         id, name, notes, activity, state, started_at, ended_at, distance_m, elapsed_s, timer_s, moving_s, \
-        avg_pace_s_per_km, max_speed_mps, ascent_m, descent_m, points, rejected_points, segments
+        avg_pace_s_per_km, max_speed_mps, ascent_m, descent_m, points, rejected_points, segments, distance_source, \
+        avg_heart_rate_bpm, max_heart_rate_bpm, avg_cadence_spm, avg_power_w, device_name, device_distance_m, device_timer_s
         """
 
     /// Decodes one row selected with `columns`; unknown activity or state text is a `RunStoreError.corruptRow`.
@@ -137,6 +202,10 @@ extension RunSummary {
         guard let state = RunState(rawValue: stateText) else {
             throw RunStoreError.corruptRow(runID: id, detail: "unknown state '\(stateText)'")
         }
+        let sourceText: String = row["distance_source"] ?? DistanceSource.none.rawValue
+        guard let distanceSource = DistanceSource(rawValue: sourceText) else {
+            throw RunStoreError.corruptRow(runID: id, detail: "unknown distance source '\(sourceText)'")
+        }
         self.init(
             id: id, name: row["name"], notes: row["notes"] ?? "", activity: activity, state: state,
             startedAt: Date(timeIntervalSince1970: row["started_at"]),
@@ -144,7 +213,10 @@ extension RunSummary {
             distance: row["distance_m"] ?? 0, elapsedTime: row["elapsed_s"] ?? 0, timerTime: row["timer_s"] ?? 0,
             movingTime: row["moving_s"] ?? 0, averagePace: row["avg_pace_s_per_km"], maxSpeed: row["max_speed_mps"] ?? 0,
             ascent: row["ascent_m"] ?? 0, descent: row["descent_m"] ?? 0, pointCount: row["points"] ?? 0,
-            rejectedPointCount: row["rejected_points"] ?? 0, segmentCount: row["segments"] ?? 0)
+            rejectedPointCount: row["rejected_points"] ?? 0, segmentCount: row["segments"] ?? 0,
+            distanceSource: distanceSource, averageHeartRate: row["avg_heart_rate_bpm"], maxHeartRate: row["max_heart_rate_bpm"],
+            averageCadence: row["avg_cadence_spm"], averagePower: row["avg_power_w"],
+            device: DeviceFigures(name: row["device_name"], distance: row["device_distance_m"], timerTime: row["device_timer_s"]))
     }
 
     /// The run `id` (deleted runs included), or `nil`.

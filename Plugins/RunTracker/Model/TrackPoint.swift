@@ -16,13 +16,19 @@ public struct TrackPoint: Sendable, Equatable, Codable {
     public var speed: Double?
     /// Horizontal accuracy, metres.
     public var horizontalAccuracy: Double?
-    /// Segment number: pauses and signal gaps start a new segment; no distance is counted across segments.
+    /// Segment number: pauses and unbridged jumps start a new segment; no distance is counted across segments.
     public var segment: Int
     /// Why the point was not used, or `nil` when it was accepted.
     public var rejection: PointRejection?
+    /// The run's distance when this point was accepted, metres (`nil` for rejected points). Splits, best efforts
+    /// and exports read it, so every figure agrees with the tracker's total.
+    public var distance: Double?
+    /// Heart rate, cadence, power and temperature at this point (the sensor distance is not kept per point).
+    public var sensors: SensorReading
 
     public init(sequence: Int, time: Date, coordinate: Coordinate?, altitude: Double? = nil, speed: Double? = nil,
-                horizontalAccuracy: Double? = nil, segment: Int = 0, rejection: PointRejection? = nil) {
+                horizontalAccuracy: Double? = nil, segment: Int = 0, rejection: PointRejection? = nil,
+                distance: Double? = nil, sensors: SensorReading = .none) {
         self.sequence = sequence
         self.time = time
         self.coordinate = coordinate
@@ -31,6 +37,8 @@ public struct TrackPoint: Sendable, Equatable, Codable {
         self.horizontalAccuracy = horizontalAccuracy
         self.segment = segment
         self.rejection = rejection
+        self.distance = distance
+        self.sensors = sensors
     }
 
     /// True when the point counts towards distance and the route.
@@ -58,4 +66,7 @@ public enum PointRejection: String, Sendable, Codable, CaseIterable {
 /// What kind of activity a run is; each has its own plausibility limits.
 public enum Activity: String, Sendable, Codable, CaseIterable, ConfigEnum {
     case run, walk, hike, ride, other
+
+    /// Whether cadence is counted in steps (runs, walks, hikes); devices and files count strides.
+    public var countsSteps: Bool { self == .run || self == .walk || self == .hike }
 }

@@ -22,6 +22,8 @@ public struct RouteRenderer: Sendable {
     public func svg(run: RunSummary, points: [TrackPoint]) -> String {
         let usable = RunProgress.usable(points)
         let progress = RunProgress(points: points, start: run.startedAt)
+        // The run's distance at each route point, for pace colours and distance marks.
+        let routeDistances = usable.map { $0.distance ?? 0 }
         let profile = Profile(points: points)
         let W = Double(width)
         let m: Double = Self.margin
@@ -75,10 +77,10 @@ public struct RouteRenderer: Sendable {
                 index += 1
                 continue
             }
-            let stroke = colour(atDistance: progress.distances[index])
+            let stroke = colour(atDistance: routeDistances[index])
             var line = [point(index)]
             while index + 1 < usable.count, usable[index].segment == usable[index + 1].segment,
-                  colour(atDistance: progress.distances[index]) == stroke {
+                  colour(atDistance: routeDistances[index]) == stroke {
                 index += 1
                 line.append(point(index))
             }
@@ -91,11 +93,11 @@ public struct RouteRenderer: Sendable {
         let markEvery = [1, 2, 5, 10, 20, 50].first { progress.totalDistance / unit / Double($0) <= 25 } ?? 100
         var mark = unit * Double(markEvery), number = markEvery, cursor = 0
         while mark <= progress.totalDistance, usable.count > 1 {
-            while cursor < progress.count && progress.distances[cursor] < mark { cursor += 1 }
-            guard cursor < progress.count, cursor > 0 else { break }
+            while cursor < routeDistances.count && routeDistances[cursor] < mark { cursor += 1 }
+            guard cursor < routeDistances.count, cursor > 0 else { break }
             let a = point(cursor - 1), b = point(cursor)
-            let span = progress.distances[cursor] - progress.distances[cursor - 1]
-            let t = span > 0 ? (mark - progress.distances[cursor - 1]) / span : 1
+            let span = routeDistances[cursor] - routeDistances[cursor - 1]
+            let t = span > 0 ? (mark - routeDistances[cursor - 1]) / span : 1
             let x = a.0 + (b.0 - a.0) * t, y = a.1 + (b.1 - a.1) * t
             svg += "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"8\" fill=\"#fff\" stroke=\"#333\" stroke-width=\"1.5\"/>"
             svg += "<text x=\"\(f(x))\" y=\"\(f(y + 3.5))\" font-size=\"9\" text-anchor=\"middle\" fill=\"#222\">\(number)</text>\n"

@@ -10,8 +10,9 @@ import GRDBSQLite
 /// whole).
 enum PointWriter {
     private static let sql = """
-        INSERT INTO run_points (run_id, seq, time, lat, lon, altitude, speed, accuracy, segment, rejection)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO run_points (run_id, seq, time, lat, lon, altitude, speed, accuracy, segment, rejection,
+                                distance_m, heart_rate, cadence, power, temperature)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Writes `points` of run `runID`. A sequence number already stored is a constraint error.
@@ -40,6 +41,11 @@ enum PointWriter {
                 } else {
                     sqlite3_bind_null(handle, 10)
                 }
+                bind(point.distance, at: 11, handle)
+                bind(point.sensors.heartRate, at: 12, handle)
+                bind(point.sensors.cadence, at: 13, handle)
+                bind(point.sensors.power, at: 14, handle)
+                bind(point.sensors.temperature, at: 15, handle)
                 let code = sqlite3_step(handle)
                 guard code == SQLITE_DONE else {
                     throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "\(db.lastErrorMessage ?? "") (run \(runID), point \(point.sequence))",

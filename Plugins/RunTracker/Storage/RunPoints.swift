@@ -9,7 +9,8 @@ public enum RunPoints {
     public static func load(_ db: Database, runID: String) throws -> [TrackPoint] {
         var points: [TrackPoint] = []
         let cursor = try Row.fetchCursor(db, sql: """
-            SELECT seq, time, lat, lon, altitude, speed, accuracy, segment, rejection
+            SELECT seq, time, lat, lon, altitude, speed, accuracy, segment, rejection, distance_m, heart_rate, cadence,
+                power, temperature
             FROM run_points WHERE run_id = ? ORDER BY seq
             """, arguments: [runID])
         while let row = try cursor.next() {
@@ -31,7 +32,9 @@ public enum RunPoints {
             }
             points.append(TrackPoint(sequence: sequence, time: Date(timeIntervalSince1970: row[1]), coordinate: coordinate,
                                      altitude: row[4], speed: row[5], horizontalAccuracy: row[6], segment: row[7],
-                                     rejection: rejection))
+                                     rejection: rejection, distance: row[9],
+                                     sensors: SensorReading(heartRate: row[10], cadence: row[11], power: row[12],
+                                                            temperature: row[13])))
         }
         return points
     }

@@ -5,7 +5,8 @@ import MeridianStore
 ///
 /// `runs` holds one row per run with its summary metrics and, while it is active,
 /// the tracker's state as JSON (`live_state`) for restoring after a crash.
-/// `run_points` holds every received fix with its segment and rejection reason.
+/// `run_points` holds every received fix with its segment, rejection reason, the run's distance at each accepted
+/// point and the sensor values.
 public enum RunSchema {
     /// Creates or updates the tables in `store`.
     public static func migrate(_ store: Store) throws(StoreError) {
@@ -51,6 +52,26 @@ public enum RunSchema {
                         PRIMARY KEY (run_id, seq)
                     ) WITHOUT ROWID;
                     """)
+            }
+            migrations.register("v2-sensors-and-point-distance") { db in
+                try db.execute(sql: """
+                    ALTER TABLE runs ADD COLUMN distance_source TEXT NOT NULL DEFAULT 'none'
+                        CHECK (distance_source IN ('gps', 'sensor', 'none'));
+                    ALTER TABLE runs ADD COLUMN avg_heart_rate_bpm REAL;
+                    ALTER TABLE runs ADD COLUMN max_heart_rate_bpm REAL;
+                    ALTER TABLE runs ADD COLUMN avg_cadence_spm REAL;
+                    ALTER TABLE runs ADD COLUMN avg_power_w REAL;
+                    ALTER TABLE runs ADD COLUMN device_name TEXT;
+                    ALTER TABLE runs ADD COLUMN device_distance_m REAL;
+                    ALTER TABLE runs ADD COLUMN device_timer_s REAL;
+                    ALTER TABLE run_points ADD COLUMN distance_m REAL;
+                    ALTER TABLE run_points ADD COLUMN heart_rate REAL;
+                    ALTER TABLE run_points ADD COLUMN cadence REAL;
+                    ALTER TABLE run_points ADD COLUMN power REAL;
+                    ALTER TABLE run_points ADD COLUMN temperature REAL;
+                    UPDATE runs SET distance_source = 'gps' WHERE distance_m > 0;
+                    """)
+                try PointDistanceBackfill.run(db)
             }
         }
     }

@@ -1,3 +1,4 @@
+import ActivityFiles
 import Foundation
 import GRDB
 import MeridianCore
@@ -43,42 +44,78 @@ public struct RunStore: Sendable {
 
     /// Tracks a recording with `RunImport.track` (the live engine at full speed, so the metrics are computed
     /// exactly as live) and stores it in one transaction: row, points, metrics and `RunCompletion.didSave`.
-    /// Returns `nil` when `fixes` is empty. A run too short to save is stored as a draft.
+    /// Returns `nil` when the recording has no samples. A run too short to save is stored as a draft.
     /// (`prepareImport` then `store` do the same in two steps, so that several imports can overlap.)
-    public func importRun(_ fixes: [Fix], id: String = UUID().uuidString.lowercased(), name: String, activity: Activity,
-                          settings: TrackerSettings = TrackerSettings()) throws -> ImportedRun? {
-        guard let prepared = try Self.prepareImport(fixes, id: id, name: name, activity: activity, settings: settings) else {
+    public func importRun(_ recording: RecordedActivity, id: String = UUID().uuidString.lowercased(), name: String,
+                          activity: Activity? = nil, settings: TrackerSettings = TrackerSettings()) throws -> ImportedRun? {
+        guard let prepared = try Self.prepareImport(recording, id: id, name: name, activity: activity, settings: settings) else {
             return nil
         }
         return try store(prepared)
     }
 
     /// The database-free part of an import: tracks the recording and builds its packed progress.
-    /// Returns `nil` when `fixes` is empty. Pass the result to `store(_:)`; meanwhile the next recording can be prepared.
-    public static func prepareImport(_ fixes: [Fix], id: String = UUID().uuidString.lowercased(), name: String,
-                                     activity: Activity, settings: TrackerSettings = TrackerSettings()) throws -> PreparedImport? {
-        guard let tracked = RunImport.track(fixes, id: id, name: name, activity: activity, settings: settings) else { return nil }
-        let state = tracked.engine.state
-        let summary = tracked.engine.summary(at: Date(timeIntervalSince1970: state.endedAt ?? state.startedAt))
+    /// Returns `nil` when the recording has no samples. Pass the result to `store(_:)`; meanwhile the next
+    /// recording can be prepared.
+    public static func prepareImport(_ recording: RecordedActivity, id: String = UUID().uuidString.lowercased(),
+                                     name: String, activity: Activity? = nil,
+                                     settings: TrackerSettings = TrackerSettings()) throws -> PreparedImport? {
+        guard let tracked = RunImport.track(recording, id: id, name: name, activity: activity, settings: settings) else {
+            return nil
+        }
+        let summary = tracked.summary
         let saved = summary.state == .stopped
         // A draft keeps its engine state, so it can be resumed like a live one.
-        return PreparedImport(summary: summary, points: tracked.points, liveState: saved ? nil : try encode(state),
+        return PreparedImport(summary: summary, points: tracked.points, liveState: saved ? nil : try encode(tracked.engine.state),
                               progress: saved ? RunProgress(points: tracked.points, start: summary.startedAt) : nil)
     }
 
     /// Stores a prepared import in one transaction: row, points, metrics and `RunCompletion.didSave`.
     public func store(_ prepared: PreparedImport) throws -> ImportedRun {
+        try database.write { db in try Self.insert(prepared, in: db) }
+    }
+
+    private static func insert(_ prepared: PreparedImport, in db: Database) throws -> ImportedRun {
         let summary = prepared.summary
-        let records = try database.write { db in
-            try db.execute(sql: """
-                INSERT INTO runs (id, name, notes, activity, state, started_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [summary.id, summary.name, summary.notes, summary.activity.rawValue, summary.state.rawValue,
-                                 summary.startedAt.timeIntervalSince1970, Date().timeIntervalSince1970])
-            return try Self.write(db, summary: summary, liveState: prepared.liveState, points: prepared.points,
-                                  progress: prepared.progress)
-        }
+        try db.execute(sql: """
+            INSERT INTO runs (id, name, notes, activity, state, started_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [summary.id, summary.name, summary.notes, summary.activity.rawValue, summary.state.rawValue,
+                             summary.startedAt.timeIntervalSince1970, Date().timeIntervalSince1970])
+        let records = try write(db, summary: summary, liveState: prepared.liveState, points: prepared.points,
+                                progress: prepared.progress)
         return ImportedRun(summary: summary, points: prepared.points, records: records)
+    }
+
+    /// When a run counts as already stored: a stored run (not deleted) of the same activity that started within
+    /// `startWindow` seconds and whose distance differs by at most `distanceFraction` of the longer.
+    public struct DuplicateRule: Sendable {
+        public var startWindow: Double
+        public var distanceFraction: Double
+    }
+
+    /// Stores prepared imports in one transaction, each like `store(_:)`; with a `duplicates` rule, a run matching a
+    /// stored one (or one stored earlier in the same call) is skipped and reported with the run it matches.
+    public func store(_ prepared: [PreparedImport], duplicates: DuplicateRule?) throws -> [RunImporter.Outcome] {
+        try database.write { db in
+            try prepared.map { prepared in
+                if let duplicates, let existing = try Self.storedRun(matching: prepared.summary, rule: duplicates, in: db) {
+                    return .duplicate(prepared.summary, existing: existing)
+                }
+                return .imported(try Self.insert(prepared, in: db))
+            }
+        }
+    }
+
+    /// The stored run `summary` duplicates under `rule`, or `nil`.
+    private static func storedRun(matching summary: RunSummary, rule: DuplicateRule, in db: Database) throws -> RunSummary? {
+        let start = summary.startedAt.timeIntervalSince1970
+        let candidates = try RunSummary.fetchAll(db, where: """
+            deleted_at IS NULL AND activity = ? AND started_at BETWEEN ? AND ? AND state IN ('stopped', 'draft')
+            """, arguments: [summary.activity.rawValue, start - rule.startWindow, start + rule.startWindow])
+        return candidates.first { candidate in
+            abs(candidate.distance - summary.distance) <= rule.distanceFraction * max(candidate.distance, summary.distance)
+        }
     }
 
     /// Deletes a draft run; its points go with it (`ON DELETE CASCADE`). Returns false when `id` is not a draft.
@@ -103,13 +140,17 @@ public struct RunStore: Sendable {
         try db.execute(sql: """
             UPDATE runs SET name = ?, notes = ?, state = ?, ended_at = ?, distance_m = ?, elapsed_s = ?, timer_s = ?,
                 moving_s = ?, avg_pace_s_per_km = ?, max_speed_mps = ?, ascent_m = ?, descent_m = ?, points = ?,
-                rejected_points = ?, segments = ?, updated_at = ?, live_state = ?
+                rejected_points = ?, segments = ?, distance_source = ?, avg_heart_rate_bpm = ?, max_heart_rate_bpm = ?,
+                avg_cadence_spm = ?, avg_power_w = ?, device_name = ?, device_distance_m = ?, device_timer_s = ?,
+                updated_at = ?, live_state = ?
             WHERE id = ?
             """, arguments: [
                 summary.name, summary.notes, summary.state.rawValue, summary.endedAt?.timeIntervalSince1970,
                 summary.distance, summary.elapsedTime, summary.timerTime, summary.movingTime, summary.averagePace,
                 summary.maxSpeed, summary.ascent, summary.descent, summary.pointCount, summary.rejectedPointCount,
-                summary.segmentCount, Date().timeIntervalSince1970, liveState, summary.id,
+                summary.segmentCount, summary.distanceSource.rawValue, summary.averageHeartRate, summary.maxHeartRate,
+                summary.averageCadence, summary.averagePower, summary.device?.name, summary.device?.distance,
+                summary.device?.timerTime, Date().timeIntervalSince1970, liveState, summary.id,
             ])
     }
 

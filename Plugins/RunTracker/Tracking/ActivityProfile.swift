@@ -23,12 +23,13 @@ public struct ActivityProfile: Sendable, Equatable, Codable {
         self.autoPause = autoPause
     }
 
-    /// Defaults: run 12 m/s, walk 4 m/s, hike 5 m/s, ride 30 m/s (auto-pause below 1, resume above 2), other 60 m/s.
+    /// Defaults: run 12 m/s, walk 4 m/s and hike 5 m/s (both resume above 0.7 m/s: a steep climb is slower than
+    /// 1 m/s), ride 30 m/s (auto-pause below 1, resume above 2), other 60 m/s.
     public static func defaults(for activity: Activity) -> ActivityProfile {
         switch activity {
         case .run: return ActivityProfile(maxSpeed: 12)
-        case .walk: return ActivityProfile(maxSpeed: 4)
-        case .hike: return ActivityProfile(maxSpeed: 5)
+        case .walk: return ActivityProfile(maxSpeed: 4, autoResumeSpeed: 0.7)
+        case .hike: return ActivityProfile(maxSpeed: 5, autoResumeSpeed: 0.7)
         case .ride: return ActivityProfile(maxSpeed: 30, movingSpeed: 1.0, autoPauseSpeed: 1.0, autoResumeSpeed: 2.0)
         case .other: return ActivityProfile(maxSpeed: 60)
         }

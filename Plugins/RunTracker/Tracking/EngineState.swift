@@ -38,6 +38,14 @@ public struct EngineState: Sendable, Equatable, Codable {
     /// Time of the last usable fix while tracking, for moving time.
     var lastTrackedTime: Double?
     var jumpStreak = 0
+    /// The recording's usual interval between usable fixes, to tell gaps from its sampling.
+    var cadence = Cadence()
+    /// The receiver's position noise, which sets the spacing of route points.
+    var jitter = Jitter()
+    /// Distance from a wheel sensor or foot pod while the run has no GPS route.
+    var sensorProgress = SensorProgress()
+    /// Heart rate, cadence and power while the timer runs.
+    public var sensors = SensorAverages()
 
     // Distance
     /// The point distance is measured from: the last route point, or the mean position before the first one.
@@ -47,7 +55,6 @@ public struct EngineState: Sendable, Equatable, Codable {
     var movedInSegment = false
     var wasMoving = false
     var lastRoutePointTime: Double?
-    var recentPositions: [TimedPosition] = []
     var derived = DerivedSpeed()
     var speedWindow = SpeedWindow()
     var recentSpeeds: [Double] = []

@@ -44,9 +44,14 @@ struct TimedPosition: Sendable, Equatable, Codable {
 struct DerivedSpeed: Sendable, Equatable, Codable {
     var positions: [TimedPosition] = []
 
+    /// Adds a position. The last position before the window is kept too, so that after a gap in the fixes the
+    /// speed spans the gap instead of starting again from nothing.
     mutating func add(_ position: TimedPosition, halfWindow: Double) {
         positions.append(position)
-        positions.removeAll { $0.time < position.time - 2 * halfWindow }
+        let start = position.time - 2 * halfWindow
+        if let firstInside = positions.firstIndex(where: { $0.time >= start }), firstInside > 1 {
+            positions.removeFirst(firstInside - 1)
+        }
     }
 
     /// The speed in m/s, or `nil` until the window spans at least one half.

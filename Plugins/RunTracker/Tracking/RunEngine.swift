@@ -4,10 +4,12 @@ import MeridianCore
 /// The tracking engine: a pure value type. Feed it fixes and commands with their
 /// times; read metrics. It does no I/O, so it runs the same live, on import and in tests.
 ///
-/// Pipeline per fix: order → position → accuracy → signal gap (new segment) →
-/// plausible speed from the previous usable fix → pause → auto-pause → drift /
-/// sampling policy → distance and metrics. Every fix becomes a `TrackPoint`;
-/// those not on the route carry the reason.
+/// Pipeline per fix: order → position → accuracy → plausible speed from the last good fix
+/// (however long ago) → gap or ordinary interval (judged against the recording's own cadence) →
+/// pause → auto-pause → drift / sampling policy → distance and metrics. A gap while the
+/// timer runs adds the straight line when its speed is a moving one. Only pauses and
+/// unbridged jumps start a new segment. Every fix becomes a `TrackPoint`; those not on
+/// the route carry the reason.
 public struct RunEngine: Sendable {
     /// A run needs at least this much timer time to be saved, seconds…
     public static let minimumSavedDuration = 60.0
@@ -36,17 +38,28 @@ public struct RunEngine: Sendable {
 
     // MARK: Fixes
 
-    /// Processes one fix and returns it as a track point (with a rejection reason when it is not on the route).
-    public mutating func feed(_ fix: Fix) -> TrackPoint {
+    /// Processes one fix, with what the athlete's sensors measured at the same time, and returns it as a track
+    /// point (with a rejection reason when it is not on the route).
+    public mutating func feed(_ fix: Fix, sensors: SensorReading = .none) -> TrackPoint {
         let time = fix.time.timeIntervalSince1970
         var point = TrackPoint(sequence: state.nextSequence, time: fix.time, coordinate: fix.coordinate,
                                altitude: fix.altitude, speed: fix.speed, horizontalAccuracy: fix.horizontalAccuracy,
-                               segment: state.segment)
+                               segment: state.segment,
+                               sensors: SensorReading(heartRate: sensors.heartRate, cadence: sensors.cadence,
+                                                      power: sensors.power, temperature: sensors.temperature))
         state.nextSequence += 1
         state.pointCount += 1
-        point.rejection = classify(fix, time: time)
+        var rejection = classify(fix, time: time)
+        if rejection == .noPosition, measureSensorDistance(sensors, reportedSpeed: fix.speed, time: time) {
+            rejection = nil
+        }
+        if rejection != .outOfOrder, state.state == .tracking {
+            state.sensors.add(sensors, at: time)
+        }
+        point.rejection = rejection
         point.segment = state.segment
-        if point.rejection != nil { state.rejectedCount += 1 }
+        point.distance = rejection == nil ? state.distance : nil
+        if rejection != nil { state.rejectedCount += 1 }
         return point
     }
 
@@ -62,25 +75,25 @@ public struct RunEngine: Sendable {
         if let accuracy = fix.horizontalAccuracy, accuracy.isFinite { state.lastAccuracy = accuracy }
         if let accuracy = fix.horizontalAccuracy, !(accuracy <= settings.maxAccuracy) { return .poorAccuracy }
         let position = TimedPosition(time: time, coordinate: coordinate)
+        // Both positions may be off by their accuracy: only movement beyond that must be explained by speed.
+        let uncertainty = (state.lastUsableAccuracy ?? settings.assumedAccuracy) + (fix.horizontalAccuracy ?? settings.assumedAccuracy)
 
-        if let last = state.lastUsable, time - last.time > settings.gapSeconds {
+        // The jump check compares with the last good fix however long ago it was: a gap never resets it.
+        if let last = state.lastUsable, let lastCoordinate = last.coordinate,
+           Self.needsSpeed(from: lastCoordinate, to: coordinate, allowing: uncertainty, in: time - last.time, above: profile.maxSpeed) {
+            state.jumpStreak += 1
+            guard state.jumpStreak >= settings.jumpResetCount else { return .implausibleJump }
+            // The receiver keeps insisting: believe it, without distance across the jump.
             breakSegment()
         }
-        if let last = state.lastUsable, let lastCoordinate = last.coordinate {
-            // Both positions may be off by their accuracy: only movement beyond that must be explained by speed.
-            let uncertainty = (state.lastUsableAccuracy ?? settings.assumedAccuracy) + (fix.horizontalAccuracy ?? settings.assumedAccuracy)
-            if Self.needsSpeed(from: lastCoordinate, to: coordinate, allowing: uncertainty, in: time - last.time, above: profile.maxSpeed) {
-                state.jumpStreak += 1
-                guard state.jumpStreak >= settings.jumpResetCount else { return .implausibleJump }
-                // The receiver keeps insisting: believe it, without distance across the jump.
-                breakSegment()
-            }
-        }
         state.jumpStreak = 0
+        let gap = gapSpeed(to: position, uncertainty: uncertainty)
         let previousUsableTime = state.lastUsable?.time
+        if let previousUsableTime { state.cadence.add(time - previousUsableTime) }
         state.lastUsable = position
         state.lastUsableAccuracy = fix.horizontalAccuracy
         state.derived.add(position, halfWindow: settings.derivedSpeedHalfWindow)
+        state.jitter.add(position)
         let speed = fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
             ?? state.derived.speed(halfWindow: settings.derivedSpeedHalfWindow)
         state.instantSpeed = speed
@@ -88,10 +101,13 @@ public struct RunEngine: Sendable {
             state.recentSpeeds.append(speed)
             if state.recentSpeeds.count > settings.patternSamples { state.recentSpeeds.removeFirst() }
         }
+        // The speed over the interval this fix closes: across a gap, the straight line over it.
+        let intervalSpeed = gap ?? speed
 
         if state.state == .paused {
-            guard state.autoPaused, profile.autoPause, let speed, speed > profile.autoResumeSpeed else {
-                state.recentPositions.removeAll()
+            guard state.autoPaused, profile.autoPause, let intervalSpeed,
+                  intervalSpeed > profile.autoResumeSpeed
+                    || (intervalSpeed >= profile.movingSpeed && hasLeftTheStop(position, accuracy: fix.horizontalAccuracy)) else {
                 return .paused
             }
             // Movement began after the previous (slow) fix: the pause ends there.
@@ -102,21 +118,68 @@ public struct RunEngine: Sendable {
         if let altitude = fix.altitude {
             state.elevation.add(altitude, points: settings.altitudeSmoothingPoints, hysteresis: settings.elevationHysteresis)
         }
-        // The interval since the previous fix is moving time when the speed closing it is a moving speed.
-        let moving = (speed ?? 0) >= profile.movingSpeed
         let previousTrackedTime = state.lastTrackedTime
-        if moving, let last = previousTrackedTime { state.movingTime += time - last }
-        state.lastTrackedTime = time
+        let rejection = measureDistance(position, fix: fix, speed: speed, reportedSpeed: fix.speed != nil, gapSpeed: gap)
+        recordProgress(at: time, intervalSpeed: intervalSpeed, previous: previousTrackedTime)
+        return rejection
+    }
 
-        let rejection = measureDistance(position, fix: fix, speed: speed, reportedSpeed: fix.speed != nil)
+    /// Everything that follows a tracked fix, from GPS or from a sensor: moving time (the interval since the
+    /// previous tracked fix counts when the speed closing it is a moving speed), current and maximum speed,
+    /// splits and auto-pause.
+    private mutating func recordProgress(at time: Double, intervalSpeed: Double?, previous: Double?) {
+        if (intervalSpeed ?? 0) >= profile.movingSpeed, let previous { state.movingTime += time - previous }
+        state.lastTrackedTime = time
         state.speedWindow.add(time: time, distance: state.distance, window: settings.speedWindow)
         // Max speed only from windows at least half full, so one long step after a stop is no record.
         if let current = state.speedWindow.speed(minimumSpan: settings.speedWindow / 2) {
             state.maxSpeed = max(state.maxSpeed, current)
         }
         state.splits.add(distance: state.distance, timer: timer(at: time), length: settings.splitDistance)
-        checkAutoPause(speed: speed, time: time, previous: previousTrackedTime)
-        return rejection
+        checkAutoPause(speed: intervalSpeed, time: time, previous: previous)
+    }
+
+    /// Until the run has a GPS route (indoors, on a treadmill, before the first fix), a sensor's cumulative
+    /// distance (wheel sensor, foot pod) measures it. Returns whether the reading was used; nothing counts while
+    /// paused, and a counter that went backwards (the sensor restarted) starts again from its new value.
+    private mutating func measureSensorDistance(_ sensors: SensorReading, reportedSpeed: Double?, time: Double) -> Bool {
+        guard !state.sensorProgress.gpsRouteStarted, let total = sensors.distance else { return false }
+        guard state.state == .tracking else {
+            state.sensorProgress.baseline = nil
+            return false
+        }
+        let baseline = state.sensorProgress.baseline
+        state.sensorProgress.baseline = SensorProgress.Baseline(distance: total, time: time)
+        if !state.segmentHasPoints {
+            state.segmentHasPoints = true
+            state.segmentsWithPoints += 1
+        }
+        guard let baseline, time > baseline.time else {
+            state.lastTrackedTime = time
+            return true
+        }
+        let added = max(0, total - baseline.distance)
+        state.distance += added
+        state.sensorProgress.distance += added
+        recordProgress(at: time, intervalSpeed: reportedSpeed ?? added / (time - baseline.time), previous: baseline.time)
+        return true
+    }
+
+    /// Whether `position` is out of the noise circle around the stop (the route's last point): with a moving speed
+    /// that ends an auto-pause even below the resume speed (a steep climb, a sparse recording).
+    private func hasLeftTheStop(_ position: TimedPosition, accuracy: Double?) -> Bool {
+        guard let stop = state.anchor?.coordinate, let here = position.coordinate else { return false }
+        return Geodesic.wgs84.distance(stop, here) >= settings.driftAccuracyFactor * (accuracy ?? settings.assumedAccuracy)
+    }
+
+    /// When the interval from the last usable fix to `position` is a gap (longer than the recording's cadence
+    /// allows: sparse sampling or a signal loss), the speed the straight line over it implies, less both fixes'
+    /// uncertainty; `nil` for an ordinary interval. The jump check has already bounded it by the maximum speed.
+    private func gapSpeed(to position: TimedPosition, uncertainty: Double) -> Double? {
+        guard let last = state.lastUsable, let from = last.coordinate, let to = position.coordinate else { return nil }
+        let interval = position.time - last.time
+        guard state.cadence.isSignalLoss(interval) else { return nil }
+        return max(0, Geodesic.wgs84.distance(from, to) - uncertainty) / interval
     }
 
     /// Whether covering the way from `from` to `to`, less `uncertainty` metres, in `seconds` needs more than `limit` m/s.
@@ -132,17 +195,24 @@ public struct RunEngine: Sendable {
         return max(0, Geodesic.wgs84.distance(from, to) - uncertainty) / seconds > limit
     }
 
-    /// Decides whether the position extends the route, and adds the distance if so.
-    private mutating func measureDistance(_ position: TimedPosition, fix: Fix, speed: Double?, reportedSpeed: Bool) -> PointRejection? {
-        state.recentPositions.append(position)
-        state.recentPositions.removeAll { $0.time < position.time - settings.smoothingWindow }
-        guard let smoothed = TimedPosition.centroid(state.recentPositions) else { return .noPosition }
-        let here = TimedPosition(time: position.time, coordinate: smoothed)
-
-        guard let anchor = state.anchor, let anchorCoordinate = anchor.coordinate else {
-            return addRoutePoint(here, distance: 0)
+    /// Decides whether the position extends the route, and adds the distance if so. After a gap (`gapSpeed` set)
+    /// the straight line from the route's last point is added when the gap's speed is a moving one; a gap at a
+    /// standing speed is a stop, and drift is not distance.
+    private mutating func measureDistance(_ position: TimedPosition, fix: Fix, speed: Double?, reportedSpeed: Bool,
+                                          gapSpeed: Double?) -> PointRejection? {
+        guard let anchor = state.anchor, let anchorCoordinate = anchor.coordinate, let coordinate = position.coordinate else {
+            return addRoutePoint(position, distance: 0)
         }
-        let offset = Geodesic.wgs84.distance(anchorCoordinate, smoothed)
+        let offset = Geodesic.wgs84.distance(anchorCoordinate, coordinate)
+        if let gapSpeed {
+            guard gapSpeed >= profile.movingSpeed else {
+                state.wasMoving = false
+                return .stationaryDrift
+            }
+            state.wasMoving = true
+            state.movedInSegment = true
+            return addRoutePoint(position, distance: offset)
+        }
         let policy = self.policy
         let driftRadius = max(policy.minDistance, settings.driftAccuracyFactor * (fix.horizontalAccuracy ?? settings.assumedAccuracy))
         let moving: Bool
@@ -163,7 +233,7 @@ public struct RunEngine: Sendable {
         }
         state.wasMoving = true
         state.movedInSegment = true
-        return addRoutePoint(here, distance: offset)
+        return addRoutePoint(position, distance: offset)
     }
 
     /// Before the first movement of a segment the anchor is the mean of every position so far.
@@ -177,6 +247,7 @@ public struct RunEngine: Sendable {
     }
 
     private mutating func addRoutePoint(_ position: TimedPosition, distance: Double) -> PointRejection? {
+        state.sensorProgress.gpsRouteStarted = true
         state.distance += distance
         state.anchor = position
         state.anchorSamples = 1
@@ -196,7 +267,8 @@ public struct RunEngine: Sendable {
         let since = state.slowSince ?? previous ?? time
         state.slowSince = since
         if time - since >= profile.autoPauseAfter {
-            beginPause(at: time, automatic: true)
+            // After a gap the stop began long before this fix: the pause starts when it would have live.
+            beginPause(at: since + profile.autoPauseAfter, automatic: true)
         }
     }
 
@@ -210,10 +282,11 @@ public struct RunEngine: Sendable {
         state.wasMoving = false
         state.lastUsable = nil
         state.lastTrackedTime = nil
-        state.recentPositions.removeAll()
         state.derived = DerivedSpeed()
         state.speedWindow.reset()
         state.slowSince = nil
+        state.sensors.interrupt()
+        state.sensorProgress.baseline = nil
     }
 
     // MARK: Commands
@@ -261,6 +334,7 @@ public struct RunEngine: Sendable {
     }
 
     private mutating func beginPause(at time: Double, automatic: Bool) {
+        state.sensors.interrupt()
         state.state = .paused
         state.pausedSince = max(time, state.startedAt)
         state.autoPaused = automatic
@@ -306,7 +380,13 @@ public struct RunEngine: Sendable {
     }
 
     /// The sampling policy for the current pattern and battery state.
-    public var policy: SamplingPolicy { SamplingPolicy(pattern: pattern, power: state.power) }
+    public var policy: SamplingPolicy { SamplingPolicy(pattern: pattern, power: state.power, jitter: state.jitter.sigma) }
+
+    /// What the distance is measured with so far.
+    public var distanceSource: DistanceSource {
+        if state.sensorProgress.gpsRouteStarted { return .gps }
+        return state.sensorProgress.distance > 0 ? .sensor : .none
+    }
 
     /// The run object at `date`.
     public func summary(at date: Date) -> RunSummary {
@@ -319,6 +399,9 @@ public struct RunEngine: Sendable {
             distance: state.distance, elapsedTime: elapsed(at: time), timerTime: timerTime, movingTime: state.movingTime,
             averagePace: state.distance > 0 ? timerTime / (state.distance / 1000) : nil,
             maxSpeed: state.maxSpeed, ascent: state.ascent, descent: state.descent,
-            pointCount: state.pointCount, rejectedPointCount: state.rejectedCount, segmentCount: state.segmentsWithPoints)
+            pointCount: state.pointCount, rejectedPointCount: state.rejectedCount, segmentCount: state.segmentsWithPoints,
+            distanceSource: distanceSource, averageHeartRate: state.sensors.heartRate.average,
+            maxHeartRate: state.sensors.heartRate.maximum, averageCadence: state.sensors.cadence.average,
+            averagePower: state.sensors.power.average)
     }
 }

@@ -40,13 +40,20 @@ public enum PowerState: String, Sendable, Codable {
     }
 }
 
-/// Which fixes become stored route points: at least `minDistance` metres and
-/// `minInterval` seconds after the previous one.
+/// Which fixes become route points: at least `minDistance` metres and `minInterval` seconds after the previous one.
+///
+/// The distance is set by the receiver's measured jitter (`Jitter`), not by a fixed figure: route points are spaced
+/// `spacingPerSigma` times the noise apart, which keeps the length the noise adds below about 0.3 % while cutting no
+/// corners on the clean recordings of watches (there it is a metre or two). The interval depends on how the athlete
+/// moves, and the battery tightens both.
 public struct SamplingPolicy: Sendable, Equatable, Codable {
     /// Minimum distance between route points, metres.
     public var minDistance: Double
     /// Minimum time between route points (the update interval), seconds.
     public var minInterval: Double
+
+    /// Route points are this many times the position noise apart (noise σ adds about σ²/d to a step of d metres).
+    public static let spacingPerSigma = 18.0
 
     public init(minDistance: Double, minInterval: Double) {
         self.minDistance = minDistance
@@ -59,16 +66,16 @@ public struct SamplingPolicy: Sendable, Equatable, Codable {
         case minInterval = "minIntervalS"
     }
 
-    /// 10/7/5/5 m and 3/2/1/1 s for stationary/walking/jogging/running; low power adds 25 % to the
-    /// distance and caps the rate at 2 Hz, critical power caps it at 0.5 Hz.
-    public init(pattern: MovementPattern, power: PowerState) {
-        var distance: Double
+    /// Intervals of 3/2/1/1 s for stationary/walking/jogging/running and a distance of `spacingPerSigma` × `jitter`
+    /// metres; low power adds 25 % to the distance and caps the rate at 2 Hz, critical power caps it at 0.5 Hz.
+    public init(pattern: MovementPattern, power: PowerState, jitter: Double) {
+        // To the decimetre: the noise estimate is no finer, and the live status shows it.
+        var distance = (Self.spacingPerSigma * jitter * 10).rounded() / 10
         var interval: Double
         switch pattern {
-        case .stationary: (distance, interval) = (10, 3)
-        case .walking: (distance, interval) = (7, 2)
-        case .jogging: (distance, interval) = (5, 1)
-        case .running: (distance, interval) = (5, 1)
+        case .stationary: interval = 3
+        case .walking: interval = 2
+        case .jogging, .running: interval = 1
         }
         switch power {
         case .normal: break

@@ -2,15 +2,14 @@
 public struct TrackerSettings: Sendable, Equatable {
     /// Fixes with a horizontal accuracy worse than this are rejected, metres.
     public var maxAccuracy: Double = 50
-    /// A longer time without a usable fix breaks the segment (no distance across it), seconds.
-    public var gapSeconds: Double = 10
+    /// In an imported file, a longer time without any fix is a pause (the device was stopped), seconds.
+    public var pauseGapSeconds: Double = 300
+    /// Maximum heart rate for the heart-rate zones, beats per minute.
+    public var maxHeartRate: Double = 190
     /// Window of the smoothed current speed and pace, seconds.
     public var speedWindow: Double = 30
     /// Each half of the window that derives speed from positions when the receiver reports none, seconds.
     public var derivedSpeedHalfWindow: Double = 15
-    /// Positions of the last this many seconds are averaged before measuring distance (damps jitter
-    /// at 1 Hz; sparse recordings are left as they are), seconds.
-    public var smoothingWindow: Double = 2
     /// Altitude change needed before it counts as gain or loss, metres.
     public var elevationHysteresis: Double = 3
     /// Number of recent altitudes averaged before the hysteresis.

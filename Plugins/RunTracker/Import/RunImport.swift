@@ -1,0 +1,84 @@
+import ActivityFiles
+import Foundation
+import MeridianCore
+
+/// Runs a recording through the tracking engine at full speed, as a live run would have seen it: the same rules
+/// for gaps, jumps and standing still, with the recording's own pauses.
+public enum RunImport {
+    /// Tracks `recording`: the run starts at the recording's start (or its first sample), stops at its last sample,
+    /// and is paused during the recording's pauses (FIT timer stops, GPX `trkseg` and TCX `Track` boundaries) and
+    /// across silences longer than `settings.pauseGapSeconds`. Files with the device's own timer events (FIT) are
+    /// tracked with the device's pauses only; the others with the configured auto-pause as well.
+    /// `activity` overrides the file's sport (default: run). Returns `nil` when the recording has no samples.
+    public static func track(_ recording: RecordedActivity, id: String = UUID().uuidString.lowercased(), name: String,
+                             activity: Activity? = nil, settings: TrackerSettings = TrackerSettings()) -> TrackedRecording? {
+        let samples = inTimeOrder(recording.samples)
+        guard let first = samples.first, let last = samples.last else { return nil }
+        let activity = activity ?? recording.sport.map(Activity.init) ?? .run
+        let start = min(recording.startTime ?? first.time, first.time)
+        var engine = RunEngine(runID: id, name: name, activity: activity, startedAt: start,
+                               settings: recording.hasDeviceTimer ? settings.withoutAutoPause : settings)
+        var points: [TrackPoint] = []
+        points.reserveCapacity(samples.count)
+        var pauses = PauseSchedule(recording.pauses, silence: settings.pauseGapSeconds)
+        for sample in samples {
+            pauses.apply(before: sample.time, to: &engine)
+            points.append(engine.feed(sample.fix(providerID: "import"), sensors: sample.sensors))
+        }
+        engine.stop(at: last.time)
+        return TrackedRecording(engine: engine, points: points,
+                                device: DeviceFigures(name: recording.device, distance: recording.totals?.distance,
+                                                      timerTime: recording.totals?.timerTime))
+    }
+
+    /// Recordings are nearly always in time order already; a stable sort fixes the others.
+    private static func inTimeOrder(_ samples: [RecordedSample]) -> [RecordedSample] {
+        if zip(samples, samples.dropFirst()).allSatisfy({ $0.time <= $1.time }) { return samples }
+        return samples.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    }
+}
+
+/// A tracked recording: the engine after the last sample, every sample as a track point, and what the device
+/// itself computed.
+public struct TrackedRecording: Sendable {
+    public var engine: RunEngine
+    public var points: [TrackPoint]
+    public var device: DeviceFigures?
+
+    /// The run object, with the device's figures beside Meridian's.
+    public var summary: RunSummary {
+        var summary = engine.summary(at: Date(timeIntervalSince1970: engine.state.endedAt ?? engine.state.startedAt))
+        summary.device = device
+        return summary
+    }
+}
+
+extension Activity {
+    /// The activity a file's sport stands for.
+    public init(_ sport: Sport) {
+        switch sport {
+        case .run: self = .run
+        case .ride: self = .ride
+        case .walk: self = .walk
+        case .hike: self = .hike
+        case .other: self = .other
+        }
+    }
+}
+
+extension TrackerSettings {
+    /// The same settings with auto-pause off for every activity (the device's own timer decides).
+    var withoutAutoPause: TrackerSettings {
+        var settings = self
+        for activity in Activity.allCases { settings.profiles[activity] = settings.profile(activity).withAutoPause(false) }
+        return settings
+    }
+}
+
+extension ActivityProfile {
+    func withAutoPause(_ on: Bool) -> ActivityProfile {
+        var profile = self
+        profile.autoPause = on
+        return profile
+    }
+}
