@@ -82,4 +82,38 @@ struct FixJSONWriterTests {
             try expectSame(fix, includeProvider: index.isMultiple(of: 2))
         }
     }
+
+    /// The time is written as bytes by `ISO8601.write`, which `MeridianJSON` also uses through `ISO8601.string`:
+    /// check it against Foundation's Gregorian calendar instead (from 1600 on, where Foundation is proleptic).
+    @Test func timesMatchTheGregorianCalendar() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        var random = SeededRandom(seed: 1600)
+        let first = Int64(ISO8601.daysSinceEpoch(year: 1600, month: 1, day: 1)) * 86_400_000
+        let last = Int64(ISO8601.daysSinceEpoch(year: 10_000, month: 1, day: 1)) * 86_400_000 - 1
+        for _ in 0..<5000 {
+            let milliseconds = Int64.random(in: first...last, using: &random)
+            let time = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: time)
+            let expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.year ?? 0, parts.month ?? 0,
+                                  parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0,
+                                  Int((milliseconds % 1000 + 1000) % 1000))
+            let written = FixJSONWriter.string(Fix(time: time, coordinate: nil, mode: .noFix, providerID: "t"))
+            #expect(Self.members(written)["\"time\""] == "\"\(expected)\"")
+        }
+    }
+
+    @Test func yearsBeforeZeroAndOutOfRangeTimes() throws {
+        func time(year: Int) -> String {
+            let date = Date(timeIntervalSince1970: Double(ISO8601.daysSinceEpoch(year: year, month: 3, day: 4)) * 86_400 + 0.5)
+            return Self.members(FixJSONWriter.string(Fix(time: date, coordinate: nil, mode: .noFix, providerID: "t")))["\"time\""] ?? ""
+        }
+        // The year is left-padded to four characters with its sign, as it always was.
+        #expect(time(year: -5) == #""00-5-03-04T00:00:00.500Z""#)
+        #expect(time(year: -123) == #""-123-03-04T00:00:00.500Z""#)
+        #expect(time(year: -4567) == #""-4567-03-04T00:00:00.500Z""#)
+        #expect(time(year: 7) == #""0007-03-04T00:00:00.500Z""#)
+        let far = FixJSONWriter.string(Fix(time: Date(timeIntervalSince1970: 1e15), coordinate: nil, mode: .noFix, providerID: "t"))
+        #expect(Self.members(far)["\"time\""] == #""invalid-date""#)
+    }
 }
