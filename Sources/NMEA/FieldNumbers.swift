@@ -113,7 +113,7 @@ extension Fields {
         let r = range(index)
         guard !r.isEmpty else { return nil }
         guard r.count >= 6 else { throw FieldError(index: index) }
-        func two(_ offset: Int) -> Int? {
+        @inline(__always) func two(_ offset: Int) -> Int? {
             let a = bytes[r.lowerBound + offset] &- 0x30, b = bytes[r.lowerBound + offset + 1] &- 0x30
             return a < 10 && b < 10 ? Int(a) * 10 + Int(b) : nil
         }
@@ -140,6 +140,18 @@ extension Fields {
         guard !r.isEmpty else { return nil }
         guard let hemisphere = character(index + 1) else { throw FieldError(index: index + 1) }
         guard hemisphere == positive || hemisphere == negative else { throw FieldError(index: index + 1) }
+        let angle: Double
+        if let plain = Self.plainAngle(bytes, r) {
+            angle = plain
+        } else {
+            angle = try Self.angle(bytes, r, index: index)
+        }
+        guard angle <= limit else { throw FieldError(index: index) }
+        return hemisphere == negative ? -angle : angle
+    }
+
+    /// `(d)ddmm.mmmm` split at the two digits before the point: degrees and minutes, each read by `decimal`.
+    private static func angle(_ bytes: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, index: Int) throws(FieldError) -> Double {
         var point = r.lowerBound
         while point < r.upperBound, bytes[point] != UInt8(ascii: ".") { point += 1 }
         let minutesStart = point - 2
@@ -152,8 +164,42 @@ extension Fields {
         guard let minutes = Self.decimal(bytes, minutesStart..<r.upperBound), minutes >= 0, minutes < 60 else {
             throw FieldError(index: index)
         }
-        let angle = degrees + minutes / 60
-        guard angle <= limit else { throw FieldError(index: index) }
-        return hemisphere == negative ? -angle : angle
+        return degrees + minutes / 60
+    }
+
+    /// The common case of `angle(_:_:index:)` in one pass: only digits and at most one point, at most
+    /// 18 digits before the point and 15 after it, minutes under 60. It computes exactly what `decimal`
+    /// gives for the two parts (the degrees are the digits before the last two, the minutes those two and
+    /// the fraction); `nil` sends anything else (signs, long text, minutes of 60 or more) the general way.
+    @inline(__always)
+    private static func plainAngle(_ bytes: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Double? {
+        var i = r.lowerBound
+        var whole: UInt64 = 0
+        while i < r.upperBound {
+            let digit = bytes[i] &- 0x30
+            if digit >= 10 { break }
+            whole = whole &* 10 &+ UInt64(digit)
+            i &+= 1
+        }
+        let wholeDigits = i &- r.lowerBound
+        guard wholeDigits >= 2, wholeDigits <= 18 else { return nil }
+        var minutesMantissa = whole % 100
+        var fractionDigits = 0
+        if i < r.upperBound {
+            guard bytes[i] == UInt8(ascii: ".") else { return nil }
+            i &+= 1
+            let fractionStart = i
+            while i < r.upperBound {
+                let digit = bytes[i] &- 0x30
+                guard digit < 10 else { return nil }
+                minutesMantissa = minutesMantissa &* 10 &+ UInt64(digit)
+                i &+= 1
+            }
+            fractionDigits = i &- fractionStart
+            guard fractionDigits <= 15 else { return nil }
+        }
+        let minutes = scaled(minutesMantissa, fractionDigits: fractionDigits, negative: false)
+        guard minutes < 60 else { return nil }
+        return Double(whole / 100) + minutes / 60
     }
 }

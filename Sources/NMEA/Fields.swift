@@ -74,9 +74,11 @@ struct Fields {
         return starts[index]..<(starts[index + 1] - 1)
     }
 
+    @inline(__always)
     func isEmpty(_ index: Int) -> Bool { range(index).isEmpty }
 
     /// The single character of a field (`A`, `N`…), `nil` when empty; the first one when longer.
+    @inline(__always)
     func character(_ index: Int) -> UInt8? {
         let r = range(index)
         return r.isEmpty ? nil : bytes[r.lowerBound]

@@ -28,4 +28,30 @@ struct NumberFieldTests {
     func rejectedForms(text: String) {
         #expect(knots(text).accepted == false, "\(text)")
     }
+
+    /// The latitude a GLL with `text` in its latitude field decodes to; `nil` when the sentence is rejected.
+    func latitude(_ text: String, _ hemisphere: String = "N") -> Double?? {
+        guard case .sentence(_, .gll(let gll)) = SentenceParser.parse("GPGLL,\(text),\(hemisphere),01131.000,E,123519,A,A") else {
+            return nil
+        }
+        return .some(gll.latitude)
+    }
+
+    @Test("angles: degrees and minutes, in one pass or part by part")
+    func angles() {
+        #expect(latitude("4807.038") == 48 + 7.038 / 60)
+        #expect(latitude("4807.038", "S") == -(48 + 7.038 / 60))
+        #expect(latitude("07.5") == 7.5 / 60)
+        #expect(latitude("4807") == 48 + 7.0 / 60)
+        #expect(latitude("4807.") == 48 + 7.0 / 60)
+        #expect(latitude("004807.0380") == 48 + 7.038 / 60)
+        #expect(latitude("+4807.038") == 48 + 7.038 / 60)
+        #expect(latitude("48+7.038") == 48 + 7.038 / 60)
+        #expect(latitude("4807.0380000000000000001") == 48 + 7.038 / 60)
+        #expect(latitude("9000.000") == 90)
+        for rejected in ["9000.001", "4860.0", "48-7.038", "-4807.038", "7.5", ".5", "4807.0.1", "48x7.038"] {
+            #expect(latitude(rejected) == nil, "\(rejected)")
+        }
+    }
 }
+
