@@ -123,8 +123,13 @@ private struct ScratchWriter: TextOutputStream {
 
     /// A JSON string with JSONEncoder's escapes (slashes unescaped, as `MeridianJSON` configures).
     mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { escape($0) }
+    }
+
+    private mutating func escape(_ utf8: UnsafeBufferPointer<UInt8>) {
         byte(UInt8(ascii: "\""))
-        for character in value.utf8 {
+        for character in utf8 {
             switch character {
             case UInt8(ascii: "\""): append(#"\""#)
             case UInt8(ascii: "\\"): append(#"\\"#)
