@@ -116,4 +116,24 @@ struct FixJSONWriterTests {
         let far = FixJSONWriter.string(Fix(time: Date(timeIntervalSince1970: 1e15), coordinate: nil, mode: .noFix, providerID: "t"))
         #expect(Self.members(far)["\"time\""] == #""invalid-date""#)
     }
+
+    /// Short decimals take their own path in the writer; they must print as `Double.description` does.
+    @Test func shortDecimalsAndTheirEdges() throws {
+        var random = SeededRandom(seed: 15)
+        var values: [Double] = [0, -0.0, 0.0001, 0.00009999, 0.000123456789, 999_999.999999999, 1_000_000, 1e15, 123.4,
+                                461.90000000000003, 0.1 + 0.2, 1e-9, 5e-324, 9_007_199_254_740_992, -17.25, 359.9]
+        for _ in 0..<20_000 {
+            let decimals = Int.random(in: 0...12, using: &random)
+            let divisor = [Int64(1), 1000, 1_000_000_000][Int.random(in: 0...2, using: &random)]
+            let mantissa = Double(Int64.random(in: 0...999_999_999_999_999, using: &random) / divisor)
+            values.append((Bool.random(using: &random) ? 1 : -1) * mantissa / pow(10, Double(decimals)))
+        }
+        let time = try #require(ISO8601.date(from: "2024-05-01T07:30:12.250Z"))
+        for chunk in stride(from: 0, to: values.count, by: 4) {
+            let v = Array(values[chunk..<min(chunk + 4, values.count)]) + [0, 0, 0]
+            try expectSame(Fix(time: time, coordinate: nil, altitudeHAE: v[0], altitudeMSL: v[1], speed: v[2], course: v[3],
+                               mode: .noFix, providerID: "s"))
+        }
+    }
 }
+

@@ -3,7 +3,8 @@
 /// at a fraction of the cost — for streaming millions of fixes (`meridian replay --json`).
 ///
 /// The object is composed in a scratch buffer on the stack and appended to the
-/// output in one copy; numbers and the time are written as bytes, never as `String`s.
+/// output in one copy; numbers and the time are written as bytes, never as `String`s,
+/// and short decimals (altitudes, tracks, accuracies) without the general shortest-digits search.
 public enum FixJSONWriter {
     /// Appends the JSON object for `fix` (no trailing newline) to `buffer`.
     /// `includeProvider` adds `provider` and `signal`, as `FixRecord(fix, includeProvider: true)` does.
@@ -82,9 +83,7 @@ private struct ScratchWriter: TextOutputStream {
     }
 
     mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-        guard let start = buffer.baseAddress else { return }
-        (base + count).update(from: start, count: buffer.count)
-        count += buffer.count
+        for character in buffer { byte(character) }
     }
 
     @inline(__always)
@@ -98,6 +97,7 @@ private struct ScratchWriter: TextOutputStream {
     mutating func number(_ key: StaticString, _ value: Double?) {
         guard let value else { return }
         append(key)
+        if shortDecimal(value) { return }
         let start = count
         value.write(to: &self)
         if count - start > 2, base[count - 2] == UInt8(ascii: "."), base[count - 1] == UInt8(ascii: "0") {
@@ -105,18 +105,51 @@ private struct ScratchWriter: TextOutputStream {
         }
     }
 
+    /// Writes `value` as `number` does when it is a decimal of at most 9 decimals and 15 significant
+    /// digits below one million (the altitudes, tracks and accuracies receivers send, zero); returns
+    /// `false`, writing nothing, for any other value, whose digits `Double.write` then finds.
+    ///
+    /// Exact: when the decimal `billionths / 10^9` reads back as `value`, it is the only decimal of at
+    /// most 15 significant digits that does (doubles are denser than such decimals), so it is the
+    /// shortest text for `value`, the one `description` prints, positionally from 0.0001 up to 2^53.
+    private mutating func shortDecimal(_ value: Double) -> Bool {
+        let magnitude = value.magnitude
+        guard magnitude >= 0.0001 || magnitude == 0 else { return false }
+        let billionths = (magnitude * 1e9).rounded()
+        guard billionths < 1e15, billionths / 1e9 == magnitude else { return false }
+        if value.sign == .minus { byte(UInt8(ascii: "-")) }
+        let units = UInt64(billionths)
+        unsigned(units / 1_000_000_000)
+        var fraction = units % 1_000_000_000
+        guard fraction != 0 else { return true }
+        var width = 9
+        while fraction % 10 == 0 {
+            fraction /= 10
+            width -= 1
+        }
+        byte(UInt8(ascii: "."))
+        unsigned(fraction, width: width)
+        return true
+    }
+
     mutating func integer(_ value: Int) {
         if value < 0 { byte(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
+        unsigned(UInt64(value.magnitude))
+    }
+
+    /// The decimal digits of `value`, zero-padded to `width`.
+    private mutating func unsigned(_ value: UInt64, width: Int = 1) {
         var digits = 1
-        while magnitude >= 10 {
-            magnitude /= 10
+        var rest = value / 10
+        while rest > 0 {
+            rest /= 10
             digits += 1
         }
-        magnitude = value.magnitude
+        digits = max(digits, width)
+        rest = value
         for index in stride(from: count + digits - 1, through: count, by: -1) {
-            base[index] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
-            magnitude /= 10
+            base[index] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+            rest /= 10
         }
         count += digits
     }
