@@ -109,16 +109,18 @@ private struct ScratchWriter: TextOutputStream {
     /// digits below one million (the altitudes, tracks and accuracies receivers send, zero); returns
     /// `false`, writing nothing, for any other value, whose digits `Double.write` then finds.
     ///
-    /// Exact: when the decimal `billionths / 10^9` reads back as `value`, it is the only decimal of at
+    /// Exact: when the decimal `units / 10^9` reads back as `value`, it is the only decimal of at
     /// most 15 significant digits that does (doubles are denser than such decimals), so it is the
     /// shortest text for `value`, the one `description` prints, positionally from 0.0001 up to 2^53.
     private mutating func shortDecimal(_ value: Double) -> Bool {
         let magnitude = value.magnitude
         guard magnitude >= 0.0001 || magnitude == 0 else { return false }
-        let billionths = (magnitude * 1e9).rounded()
-        guard billionths < 1e15, billionths / 1e9 == magnitude else { return false }
+        let scaled = magnitude * 1e9
+        guard scaled < 1e15 else { return false }
+        // Rounded by truncating (one instruction, where `rounded()` calls libm); any guess is safe, the check decides.
+        let units = UInt64(scaled + 0.5)
+        guard Double(units) / 1e9 == magnitude else { return false }
         if value.sign == .minus { byte(UInt8(ascii: "-")) }
-        let units = UInt64(billionths)
         unsigned(units / 1_000_000_000)
         var fraction = units % 1_000_000_000
         guard fraction != 0 else { return true }
