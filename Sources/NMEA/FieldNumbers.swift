@@ -45,32 +45,48 @@ extension Fields {
         if negative || sign == UInt8(ascii: "+") { i &+= 1 }
         // Up to 18 digits make a mantissa below 10^18 with none dropped; longer text takes the careful path.
         guard range.upperBound &- i <= 18 else { return longDecimal(bytes, i..<range.upperBound, negative: negative) }
-        var mantissa: UInt64 = 0
-        let integerStart = i
-        while i < range.upperBound {
+        guard let parts = digitsAndFraction(bytes, i, range.upperBound), parts.wholeDigits &+ parts.fractionDigits > 0 else {
+            return nil
+        }
+        let mantissa = parts.whole &* integerPowersOfTen[parts.fractionDigits] &+ parts.fraction
+        return scaled(mantissa, fractionDigits: parts.fractionDigits, negative: negative)
+    }
+
+    /// `digits[.digits]` (either part may be empty) from `start` to `end`: the digits before and after the
+    /// point as two integers, with how many there are of each; `nil` when anything else is there. No
+    /// overflow check: callers pass at most 18 characters.
+    @inline(__always)
+    private static func digitsAndFraction(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
+        -> (whole: UInt64, wholeDigits: Int, fraction: UInt64, fractionDigits: Int)? {
+        var i = start
+        var whole: UInt64 = 0
+        while i < end {
             let digit = bytes[i] &- 0x30
             if digit >= 10 { break }
-            mantissa = mantissa &* 10 &+ UInt64(digit)
+            whole = whole &* 10 &+ UInt64(digit)
             i &+= 1
         }
-        var digits = i &- integerStart
-        var fractionDigits = 0
-        if i < range.upperBound {
-            guard bytes[i] == UInt8(ascii: ".") else { return nil }
+        let wholeDigits = i &- start
+        guard i < end else { return (whole, wholeDigits, 0, 0) }
+        guard bytes[i] == UInt8(ascii: ".") else { return nil }
+        i &+= 1
+        let fractionStart = i
+        var fraction: UInt64 = 0
+        while i < end {
+            let digit = bytes[i] &- 0x30
+            guard digit < 10 else { return nil }
+            fraction = fraction &* 10 &+ UInt64(digit)
             i &+= 1
-            let fractionStart = i
-            while i < range.upperBound {
-                let digit = bytes[i] &- 0x30
-                guard digit < 10 else { return nil }
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                i &+= 1
-            }
-            fractionDigits = i &- fractionStart
-            digits &+= fractionDigits
         }
-        guard digits > 0 else { return nil }
-        return scaled(mantissa, fractionDigits: fractionDigits, negative: negative)
+        return (whole, wholeDigits, fraction, i &- fractionStart)
     }
+
+    /// 10^0 through 10^18.
+    private static let integerPowersOfTen: [UInt64] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+        10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
+        1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000,
+    ]
 
     /// `decimal` for more than 18 characters of digits: digits after the 18th significant one are
     /// dropped when they follow the point; before it the number is too large for any NMEA field.
@@ -167,39 +183,18 @@ extension Fields {
         return degrees + minutes / 60
     }
 
-    /// The common case of `angle(_:_:index:)` in one pass: only digits and at most one point, at most
-    /// 18 digits before the point and 15 after it, minutes under 60. It computes exactly what `decimal`
+    /// The common case of `angle(_:_:index:)` in one pass: at most 18 characters, only digits and at
+    /// most one point, at least two digits before it, minutes under 60. It computes exactly what `decimal`
     /// gives for the two parts (the degrees are the digits before the last two, the minutes those two and
     /// the fraction); `nil` sends anything else (signs, long text, minutes of 60 or more) the general way.
     @inline(__always)
     private static func plainAngle(_ bytes: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Double? {
-        var i = r.lowerBound
-        var whole: UInt64 = 0
-        while i < r.upperBound {
-            let digit = bytes[i] &- 0x30
-            if digit >= 10 { break }
-            whole = whole &* 10 &+ UInt64(digit)
-            i &+= 1
+        guard r.count <= 18, let parts = digitsAndFraction(bytes, r.lowerBound, r.upperBound), parts.wholeDigits >= 2 else {
+            return nil
         }
-        let wholeDigits = i &- r.lowerBound
-        guard wholeDigits >= 2, wholeDigits <= 18 else { return nil }
-        var minutesMantissa = whole % 100
-        var fractionDigits = 0
-        if i < r.upperBound {
-            guard bytes[i] == UInt8(ascii: ".") else { return nil }
-            i &+= 1
-            let fractionStart = i
-            while i < r.upperBound {
-                let digit = bytes[i] &- 0x30
-                guard digit < 10 else { return nil }
-                minutesMantissa = minutesMantissa &* 10 &+ UInt64(digit)
-                i &+= 1
-            }
-            fractionDigits = i &- fractionStart
-            guard fractionDigits <= 15 else { return nil }
-        }
-        let minutes = scaled(minutesMantissa, fractionDigits: fractionDigits, negative: false)
+        let minutesMantissa = (parts.whole % 100) &* integerPowersOfTen[parts.fractionDigits] &+ parts.fraction
+        let minutes = scaled(minutesMantissa, fractionDigits: parts.fractionDigits, negative: false)
         guard minutes < 60 else { return nil }
-        return Double(whole / 100) + minutes / 60
+        return Double(parts.whole / 100) + minutes / 60
     }
 }
