@@ -44,20 +44,19 @@ public struct NMEAStreamDecoder: Sendable {
     public mutating func feed(_ buffer: UnsafeRawBufferPointer, onFix: (Fix) -> Void) {
         var index = 0
         while framer.advance(buffer, index: &index) {
-            let fix: Fix?
             if let body = framer.directBody {
-                fix = decode(UnsafeRawBufferPointer(rebasing: buffer[body]).assumingMemoryBound(to: UInt8.self))
+                let bytes = UnsafeRawBufferPointer(rebasing: buffer[body]).assumingMemoryBound(to: UInt8.self)
+                record(SentenceParser.decode(bytes, into: &assembler), onFix: onFix)
             } else {
-                fix = decodeLine()
+                decodeLine(onFix: onFix)
             }
-            if let fix { onFix(fix) }
         }
     }
 
     /// Flushes the last epoch at end of input.
     public mutating func finish() -> [Fix] {
         var fixes: [Fix] = []
-        if framer.finish(), let fix = decodeLine() { fixes.append(fix) }
+        if framer.finish() { decodeLine { fixes.append($0) } }
         if let fix = assembler.finish() { fixes.append(fix) }
         return fixes
     }
@@ -73,28 +72,24 @@ public struct NMEAStreamDecoder: Sendable {
     }
 
     /// Decodes the sentence the framer assembled in its line buffer.
-    private mutating func decodeLine() -> Fix? {
-        let parsed = framer.line.withUnsafeBufferPointer { line in
-            SentenceParser.parse(UnsafeBufferPointer(rebasing: line[0..<framer.bodyCount]))
+    private mutating func decodeLine(onFix: (Fix) -> Void) {
+        let line = framer.line
+        line.withUnsafeBufferPointer { line in
+            record(SentenceParser.decode(UnsafeBufferPointer(rebasing: line[0..<framer.bodyCount]), into: &assembler), onFix: onFix)
         }
-        return accept(parsed)
     }
 
-    /// Decodes a sentence body read in place from the input.
-    private mutating func decode(_ body: UnsafeBufferPointer<UInt8>) -> Fix? {
-        accept(SentenceParser.parse(body))
-    }
-
-    private mutating func accept(_ parsed: ParsedSentence) -> Fix? {
-        switch parsed {
-        case .sentence(_, let sentence):
+    /// Counts a sentence the parser handed to the epoch assembler, and passes on the fix it completed.
+    @inline(__always)
+    private mutating func record(_ outcome: SentenceOutcome<Bool>, onFix: (Fix) -> Void) {
+        switch outcome {
+        case .accepted(_, let completedEpoch):
             accepted += 1
-            return assembler.add(sentence)
+            if completedEpoch, let fix = assembler.takeCompletedFix() { onFix(fix) }
         case .unknownType:
             unknownType += 1
         case .invalid:
             invalidFields += 1
         }
-        return nil
     }
 }

@@ -3,18 +3,13 @@
 /// It resynchronises on every `$`: a sentence cut short and merged into the
 /// next one (`$GPGGA,0301$GPGLL,…`) loses only the broken part. `#` comment
 /// lines, binary noise and text outside sentences are skipped and counted.
+///
+/// A sentence that lies wholly in the input buffer is checked in place, eight bytes
+/// at a time; others are assembled byte by byte in `line`.
 struct SentenceFramer: Sendable {
     /// Longest accepted sentence, from `$` to the checksum inclusive (NMEA allows 82;
     /// real receivers send up to about 130; gpsd HEAD accepts more).
     static let maximumLength = 255
-
-    /// The outcome of a completed line.
-    enum Completion {
-        /// A sentence whose body (between `$` and `*`) is in `body`.
-        case sentence
-        /// Rejected and already counted.
-        case rejected
-    }
 
     private enum State {
         case lineStart, garbage, comment, sentence, skipping
@@ -119,10 +114,13 @@ struct SentenceFramer: Sendable {
     /// Starts a sentence at a `$` and, when the whole sentence lies in `buffer`, reads it in place;
     /// returns true when it completed there (`i` is then after its terminator).
     private mutating func openSentence(_ buffer: UnsafeRawBufferPointer, at i: inout Int) -> Bool {
+        directBody = nil
+        if let next = completeInPlace(buffer, from: i) {
+            i = next
+            return directBody != nil
+        }
         startSentence()
-        guard let next = completeInPlace(buffer, from: i) else { return false }
-        i = next
-        return directBody != nil
+        return false
     }
 
     /// At end of input: a sentence without a final line end still counts.
@@ -144,7 +142,14 @@ struct SentenceFramer: Sendable {
         var wordSum: UInt64 = 0
         while j &+ 8 <= limit {
             let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: j, as: UInt64.self))
-            if Self.needsALook(word) { break }
+            let look = Self.bytesNeedingALook(word)
+            if look != 0 {
+                // The lowest marked byte is exact: the bytes before it are plain text and go into the sum.
+                let plain = look.trailingZeroBitCount >> 3
+                wordSum ^= word & ((1 &<< (plain &* 8)) &- 1)
+                j &+= plain
+                break
+            }
             wordSum ^= word
             j &+= 8
         }
@@ -166,12 +171,14 @@ struct SentenceFramer: Sendable {
         let line = UnsafeRawBufferPointer(rebasing: buffer[start..<j])
         let valid = validate(line, star: starIndex < 0 ? nil : starIndex - start, checksum: sum)
         directBody = valid ? start..<(starIndex < 0 ? j : starIndex) : nil
+        // Past a CR LF pair at once (the LF would only be skipped at the next line start).
+        if buffer[j] == 0x0D, j &+ 1 < buffer.count, buffer[j &+ 1] == 0x0A { return j &+ 2 }
         return j &+ 1
     }
 
     private mutating func startSentence() {
         directBody = nil
-        line.removeAll(keepingCapacity: true)
+        if !line.isEmpty { line.removeAll(keepingCapacity: true) }
         star = nil
         checksum = 0
         state = .sentence
@@ -208,14 +215,17 @@ struct SentenceFramer: Sendable {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
-    /// Whether any of the eight bytes is a control byte, non-ASCII, DEL, `$` or `*` (exact: the
-    /// zero-byte test of "Bit Twiddling Hacks" has no false negatives and no false positives for "any").
+    /// Marks (with the high bit) the bytes of `word` that are a control byte, non-ASCII, DEL, `$` or `*`.
+    /// The lowest mark is always exact, so `trailingZeroBitCount / 8` is the first such byte; marks above
+    /// a `$` or `*` may be spurious (the borrow of the zero-byte test in "Bit Twiddling Hacks").
     @inline(__always)
-    private static func needsALook(_ word: UInt64) -> Bool {
-        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highBits != 0 }
-        let control = (word &- ones &* 0x20) & ~word & highBits != 0
-        return control || word & highBits != 0 || hasZeroByte(word ^ (ones &* 0x7F))
-            || hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "$")))) || hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "*"))))
+    private static func bytesNeedingALook(_ word: UInt64) -> UInt64 {
+        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highBits }
+        // Per byte and exact: with the high bit cleared, adding 0x60 reaches 0x80 from 0x20 up (so a clear
+        // high bit means a control byte) and adding 0x01 reaches it only from 0x7F (DEL); no carries cross bytes.
+        let low = word & ~highBits
+        let odd = (~(low &+ ones &* 0x60) | (low &+ ones) | word) & highBits
+        return odd | zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "$")))) | zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "*"))))
     }
 
     @inline(__always)

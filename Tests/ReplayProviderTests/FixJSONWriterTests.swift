@@ -82,4 +82,58 @@ struct FixJSONWriterTests {
             try expectSame(fix, includeProvider: index.isMultiple(of: 2))
         }
     }
+
+    /// The time is written as bytes by `ISO8601.write`, which `MeridianJSON` also uses through `ISO8601.string`:
+    /// check it against Foundation's Gregorian calendar instead (from 1600 on, where Foundation is proleptic).
+    @Test func timesMatchTheGregorianCalendar() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        var random = SeededRandom(seed: 1600)
+        let first = Int64(ISO8601.daysSinceEpoch(year: 1600, month: 1, day: 1)) * 86_400_000
+        let last = Int64(ISO8601.daysSinceEpoch(year: 10_000, month: 1, day: 1)) * 86_400_000 - 1
+        for _ in 0..<5000 {
+            let milliseconds = Int64.random(in: first...last, using: &random)
+            let time = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: time)
+            let expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.year ?? 0, parts.month ?? 0,
+                                  parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0,
+                                  Int((milliseconds % 1000 + 1000) % 1000))
+            let written = FixJSONWriter.string(Fix(time: time, coordinate: nil, mode: .noFix, providerID: "t"))
+            #expect(Self.members(written)["\"time\""] == "\"\(expected)\"")
+        }
+    }
+
+    @Test func yearsBeforeZeroAndOutOfRangeTimes() throws {
+        func time(year: Int) -> String {
+            let date = Date(timeIntervalSince1970: Double(ISO8601.daysSinceEpoch(year: year, month: 3, day: 4)) * 86_400 + 0.5)
+            return Self.members(FixJSONWriter.string(Fix(time: date, coordinate: nil, mode: .noFix, providerID: "t")))["\"time\""] ?? ""
+        }
+        // The year is left-padded to four characters with its sign, as it always was.
+        #expect(time(year: -5) == #""00-5-03-04T00:00:00.500Z""#)
+        #expect(time(year: -123) == #""-123-03-04T00:00:00.500Z""#)
+        #expect(time(year: -4567) == #""-4567-03-04T00:00:00.500Z""#)
+        #expect(time(year: 7) == #""0007-03-04T00:00:00.500Z""#)
+        let far = FixJSONWriter.string(Fix(time: Date(timeIntervalSince1970: 1e15), coordinate: nil, mode: .noFix, providerID: "t"))
+        #expect(Self.members(far)["\"time\""] == #""invalid-date""#)
+    }
+
+    /// Short decimals take their own path in the writer; they must print as `Double.description` does.
+    @Test func shortDecimalsAndTheirEdges() throws {
+        var random = SeededRandom(seed: 15)
+        var values: [Double] = [0, -0.0, 0.0001, 0.00009999, 0.000123456789, 999_999.999999999, 1_000_000, 1e15, 123.4,
+                                461.90000000000003, 0.1 + 0.2, 1e-9, 5e-324, 9_007_199_254_740_992, -17.25, 359.9]
+        for _ in 0..<20_000 {
+            let decimals = Int.random(in: 0...12, using: &random)
+            let divisor = [Int64(1), 1000, 1_000_000_000][Int.random(in: 0...2, using: &random)]
+            let mantissa = Double(Int64.random(in: 0...999_999_999_999_999, using: &random) / divisor)
+            values.append((Bool.random(using: &random) ? 1 : -1) * mantissa / pow(10, Double(decimals)))
+        }
+        let time = try #require(ISO8601.date(from: "2024-05-01T07:30:12.250Z"))
+        for chunk in stride(from: 0, to: values.count, by: 4) {
+            let v = Array(values[chunk..<min(chunk + 4, values.count)]) + [0, 0, 0]
+            try expectSame(Fix(time: time, coordinate: nil, altitudeHAE: v[0], altitudeMSL: v[1], speed: v[2], course: v[3],
+                               mode: .noFix, providerID: "s"))
+        }
+    }
 }
+

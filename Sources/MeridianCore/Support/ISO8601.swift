@@ -7,19 +7,42 @@ import Foundation
 public enum ISO8601 {
     /// Formats `date` as `YYYY-MM-DDThh:mm:ss.sssZ` (UTC).
     public static func string(from date: Date) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
+            let count = write(date, to: buffer.baseAddress!)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
+        }
+    }
+
+    /// The most bytes `write(_:to:)` produces (years before 1000 or before year 0 included).
+    static let maximumLength = 32
+
+    /// Writes the text of `string(from: date)` to `output`, which has room for `maximumLength` bytes;
+    /// returns the number of bytes written. Lets JSON writers format millions of times without a `String`.
+    static func write(_ date: Date, to output: UnsafeMutablePointer<UInt8>) -> Int {
         let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         guard totalMilliseconds.isFinite, abs(totalMilliseconds) < 253_402_300_800_000 else {
-            return "invalid-date"
+            return copy("invalid-date", to: output)
         }
         let milliseconds = Int64(totalMilliseconds)
         var days = milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
         let millisOfDay = milliseconds - days * 86_400_000
         let (year, month, day) = civilDate(fromDaysSinceEpoch: &days)
-        let hour = millisOfDay / 3_600_000
-        let minute = millisOfDay / 60_000 % 60
-        let second = millisOfDay / 1000 % 60
-        let millis = millisOfDay % 1000
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millis, 3))Z"
+        let count = writeYear(year, to: output)
+        let rest = output + count
+        rest[0] = UInt8(ascii: "-")
+        writeDigits(month, width: 2, to: rest + 1)
+        rest[3] = UInt8(ascii: "-")
+        writeDigits(day, width: 2, to: rest + 4)
+        rest[6] = UInt8(ascii: "T")
+        writeDigits(millisOfDay / 3_600_000, width: 2, to: rest + 7)
+        rest[9] = UInt8(ascii: ":")
+        writeDigits(millisOfDay / 60_000 % 60, width: 2, to: rest + 10)
+        rest[12] = UInt8(ascii: ":")
+        writeDigits(millisOfDay / 1000 % 60, width: 2, to: rest + 13)
+        rest[15] = UInt8(ascii: ".")
+        writeDigits(millisOfDay % 1000, width: 3, to: rest + 16)
+        rest[19] = UInt8(ascii: "Z")
+        return count + 20
     }
 
     /// Parses ISO 8601 / RFC 3339 date-times with an optional fraction and a `Z` or `±hh:mm` offset.
@@ -117,8 +140,33 @@ public enum ISO8601 {
         return (year, month, day)
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    /// The year zero-padded to four characters (the guard in `write` keeps it below 10000). A negative
+    /// year is padded in front of its sign ("00-5"), as left-padding `String(year)` gives.
+    private static func writeYear(_ year: Int64, to output: UnsafeMutablePointer<UInt8>) -> Int {
+        guard year < 0 else {
+            writeDigits(year, width: 4, to: output)
+            return 4
+        }
+        let digits = String(-year).utf8.count
+        let padding = max(0, 3 - digits)
+        for index in 0..<padding { output[index] = UInt8(ascii: "0") }
+        output[padding] = UInt8(ascii: "-")
+        writeDigits(-year, width: digits, to: output + padding + 1)
+        return padding + 1 + digits
+    }
+
+    /// Writes the last `width` decimal digits of a non-negative `value`, zero-padded.
+    @inline(__always)
+    private static func writeDigits(_ value: Int64, width: Int, to output: UnsafeMutablePointer<UInt8>) {
+        var rest = value
+        for index in stride(from: width - 1, through: 0, by: -1) {
+            output[index] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+            rest /= 10
+        }
+    }
+
+    private static func copy(_ text: StaticString, to output: UnsafeMutablePointer<UInt8>) -> Int {
+        output.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        return text.utf8CodeUnitCount
     }
 }
