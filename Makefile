@@ -2,7 +2,7 @@
 SWIFT ?= swift
 CONFIG ?= Config/meridian.yaml
 
-.PHONY: bootstrap build build-tests run test release clean
+.PHONY: bootstrap build build-tests run test contract-fuzz release clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -19,8 +19,13 @@ run: build
 build-tests: bootstrap
 	$(SWIFT) build --build-tests
 
+# Then schemathesis fuzzes a running `meridian serve` against docs/openapi.yaml (about two minutes).
 test: build-tests
 	$(SWIFT) test --skip-build --no-parallel
+	scripts/contract-fuzz
+
+contract-fuzz: build-tests
+	scripts/contract-fuzz
 
 release: bootstrap
 	$(SWIFT) build -c release --product meridian

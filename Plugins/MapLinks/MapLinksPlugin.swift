@@ -46,13 +46,15 @@ public struct MapLinksPlugin: LocationConsumer, HTTPRoutes {
     public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
         let group = v1.group("maplinks")
         group.get { request, _ in
-            try await self.link(MapLinkRequest(to: request.query("to"), address: request.query("address"),
+            try request.allowQuery(["to", "address", "name", "near", "from", "accuracy", "mode", "style"])
+            return try await self.link(MapLinkRequest(to: request.query("to"), address: request.query("address"),
                                                name: request.query("name"), near: request.query("near"),
                                                from: request.query("from"), accuracy: request.query("accuracy"),
                                                mode: request.query("mode"), style: request.query("style")))
         }
         group.get("flyer/:id") { request, context in
-            let id = try context.parameters.require("id")
+            try request.allowQuery(["name", "from", "mode", "style"])
+            let id = try context.parameters.decoded("id")
             return try await self.link(MapLinkRequest(flyer: id, name: request.query("name"), from: request.query("from"),
                                                       mode: request.query("mode"), style: request.query("style")))
         }

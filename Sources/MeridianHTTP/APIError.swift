@@ -34,12 +34,34 @@ public struct APIError: HTTPResponseError, Sendable {
         APIError(.conflict, code: code, message: message)
     }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    /// Checks a client-chosen id of a resource being created against `ResourceID`'s rule; an id that
+    /// breaks it is a 400 `invalid_id` whose message names the id and the rule.
+    public static func checkID(_ id: String) throws(APIError) {
+        do {
+            try ResourceID.check(id)
+        } catch {
+            throw APIError(.badRequest, code: "invalid_id", message: error.description)
+        }
+    }
+
+    /// The same error, answered with `Connection: close` so that the server closes the connection
+    /// afterwards instead of reading the rest of a request it has refused.
+    public func closingConnection() -> APIError {
+        var error = self
+        error.headers[.connection] = "close"
+        return error
+    }
+
+    /// The JSON document, as bytes.
+    var jsonBody: ByteBuffer {
         let body = APIErrorBody(error: .init(code: code, message: message))
-        let data = (try? MeridianJSON.makeEncoder().encode(body)) ?? Data()
+        return ByteBuffer(bytes: (try? MeridianJSON.makeEncoder().encode(body)) ?? Data())
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: jsonBody))
     }
 }
 

@@ -7,32 +7,53 @@ import Prometheus
 struct CoreRoutes {
     let host: PluginHost
     let registry: PrometheusCollectorRegistry
+    /// The bearer token, if one is configured: `/health` shows its details only to requests carrying it.
+    let token: String?
     let startedAt = ContinuousClock.now
 
     func add(to router: Router<MeridianRequestContext>, v1: RouterGroup<MeridianRequestContext>) {
-        router.get("health") { _, _ in JSONResponse(health()) }
-        router.get("metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                     body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+        router.get("health") { request, _ in
+            try request.allowQuery([])
+            return JSONResponse(health(detailed: token.map { BearerAuthMiddleware.accepts(request, token: $0) } ?? true))
         }
-        v1.get("position") { _, _ in try position() }
-        v1.get("providers") { _, _ in JSONResponse(ProvidersDocument(providers: host.providerReports(), consumers: host.consumerReports())) }
-        v1.get("events") { request, _ in EventStream(bus: host.events, filter: request.query("types")).response() }
+        router.get("metrics") { request, _ in
+            try request.allowQuery([])
+            let text = MeridianMetric.withHelp(String(decoding: registry.emitToBuffer(), as: UTF8.self))
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+        v1.get("position") { request, _ in
+            try request.allowQuery([])
+            return try position()
+        }
+        v1.get("providers") { request, _ in
+            try request.allowQuery([])
+            return JSONResponse(ProvidersDocument(providers: host.providerReports(), consumers: host.consumerReports()))
+        }
+        v1.get("events") { request, _ in
+            try request.allowQuery(["types"])
+            return EventStream(bus: host.events, filter: request.query("types")).response()
+        }
     }
 
     struct Health: Encodable, Sendable {
         var status: String
         var version: String
         var uptimeS: Double
-        var providers: Int
-        var consumers: Int
-        var positionAvailable: Bool
+        var providers: Int?
+        var consumers: Int?
+        var positionAvailable: Bool?
     }
 
-    func health() -> Health {
-        Health(status: "ok", version: MeridianVersion.current, uptimeS: (ContinuousClock.now - startedAt).seconds,
-               providers: host.providers.count, consumers: host.consumers.count,
-               positionAvailable: host.position.latest != nil)
+    /// Status, version and uptime; with `detailed`, also the plugin counts and whether a position is known.
+    func health(detailed: Bool) -> Health {
+        var health = Health(status: "ok", version: MeridianVersion.current, uptimeS: (ContinuousClock.now - startedAt).seconds)
+        if detailed {
+            health.providers = host.providers.count
+            health.consumers = host.consumers.count
+            health.positionAvailable = host.position.latest != nil
+        }
+        return health
     }
 
     struct Position: Encodable, Sendable {

@@ -9,11 +9,13 @@ struct EventStream {
 
     func response() -> Response {
         let patterns = filter?.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } ?? []
-        let events = bus.subscribe()
+        let bus = self.bus
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
             body: ResponseBody { writer in
+                // Subscribed only once the body is written: a HEAD request never subscribes.
+                let events = bus.subscribe()
                 try await writer.write(ByteBuffer(string: ": meridian event stream\n\n"))
                 for await event in events where Self.matches(event.name, patterns) {
                     try await writer.write(ByteBuffer(string: "id: \(event.sequence)\nevent: \(event.name)\ndata: \(event.json)\n\n"))

@@ -11,6 +11,22 @@ public protocol HTTPRoutes: Sendable {
 }
 
 extension Request {
+    /// Refuses query parameters the route does not take and parameters given more than once,
+    /// with a 400 `invalid_parameter` naming the parameter (and the ones the route takes).
+    public func allowQuery(_ names: Set<String>) throws(APIError) {
+        var seen: Set<String> = []
+        for (key, _) in uri.queryParameters {
+            let name = String(key)
+            guard names.contains(name) else {
+                let accepted = names.isEmpty ? "this route takes none" : "this route takes \(names.sorted().joined(separator: ", "))"
+                throw APIError.badRequest("unknown query parameter '\(name)'; \(accepted)")
+            }
+            guard seen.insert(name).inserted else {
+                throw APIError.badRequest("query parameter '\(name)' is given more than once; give it once")
+            }
+        }
+    }
+
     /// The query parameter `name`, if present and not empty.
     public func query(_ name: String) -> String? {
         guard let value = uri.queryParameters[name[...]].map(String.init), !value.isEmpty else { return nil }

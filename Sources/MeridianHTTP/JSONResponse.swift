@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import MeridianCore
+import NIOCore
+import NIOHTTP1
 
 /// A JSON response encoded with Meridian's conventions (`snake_case`, ISO 8601 dates).
 public struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator, Sendable {
@@ -27,25 +29,41 @@ public struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator, Send
 extension Request {
     /// Decodes a JSON body (at most `limit` bytes) with Meridian's conventions, as a 400 on failure.
     public func decodeJSON<T: Decodable>(_ type: T.Type, limit: Int = 16 << 20) async throws -> T {
-        let buffer: ByteBuffer
+        let data = try await collectBody(limit: limit, mediaTypes: ["application/json"])
         do {
-            buffer = try await body.collect(upTo: limit)
-        } catch {
-            throw APIError(.contentTooLarge, code: "body_too_large", message: "the request body is larger than \(limit) bytes")
-        }
-        do {
-            return try MeridianJSON.makeDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+            return try MeridianJSON.makeDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
             throw APIError.badRequest("the JSON body is not valid: \(DecodingErrorText.describe(error))", code: "invalid_body")
         }
     }
 
-    /// The raw body bytes (at most `limit`).
-    public func collectBody(limit: Int = 16 << 20) async throws -> Data {
+    /// The raw body bytes (at most `limit`). A `Content-Type` other than `mediaTypes` is a 415 (a
+    /// request without one is read as the first of them); a larger body is a 413 (at once when its
+    /// `Content-Length` says so) and a body that is not valid HTTP (a malformed chunk) a 400; all three
+    /// close the connection instead of reading on.
+    public func collectBody(limit: Int = 16 << 20, mediaTypes: [String]) async throws -> Data {
+        if let contentType = headers[.contentType] {
+            let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            guard mediaTypes.contains(mediaType) else {
+                throw APIError(.unsupportedMediaType, code: "unsupported_media_type",
+                               message: "Content-Type '\(contentType)' is not accepted here; send \(mediaTypes.joined(separator: " or ")) (curl: -H 'Content-Type: \(mediaTypes[0])')")
+                    .closingConnection()
+            }
+        }
+        if let declared = headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw APIError(.contentTooLarge, code: "body_too_large", message: "the request body is larger than \(limit) bytes")
+                .closingConnection()
+        }
         do {
             return Data(try await body.collect(upTo: limit).readableBytesView)
-        } catch {
+        } catch is NIOTooManyBytesError {
             throw APIError(.contentTooLarge, code: "body_too_large", message: "the request body is larger than \(limit) bytes")
+                .closingConnection()
+        } catch let error as HTTPParserError {
+            throw APIError.badRequest("the request body is not valid HTTP/1.1 (\(error)); check its Content-Length or chunked encoding",
+                                      code: "malformed_request").closingConnection()
+        } catch {
+            throw APIError.badRequest("the request body could not be read (\(error))", code: "malformed_request").closingConnection()
         }
     }
 }

@@ -6,7 +6,8 @@ import NIOCore
 import Prometheus
 
 /// Builds Meridian's HTTP application: core routes, every plugin's routes, bearer
-/// authentication when a token is set, JSON errors and request metrics.
+/// authentication when a token is set, JSON errors, request metrics, HEAD and OPTIONS, and
+/// the connection limits (idle and request-head timeouts).
 public enum MeridianServer {
     /// Refuses settings that would expose the API without authentication.
     public static func validate(_ settings: HTTPSettings) throws(ConfigError) {
@@ -18,15 +19,17 @@ public enum MeridianServer {
     /// The router with every route mounted (also used by tests without a socket).
     public static func makeRouter(host: PluginHost, settings: HTTPSettings, registry: PrometheusCollectorRegistry,
                                   metrics: any MetricsFactory) -> Router<MeridianRequestContext> {
-        let router = Router(context: MeridianRequestContext.self)
+        let router = Router(context: MeridianRequestContext.self, options: .autoGenerateHeadEndpoints)
         let routeMethods = RouteMethods()
         router.add(middleware: ErrorJSONMiddleware(routeMethods: routeMethods))
         router.add(middleware: RequestMetricsMiddleware(factory: metrics))
-        if let token = settings.token, !token.isEmpty {
-            router.add(middleware: BearerAuthMiddleware(token: token))
+        let token = settings.token.flatMap { $0.isEmpty ? nil : $0 }
+        if let token {
+            router.add(middleware: BearerAuthMiddleware(token: token, protectHealth: settings.protectHealth))
         }
+        router.add(middleware: OptionsMiddleware(routeMethods: routeMethods))
         let v1 = router.group("v1")
-        CoreRoutes(host: host, registry: registry).add(to: router, v1: v1)
+        CoreRoutes(host: host, registry: registry, token: token).add(to: router, v1: v1)
         let plugins: [Any] = host.providers.map(\.provider) + host.consumers.map(\.consumer)
         for case let routes as any HTTPRoutes in plugins {
             routes.addRoutes(to: v1)
@@ -44,6 +47,7 @@ public enum MeridianServer {
         let router = makeRouter(host: host, settings: settings, registry: registry, metrics: metrics)
         return Application(
             router: router,
+            server: .guardedHTTP1(idleTimeout: settings.idleTimeout, headerTimeout: settings.headerTimeout),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "meridian"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? settings.port) },
             logger: logger

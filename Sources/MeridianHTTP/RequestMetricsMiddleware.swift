@@ -1,4 +1,5 @@
 import Hummingbird
+import MeridianCore
 import Metrics
 
 /// Counts requests and records their latency, labelled by method, route and status.
@@ -25,8 +26,8 @@ struct RequestMetricsMiddleware: RouterMiddleware {
         // The matched route (e.g. /v1/flyers/{id}), never the raw path, to keep label values bounded.
         let route = context.endpointPath ?? "unmatched"
         let dimensions = [("method", request.method.rawValue), ("route", route), ("status", String(status))]
-        Counter(label: "meridian_http_requests_total", dimensions: dimensions, factory: factory).increment()
-        Metrics.Timer(label: "meridian_http_request_duration_seconds",
+        Counter(label: MeridianMetric.httpRequests.rawValue, dimensions: dimensions, factory: factory).increment()
+        Metrics.Timer(label: MeridianMetric.httpRequestDuration.rawValue,
                       dimensions: [("method", request.method.rawValue), ("route", route)], factory: factory)
             .recordNanoseconds((ContinuousClock.now - start).nanoseconds)
     }

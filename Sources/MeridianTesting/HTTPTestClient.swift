@@ -56,55 +56,20 @@ public struct HTTPTestClient: Sendable {
         head += "\r\n"
         let payload = Data(head.utf8) + (body ?? Data())
         let port = self.port
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try Self.blockingExchange(port: port, payload: payload, timeout: timeout, stopWhen: stopWhen) })
+        return try await TestSocket.onThread {
+            let descriptor = try TestSocket.connect(port: port)
+            defer { close(descriptor) }
+            try TestSocket.sendAll(payload, to: descriptor)
+            let (received, closed) = try TestSocket.receive(from: descriptor, timeout: timeout, stopWhen: stopWhen)
+            guard closed || stopWhen(received) else {
+                throw TestSupportError("no complete response from 127.0.0.1:\(port) within \(timeout) s; got: \(String(decoding: received.prefix(500), as: UTF8.self))")
             }
+            return received
         }
-    }
-
-    private static func blockingExchange(port: Int, payload: Data, timeout: Double,
-                                         stopWhen: (Data) -> Bool) throws -> Data {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw TestSupportError("socket() failed") }
-        defer { close(descriptor) }
-        var interval = timeval(tv_sec: 0, tv_usec: 200_000)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw TestSupportError("cannot connect to 127.0.0.1:\(port): errno \(errno)") }
-        try payload.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let sent = send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                guard sent > 0 else { throw TestSupportError("send() failed: errno \(errno)") }
-                offset += sent
-            }
-        }
-        var received = Data()
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let count = recv(descriptor, &chunk, chunk.count, 0)
-            if count > 0 {
-                received.append(contentsOf: chunk[0..<count])
-                if stopWhen(received) { return received }
-            } else if count == 0 {
-                return received
-            } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
-                throw TestSupportError("recv() failed: errno \(errno)")
-            }
-        }
-        throw TestSupportError("no complete response from 127.0.0.1:\(port) within \(timeout) s; got: \(String(decoding: received.prefix(500), as: UTF8.self))")
     }
 
     /// Splits status line, headers and body; undoes chunked transfer encoding.
-    static func parse(_ raw: Data) throws -> Response {
+    public static func parse(_ raw: Data) throws -> Response {
         guard let separator = raw.range(of: Data("\r\n\r\n".utf8)) else {
             throw TestSupportError("malformed HTTP response: \(String(decoding: raw.prefix(200), as: UTF8.self))")
         }

@@ -129,4 +129,18 @@ struct MapLinksHTTPTests {
             #expect(try missing.json(APIErrorBody.self).error.code == "not_found")
         }
     }
+
+    @Test("GET /v1/maplinks/flyer/{id} percent-decodes the id")
+    func encodedFlyerIDs() async throws {
+        let market = FlyerPlace(coordinate: try Coordinate(latitude: 48.8556, longitude: 2.2986), title: "Flea market", address: nil)
+        let ids = ["x y/z": "x%20y%2Fz", "café": "caf%C3%A9", "%": "%25", "a+b": "a+b"]
+        let lookup = FixedFlyers(places: Dictionary(uniqueKeysWithValues: ids.keys.map { ($0, market) }))
+        try await withServer(plugin(flyers: lookup)) { get in
+            for (id, encoded) in ids {
+                let answer = try await get("/v1/maplinks/flyer/\(encoded)")
+                #expect(answer.status == 200, "\(id): \(String(decoding: answer.body, as: UTF8.self))")
+                #expect(try answer.json(MapLinkResult.self).destination.flyerId == id)
+            }
+        }
+    }
 }

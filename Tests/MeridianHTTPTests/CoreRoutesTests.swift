@@ -110,19 +110,19 @@ struct CoreRoutesTests {
         let health = try await server.client.request("DELETE", "/health")
         try await server.stop()
         #expect(response.status == 405 && health.status == 405)
-        #expect(response.headers["allow"] == "GET")
+        #expect(response.headers["allow"] == "GET, HEAD, OPTIONS")
         let error = try #require(try response.json()["error"] as? [String: Any])
         #expect(error["code"] as? String == "method_not_allowed")
-        #expect((error["message"] as? String)?.contains("use GET") == true)
+        #expect((error["message"] as? String)?.contains("use GET, HEAD, OPTIONS") == true)
     }
 
-    @Test("with a token every request needs the bearer header")
+    @Test("with a token every request but /health needs the bearer header")
     func bearerToken() async throws {
         let server = try await RunningServer.start(token: "s3cret")
         let anonymous = HTTPTestClient(port: server.port)
-        let denied = try await anonymous.request("GET", "/health")
-        let wrong = try await HTTPTestClient(port: server.port, headers: ["Authorization": "Bearer s3cre"]).request("GET", "/health")
-        let allowed = try await server.client.request("GET", "/health")
+        let denied = try await anonymous.request("GET", "/v1/providers")
+        let wrong = try await HTTPTestClient(port: server.port, headers: ["Authorization": "Bearer s3cre"]).request("GET", "/v1/providers")
+        let allowed = try await server.client.request("GET", "/v1/providers")
         try await server.stop()
         #expect(denied.status == 401 && wrong.status == 401)
         #expect((try denied.json()["error"] as? [String: Any])?["code"] as? String == "unauthorized")
@@ -144,5 +144,21 @@ struct CoreRoutesTests {
         try await server.stop()
         let received = try await text
         #expect(received.contains("meridian event stream"))
+    }
+}
+
+@Suite("HEAD on the event stream")
+struct EventStreamHeadTests {
+    @Test("HEAD /v1/events answers the headers without subscribing to the bus")
+    func headDoesNotSubscribe() async throws {
+        var registry = PluginRegistry()
+        registry.register(ScriptedProvider.registration())
+        let server = try await TestServer.start(yaml: "providers:\n  - {id: scripted, type: scripted}\n", registry: registry)
+        let head = try await server.client.request("HEAD", "/v1/events")
+        let subscribers = server.host.events.subscriberCount
+        try await server.stop()
+        #expect(head.status == 200 && head.body.isEmpty)
+        #expect(head.headers["content-type"] == "text/event-stream")
+        #expect(subscribers == 0)
     }
 }

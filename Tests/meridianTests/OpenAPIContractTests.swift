@@ -201,6 +201,18 @@ struct OpenAPIContractTests {
         }
     }
 
+    @Test("every operation documents 400 (unknown query parameters) and 401 (a token is configured)")
+    func everyOperationDocumentsAuthAndBadRequest() throws {
+        let spec = try OpenAPISpec()
+        for (path, item) in spec.paths {
+            for (method, operation) in try #require(item as? [String: Any]) where ["get", "post", "put", "patch", "delete"].contains(method) {
+                let responses = try #require((operation as? [String: Any])?["responses"] as? [String: Any])
+                #expect(responses["401"] != nil, "\(method) \(path) does not document 401")
+                #expect(responses["400"] != nil, "\(method) \(path) does not document 400")
+            }
+        }
+    }
+
     @Test("the schema check rejects bodies that differ from the document")
     func schemaCheckCanFail() throws {
         let spec = try OpenAPISpec()
@@ -210,6 +222,8 @@ struct OpenAPIContractTests {
         #expect(!spec.problems(["error": ["code": 1, "message": "y"]], error).isEmpty)
         #expect(!spec.problems(["error": ["code": "x", "message": "y", "detail": "z"]], error).isEmpty)
         #expect(!spec.problems(["items": [], "location_available": "yes"], "#/components/schemas/NearbyResponse").isEmpty)
+        #expect(!spec.problems(NSNull(), ["type": "string", "nullable": true, "enum": ["a"]]).isEmpty)
+        #expect(spec.problems(NSNull(), ["type": "string", "nullable": true, "enum": ["a", NSNull()]]).isEmpty)
     }
 }
 
@@ -300,6 +314,10 @@ struct OpenAPISpec {
             return problems(value, merged, at: path)
         }
         if value is NSNull {
+            // OpenAPI 3.0.3: with an enum, null is valid only when the enum lists it.
+            if let allowed = schema["enum"] as? [Any], !allowed.contains(where: { $0 is NSNull }) {
+                return ["\(path): null, but the enum \(allowed) does not list null"]
+            }
             return schema["nullable"] as? Bool == true ? [] : ["\(path): null, but the schema is not nullable"]
         }
         if let allowed = schema["enum"] as? [Any], !allowed.contains(where: { "\($0)" == "\(value)" }) {

@@ -7,11 +7,12 @@ final class ServedInstance {
     let client: HTTPTestClient
     let directory: URL
 
-    init(extraEnvironment: [String: String] = [:]) async throws {
+    /// `http` holds extra lines for the `http:` section (e.g. `idle_timeout: 1`), one key per line.
+    init(extraEnvironment: [String: String] = [:], http: [String] = []) async throws {
         directory = try TestData.temporaryDirectory()
         let port = try FreePort.next()
         let yaml = try String(contentsOf: TestData.repositoryRoot.appendingPathComponent("Config/meridian.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "port: 8080", with: "port: \(port)")
+            .replacingOccurrences(of: "port: 8080", with: (["port: \(port)"] + http).joined(separator: "\n  "))
         let config = directory.appendingPathComponent("meridian.yaml")
         try yaml.write(to: config, atomically: true, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment

@@ -22,6 +22,11 @@ struct FlyerDraft {
             FlyerInputError(location: location(), field: names(field), message: message)
         }
         let id = id.flatMap(Self.nonBlank) ?? Flyer.generateID()
+        do {
+            try ResourceID.check(id)
+        } catch {
+            throw FlyerInputError(location: location(), field: names("id"), message: error.description, kind: .invalidID)
+        }
         guard let title = title.flatMap(Self.nonBlank) else {
             throw fail("title", "missing title; every flyer needs a non-empty title")
         }

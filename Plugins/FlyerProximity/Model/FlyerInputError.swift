@@ -8,12 +8,23 @@ public struct FlyerInputError: Error, Equatable, CustomStringConvertible {
     public var message: String
     /// The file, for imports.
     public var file: String?
+    /// What kind of problem: a field's value, or an id that breaks `ResourceID`'s rule.
+    public var kind: Kind
 
-    public init(location: String, field: String? = nil, message: String, file: String? = nil) {
+    /// What kind of problem a `FlyerInputError` is.
+    public enum Kind: Sendable, Equatable {
+        /// A field (or the document) is not valid.
+        case invalidField
+        /// The flyer's id breaks `ResourceID`'s rule.
+        case invalidID
+    }
+
+    public init(location: String, field: String? = nil, message: String, file: String? = nil, kind: Kind = .invalidField) {
         self.location = location
         self.field = field
         self.message = message
         self.file = file
+        self.kind = kind
     }
 
     public var description: String {

@@ -7,13 +7,34 @@ import MeridianHTTP
 extension FlyerPlugin {
     public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
         let group = v1.group("flyers")
-        group.get("nearby") { request, _ in JSONResponse(try self.nearby(request)) }
-        group.get { request, _ in JSONResponse(try self.list(request)) }
-        group.post { request, _ in try await self.create(request) }
-        group.get(":id") { _, context in try self.feature(try context.parameters.require("id")) }
-        group.put(":id") { request, context in try await self.replace(try context.parameters.require("id"), request) }
-        group.delete(":id") { _, context in try self.delete(try context.parameters.require("id")) }
+        group.get("nearby") { request, _ in
+            try request.allowQuery(["lat", "lon", "radius_m", "limit", "category", "cursor", "at", "include_inactive"])
+            return JSONResponse(try self.nearby(request))
+        }
+        group.get { request, _ in
+            try request.allowQuery(["limit", "cursor"])
+            return JSONResponse(try self.list(request))
+        }
+        group.post { request, _ in
+            try request.allowQuery([])
+            return try await self.create(request)
+        }
+        group.get(":id") { request, context in
+            try request.allowQuery([])
+            return try self.feature(try context.parameters.decoded("id"))
+        }
+        group.put(":id") { request, context in
+            try request.allowQuery([])
+            return try await self.replace(try context.parameters.decoded("id"), request)
+        }
+        group.delete(":id") { request, context in
+            try request.allowQuery([])
+            return try self.delete(try context.parameters.decoded("id"))
+        }
     }
+
+    /// The media types a flyer body may be sent as.
+    static let bodyTypes = ["application/geo+json", "application/json"]
 
     func nearby(_ request: Request) throws -> NearbyResponse {
         let latitude = try request.doubleQuery("lat"), longitude = try request.doubleQuery("lon")
@@ -68,7 +89,7 @@ extension FlyerPlugin {
     }
 
     func create(_ request: Request) async throws -> JSONResponse<CreatedFlyers> {
-        let flyers = try parse(try await request.collectBody())
+        let flyers = try parse(try await request.collectBody(mediaTypes: Self.bodyTypes))
         try write(flyers, mode: .create)
         return JSONResponse(CreatedFlyers(ids: flyers.map(\.id)), status: .created)
     }
@@ -80,7 +101,8 @@ extension FlyerPlugin {
     }
 
     func replace(_ id: String, _ request: Request) async throws -> Response {
-        let flyers = try parse(try await request.collectBody())
+        try APIError.checkID(id)
+        let flyers = try parse(try await request.collectBody(mediaTypes: Self.bodyTypes))
         guard flyers.count == 1, var flyer = flyers.first else {
             throw APIError.badRequest("PUT takes one GeoJSON Feature, got \(flyers.count)")
         }
@@ -122,7 +144,7 @@ extension FlyerPlugin {
         do {
             return try GeoJSONFlyers.read(body)
         } catch {
-            throw APIError.badRequest(error.description, code: "invalid_body")
+            throw APIError.badRequest(error.description, code: error.kind == .invalidID ? "invalid_id" : "invalid_body")
         }
     }
 

@@ -16,9 +16,11 @@ public enum RunHistoryRoutes {
         let runs = v1.group("runs")
 
         runs.get { request, _ in
-            JSONResponse(try await mapped { try await history.list(try listQuery(request)) })
+            try request.allowQuery(["limit", "cursor", "q", "from", "to", "deleted"])
+            return JSONResponse(try await mapped { try await history.list(try listQuery(request)) })
         }
         runs.delete { request, _ in
+            try request.allowQuery(["ids"])
             guard let text = request.query("ids") else {
                 throw APIError.badRequest("give the runs to delete as ?ids=ID1,ID2")
             }
@@ -26,43 +28,51 @@ public enum RunHistoryRoutes {
             return JSONResponse(try await mapped { try await history.delete(ids: ids) })
         }
         runs.get("{id}") { request, context in
-            let id = try context.parameters.require("id")
+            try request.allowQuery(["max_points"])
+            let id = try context.parameters.decoded("id")
             let maxPoints = try request.intQuery("max_points", in: 2...10_000) ?? RunAnalysis.defaultMaxPoints
             return JSONResponse(try await mapped { try await history.detail(id: id, maxPoints: maxPoints) })
         }
         runs.patch("{id}") { request, context in
-            let id = try context.parameters.require("id")
+            try request.allowQuery([])
+            let id = try context.parameters.decoded("id")
             let fields = try await request.decodeJSON([String: String].self)
             return JSONResponse(try await mapped { try await history.edit(id: id, try RunEdit(fields: fields)) })
         }
-        runs.delete("{id}") { _, context in
-            let id = try context.parameters.require("id")
+        runs.delete("{id}") { request, context in
+            try request.allowQuery([])
+            let id = try context.parameters.decoded("id")
             return JSONResponse(try await mapped { try await history.delete(ids: [id]) })
         }
-        runs.post("{id}/restore") { _, context in
-            let id = try context.parameters.require("id")
+        runs.post("{id}/restore") { request, context in
+            try request.allowQuery([])
+            let id = try context.parameters.decoded("id")
             return JSONResponse(try await mapped { try await history.restore(ids: [id]) }.first)
         }
-        runs.get("{id}/edits") { _, context in
-            let id = try context.parameters.require("id")
+        runs.get("{id}/edits") { request, context in
+            try request.allowQuery([])
+            let id = try context.parameters.decoded("id")
             return JSONResponse(try await mapped { try await history.edits(id: id) })
         }
         for format in ExportFormat.allCases {
-            runs.get("{id}.\(format.fileExtension)") { _, context in
-                let id = try context.parameters.require("id")
+            runs.get("{id}.\(format.fileExtension)") { request, context in
+                try request.allowQuery([])
+                let id = try context.parameters.decoded("id")
                 let (run, points) = try await mapped { try await history.track(id: id) }
                 return document(format.document(run: run, points: points), type: format.contentType,
                                 filename: "\(id).\(format.fileExtension)")
             }
         }
         runs.get("{id}/route.svg") { request, context in
-            let id = try context.parameters.require("id")
+            try request.allowQuery(["width"])
+            let id = try context.parameters.decoded("id")
             let (run, points) = try await mapped { try await history.track(id: id) }
             let width = try request.intQuery("width", in: 320...4000) ?? RouteRenderer.defaultWidth
             return document(RouteRenderer(units: units, width: width).svg(run: run, points: points),
                             type: "image/svg+xml", filename: nil)
         }
         v1.get("records") { request, _ in
+            try request.allowQuery(["distance"])
             var distance: RecordDistance?
             if let text = request.query("distance") {
                 guard let value = RecordDistance(rawValue: text) else {

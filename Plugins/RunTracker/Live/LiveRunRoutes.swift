@@ -17,38 +17,45 @@ struct LiveRunRoutes: Sendable {
 
     func add(to v1: RouterGroup<MeridianRequestContext>) {
         v1.post("runs") { request, _ in
+            try request.allowQuery([])
             let body = try await Self.startRequest(request)
+            if let id = body.id { try APIError.checkID(id) }
             let activity = try Self.activity(body.activity)
             return JSONResponse(try await mapped { try await controller.start(name: body.name, activity: activity, id: body.id) },
                                 status: .created)
         }
-        v1.get("runs/active") { _, _ in
+        v1.get("runs/active") { request, _ in
+            try request.allowQuery([])
             guard let status = try await mapped({ try await controller.activeStatus() }) else {
                 throw APIError.notFound("no run is being tracked; start one with POST /v1/runs", code: "no_active_run")
             }
             return JSONResponse(status)
         }
-        v1.post("runs/:id/pause") { _, context in
-            let id = try context.parameters.require("id")
+        v1.post("runs/:id/pause") { request, context in
+            try request.allowQuery([])
+            let id = try context.parameters.decoded("id")
             return JSONResponse(try await mapped { try await controller.pause(id: id) })
         }
-        v1.post("runs/:id/resume") { _, context in
-            let id = try context.parameters.require("id")
+        v1.post("runs/:id/resume") { request, context in
+            try request.allowQuery([])
+            let id = try context.parameters.decoded("id")
             return JSONResponse(try await mapped { try await controller.resume(id: id) })
         }
-        v1.post("runs/:id/stop") { _, context in
-            let id = try context.parameters.require("id")
+        v1.post("runs/:id/stop") { request, context in
+            try request.allowQuery([])
+            let id = try context.parameters.decoded("id")
             return JSONResponse(try await mapped { try await controller.stop(id: id) })
         }
-        v1.post("runs/:id/discard") { _, context in
-            let id = try context.parameters.require("id")
+        v1.post("runs/:id/discard") { request, context in
+            try request.allowQuery([])
+            let id = try context.parameters.decoded("id")
             try await mapped { try await controller.discard(id: id) }
             return Response(status: .noContent)
         }
     }
 
     private static func startRequest(_ request: Request) async throws -> StartRequest {
-        let data = try await request.collectBody(limit: 64 << 10)
+        let data = try await request.collectBody(limit: 64 << 10, mediaTypes: ["application/json"])
         guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
             return StartRequest()
         }

@@ -77,6 +77,12 @@ public enum ConfigLoader {
         guard (1...65_535).contains(config.http.port) else {
             throw ConfigError(file: file, line: line("http"), path: "http.port", message: "\(config.http.port) is not a TCP port; use 1...65535")
         }
+        for (key, seconds) in [("idle_timeout", config.http.idleTimeout), ("header_timeout", config.http.headerTimeout)] {
+            guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                throw ConfigError(file: file, line: line("http"), path: "http.\(key)",
+                                  message: "\(seconds) is not a timeout; give seconds above 0 and at most 86400")
+            }
+        }
         guard logLevels.contains(config.logLevel) else {
             throw ConfigError(file: file, line: line("log_level"), path: "log_level", message: "'\(config.logLevel)' is not a log level; expected one of: \(logLevels.joined(separator: ", "))")
         }

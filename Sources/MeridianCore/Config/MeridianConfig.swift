@@ -31,34 +31,6 @@ public struct MeridianConfig: Sendable {
     }
 }
 
-/// `http:` section.
-public struct HTTPSettings: Sendable, Decodable, Equatable {
-    public var host: String = "127.0.0.1"
-    public var port: Int = 8080
-    /// Bearer token; required to bind anything but loopback.
-    public var token: String?
-
-    public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil) {
-        self.host = host
-        self.port = port
-        self.token = token
-    }
-
-    enum CodingKeys: String, CodingKey { case host, port, token }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        host = try container.decodeIfPresent(String.self, forKey: .host) ?? host
-        port = try container.decodeIfPresent(Int.self, forKey: .port) ?? port
-        token = try container.decodeIfPresent(String.self, forKey: .token)
-    }
-
-    /// True for 127.0.0.0/8, ::1 and "localhost".
-    public var isLoopback: Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
-    }
-}
-
 /// `store:` section.
 public struct StoreSettings: Sendable, Decodable, Equatable {
     /// SQLite file path; relative paths are relative to the working directory.

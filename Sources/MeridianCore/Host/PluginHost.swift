@@ -86,10 +86,10 @@ public final class PluginHost: Service, Sendable {
         self.providers = providers
         self.consumers = consumers
         fixCounters = Dictionary(uniqueKeysWithValues: providers.map {
-            ($0.id, Counter(label: "meridian_fixes_received_total", dimensions: [("provider", $0.id)], factory: metrics))
+            ($0.id, Counter(label: MeridianMetric.fixesReceived.rawValue, dimensions: [("provider", $0.id)], factory: metrics))
         })
         dropCounters = Dictionary(uniqueKeysWithValues: consumers.map {
-            ($0.id, Counter(label: "meridian_consumer_dropped_total", dimensions: [("consumer", $0.id)], factory: metrics))
+            ($0.id, Counter(label: MeridianMetric.consumerDropped.rawValue, dimensions: [("consumer", $0.id)], factory: metrics))
         })
         receiver.host = self
     }

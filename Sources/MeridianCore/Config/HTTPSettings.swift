@@ -1,0 +1,46 @@
+/// `http:` section.
+public struct HTTPSettings: Sendable, Decodable, Equatable {
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8080
+    /// Bearer token; required to bind anything but loopback.
+    public var token: String?
+    /// Seconds a connection may stay open without a request arriving before it is closed.
+    public var idleTimeout: Double = 30
+    /// Seconds a request head (request line and headers) may take to arrive once its first byte has.
+    public var headerTimeout: Double = 10
+    /// When true, `/health` needs the token too; by default it stays open (status, version and uptime only).
+    public var protectHealth: Bool = false
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
+                idleTimeout: Double = 30, headerTimeout: Double = 10, protectHealth: Bool = false) {
+        self.host = host
+        self.port = port
+        self.token = token
+        self.idleTimeout = idleTimeout
+        self.headerTimeout = headerTimeout
+        self.protectHealth = protectHealth
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case host, port, token
+        case idleTimeout = "idle_timeout"
+        case headerTimeout = "header_timeout"
+        case protectHealth = "protect_health"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        host = try container.decodeIfPresent(String.self, forKey: .host) ?? host
+        port = try container.decodeIfPresent(Int.self, forKey: .port) ?? port
+        token = try container.decodeIfPresent(String.self, forKey: .token)
+        idleTimeout = try container.decodeIfPresent(Double.self, forKey: .idleTimeout) ?? idleTimeout
+        headerTimeout = try container.decodeIfPresent(Double.self, forKey: .headerTimeout) ?? headerTimeout
+        protectHealth = try container.decodeIfPresent(Bool.self, forKey: .protectHealth) ?? protectHealth
+    }
+
+    /// True when `host` is a loopback address (127.0.0.0/8, ::1) or a name that resolves only to such
+    /// addresses ("localhost"); decided by parsing and resolving, never by the text's prefix.
+    public var isLoopback: Bool {
+        LoopbackAddress.isLoopback(host)
+    }
+}
