@@ -45,6 +45,15 @@ struct ConfigTests {
         #expect(options.device == "/dev/ttyUSB0" && options.baud == 4800)
     }
 
+    @Test("time_zone takes an IANA name; anything else is an error naming the key")
+    func timeZone() throws {
+        #expect(try ConfigLoader.parse("time_zone: Europe/Berlin\n").timeZone.identifier == "Europe/Berlin")
+        #expect(try ConfigLoader.parse("units: metric\n").timeZone == .current)
+        #expect { try ConfigLoader.parse("time_zone: Mars/Olympus\n", file: "c.yaml") } throws: { error in
+            "\(error)".contains("c.yaml:1: time_zone: 'Mars/Olympus' is not a time zone")
+        }
+    }
+
     @Test("an unknown key in a plugin's options names the path and line and suggests the right key")
     func unknownPluginKey() throws {
         let config = try ConfigLoader.parse(valid.replacingOccurrences(of: "baud: 4800", with: "buad: 4800"), file: "test.yaml")

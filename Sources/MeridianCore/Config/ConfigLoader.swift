@@ -51,8 +51,17 @@ public enum ConfigLoader {
             }
         }
         let core = try decoder.decode(CoreSection.self, from: .mapping(Node.Mapping(coreEntries)))
+        var timeZone = TimeZone.current
+        if let name = core.timeZone {
+            guard let zone = TimeZone(identifier: name) else {
+                let line = mapping.first { $0.key.keyText == "time_zone" }?.value.mark?.line
+                throw ConfigError(file: file, line: line, path: "time_zone",
+                                  message: "'\(name)' is not a time zone; use an IANA name such as Europe/Berlin, America/New_York or UTC")
+            }
+            timeZone = zone
+        }
         var config = MeridianConfig(http: core.http ?? .init(), store: core.store ?? .init(),
-                                    units: core.units ?? .metric, logLevel: core.logLevel ?? "info",
+                                    units: core.units ?? .metric, timeZone: timeZone, logLevel: core.logLevel ?? "info",
                                     providers: providers, consumers: consumers, file: file)
         try validate(&config, root: mapping, file: file)
         return config
@@ -62,10 +71,12 @@ public enum ConfigLoader {
         var http: HTTPSettings?
         var store: StoreSettings?
         var units: UnitSystem?
+        var timeZone: String?
         var logLevel: String?
 
         enum CodingKeys: String, CodingKey {
             case http, store, units
+            case timeZone = "time_zone"
             case logLevel = "log_level"
         }
     }

@@ -9,6 +9,8 @@ public struct MeridianConfig: Sendable {
     public var store: StoreSettings
     /// Units for everything shown to people.
     public var units: UnitSystem
+    /// The time zone for everything shown to people and for calendar periods (weeks, months); the system's by default.
+    public var timeZone: TimeZone
     /// Log level: trace, debug, info, notice, warning, error, critical.
     public var logLevel: String
     /// Location providers, in file order.
@@ -19,11 +21,12 @@ public struct MeridianConfig: Sendable {
     public var file: String?
 
     public init(http: HTTPSettings = .init(), store: StoreSettings = .init(), units: UnitSystem = .metric,
-                logLevel: String = "info", providers: [PluginSpec] = [], consumers: [PluginSpec] = [],
-                file: String? = nil) {
+                timeZone: TimeZone = .current, logLevel: String = "info", providers: [PluginSpec] = [],
+                consumers: [PluginSpec] = [], file: String? = nil) {
         self.http = http
         self.store = store
         self.units = units
+        self.timeZone = timeZone
         self.logLevel = logLevel
         self.providers = providers
         self.consumers = consumers

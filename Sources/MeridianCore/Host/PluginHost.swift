@@ -59,7 +59,8 @@ public final class PluginHost: Service, Sendable {
         // Plugins are built before `self` is complete, so fixes reach the host through a box.
         let receiver = HostReceiver()
         func context(for spec: PluginSpec) -> PluginContext {
-            PluginContext(id: spec.id, logger: logger, units: config.units, position: position, events: events, resources: resources)
+            PluginContext(id: spec.id, logger: logger, units: config.units, timeZone: config.timeZone, position: position,
+                          events: events, resources: resources)
         }
         var providers: [ProviderSlot] = []
         for (index, spec) in config.providers.enumerated() {

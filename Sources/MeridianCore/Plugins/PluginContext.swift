@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 /// What the host gives every plugin: a logger, the user's units, the latest
@@ -9,6 +10,8 @@ public struct PluginContext: Sendable {
     public let logger: Logger
     /// Units for anything the plugin formats for people.
     public let units: UnitSystem
+    /// The time zone for times shown to people and for calendar periods.
+    public let timeZone: TimeZone
     /// The latest fused fix.
     public let position: PositionBoard
     /// Events for `GET /v1/events` and for other plugins.
@@ -16,13 +19,14 @@ public struct PluginContext: Sendable {
     /// Shared resources (the store, lookups offered by other plugins).
     public let resources: Resources
 
-    public init(id: String, logger: Logger, units: UnitSystem = .metric, position: PositionBoard = PositionBoard(),
-                events: EventBus = EventBus(), resources: Resources = Resources()) {
+    public init(id: String, logger: Logger, units: UnitSystem = .metric, timeZone: TimeZone = .current,
+                position: PositionBoard = PositionBoard(), events: EventBus = EventBus(), resources: Resources = Resources()) {
         var logger = logger
         logger[metadataKey: "plugin"] = "\(id)"
         self.id = id
         self.logger = logger
         self.units = units
+        self.timeZone = timeZone
         self.position = position
         self.events = events
         self.resources = resources
