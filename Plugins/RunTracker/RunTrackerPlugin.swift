@@ -12,6 +12,7 @@ public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes {
     public let id: String
     public let controller: LiveRunController
     private let runStore: RunStore
+    private let importer: RunImporter
     private let context: PluginContext
 
     public static let registration = ConsumerType(
@@ -28,8 +29,10 @@ public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes {
         id = context.id
         self.context = context
         runStore = try RunStore(store: context.store())
+        let settings = options.settings(units: context.units)
+        importer = RunImporter(runStore: runStore, settings: settings)
         controller = LiveRunController(
-            runStore: runStore, settings: options.settings(units: context.units), events: context.events, units: context.units,
+            runStore: runStore, settings: settings, events: context.events, units: context.units,
             powerSupply: PowerSupply(root: URL(fileURLWithPath: options.powerSupplyPath)), logger: context.logger, clock: clock)
     }
 
@@ -54,6 +57,8 @@ public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes {
 
     public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
         LiveRunRoutes(controller: controller).add(to: v1)
-        RunHistoryRoutes.add(to: v1, store: runStore.store, events: context.events, units: context.units)
+        RunHistoryRoutes.add(to: v1, store: runStore.store, events: context.events, units: context.units,
+                             maxHeartRate: importer.settings.maxHeartRate)
+        RunImportRoutes.add(to: v1.group("runs"), importer: importer, events: context.events)
     }
 }

@@ -10,11 +10,16 @@ public struct RunHistory: Sendable {
     /// How long a deleted run can be restored before it is purged (30 days).
     public var retention: TimeInterval
 
+    /// The athlete's maximum heart rate, for the heart-rate zones of the run detail.
+    public var maxHeartRate: Double
+
     public static let defaultRetention: TimeInterval = 30 * 86_400
 
-    public init(store: Store, retention: TimeInterval = RunHistory.defaultRetention) {
+    public init(store: Store, retention: TimeInterval = RunHistory.defaultRetention,
+                maxHeartRate: Double = TrackerSettings().maxHeartRate) {
         self.store = store
         self.retention = retention
+        self.maxHeartRate = maxHeartRate
     }
 
     // MARK: Listing
@@ -97,7 +102,8 @@ public struct RunHistory: Sendable {
             let run = try Self.liveRun(db, id: id)
             let points = try RunPoints.load(db, runID: id)
             return RunDetail(run: run,
-                             analysis: RunAnalysis(points: points, start: run.startedAt, activity: run.activity, maxPoints: maxPoints),
+                             analysis: RunAnalysis(points: points, start: run.startedAt, activity: run.activity, maxPoints: maxPoints,
+                                                   maxHeartRate: maxHeartRate),
                              newRecords: try RecordBook.setBy(runID: id, in: db),
                              edits: try Self.edits(db, runID: id))
         }

@@ -11,8 +11,9 @@ public enum RunHistoryRoutes {
     /// `GET /v1/runs/{id}.gpx|.tcx|.geojson` and `GET /v1/runs/{id}/route.svg`.
     /// (`GET /v1/runs/active` and `POST /v1/runs/{id}/pause|resume|stop` belong to live tracking;
     /// Hummingbird matches constant path components first, so `active` never reaches `{id}`.)
-    public static func add(to v1: RouterGroup<MeridianRequestContext>, store: Store, events: EventBus, units: UnitSystem) {
-        let history = RunHistory(store: store)
+    public static func add(to v1: RouterGroup<MeridianRequestContext>, store: Store, events: EventBus, units: UnitSystem,
+                           maxHeartRate: Double = TrackerSettings().maxHeartRate) {
+        let history = RunHistory(store: store, maxHeartRate: maxHeartRate)
         let runs = v1.group("runs")
 
         runs.get { request, _ in

@@ -1,0 +1,66 @@
+import ActivityFiles
+import Foundation
+import Hummingbird
+import MeridianCore
+import MeridianHTTP
+
+/// `POST /v1/runs/import`: an activity file as the request body (FIT, TCX, GPX, NMEA or gpsd JSON, optionally
+/// gzip-compressed; the format is detected from the bytes), imported like `meridian runs import`.
+enum RunImportRoutes {
+    /// The largest file accepted, bytes.
+    static let maximumFileSize = 64 << 20
+
+    /// What the route answers: the runs stored and those skipped as duplicates.
+    struct Answer: Encodable, Sendable {
+        var imported: [RunSummary]
+        var duplicates: [Duplicate]
+
+        struct Duplicate: Encodable, Sendable {
+            var run: RunSummary
+            var existingID: String
+        }
+    }
+
+    static func add(to runs: RouterGroup<MeridianRequestContext>, importer: RunImporter, events: EventBus) {
+        runs.post("import") { request, _ in
+            try request.allowQuery(["activity", "name", "allow_duplicates"])
+            let activity = try request.query("activity").map { text in
+                guard let activity = Activity(rawValue: text) else {
+                    throw APIError.badRequest("activity '\(text)' is not known; use one of \(Activity.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return activity
+            }
+            let allowDuplicates = try request.query("allow_duplicates").map { text in
+                guard let value = Bool(text) else { throw APIError.badRequest("allow_duplicates must be true or false") }
+                return value
+            } ?? false
+            let data = try await request.collectBody(limit: maximumFileSize, mediaTypes: mediaTypes)
+            let name = request.query("name").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+            let outcomes: [RunImporter.Outcome]
+            do {
+                outcomes = try await BlockingWork.run {
+                    try importer.importFile(data, file: name ?? "upload", request: .init(
+                        name: name, activity: activity, allowDuplicates: allowDuplicates))
+                }
+            } catch let error as ActivityFileError {
+                throw APIError.badRequest(error.description, code: "invalid_file")
+            }
+            var answer = Answer(imported: [], duplicates: [])
+            for outcome in outcomes {
+                switch outcome {
+                case .imported(let run):
+                    answer.imported.append(run.summary)
+                    RunCompletion.publish(run.records, to: events)
+                case .duplicate(let run, let existing):
+                    answer.duplicates.append(.init(run: run, existingID: existing.id))
+                }
+            }
+            return JSONResponse(answer, status: answer.imported.isEmpty ? .ok : .created)
+        }
+    }
+
+    /// The content types accepted for the file (a request without one is read as a file too).
+    static let mediaTypes = ["application/octet-stream", "application/vnd.ant.fit", "application/gpx+xml",
+                             "application/vnd.garmin.tcx+xml", "application/xml", "text/xml", "text/plain",
+                             "application/json", "application/x-ndjson", "application/gzip"]
+}
