@@ -8,6 +8,8 @@
 public struct Cadence: Sendable, Equatable, Codable {
     /// The most recent intervals, oldest first, seconds.
     private var recent: [Double] = []
+    /// The same intervals in ascending order (kept sorted as they come and go: the median is read for every fix).
+    private var sorted: [Double] = []
 
     /// Intervals kept for the median.
     static let window = 15
@@ -20,8 +22,7 @@ public struct Cadence: Sendable, Equatable, Codable {
 
     /// The median of the recent intervals, seconds; `nil` before the first interval.
     public var median: Double? {
-        guard !recent.isEmpty else { return nil }
-        let sorted = recent.sorted()
+        guard !sorted.isEmpty else { return nil }
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
@@ -37,9 +38,19 @@ public struct Cadence: Sendable, Equatable, Codable {
     public mutating func add(_ interval: Double) {
         guard interval.isFinite, interval > 0 else { return }
         recent.append(interval)
-        if recent.count > Self.window { recent.removeFirst(recent.count - Self.window) }
+        sorted.insert(interval, at: sorted.firstIndex { $0 > interval } ?? sorted.endIndex)
+        if recent.count > Self.window {
+            let oldest = recent.removeFirst()
+            if let index = sorted.firstIndex(of: oldest) { sorted.remove(at: index) }
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case recent }
+
+    public init(from decoder: any Decoder) throws {
+        recent = try decoder.container(keyedBy: CodingKeys.self).decode([Double].self, forKey: .recent)
+        sorted = recent.sorted()
     }
 }
-
 
 extension Cadence: AddedStatePart {}

@@ -11,11 +11,13 @@ import MeridianCore
 /// Method: for three fixes in a row at most `maximumInterval` apart, the middle one's sideways offset from the line
 /// through its neighbours is curvature plus noise; the change of that offset from one triple to the next removes the
 /// (slowly changing) curvature. For white noise of σ per axis that change has a standard deviation of √5·σ, so
-/// σ ≈ median|change| / (0.6745·√5).
+/// σ ≈ median|change| / (0.6745·√5); 0 until enough closely spaced fixes were seen.
 public struct Jitter: Sendable, Equatable, Codable {
     private var lastTwo: [TimedPosition] = []
     private var lastOffset: Double?
     private var changes: [Double] = []
+    /// The estimate, updated with each change (the sampling policy reads it for every fix).
+    public private(set) var sigma = 0.0
 
     /// Fixes further apart than this (seconds) are not used: the path between them is not straight enough.
     static let maximumInterval = 1.5
@@ -39,15 +41,11 @@ public struct Jitter: Sendable, Equatable, Codable {
         if let lastOffset {
             changes.append(abs(offset - lastOffset))
             if changes.count > Self.window { changes.removeFirst() }
+            if changes.count >= Self.minimumSamples {
+                sigma = changes.sorted()[changes.count / 2] / (0.6745 * 5.0.squareRoot())
+            }
         }
         lastOffset = offset
-    }
-
-    /// The estimated noise per axis, metres; 0 until enough closely spaced fixes were seen.
-    public var sigma: Double {
-        guard changes.count >= Self.minimumSamples else { return 0 }
-        let sorted = changes.sorted()
-        return sorted[sorted.count / 2] / (0.6745 * 5.0.squareRoot())
     }
 
     /// The signed distance of `middle` from the line `before`→`after` in metres, or `nil` when the fixes are too
