@@ -16,7 +16,7 @@ extension FlyersCommand {
         @Option(help: "Title (required unless --geojson gives one).")
         var title: String?
 
-        @Option(help: "Position as LAT,LON in decimal degrees.")
+        @Option(parsing: .unconditional, help: "Position as LAT,LON in decimal degrees (negative values are fine).")
         var at: String?
 
         @Option(help: "A GeoJSON file with one Feature (Point, Polygon or MultiPolygon).")

@@ -13,8 +13,8 @@ extension FlyersCommand {
 
         @OptionGroup var store: StoreLocationOptions
 
-        @Argument(help: "Centre as LAT,LON in decimal degrees.")
-        var center: String?
+        @Argument(parsing: .allUnrecognized, help: "Centre as LAT,LON in decimal degrees (negative values are fine).")
+        var center: [String] = []
 
         @Option(help: "Only flyers within this distance: metres, or with a unit: 2km, 500m, 1.5mi, 300ft.")
         var radius: String?
@@ -41,14 +41,7 @@ extension FlyersCommand {
             try await reportingFailures {
                 let config = try store.loadConfig()
                 let options = try store.flyerOptions(config)
-                var point: Coordinate?
-                if let center {
-                    do {
-                        point = try Coordinate(parsing: center)
-                    } catch {
-                        throw CommandFailure("LAT,LON: \(error)", code: 2)
-                    }
-                }
+                let point = try CoordinateArguments.parse(center, count: 0...1, expected: "at most one centre LAT,LON").first
                 let metres = try radius.map(Self.parseDistance) ?? options.defaultRadiusM
                 let limit = limit ?? options.defaultLimit
                 guard (1...options.maxResults).contains(limit) else {
