@@ -20,12 +20,11 @@ struct FlyersCommand: AsyncParsableCommand {
     enum FileFormat: String, ExpressibleByArgument, CaseIterable {
         case geojson, csv
 
+        /// The file name endings of each format.
+        static let extensions: [String: FileFormat] = ["csv": .csv, "geojson": .geojson, "json": .geojson]
+
         static func guess(_ path: String) -> FileFormat? {
-            switch URL(fileURLWithPath: path).pathExtension.lowercased() {
-            case "csv": return .csv
-            case "geojson", "json": return .geojson
-            default: return nil
-            }
+            extensions[URL(fileURLWithPath: path).pathExtension.lowercased()]
         }
     }
 }

@@ -178,20 +178,25 @@ struct RunsRecordsCommand: AsyncParsableCommand {
     }
 }
 
-/// `meridian runs export ID --format gpx|tcx|geojson [-o FILE]`.
+/// `meridian runs export ID [--format gpx|tcx|geojson] [-o FILE]`.
 struct RunsExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a run as GPX 1.1, TCX v2 or GeoJSON.")
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "Run id.") var id: String
-    @Option(name: .long, help: "gpx, tcx or geojson.") var format = "gpx"
+    @Option(name: .long, help: "gpx, tcx or geojson (default: from the --output file's ending, else gpx).") var format: String?
     @Option(name: .long, help: "TCX laps: km (one per kilometre) or single.") var laps = "km"
-    @Option(name: [.short, .long], help: "Write to this file (default: standard output).") var output: String?
+    @Option(name: [.short, .long], help: "Write to this file, ending in .gpx, .tcx or .geojson (default: standard output).") var output: String?
 
     func run() async throws {
         try await reportingFailures {
-            guard let format = ExportFormat(rawValue: format) else {
-                throw CommandFailure("--format must be gpx, tcx or geojson, got '\(self.format)'", code: 2)
+            let given = try self.format.map { text throws(CommandFailure) in
+                guard let format = ExportFormat(rawValue: text) else {
+                    throw CommandFailure("--format must be gpx, tcx or geojson, got '\(text)'", code: 2)
+                }
+                return format
             }
+            let extensions = Dictionary(uniqueKeysWithValues: ExportFormat.allCases.map { ($0.fileExtension, $0) })
+            let format = try OutputFormat.choose(given: given, output: output, extensions: extensions, fallback: .gpx)
             guard let laps = TCXExport.Laps(rawValue: laps) else {
                 throw CommandFailure("--laps must be km or single, got '\(self.laps)'", code: 2)
             }
@@ -208,14 +213,21 @@ struct RunsRenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "render", abstract: "Draw a run's route and profile as SVG.")
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "Run id.") var id: String
-    @Option(name: [.short, .long], help: "SVG file to write (default: standard output).") var output: String?
+    @Option(name: [.short, .long], help: "SVG file to write, ending in .svg (default: standard output).") var output: String?
     @Option(name: .long, help: "Picture width in pixels (320...4000).") var width = RouteRenderer.defaultWidth
+
+    /// The only format `render` writes.
+    enum Picture: String { case svg }
 
     func run() async throws {
         try await reportingFailures {
+            _ = try OutputFormat.choose(given: nil, output: output, extensions: ["svg": Picture.svg], fallback: .svg)
+            guard (320...4000).contains(width) else {
+                throw CommandFailure("--width \(width) is outside 320...4000 pixels", code: 2)
+            }
             let (history, units) = try store.open()
             let (run, points) = try await history.track(id: id)
-            try write(RouteRenderer(units: units, width: min(max(width, 320), 4000)).svg(run: run, points: points), to: output)
+            try write(RouteRenderer(units: units, width: width).svg(run: run, points: points), to: output)
         }
     }
 }
