@@ -33,10 +33,11 @@ struct ImportReport: Encodable {
     }
 
     /// Prints every run (in full when `detailed`), every duplicate and failure, and the totals.
-    func print(units: UnitSystem, detailed: Bool) {
+    func print(style: RunTextStyle, detailed: Bool) {
+        let units = style.units
         for run in imported {
             if detailed {
-                Swift.print(RunText.summary(run, units: units).joined(separator: "\n"))
+                Swift.print(RunText.summary(run, style: style).joined(separator: "\n"))
                 if run.state == .draft { Swift.print(LiveRunController.stopResult(run).message) }
             } else {
                 Swift.print("imported  \(run.name): \(DistanceFormat.string(metres: run.distance, units: units)) in \(TimeFormat.duration(seconds: run.timerTime)) (\(run.activity.rawValue), id \(run.id))")

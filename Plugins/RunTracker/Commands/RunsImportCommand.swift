@@ -63,7 +63,7 @@ struct RunsImportCommand: AsyncParsableCommand {
             if json {
                 print(try MeridianJSON.string(report))
             } else {
-                report.print(units: units, detailed: files.count == 1)
+                report.print(style: RunTextStyle(units: units, timeZone: settings?.timeZone ?? .current), detailed: files.count == 1)
             }
             if !report.failed.isEmpty { throw ExitCode(1) }
         }

@@ -91,7 +91,9 @@ struct RunsStopCommand: AsyncParsableCommand {
             let data = try await target.post("stop").answer
             if target.server.json { return LiveRunText.printRaw(data) }
             let result = try ServiceClient.decode(StopReply.self, data)
-            print(RunText.summary(result.run).joined(separator: "\n"))
+            let config = try ConfigLookup.load(explicit: target.server.config)
+            let style = RunTextStyle(units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current)
+            print(RunText.summary(result.run, style: style).joined(separator: "\n"))
             print(result.message)
             if !result.saved {
                 print("continue it: meridian runs resume --id \(result.run.id); discard it: meridian runs discard --id \(result.run.id)")
