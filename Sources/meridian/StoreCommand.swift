@@ -49,7 +49,7 @@ struct StoreCommand: AsyncParsableCommand {
             let rtrees = report.checks.filter { $0.name == "rtreecheck" }.count
             guard !report.isHealthy else {
                 let checks = report.checks.map(\.name).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-                return "\(report.path): ok (\(checks.joined(separator: ", ")); \(rtrees) R*Tree\(rtrees == 1 ? "" : "s"))"
+                return "\(report.path): ok (\(checks.joined(separator: ", ")); \(Counted.string(rtrees, "R*Tree")))"
             }
             var lines = ["\(report.path): damaged"]
             for check in report.checks {

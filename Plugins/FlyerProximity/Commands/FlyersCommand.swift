@@ -13,7 +13,7 @@ struct FlyersCommand: AsyncParsableCommand {
               meridian flyers near 48.8584,2.2945 --radius 2km --limit 5
               meridian flyers export --format csv > flyers.csv
             """,
-        subcommands: [Import.self, Export.self, Add.self, Get.self, Delete.self, Near.self]
+        subcommands: [Import.self, Export.self, Add.self, Get.self, Delete.self, List.self, Near.self]
     )
 
     /// The file formats of import and export.
