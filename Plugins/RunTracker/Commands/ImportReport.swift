@@ -49,9 +49,7 @@ struct ImportReport: Encodable {
         for failure in failed {
             Standard.error("meridian: \(failure.error)")
         }
-        let runs = imported.count == 1 ? "1 run" : "\(imported.count) runs"
-        let skipped = duplicates.count == 1 ? "1 duplicate" : "\(duplicates.count) duplicates"
-        let failures = failed.count == 1 ? "1 file failed" : "\(failed.count) files failed"
-        Swift.print("imported \(runs), skipped \(skipped), \(failures)")
+        Swift.print("imported \(Counted.string(imported.count, "run")), skipped \(Counted.string(duplicates.count, "duplicate")), "
+                    + "\(Counted.string(failed.count, "file")) failed")
     }
 }

@@ -113,7 +113,7 @@ struct RunsShowCommand: AsyncParsableCommand {
                   (route.efficiency.map { "efficiency \(NumberText.fixed($0, decimals: 2))" } ?? "loop"))
             let quality = detail.analysis.quality
             let accuracy = quality.accuracyP50.map { DistanceFormat.string(metres: $0, units: units) } ?? "--"
-            print("data: \(quality.received) points, \(quality.rejected) rejected, \(quality.gaps.count) gaps (\(TimeFormat.duration(seconds: quality.gapTime))), accuracy p50 \(accuracy)")
+            print("data: \(Counted.string(quality.received, "point")), \(quality.rejected) rejected, \(Counted.string(quality.gaps.count, "gap")) (\(TimeFormat.duration(seconds: quality.gapTime))), accuracy p50 \(accuracy)")
             if !detail.newRecords.isEmpty { print("new records:\n  \(RunText.recordHeader)") }
             for record in detail.newRecords { print("  \(RunText.record(record, style: style))") }
         }
@@ -155,8 +155,7 @@ struct RunsDeleteCommand: AsyncParsableCommand {
             let (history, style) = try store.openStyled()
             let receipt = try await history.delete(ids: ids)
             if store.json { return try store.printJSON(receipt) }
-            let count = receipt.deleted.count == 1 ? "1 run" : "\(receipt.deleted.count) runs"
-            print("deleted \(count); restore with `meridian runs restore ID` until \(LocalTime.day(receipt.purgeAt, in: style.timeZone))")
+            print("deleted \(Counted.string(receipt.deleted.count, "run")); restore with `meridian runs restore ID` until \(LocalTime.day(receipt.purgeAt, in: style.timeZone))")
         }
     }
 }
@@ -172,7 +171,7 @@ struct RunsRestoreCommand: AsyncParsableCommand {
             let (history, style) = try store.openStyled()
             let runs = try await history.restore(ids: ids)
             if store.json { return try store.printJSON(runs) }
-            print(runs.count == 1 ? "restored 1 run:" : "restored \(runs.count) runs:")
+            print("restored \(Counted.string(runs.count, "run")):")
             RunText.table(runs, style: style).forEach { print($0) }
         }
     }

@@ -49,7 +49,7 @@ struct RunsImportCommand: AsyncParsableCommand {
             let progress = ProgressBar(label: "importing", large: files.count > 1)
             for (index, file) in files.enumerated() {
                 progress?.update(fraction: Double(index) / Double(files.count),
-                                 detail: "\(index) of \(files.count) files, \(report.imported.count) runs")
+                                 detail: "\(index) of \(Counted.string(files.count, "file")), \(Counted.string(report.imported.count, "run"))")
                 do {
                     let data = try Data(contentsOf: URL(fileURLWithPath: file))
                     report.add(try importer.importFile(data, file: file, request: request), file: file)
