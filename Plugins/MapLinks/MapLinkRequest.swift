@@ -34,13 +34,17 @@ public struct MapLinkRequest: Sendable, Equatable {
         self.style = style
     }
 
-    /// The builder for this request: its style and mode, else `defaults`. Without a mode, the default
-    /// mode (which may be `show`) is used when the style can express it, otherwise the style's own default.
+    /// The builder for this request: its style and mode, else `defaults`. Without a mode, a request that names a
+    /// place (`name` with `to` or `flyer`, or `near` for a search) and has no `from` shows that place, since
+    /// directions cannot carry a name or a search centre; otherwise the default mode (which may be `show`) is used
+    /// when the style can express it, else the style's own default.
     public func builder(defaults: MapLinkBuilder) throws(MapLinkError) -> MapLinkBuilder {
         let style = try style.map { text throws(MapLinkError) in try MapStyle.parse(text) } ?? defaults.style
         let mode: TravelMode?
         if let text = self.mode {
             mode = try TravelMode.parse(text)
+        } else if from == nil, namesPlace {
+            mode = nil
         } else if defaults.mode.map(style.travelModes.contains) ?? true {
             mode = defaults.mode
         } else {
@@ -49,6 +53,12 @@ public struct MapLinkRequest: Sendable, Equatable {
         let builder = MapLinkBuilder(style: style, mode: mode)
         try builder.validate()
         return builder
+    }
+
+    /// True when the request names a place beyond where it is: a name for a point or flyer, or a centre to search
+    /// near. Only links that show the place carry these (see `MapStyle.showsPlaceDetails`).
+    public var namesPlace: Bool {
+        (name != nil && (to != nil || flyer != nil)) || near != nil
     }
 
     /// The start point: LAT,LON, `here` (the `current` position), or nil.

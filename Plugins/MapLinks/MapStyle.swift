@@ -25,6 +25,11 @@ public enum MapStyle: String, ConfigEnum, Codable, Sendable {
     /// Whether the style can give directions at all.
     public var canRoute: Bool { !travelModes.isEmpty }
 
+    /// Whether a link that shows a place (mode `show`) carries its name and a search's centre: Apple's links do;
+    /// Google's take a coordinate or a text, `geo:` a point only, OpenStreetMap a marker or a search text.
+    /// Directions links carry neither in any style.
+    public var showsPlaceDetails: Bool { self == .apple || self == .appleLegacy }
+
     /// The mode used when none is asked for: walking where the style routes, otherwise showing the place.
     public var defaultMode: TravelMode? { canRoute ? .walking : nil }
 

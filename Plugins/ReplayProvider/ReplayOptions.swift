@@ -4,7 +4,7 @@ import NMEA
 
 /// Options of a `replay` provider entry.
 public struct ReplayOptions: Decodable, Sendable, Equatable {
-    /// The track file; relative paths are relative to the working directory.
+    /// The track file; a relative path starts at the configuration file's folder.
     public var file: String
     public var format: TrackFormat = .auto
     /// 1 real time, 10 ten times faster, 0 as fast as possible.
@@ -40,7 +40,7 @@ public struct ReplayOptions: Decodable, Sendable, Equatable {
 
     /// The documentation of each option, for `meridian plugins`.
     public static let info: [OptionInfo] = [
-        OptionInfo("file", "path", "NMEA log, GPX 1.0/1.1 or gpsd JSON lines (gpspipe -w) to replay"),
+        OptionInfo("file", "path", "NMEA log, GPX 1.0/1.1 or gpsd JSON lines (gpspipe -w) to replay; relative to the configuration file's folder"),
         OptionInfo("format", "auto|nmea|gpx|gpsd", default: "auto", "file format; auto detects it from the first bytes"),
         OptionInfo("speed", "number 0...1000", default: "1", "1 real time, 10 ten times faster, 0 as fast as possible"),
         OptionInfo("loop", "boolean", default: "false", "start again at the end of the file"),

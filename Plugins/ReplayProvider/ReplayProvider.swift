@@ -8,12 +8,15 @@ import ServiceLifecycle
 ///
 /// Reads the file in chunks, paces fixes by their timestamps (`speed`), optionally
 /// loops and retimes them, and reports `connected` while replaying and `finished`
-/// at the end. Bad parts of the file are logged, counted and skipped.
+/// at the end. Bad parts of the file are counted and skipped (the first few logged with
+/// their line, then one summary per pass). A file that cannot be read or holds no fix
+/// (missing, deleted while looping, not a track) is retried with backoff like a device.
 public final class ReplayProvider: LocationProvider {
     public let id: String
     public let options: ReplayOptions
     private let url: URL
     private let context: ProviderContext
+    private let backoff: Backoff
 
     /// The `replay` provider type.
     public static let registration = ProviderType(
@@ -22,85 +25,108 @@ public final class ReplayProvider: LocationProvider {
         options: ReplayOptions.info,
         commands: [ReplayCommand.self]
     ) { options, context in
-        let decoded = try options.decode(ReplayOptions.self)
+        var decoded = try options.decode(ReplayOptions.self)
+        decoded.file = options.path(decoded.file)
         guard decoded.speed.isFinite, (0...1000).contains(decoded.speed) else {
             throw options.error(key: "speed", "\(decoded.speed) is outside 0...1000; use 1 for real time, 10 for ten times faster, 0 for as fast as possible")
         }
         let url = URL(fileURLWithPath: decoded.file)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw options.error(key: "file", "no track file at '\(url.path)'; give the path of an NMEA log, GPX file or gpsd JSON log (relative paths start at the working directory)")
+            throw options.error(key: "file", "no track file at '\(url.path)'; give the path of an NMEA log, GPX file or gpsd JSON log (relative paths start at the configuration file's folder)")
         }
         return ReplayProvider(options: decoded, context: context)
     }
 
-    public init(options: ReplayOptions, context: ProviderContext) {
+    /// `backoff` paces the retries after a pass fails (the file is missing, unreadable or holds no fix).
+    public init(options: ReplayOptions, context: ProviderContext, backoff: Backoff = Backoff()) {
         self.id = context.id
         self.options = options
         self.url = URL(fileURLWithPath: options.file)
         self.context = context
+        self.backoff = backoff
     }
 
     public func run() async throws {
-        do {
-            try await cancelWhenGracefulShutdown { try await self.replay() }
-        } catch is CancellationError {
-            // Graceful shutdown or cancellation: stop quietly.
+        await ReconnectLoop.runUntilShutdown(backoff: backoff, health: context.health, logger: context.logger,
+                                             connectingMessage: "opening \(url.path)", retryCounter: "retries") {
+            await self.replayPasses()
         }
     }
 
-    private func replay() async throws {
+    /// Replays the file pass after pass (once without `loop`) until a pass fails, the file ends or the task is cancelled.
+    private func replayPasses() async -> ReconnectLoop.Outcome {
+        var pacer = ReplayPacer(speed: options.speed, retime: options.retime)
+        var madeProgress = false
+        while !Task.isCancelled {
+            let failure: String
+            do {
+                try await replayPass(&pacer)
+                madeProgress = true
+                context.health.count("passes")
+                guard options.loop else {
+                    return ReconnectLoop.Outcome(madeProgress: true, reason: "replayed \(url.lastPathComponent)", finished: true)
+                }
+                continue
+            } catch let error as ReplayFailure {
+                failure = error.message
+            } catch {
+                failure = "stopped"  // cancelled: graceful shutdown
+            }
+            return ReconnectLoop.Outcome(madeProgress: madeProgress, reason: failure)
+        }
+        return ReconnectLoop.Outcome(madeProgress: madeProgress, reason: "stopped")
+    }
+
+    /// Why a pass over the file failed (the provider retries with backoff).
+    private struct ReplayFailure: Error {
+        var message: String
+    }
+
+    /// One pass over the file: every fix, paced. Throws `ReplayFailure` when the file cannot be read or holds no fix,
+    /// `CancellationError` on shutdown.
+    private func replayPass(_ pacer: inout ReplayPacer) async throws {
         let health = context.health
         let logger = context.logger
-        health.update(.connecting)
-        var pacer = ReplayPacer(speed: options.speed, retime: options.retime)
-        var passes = 0
-        repeat {
-            let reader: TrackFileReader
-            do {
-                reader = try TrackFileReader(url: url, format: options.format, providerID: id, checksum: options.checksum)
-            } catch {
-                logger.error("\(error)")
-                health.update(.failed, message: error.description)
-                return
-            }
-            health.update(.connected, message: "replaying \(url.lastPathComponent) (\(reader.format.rawValue))")
-            pacer.startPass(now: Date())
-            var emitted = 0
-            do {
-                while let batch = try reader.nextBatch(onError: { error in
-                    logger.warning("\(error)")
-                    health.count("read_errors")
-                }) {
-                    // Published even when the replay is cancelled half-way through the batch.
-                    defer { health.setCounters(reader.counters) }
-                    for fix in batch {
-                        let wait = pacer.delay(for: fix.time, now: Date())
-                        if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
-                        try Task.checkCancellation()
-                        var replayed = fix
-                        replayed.time = pacer.stamp(fix.time)
-                        context.emit(replayed)
-                        emitted += 1
-                    }
-                    // Never hold a cooperative thread for a whole file at speed 0.
-                    await Task.yield()
+        let reader: TrackFileReader
+        do {
+            reader = try TrackFileReader(url: url, format: options.format, providerID: id, checksum: options.checksum)
+        } catch {
+            throw ReplayFailure(message: error.description)
+        }
+        health.update(.connected, message: "replaying \(url.lastPathComponent) (\(reader.format.rawValue))")
+        pacer.startPass(now: Date())
+        var problems = TrackProblemDigest()
+        defer {
+            health.setCounters(reader.counters)
+            if let summary = problems.summary() { logger.warning("\(summary)") }
+        }
+        var emitted = 0
+        do {
+            while let batch = try reader.nextBatch(onError: { error in
+                health.count("read_errors")
+                if let shown = problems.admit(error) { logger.warning("\(shown)") }
+            }) {
+                // Published even when the replay is cancelled half-way through the batch.
+                defer { health.setCounters(reader.counters) }
+                for fix in batch {
+                    let wait = pacer.delay(for: fix.time, now: Date())
+                    if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
                     try Task.checkCancellation()
+                    var replayed = fix
+                    replayed.time = pacer.stamp(fix.time)
+                    context.emit(replayed)
+                    emitted += 1
                 }
-            } catch let error as TrackReadError {
-                logger.error("\(error)")
-                health.update(.failed, message: error.description)
-                return
+                // Never hold a cooperative thread for a whole file at speed 0.
+                await Task.yield()
+                try Task.checkCancellation()
             }
-            passes += 1
-            health.setCounters(reader.counters.merging(["passes": passes]) { $1 })
-            guard emitted > 0 else {
-                let message = "\(url.path) contains no replayable fixes (format \(reader.format.rawValue)); check the file and the format option"
-                logger.error("\(message)")
-                health.update(.failed, message: message)
-                return
-            }
-        } while options.loop
-        health.update(.finished, message: "replayed \(url.lastPathComponent)")
+        } catch let error as TrackReadError {
+            throw ReplayFailure(message: error.description)
+        }
+        guard emitted > 0 else {
+            throw ReplayFailure(message: "\(url.path) contains no replayable fixes (format \(reader.format.rawValue)); check the file and the format option")
+        }
     }
 }

@@ -6,6 +6,9 @@ public struct CommandFailure: Error, CustomStringConvertible {
     public var message: String
     public var code: Int32
 
+    /// The exit code of bad usage or configuration.
+    public static let usage: Int32 = 2
+
     public init(_ message: String, code: Int32 = 1) {
         self.message = message
         self.code = code

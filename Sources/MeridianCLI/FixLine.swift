@@ -17,7 +17,7 @@ public enum FixLine {
         if let speed = fix.speed { parts.append(TimeFormat.speed(metresPerSecond: speed, units: units)) }
         if let course = fix.course { parts.append("\(NumberText.fixed(course, decimals: 1))°") }
         if let accuracy = fix.horizontalAccuracy { parts.append("±\(DistanceFormat.string(metres: accuracy, units: units))") }
-        if let satellites = fix.satellitesUsed { parts.append("\(satellites) sats") }
+        if let satellites = fix.satellitesUsed { parts.append(Counted.string(satellites, "sat")) }
         if let quality = fix.quality, quality != .gps { parts.append(quality.rawValue) }
         return parts.joined(separator: " ")
     }

@@ -7,34 +7,70 @@ import MeridianCore
 
 /// Options of the commands that talk to the running service.
 public struct ServerOptions: ParsableArguments {
-    @Option(name: .long, help: "Base URL of the running service.")
-    public var server: String = "http://127.0.0.1:8080"
+    @Option(name: .long, help: "Base URL of the running service (default: MERIDIAN_SERVER, else http.host and http.port of the configuration, else http://127.0.0.1:8080).")
+    public var server: String?
+
+    @Option(name: .long, help: "Configuration file whose http.host, http.port and http.token locate the service (default Config/meridian.yaml or MERIDIAN_CONFIG).")
+    public var config: String?
 
     @Flag(name: .long, help: "Print the JSON document instead of a summary.")
     public var json = false
 
     public init() {}
-}
 
-/// A small HTTP client for the running service's API (bearer token from `MERIDIAN_TOKEN`); every failure is a
-/// `CommandFailure` that says what to do.
-public struct ServiceClient {
-    public var base: String
-
-    public init(base: String) {
-        self.base = base
+    /// A client for the service: `--server`, else `MERIDIAN_SERVER`, else the configuration's address, else the
+    /// default one; the token is `MERIDIAN_TOKEN`, else the configuration's `http.token`.
+    public func client() throws -> ServiceClient {
+        let environment = ProcessInfo.processInfo.environment
+        let configuration = try ConfigLookup.load(explicit: config)
+        let token = environment["MERIDIAN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 } ?? configuration?.http.token
+        if let base = server ?? environment["MERIDIAN_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            return ServiceClient(base: base, token: token)
+        }
+        guard let http = configuration?.http else {
+            return ServiceClient(base: Self.defaultServer, token: token)
+        }
+        return ServiceClient(base: Self.baseURL(host: http.host, port: http.port), token: token)
     }
 
-    /// Sends `method path` with an optional JSON body and returns the answer's body (a 2xx, else the service's error message).
-    public func send(_ method: String, _ path: String, body: [String: String]? = nil) async throws -> Data {
+    /// Where the service listens without any configuration.
+    public static let defaultServer = "http://127.0.0.1:8080"
+
+    /// The URL that reaches a service listening on `host` (a wildcard address is reached on loopback).
+    static func baseURL(host: String, port: Int) -> String {
+        let reachable: String
+        switch host {
+        case "0.0.0.0", "": reachable = "127.0.0.1"
+        case "::", "[::]": reachable = "[::1]"
+        default: reachable = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        }
+        return "http://\(reachable):\(port)"
+    }
+}
+
+/// A small HTTP client for the running service's API (bearer token from `MERIDIAN_TOKEN` or the configuration);
+/// every failure is a `CommandFailure` that says what to do.
+public struct ServiceClient {
+    public var base: String
+    public var token: String?
+
+    public init(base: String, token: String? = nil) {
+        self.base = base
+        self.token = token
+    }
+
+    /// Sends `method path` with an optional JSON body and returns the answer's body (a 2xx, else the service's error
+    /// message, or the text `explaining` gives for its error code: the command line's words for an API message).
+    public func send(_ method: String, _ path: String, body: [String: String]? = nil,
+                     explaining: [String: String] = [:]) async throws -> Data {
         guard let url = URL(string: base.hasSuffix("/") ? String(base.dropLast()) + path : base + path),
               url.scheme == "http" || url.scheme == "https" else {
-            throw CommandFailure("--server '\(base)' is not an http(s) URL such as http://127.0.0.1:8080", code: 2)
+            throw CommandFailure("--server '\(base)' is not an http(s) URL such as http://127.0.0.1:8080", code: CommandFailure.usage)
         }
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.timeoutInterval = 15
-        if let token = ProcessInfo.processInfo.environment["MERIDIAN_TOKEN"], !token.isEmpty {
+        if let token, !token.isEmpty {
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         }
         if let body {
@@ -45,12 +81,12 @@ public struct ServiceClient {
         do {
             (data, response) = try await Self.load(request)
         } catch {
-            throw CommandFailure("cannot reach the Meridian service at \(base): \(error.localizedDescription); is `meridian serve` running? (set --server)")
+            throw CommandFailure("cannot reach the Meridian service at \(base): \(error.localizedDescription); is `meridian serve` running? (give --server URL, MERIDIAN_SERVER or --config)")
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
             if let error = try? MeridianJSON.makeDecoder().decode(ErrorReply.self, from: data) {
-                throw CommandFailure(error.error.message)
+                throw CommandFailure(explaining[error.error.code] ?? error.error.message)
             }
             throw CommandFailure("the service answered \(method) \(path) with HTTP \(status)")
         }

@@ -16,21 +16,18 @@ public struct StoreLocationOptions: ParsableArguments {
 
     /// The configuration, when one was named or the default file exists; errors exit with code 2.
     public func loadConfig() throws -> MeridianConfig? {
-        let environment = ProcessInfo.processInfo.environment
-        let path = ConfigLoader.resolvePath(config, environment: environment)
-        let named = config != nil || environment["MERIDIAN_CONFIG"] != nil
-        guard named || FileManager.default.fileExists(atPath: path) else { return nil }
-        do {
-            return try ConfigLoader.load(path: path, environment: environment)
-        } catch {
-            throw CommandFailure("\(error)", code: 2)
-        }
+        try ConfigLookup.load(explicit: config)
     }
 
-    /// The database path this command uses.
+    /// The database path this command uses; without any of `--db`, `MERIDIAN_DB` or a configuration, the default
+    /// path, said on stderr.
     public func storePath(_ config: MeridianConfig?) -> String {
-        db ?? ProcessInfo.processInfo.environment["MERIDIAN_DB"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? config?.store.path ?? StoreSettings().path
+        if let path = db ?? ProcessInfo.processInfo.environment["MERIDIAN_DB"].flatMap({ $0.isEmpty ? nil : $0 }) ?? config?.store.path {
+            return path
+        }
+        let path = StoreSettings().path
+        ConfigLookup.noteDefault("using the database \(path) (give --db, MERIDIAN_DB or --config for another)")
+        return path
     }
 
     /// Opens (creating if needed) the database.

@@ -17,9 +17,19 @@ public final class Store: Sendable {
         self.path = path
     }
 
+    /// How thoroughly `open` checks the file before using it.
+    public enum OpeningCheck: String, Sendable {
+        /// `PRAGMA quick_check`: the pages and records are well formed (fast; for commands).
+        case quick = "quick_check"
+        /// `PRAGMA integrity_check`: also that every index matches its table (about 2 s per million flyers;
+        /// for the service, which then runs for a long time on what it read).
+        case integrity = "integrity_check"
+    }
+
     /// Opens (creating if needed) the database at `path`, loads SpatiaLite,
-    /// initialises spatial metadata once and checks the file with `PRAGMA quick_check`.
-    public static func open(path: String, logger: Logger = Logger(label: "meridian.store")) throws(StoreError) -> Store {
+    /// initialises spatial metadata once and checks the file with `check`.
+    public static func open(path: String, check: OpeningCheck = .quick,
+                            logger: Logger = Logger(label: "meridian.store")) throws(StoreError) -> Store {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -33,7 +43,7 @@ public final class Store: Sendable {
             throw classify(error, path: path)
         }
         let store = Store(database: pool, path: path)
-        try store.checkIntegrity()
+        try store.checkIntegrity(check)
         try store.initialiseSpatialMetadata()
         logger.debug("store opened", metadata: ["path": "\(path)"])
         return store
@@ -64,14 +74,16 @@ public final class Store: Sendable {
         }
     }
 
-    private func checkIntegrity() throws(StoreError) {
-        let result: String
+    private func checkIntegrity(_ check: OpeningCheck) throws(StoreError) {
+        let problems: [String]
         do {
-            result = try database.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer" }
+            problems = try database.read { db in try String.fetchAll(db, sql: "PRAGMA \(check.rawValue)(20)") }
         } catch {
             throw Self.classify(error, path: path)
         }
-        guard result == "ok" else { throw .damaged(path: path, detail: result) }
+        guard problems == ["ok"] else {
+            throw .damaged(path: path, detail: "\(check.rawValue): " + (problems.isEmpty ? "no answer" : problems.joined(separator: "; ")))
+        }
     }
 
     private func initialiseSpatialMetadata() throws(StoreError) {
@@ -83,7 +95,7 @@ public final class Store: Sendable {
         }
     }
 
-    private static func configuration() -> Configuration {
+    static func configuration() -> Configuration {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try loadSpatialite(db)
@@ -109,7 +121,7 @@ public final class Store: Sendable {
         }
     }
 
-    private static func classify(_ error: any Error, path: String) -> StoreError {
+    static func classify(_ error: any Error, path: String) -> StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? DatabaseError {
             switch error.resultCode {

@@ -2,7 +2,7 @@
 public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// `mod_spatialite` is missing or failed to load.
     case spatialiteUnavailable(detail: String)
-    /// `PRAGMA quick_check` found damage.
+    /// The file's check (`quick_check` or `integrity_check`) found damage; `detail` names the check and what it found.
     case damaged(path: String, detail: String)
     /// The file exists but is not an SQLite database, or cannot be opened.
     case cannotOpen(path: String, detail: String)
@@ -14,7 +14,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         case .spatialiteUnavailable(let detail):
             return "cannot load the SpatiaLite extension (mod_spatialite): \(detail); install the Debian package libsqlite3-mod-spatialite (scripts/bootstrap installs it)"
         case .damaged(let path, let detail):
-            return "the database \(path) is damaged (quick_check: \(detail)); restore it from a backup or move it away to start with an empty store"
+            return "the database \(path) is damaged (\(detail)); `meridian store check --db \(path)` says what is damaged; restore the file from a backup, or move it away and re-import your flyers and runs into a new store"
         case .cannotOpen(let path, let detail):
             return "cannot open the database \(path): \(detail); check store.path (or MERIDIAN_DB) and the file's permissions"
         case .migrationFailed(let plugin, let detail):

@@ -23,6 +23,9 @@ struct ConfigCommand: AsyncParsableCommand {
         @Argument(help: "Configuration file (default Config/meridian.yaml or MERIDIAN_CONFIG).")
         var path: String?
 
+        @Flag(help: "Print {\"file\", \"valid\", …} as JSON: the summary's figures, or the error with its line and key path.")
+        var json = false
+
         func run() async throws {
             try await reportingFailures {
                 let environment = ProcessInfo.processInfo.environment
@@ -36,19 +39,62 @@ struct ConfigCommand: AsyncParsableCommand {
                     var logger = Logger(label: "meridian.config-check")
                     logger.logLevel = .critical
                     _ = try PluginHost(config: config, registry: StandardPlugins.registry, logger: logger, resources: resources)
-                    print(Self.summary(config, file: file))
+                    print(json ? try MeridianJSON.string(Report(config, file: file)) : Self.summary(config, file: file))
                 } catch let error as ConfigError {
+                    if json { print(try MeridianJSON.string(Report(error, file: file))) }
                     throw CommandFailure("\(error)", code: 2)
                 }
+            }
+        }
+
+        /// The JSON form of the check: what the summary says, or the error.
+        struct Report: Encodable {
+            struct Plugin: Encodable {
+                var id: String
+                var type: String
+                var priority: Int?
+            }
+
+            struct Problem: Encodable {
+                var line: Int?
+                var path: String
+                var message: String
+            }
+
+            var file: String
+            var valid: Bool
+            var providers: [Plugin]?
+            var consumers: [Plugin]?
+            var http: String?
+            var store: String?
+            var units: String?
+            var timeZone: String?
+            var error: Problem?
+
+            init(_ config: MeridianConfig, file: String) {
+                self.file = file
+                valid = true
+                providers = config.providers.map { Plugin(id: $0.id, type: $0.type, priority: $0.priority) }
+                consumers = config.consumers.map { Plugin(id: $0.id, type: $0.type) }
+                http = "\(config.http.host):\(config.http.port)"
+                store = config.store.path
+                units = config.units.rawValue
+                timeZone = config.timeZone.identifier
+            }
+
+            init(_ error: ConfigError, file: String) {
+                self.file = file
+                valid = false
+                self.error = Problem(line: error.line, path: error.path, message: error.message)
             }
         }
 
         static func summary(_ config: MeridianConfig, file: String) -> String {
             let providers = config.providers.map { "\($0.id) (\($0.type), priority \($0.priority))" }
             let consumers = config.consumers.map { $0.id == $0.type ? $0.type : "\($0.id) (\($0.type))" }
-            return "\(file): OK — \(providers.count) provider\(providers.count == 1 ? "" : "s"): "
+            return "\(file): OK — \(Counted.string(providers.count, "provider")): "
                 + (providers.isEmpty ? "none" : providers.joined(separator: ", "))
-                + "; \(consumers.count) consumer\(consumers.count == 1 ? "" : "s"): "
+                + "; \(Counted.string(consumers.count, "consumer")): "
                 + (consumers.isEmpty ? "none" : consumers.joined(separator: ", "))
                 + "; http \(config.http.host):\(config.http.port); store \(config.store.path); units \(config.units.rawValue)"
         }

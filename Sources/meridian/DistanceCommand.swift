@@ -28,15 +28,7 @@ struct DistanceCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            guard points.count == 2 else {
-                throw CommandFailure("expected exactly two points LAT,LON LAT,LON, got \(points.count)", code: 2)
-            }
-            let coordinates: [Coordinate]
-            do {
-                coordinates = try points.map { try Coordinate(parsing: $0) }
-            } catch {
-                throw CommandFailure("\(error)", code: 2)
-            }
+            let coordinates = try CoordinateArguments.parse(points, count: 2...2, expected: "exactly two points LAT,LON LAT,LON")
             let result = Geodesic.wgs84.inverse(from: coordinates[0], to: coordinates[1])
             if json {
                 print(try MeridianJSON.string(Result(meters: result.distance, initialBearing: result.initialBearing,

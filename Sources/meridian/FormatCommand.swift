@@ -22,17 +22,33 @@ struct FormatCommand: AsyncParsableCommand {
     @Option(help: "metric or imperial.")
     var units: UnitSystem = .metric
 
+    @Flag(help: "Print {\"kind\", \"value\", \"units\", \"text\"} as JSON.")
+    var json = false
+
+    struct Report: Encodable {
+        var kind: String
+        /// Absent for NaN and infinities, which JSON cannot hold.
+        var value: Double?
+        var units: String
+        var text: String
+    }
+
     func run() async throws {
         try await reportingFailures {
+            if let option = value.first(where: { $0.hasPrefix("--") }) {
+                throw CommandFailure("unknown option '\(option)'; see --help for the options", code: 2)
+            }
             guard value.count == 1, let number = Double(value[0]) else {
                 throw CommandFailure("expected one number after '\(kind.rawValue)', got '\(value.joined(separator: " "))'", code: 2)
             }
+            let text: String
             switch kind {
-            case .distance: print(DistanceFormat.string(metres: number, units: units))
-            case .pace: print(TimeFormat.pace(secondsPerKilometre: number, units: units))
-            case .duration: print(TimeFormat.duration(seconds: number))
-            case .speed: print(TimeFormat.speed(metresPerSecond: number, units: units))
+            case .distance: text = DistanceFormat.string(metres: number, units: units)
+            case .pace: text = TimeFormat.pace(secondsPerKilometre: number, units: units)
+            case .duration: text = TimeFormat.duration(seconds: number)
+            case .speed: text = TimeFormat.speed(metresPerSecond: number, units: units)
             }
+            print(json ? try MeridianJSON.string(Report(kind: kind.rawValue, value: number.isFinite ? number : nil, units: units.rawValue, text: text)) : text)
         }
     }
 }

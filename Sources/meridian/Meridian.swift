@@ -7,6 +7,7 @@ struct Meridian: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "meridian",
         abstract: "Local-first geolocation and proximity service.",
+        discussion: "Exit codes: 0 success, 1 failure, 2 bad usage or configuration.",
         version: MeridianVersion.current,
         subcommands: [
             ServeCommand.self,
@@ -14,6 +15,7 @@ struct Meridian: AsyncParsableCommand {
             PluginsCommand.self,
             DistanceCommand.self,
             FormatCommand.self,
+            StoreCommand.self,
         ] + StandardPlugins.registry.commands
     )
 }
@@ -23,6 +25,24 @@ struct Meridian: AsyncParsableCommand {
 enum MeridianMain {
     static func main() async {
         StandardPlugins.registry.offerToCommands(CommandResources.shared)
-        await Meridian.main()
+        do {
+            var command = try await Meridian.asyncParseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// Prints what ArgumentParser says about `error` and exits; its usage errors (64, EX_USAGE) exit with 2
+    /// like every other usage error of Meridian.
+    private static func exit(withError error: any Error) -> Never {
+        let code = Meridian.exitCode(for: error)
+        guard code == .validationFailure else { Meridian.exit(withError: error) }
+        Standard.error(Meridian.fullMessage(for: error))
+        Meridian.exit(withError: ExitCode(CommandFailure.usage))
     }
 }

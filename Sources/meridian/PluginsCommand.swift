@@ -1,4 +1,5 @@
 import ArgumentParser
+import MeridianCLI
 import MeridianCore
 
 /// `meridian plugins`: the registered provider and consumer types with their options.
@@ -8,8 +9,42 @@ struct PluginsCommand: AsyncParsableCommand {
         abstract: "List the provider and consumer types this build knows, with their options."
     )
 
+    @Flag(help: "Print {\"providers\": [type…], \"consumers\": [type…]}, each type with its summary, options and commands.")
+    var json = false
+
+    /// One plugin type in the JSON form.
+    struct TypeDescription: Encodable {
+        struct Option: Encodable {
+            var name: String
+            var kind: String
+            /// Absent for a required option.
+            var `default`: String?
+            var required: Bool
+            var summary: String
+        }
+
+        var type: String
+        var summary: String
+        var options: [Option]
+        var commands: [String]
+
+        init<Context, Plugin>(_ plugin: PluginType<Context, Plugin>) {
+            type = plugin.type
+            summary = plugin.summary
+            options = plugin.options.map {
+                Option(name: $0.name, kind: $0.kind, default: $0.defaultValue, required: $0.defaultValue == nil, summary: $0.summary)
+            }
+            commands = plugin.commands.compactMap { $0.configuration.commandName }
+        }
+    }
+
     func run() async throws {
         let registry = StandardPlugins.registry
+        if json {
+            let document = ["providers": registry.providerTypes.map(TypeDescription.init),
+                            "consumers": registry.consumerTypes.map(TypeDescription.init)]
+            return try await reportingFailures { print(try MeridianJSON.string(document)) }
+        }
         print("Providers (each entry also takes id, priority, stale_after):")
         for provider in registry.providerTypes {
             print(Self.describe(type: provider.type, summary: provider.summary, options: provider.options))

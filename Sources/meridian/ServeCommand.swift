@@ -27,7 +27,9 @@ struct ServeCommand: AsyncParsableCommand {
             do {
                 settings = try ConfigLoader.load(path: path, environment: environment)
                 try MeridianServer.validate(settings.http)
-            } catch {
+                try MeridianServer.checkCanListen(settings.http)
+            } catch var error as ConfigError {
+                if error.file == nil { error.file = path }
                 throw CommandFailure("\(error)", code: 2)
             }
             let logger = LogSetup.bootstrap(level: settings.logLevel)
@@ -37,7 +39,8 @@ struct ServeCommand: AsyncParsableCommand {
 
             let resources = Resources()
             do {
-                resources[StoreKey.self] = try Store.open(path: settings.store.path, logger: logger)
+                // The service runs for a long time on what it reads now: check every index against its table.
+                resources[StoreKey.self] = try Store.open(path: settings.store.path, check: .integrity, logger: logger)
             } catch {
                 throw CommandFailure("\(error)")
             }
@@ -45,7 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
             do {
                 host = try PluginHost(config: settings, registry: StandardPlugins.registry, logger: logger,
                                       resources: resources, metrics: metrics)
-            } catch {
+            } catch let error as ConfigError {
                 throw CommandFailure("\(error)", code: 2)
             }
             let http = settings.http

@@ -23,12 +23,18 @@ actor OriginLog {
 struct MapLinkRequestTests {
     let resolver = MapLinkResolver(defaults: MapLinkBuilder())
 
-    @Test("a coordinate with a name, default style and mode")
+    @Test("a coordinate with a name and no mode shows the named place; with a mode it gets directions")
     func coordinate() async throws {
         let result = try await resolver.link(for: MapLinkRequest(to: "48.8584, 2.2945", name: "Tour Eiffel"))
-        #expect(result.url == "https://maps.apple.com/directions?destination=48.8584,2.2945&mode=walking")
-        #expect(result.style == .apple && result.mode == "walking" && result.from == nil)
+        #expect(result.url == "https://maps.apple.com/place?coordinate=48.8584,2.2945&name=Tour%20Eiffel")
+        #expect(result.style == .apple && result.mode == "show" && result.from == nil)
         #expect(result.destination == .init(kind: "coordinate", latitude: 48.8584, longitude: 2.2945, name: "Tour Eiffel"))
+        let walking = try await resolver.link(for: MapLinkRequest(to: "48.8584, 2.2945", name: "Tour Eiffel", mode: "walking"))
+        #expect(walking.url == "https://maps.apple.com/directions?destination=48.8584,2.2945&mode=walking")
+        let unnamed = try await resolver.link(for: MapLinkRequest(to: "48.8584, 2.2945"))
+        #expect(unnamed.url == "https://maps.apple.com/directions?destination=48.8584,2.2945&mode=walking")
+        let from = try await resolver.link(for: MapLinkRequest(to: "48.8584, 2.2945", name: "Tour Eiffel", from: "48.85,2.35"))
+        #expect(from.mode == "walking", "a start point asks for directions")
     }
 
     @Test("mode show, styles and the style's own default mode")

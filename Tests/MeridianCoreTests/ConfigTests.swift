@@ -36,7 +36,8 @@ struct ConfigTests {
     func validFile() throws {
         let config = try ConfigLoader.parse(valid, file: "test.yaml")
         #expect(config.units == .imperial)
-        #expect(config.store.path == "data/test.sqlite")
+        // A relative path starts at the configuration file's folder (here the working directory).
+        #expect(config.store.path == FileManager.default.currentDirectoryPath + "/data/test.sqlite")
         #expect(config.providers.map(\.id) == ["garmin", "backup"])
         #expect(config.providers[0].priority == 10 && config.providers[1].staleAfter == 5)
         #expect(config.providers[1].staleAfter == 5 && config.providers[0].staleAfter == 3)

@@ -35,11 +35,12 @@ struct FormattingTests {
         }
     }
 
-    @Test("pace per km and per mile, with --:-- when not moving", arguments: [
+    @Test("pace per km and per mile, with --:-- when there is none, and slow paces in hours", arguments: [
         (300.0, UnitSystem.metric, "5:00 /km"), (299.6, .metric, "5:00 /km"), (359.4, .metric, "5:59 /km"),
         (359.5, .metric, "6:00 /km"), (300.0, .imperial, "8:03 /mi"), (3599.0, .metric, "59:59 /km"),
         (.infinity, .metric, "--:-- /km"), (.nan, .imperial, "--:-- /mi"), (0, .metric, "--:-- /km"),
-        (-300, .metric, "--:-- /km"), (3601, .metric, "--:-- /km"),
+        (-300, .metric, "--:-- /km"), (3601, .metric, "1:00:01 /km"), (4000, .metric, "1:06:40 /km"),
+        (3000, .imperial, "1:20:28 /mi"),
     ] as [(Double, UnitSystem, String)])
     func pace(secondsPerKilometre: Double, units: UnitSystem, expected: String) {
         #expect(TimeFormat.pace(secondsPerKilometre: secondsPerKilometre, units: units) == expected)

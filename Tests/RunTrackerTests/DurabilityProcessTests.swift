@@ -72,7 +72,7 @@ import Testing
             providers:
               - id: replay
                 type: replay
-                file: Config/samples/sample-run.nmea
+                file: \(TestData.repositoryRoot.appendingPathComponent("Config/samples/sample-run.nmea").path)
                 speed: 10
                 loop: true
                 retime: true

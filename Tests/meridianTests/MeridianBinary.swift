@@ -15,14 +15,14 @@ enum MeridianBinary {
         var stderr: String
     }
 
-    /// Runs `meridian arguments…` to completion from the repository root.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Runs `meridian arguments…` to completion from `directory` (the repository root by default).
+    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL = TestData.repositoryRoot) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        process.currentDirectoryURL = TestData.repositoryRoot
+        process.currentDirectoryURL = directory
         var merged = ProcessInfo.processInfo.environment
-        for key in ["MERIDIAN_CONFIG", "MERIDIAN_TOKEN", "MERIDIAN_DB"] { merged.removeValue(forKey: key) }
+        for key in ["MERIDIAN_CONFIG", "MERIDIAN_TOKEN", "MERIDIAN_DB", "MERIDIAN_SERVER"] { merged.removeValue(forKey: key) }
         merged.merge(environment) { $1 }
         process.environment = merged
         let out = Pipe(), err = Pipe()

@@ -13,19 +13,18 @@ struct FlyersCommand: AsyncParsableCommand {
               meridian flyers near 48.8584,2.2945 --radius 2km --limit 5
               meridian flyers export --format csv > flyers.csv
             """,
-        subcommands: [Import.self, Export.self, Add.self, Get.self, Delete.self, Near.self]
+        subcommands: [Import.self, Export.self, Add.self, Get.self, Delete.self, List.self, Near.self]
     )
 
     /// The file formats of import and export.
     enum FileFormat: String, ExpressibleByArgument, CaseIterable {
         case geojson, csv
 
+        /// The file name endings of each format.
+        static let extensions: [String: FileFormat] = ["csv": .csv, "geojson": .geojson, "json": .geojson]
+
         static func guess(_ path: String) -> FileFormat? {
-            switch URL(fileURLWithPath: path).pathExtension.lowercased() {
-            case "csv": return .csv
-            case "geojson", "json": return .geojson
-            default: return nil
-            }
+            extensions[URL(fileURLWithPath: path).pathExtension.lowercased()]
         }
     }
 }

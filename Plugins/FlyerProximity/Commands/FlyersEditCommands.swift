@@ -16,7 +16,7 @@ extension FlyersCommand {
         @Option(help: "Title (required unless --geojson gives one).")
         var title: String?
 
-        @Option(help: "Position as LAT,LON in decimal degrees.")
+        @Option(parsing: .unconditional, help: "Position as LAT,LON in decimal degrees (negative values are fine).")
         var at: String?
 
         @Option(help: "A GeoJSON file with one Feature (Point, Polygon or MultiPolygon).")
@@ -30,14 +30,17 @@ extension FlyersCommand {
         @Option var description: String?
         @Option var url: String?
 
-        @Option(help: "Radius in metres for enter/exit events of a point flyer (default 100).")
-        var radius: Double?
+        @Option(help: "Radius for enter/exit events of a point flyer: metres, or with a unit: 150m, 0.2km, 500ft (default 100 m).")
+        var radius: String?
 
         @Option(help: "ISO 8601 date or date-time from which the flyer is valid.")
         var validFrom: String?
 
         @Option(help: "ISO 8601 date or date-time after which the flyer has expired.")
         var validUntil: String?
+
+        @Flag(help: "Print the stored flyer as a GeoJSON Feature (as flyers get does) instead of its id.")
+        var json = false
 
         func run() async throws {
             try await reportingFailures {
@@ -53,7 +56,7 @@ extension FlyersCommand {
                 } catch let error as FlyerStoreError {
                     throw CommandFailure(error.description)
                 }
-                print(flyers.map(\.id).joined(separator: "\n"))
+                print(json ? flyers.map(GeoJSONFlyers.feature).joined(separator: "\n") : flyers.map(\.id).joined(separator: "\n"))
             }
         }
 
@@ -78,8 +81,9 @@ extension FlyersCommand {
                 throw CommandFailure("give exactly one of --at LAT,LON or --geojson FILE", code: 2)
             }
             var properties = object["properties"] as? [String: Any] ?? [:]
+            let metres = try radius.map { text in try Near.parseDistance(text, option: "--radius") }
             let given: [(String, Any?)] = [("title", title), ("category", category), ("address", address), ("description", description),
-                                          ("url", url), ("radius_m", radius), ("valid_from", validFrom), ("valid_until", validUntil)]
+                                          ("url", url), ("radius_m", metres), ("valid_from", validFrom), ("valid_until", validUntil)]
             for case let (key, value?) in given { properties[key] = value }
             object["properties"] = properties
             if let id { object["id"] = id }
@@ -118,6 +122,9 @@ extension FlyersCommand {
 
         @Argument var id: String
 
+        @Flag(help: "Print {\"deleted\": ID} as JSON.")
+        var json = false
+
         func run() async throws {
             try await reportingFailures {
                 let deleted: Bool
@@ -127,7 +134,7 @@ extension FlyersCommand {
                     throw CommandFailure(error.description)
                 }
                 guard deleted else { throw CommandFailure("no flyer with id '\(id)'") }
-                print("deleted \(id)")
+                print(json ? try MeridianJSON.string(["deleted": id]) : "deleted \(id)")
             }
         }
     }

@@ -18,7 +18,7 @@ extension FlyersCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let format = format ?? output.flatMap(FileFormat.guess) ?? .geojson
+                let format = try OutputFormat.choose(given: format, output: output, extensions: FileFormat.extensions, fallback: .geojson)
                 let flyers: [Flyer]
                 do {
                     flyers = try store.repository().all()

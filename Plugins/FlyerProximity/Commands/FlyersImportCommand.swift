@@ -19,6 +19,15 @@ extension FlyersCommand {
         @Option(help: "geojson or csv (default: from the file name).")
         var format: FileFormat?
 
+        @Flag(help: "Print {\"imported\", \"file\", \"seconds\"} as JSON.")
+        var json = false
+
+        struct Report: Encodable {
+            var imported: Int
+            var file: String
+            var seconds: Double
+        }
+
         func run() async throws {
             try await reportingFailures {
                 guard let format = format ?? FileFormat.guess(file) else {
@@ -39,7 +48,7 @@ extension FlyersCommand {
                 let imported: Int
                 do throws(FlyerStoreError) {
                     imported = try repository.write(from: source, mode: .upsert, progress: progress.map { bar in
-                        { bar.update(fraction: $0.fractionRead, detail: "\(Int($0.fractionRead * 100)) % read, \($0.written) flyers written") }
+                        { bar.update(fraction: $0.fractionRead, detail: "\(Int($0.fractionRead * 100)) % read, \(Counted.string($0.written, "flyer")) written") }
                     })
                 } catch {
                     progress?.finish()
@@ -48,7 +57,8 @@ extension FlyersCommand {
                 }
                 progress?.finish()
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                print("imported \(imported) flyers from \(file) in \(NumberText.fixed(seconds, decimals: 2)) s")
+                if json { return print(try MeridianJSON.string(Report(imported: imported, file: file, seconds: seconds))) }
+                print("imported \(Counted.string(imported, "flyer")) from \(file) in \(NumberText.fixed(seconds, decimals: 2)) s")
             }
         }
 

@@ -13,8 +13,8 @@ extension FlyersCommand {
 
         @OptionGroup var store: StoreLocationOptions
 
-        @Argument(help: "Centre as LAT,LON in decimal degrees.")
-        var center: String?
+        @Argument(parsing: .allUnrecognized, help: "Centre as LAT,LON in decimal degrees (negative values are fine).")
+        var center: [String] = []
 
         @Option(help: "Only flyers within this distance: metres, or with a unit: 2km, 500m, 1.5mi, 300ft.")
         var radius: String?
@@ -41,15 +41,8 @@ extension FlyersCommand {
             try await reportingFailures {
                 let config = try store.loadConfig()
                 let options = try store.flyerOptions(config)
-                var point: Coordinate?
-                if let center {
-                    do {
-                        point = try Coordinate(parsing: center)
-                    } catch {
-                        throw CommandFailure("LAT,LON: \(error)", code: 2)
-                    }
-                }
-                let metres = try radius.map(Self.parseDistance) ?? options.defaultRadiusM
+                let point = try CoordinateArguments.parse(center, count: 0...1, expected: "at most one centre LAT,LON").first
+                let metres = try radius.map { try Self.parseDistance($0, option: "--radius") } ?? options.defaultRadiusM
                 let limit = limit ?? options.defaultLimit
                 guard (1...options.maxResults).contains(limit) else {
                     throw CommandFailure("--limit must be in 1...\(options.maxResults)", code: 2)
@@ -98,8 +91,8 @@ extension FlyersCommand {
             return names[Int((bearing / 45).rounded()) % 8]
         }
 
-        /// Metres from `2km`, `500m`, `1.5mi`, `300ft` or a bare number of metres.
-        static func parseDistance(_ text: String) throws -> Double {
+        /// Metres from `2km`, `500m`, `1.5mi`, `300ft` or a bare number of metres, given as `option`.
+        static func parseDistance(_ text: String, option: String) throws -> Double {
             let units: [(String, Double)] = [("km", 1000), ("mi", UnitSystem.metresPerMile), ("ft", UnitSystem.metresPerFoot), ("m", 1)]
             let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
             for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
@@ -108,7 +101,7 @@ extension FlyersCommand {
                 }
             }
             if let value = Double(trimmed), value.isFinite, value > 0 { return value }
-            throw CommandFailure("--radius '\(text)' is not a distance; write e.g. 2km, 500m, 1.5mi or 300ft", code: 2)
+            throw CommandFailure("\(option) '\(text)' is not a distance; write e.g. 2km, 500m, 1.5mi or 300ft", code: 2)
         }
     }
 }

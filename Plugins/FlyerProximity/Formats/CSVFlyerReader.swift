@@ -20,7 +20,9 @@ public struct CSVFlyerReader: FlyerSource {
         for (index, rawName) in names.enumerated() {
             let name = rawName.trimmedWhitespace
             guard CSVFlyers.header.contains(name) else {
-                throw FlyerInputError(location: "line \(headerLine)", message: "unknown column '\(name)'; the columns are \(header)")
+                let known = CSVFlyers.aliases[name.lowercased()] ?? Suggestion.closest(to: name, in: CSVFlyers.header)
+                let hint = known.map { "did you mean '\($0)'? " } ?? ""
+                throw FlyerInputError(location: "line \(headerLine)", message: "unknown column '\(name)'; \(hint)the columns are \(header)")
             }
             guard column.updateValue(index, forKey: name) == nil else {
                 throw FlyerInputError(location: "line \(headerLine)", message: "column '\(name)' appears twice")
@@ -62,7 +64,7 @@ public struct CSVFlyerReader: FlyerSource {
 
     private func flyer(line: Int, fields: [String]) throws(FlyerInputError) -> Flyer {
         guard fields.count == fieldCount else {
-            throw FlyerInputError(location: "line \(line)", message: "has \(fields.count) fields, the header has \(fieldCount); quote fields that contain commas")
+            throw FlyerInputError(location: "line \(line)", message: "has \(Counted.string(fields.count, "field")), the header has \(fieldCount); quote fields that contain commas")
         }
         func field(_ index: Int?) -> String? { index.map { fields[$0] } }
         func number(_ index: Int, _ name: String) throws(FlyerInputError) -> Double {

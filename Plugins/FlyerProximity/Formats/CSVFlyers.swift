@@ -7,6 +7,10 @@ import MeridianCore
 public enum CSVFlyers {
     public static let header = ["id", "title", "lat", "lon", "category", "address", "description", "url", "radius_m", "valid_from", "valid_until"]
 
+    /// Column names other tools write, with the column they mean (for the "did you mean" of an unknown column).
+    static let aliases = ["latitude": "lat", "longitude": "lon", "long": "lon", "lng": "lon", "name": "title",
+                          "radius": "radius_m", "from": "valid_from", "until": "valid_until"]
+
     /// Reads every row; any problem rejects the whole file, naming the line and the column.
     public static func read(_ data: Data) throws(FlyerInputError) -> [Flyer] {
         var reader = try CSVFlyerReader(data)

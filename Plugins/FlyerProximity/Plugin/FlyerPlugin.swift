@@ -21,7 +21,7 @@ public final class FlyerPlugin: LocationConsumer, HTTPRoutes {
             do {
                 catalog = try FlyerCatalog(store: try context.store())
             } catch let error as FlyerCatalogError {
-                throw ConfigError(path: context.id, message: "cannot load the flyers: \(error)")
+                throw PluginStartError(plugin: context.id, message: "cannot load the flyers: \(error)")
             }
             let plugin = FlyerPlugin(catalog: catalog, options: decoded, context: context)
             context.resources[FlyerPlaceLookupKey.self] = CatalogPlaceLookup(index: catalog.index)

@@ -9,7 +9,9 @@ struct MapLinkCommand: AsyncParsableCommand {
         abstract: "Print a map link to a coordinate, an address, a named place or a flyer.",
         discussion: """
             Give exactly one destination: --to LAT,LON, --address TEXT, --flyer ID, or --name TEXT alone \
-            (a place to search for). Without --from the maps app starts from the user's location.
+            (a place to search for). Without --from the maps app starts from the user's location. A --name for \
+            --to or --flyer, or a --near, shows the place (mode show) unless --mode or --from asks for directions, \
+            which cannot carry them (a note on stderr says so).
             Style and mode default to the map-links consumer's options in the configuration (apple, walking \
             without one). --flyer reads the flyer store (--db, MERIDIAN_DB or store.path).
             Examples:
@@ -65,6 +67,12 @@ struct MapLinkCommand: AsyncParsableCommand {
                 throw CommandFailure(error.description, code: 2)
             }
             print(json ? try MeridianJSON.string(result) : result.url)
+            if request.namesPlace, !(result.mode == TravelMode.showWord && result.style.showsPlaceDetails) {
+                let labelsPoint = name != nil && (to != nil || flyer != nil)
+                let given = [labelsPoint ? "--name" : nil, near == nil ? nil : "--near"].compactMap { $0 }.joined(separator: " and ")
+                Standard.error("meridian: note: a \(result.style.rawValue) link with mode \(result.mode) cannot carry \(given); "
+                               + "it is left out (use --mode show with --style apple or apple-legacy to keep it)")
+            }
         }
     }
 

@@ -13,7 +13,8 @@ struct ReplayCommand: AsyncParsableCommand {
         discussion: """
             One fix per line; with --json one object per line with the keys time, lat, lon, alt_hae, alt_msl, \
             speed, track, mode, quality, eph, epv, satellites_used (unknown values are left out). \
-            Problems in the file and the decoder's counters go to stderr.
+            Problems in the file go to stderr (the first 5 with their line, then one summary), and the decoder's \
+            counters after them.
             """
     )
 
@@ -51,7 +52,8 @@ struct ReplayCommand: AsyncParsableCommand {
             var pacer = ReplayPacer(speed: speed, retime: false)
             pacer.startPass(now: Date())
             var pending: [Fix] = []
-            while try readBatch(reader, into: &pending) {
+            var problems = TrackProblemDigest()
+            while try readBatch(reader, into: &pending, problems: &problems) {
                 for fix in pending {
                     let wait = pacer.delay(for: fix.time, now: Date())
                     if wait > 0 {
@@ -63,15 +65,18 @@ struct ReplayCommand: AsyncParsableCommand {
                 if speed > 0 { output.flush() }
             }
             output.flush()
+            if let summary = problems.summary() { Standard.error("meridian replay: \(summary)") }
             let counters = reader.counters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             Standard.error("meridian replay: \(reader.format.rawValue): " + counters.joined(separator: " "))
         }
     }
 
-    private func readBatch(_ reader: TrackFileReader, into batch: inout [Fix]) throws -> Bool {
+    private func readBatch(_ reader: TrackFileReader, into batch: inout [Fix], problems: inout TrackProblemDigest) throws -> Bool {
         batch.removeAll(keepingCapacity: true)
         do {
-            return try reader.nextBatch(onError: { Standard.error("meridian replay: \($0)") }, onFix: { batch.append($0) })
+            return try reader.nextBatch(onError: { error in
+                if let shown = problems.admit(error) { Standard.error("meridian replay: \(shown)") }
+            }, onFix: { batch.append($0) })
         } catch {
             throw CommandFailure("\(error)")
         }

@@ -5,9 +5,9 @@ public struct RouteAnalysis: Sendable, Equatable, Codable {
     /// Geodesic distance from the first to the last accepted point, metres.
     public var straightLine: Double
     /// Distance run over straight-line distance (1 is a perfectly straight route); `nil` for loops
-    /// (start and finish closer than `loopThreshold`), where the ratio means nothing.
+    /// (start and finish closer than `loopThreshold` or `loopFraction` of the distance), where the ratio means nothing.
     @NullWhenAbsent public var efficiency: Double?
-    /// Start and finish closer than `loopThreshold`.
+    /// Start and finish closer than `loopThreshold`, or than `loopFraction` of the distance.
     public var isLoop: Bool
     /// Douglas–Peucker tolerance used, metres (0 when nothing had to be dropped).
     public var tolerance: Double
@@ -18,6 +18,9 @@ public struct RouteAnalysis: Sendable, Equatable, Codable {
 
     /// Start and finish closer than this (metres) make a loop.
     public static let loopThreshold = 50.0
+    /// Start and finish closer than this part of the distance covered make a loop too (a 92 km ride ending 70 m
+    /// from its start is a loop, not a route 127 times longer than the straight line).
+    public static let loopFraction = 0.05
 
     enum CodingKeys: String, CodingKey {
         case straightLine = "straightLineM"
@@ -37,7 +40,7 @@ public struct RouteAnalysis: Sendable, Equatable, Codable {
         } else {
             straightLine = 0
         }
-        isLoop = straightLine < Self.loopThreshold
+        isLoop = straightLine < max(Self.loopThreshold, distance * Self.loopFraction)
         efficiency = isLoop ? nil : distance / straightLine
         let (tolerance, kept) = Self.simplify(segments, maxPoints: maxPoints, geodesic: geodesic)
         self.tolerance = tolerance

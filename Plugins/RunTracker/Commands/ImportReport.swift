@@ -33,10 +33,11 @@ struct ImportReport: Encodable {
     }
 
     /// Prints every run (in full when `detailed`), every duplicate and failure, and the totals.
-    func print(units: UnitSystem, detailed: Bool) {
+    func print(style: RunTextStyle, detailed: Bool) {
+        let units = style.units
         for run in imported {
             if detailed {
-                Swift.print(RunText.summary(run, units: units).joined(separator: "\n"))
+                Swift.print(RunText.summary(run, style: style).joined(separator: "\n"))
                 if run.state == .draft { Swift.print(LiveRunController.stopResult(run).message) }
             } else {
                 Swift.print("imported  \(run.name): \(DistanceFormat.string(metres: run.distance, units: units)) in \(TimeFormat.duration(seconds: run.timerTime)) (\(run.activity.rawValue), id \(run.id))")
@@ -48,9 +49,7 @@ struct ImportReport: Encodable {
         for failure in failed {
             Standard.error("meridian: \(failure.error)")
         }
-        let runs = imported.count == 1 ? "1 run" : "\(imported.count) runs"
-        let skipped = duplicates.count == 1 ? "1 duplicate" : "\(duplicates.count) duplicates"
-        let failures = failed.count == 1 ? "1 file failed" : "\(failed.count) files failed"
-        Swift.print("imported \(runs), skipped \(skipped), \(failures)")
+        Swift.print("imported \(Counted.string(imported.count, "run")), skipped \(Counted.string(duplicates.count, "duplicate")), "
+                    + "\(Counted.string(failed.count, "file")) failed")
     }
 }

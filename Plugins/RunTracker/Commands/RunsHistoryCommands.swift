@@ -12,10 +12,16 @@ struct RunsStoreOptions: ParsableArguments {
 
     /// The opened store (tables created or updated) and the units for text output.
     func open() throws -> (RunHistory, UnitSystem) {
+        let (history, style) = try openStyled()
+        return (history, style.units)
+    }
+
+    /// The opened store and how text output shows figures and times (the configuration's units and time zone).
+    func openStyled() throws -> (RunHistory, RunTextStyle) {
         let config = try location.loadConfig()
         let store = try location.openStore(config)
         try RunHistorySchema.migrateAll(store)
-        return (RunHistory(store: store), config?.units ?? .metric)
+        return (RunHistory(store: store), RunTextStyle(units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current))
     }
 
     func printJSON<T: Encodable>(_ value: T) throws {
@@ -25,7 +31,7 @@ struct RunsStoreOptions: ParsableArguments {
 
 /// `meridian runs list`.
 struct RunsListCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List saved runs, newest first.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List saved runs (or drafts, or deleted runs), newest first.")
     @OptionGroup var store: RunsStoreOptions
     @Option(name: .long, help: "Runs per page (1...200).") var limit = 50
     @Option(name: .long, help: "Continue after this cursor (printed at the end of a page).") var cursor: String?
@@ -33,29 +39,44 @@ struct RunsListCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Only runs started on or after this date (2024-05-01 or an ISO 8601 time).") var from: String?
     @Option(name: .long, help: "Only runs started on or before this date (a bare date includes the whole day).") var to: String?
     @Flag(name: .long, help: "List deleted runs that can still be restored.") var deleted = false
+    @Flag(name: .long, help: "List drafts: stopped runs too short to save, which can be resumed or discarded.") var drafts = false
 
     func run() async throws {
         try await reportingFailures {
-            let (history, units) = try store.open()
+            guard RunListQuery.limits.contains(limit) else {
+                throw CommandFailure("--limit \(limit) is outside \(RunListQuery.limits.lowerBound)...\(RunListQuery.limits.upperBound)", code: 2)
+            }
+            guard !(deleted && drafts) else { throw CommandFailure("give --deleted or --drafts, not both", code: 2) }
+            let (history, style) = try store.openStyled()
             let query: RunListQuery
             do {
                 query = RunListQuery(limit: limit, cursor: try cursor.map { text throws(RunHistoryError) in try RunCursor(token: text) }, name: name,
                                      from: try from.map { text throws(RunHistoryError) in try RunListQuery.parseBound(text, field: "--from", isUpperBound: false) },
                                      to: try to.map { text throws(RunHistoryError) in try RunListQuery.parseBound(text, field: "--to", isUpperBound: true) },
-                                     deleted: deleted)
+                                     deleted: deleted, drafts: drafts)
             } catch {
                 throw CommandFailure("\(error)", code: 2)
             }
             let page = try await history.list(query)
             if store.json { return try store.printJSON(page) }
-            if page.runs.isEmpty { print(deleted ? "No deleted runs." : "No runs.") }
-            for item in page.runs {
-                var line = RunText.line(item.run, units: units)
-                if let purge = item.purgeAt { line += "  (purged \(ISO8601.string(from: purge).prefix(10)))" }
-                print(line)
-            }
-            if let next = page.nextCursor { print("more: meridian runs list --cursor \(next)") }
+            if page.runs.isEmpty { print(deleted ? "No deleted runs." : drafts ? "No drafts." : "No runs.") }
+            let purges = Dictionary(uniqueKeysWithValues: page.runs.compactMap { item in item.purgeAt.map { (item.run.id, $0) } })
+            let extra: (title: String, value: (RunSummary) -> String)? = deleted
+                ? ("purged", { run in purges[run.id].map { LocalTime.day($0, in: style.timeZone) } ?? "" }) : nil
+            if !page.runs.isEmpty { RunText.table(page.runs.map(\.run), style: style, extra: extra).forEach { print($0) } }
+            if let next = page.nextCursor { print("more: \(continuation(next))") }
         }
+    }
+
+    /// The command that lists the next page: these options (filters, store) with the new cursor.
+    private func continuation(_ cursor: String) -> String {
+        var words = ["meridian", "runs", "list"]
+        let options: [(String, String?)] = [("--config", store.location.config), ("--db", store.location.db),
+                                            ("--limit", limit == 50 ? nil : String(limit)), ("--name", name), ("--from", from), ("--to", to)]
+        for case let (option, value?) in options { words += [option, ShellWord.quoted(value)] }
+        if deleted { words.append("--deleted") }
+        if drafts { words.append("--drafts") }
+        return (words + ["--cursor", cursor]).joined(separator: " ")
     }
 }
 
@@ -68,26 +89,33 @@ struct RunsShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let (history, units) = try store.open()
+            let (history, style) = try store.openStyled()
+            let units = style.units
             let detail = try await history.detail(id: id, maxPoints: max(2, maxPoints))
             if store.json { return try store.printJSON(detail) }
             let run = detail.run
-            print(RunText.line(run, units: units))
+            RunText.summary(run, style: style).forEach { print($0) }
             if !run.notes.isEmpty { print("notes: \(run.notes)") }
-            print("moving \(TimeFormat.duration(seconds: run.movingTime)), ascent \(Int(run.ascent.rounded())) m, descent \(Int(run.descent.rounded())) m")
             let table = detail.analysis.splits.first { $0.unit == (units == .metric ? "km" : "mile") }
-            for split in table?.splits ?? [] {
+            let splits = table?.splits ?? []
+            if !splits.isEmpty { print("  \(RunText.pad("split", 5)) \(RunText.pad("distance", 8)) \(RunText.pad("time", 8)) \(run.activity == .ride ? "speed" : "pace")") }
+            for split in splits {
                 var flag = ""
                 if split.index == table?.fastest { flag = "  fastest" }
                 if split.index == table?.slowest { flag = "  slowest" }
-                print("  \(RunText.pad("\(split.index)\(split.partial ? "*" : "")", 4)) \(RunText.pad(DistanceFormat.string(metres: split.distance, units: units), 8)) \(RunText.pad(TimeFormat.duration(seconds: split.elapsedTime), 8)) \(TimeFormat.pace(secondsPerKilometre: split.pace, units: units))\(flag)")
+                let pace = run.activity == .ride
+                    ? TimeFormat.speed(metresPerSecond: split.pace > 0 && split.pace.isFinite ? 1000 / split.pace : 0, units: units)
+                    : TimeFormat.pace(secondsPerKilometre: split.pace, units: units)
+                print("  \(RunText.pad("\(split.index)\(split.partial ? "*" : "")", 5)) \(RunText.pad(DistanceFormat.string(metres: split.distance, units: units), 8)) \(RunText.pad(TimeFormat.duration(seconds: split.elapsedTime), 8)) \(pace)\(flag)")
             }
             let route = detail.analysis.route
             print("route: straight line \(DistanceFormat.string(metres: route.straightLine, units: units)), " +
                   (route.efficiency.map { "efficiency \(NumberText.fixed($0, decimals: 2))" } ?? "loop"))
             let quality = detail.analysis.quality
-            print("data: \(quality.received) points, \(quality.rejected) rejected, \(quality.gaps.count) gaps (\(TimeFormat.duration(seconds: quality.gapTime))), accuracy p50 \(quality.accuracyP50.map { NumberText.fixed($0, decimals: 1) } ?? "--") m")
-            for record in detail.newRecords { print("new record: \(RunText.record(record, units: units))") }
+            let accuracy = quality.accuracyP50.map { DistanceFormat.string(metres: $0, units: units) } ?? "--"
+            print("data: \(Counted.string(quality.received, "point")), \(quality.rejected) rejected, \(Counted.string(quality.gaps.count, "gap")) (\(TimeFormat.duration(seconds: quality.gapTime))), accuracy p50 \(accuracy)")
+            if !detail.newRecords.isEmpty { print("new records:\n  \(RunText.recordHeader)") }
+            for record in detail.newRecords { print("  \(RunText.record(record, style: style))") }
         }
     }
 }
@@ -102,7 +130,8 @@ struct RunsEditCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let (history, units) = try store.open()
+            guard name != nil || notes != nil else { throw CommandFailure("give --name, --notes or both", code: 2) }
+            let (history, style) = try store.openStyled()
             let run: RunSummary
             do {
                 run = try await history.edit(id: id, RunEdit(name: name, notes: notes))
@@ -110,7 +139,7 @@ struct RunsEditCommand: AsyncParsableCommand {
                 throw CommandFailure(error.description, code: 2)
             }
             if store.json { return try store.printJSON(run) }
-            print(RunText.line(run, units: units))
+            RunText.table([run], style: style).forEach { print($0) }
         }
     }
 }
@@ -123,10 +152,10 @@ struct RunsDeleteCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let (history, _) = try store.open()
+            let (history, style) = try store.openStyled()
             let receipt = try await history.delete(ids: ids)
             if store.json { return try store.printJSON(receipt) }
-            print("deleted \(receipt.deleted.count) run(s); restore with `meridian runs restore ID` until \(ISO8601.string(from: receipt.purgeAt).prefix(10))")
+            print("deleted \(Counted.string(receipt.deleted.count, "run")); restore with `meridian runs restore ID` until \(LocalTime.day(receipt.purgeAt, in: style.timeZone))")
         }
     }
 }
@@ -139,10 +168,11 @@ struct RunsRestoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let (history, units) = try store.open()
+            let (history, style) = try store.openStyled()
             let runs = try await history.restore(ids: ids)
             if store.json { return try store.printJSON(runs) }
-            for run in runs { print("restored: \(RunText.line(run, units: units))") }
+            print("restored \(Counted.string(runs.count, "run")):")
+            RunText.table(runs, style: style).forEach { print($0) }
         }
     }
 }
@@ -157,7 +187,7 @@ struct RunsRecordsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let (runs, units) = try store.open()
+            let (runs, style) = try store.openStyled()
             var only: RecordDistance?
             if let distance {
                 guard let value = RecordDistance(rawValue: distance) else {
@@ -169,29 +199,35 @@ struct RunsRecordsCommand: AsyncParsableCommand {
             let report = try await runs.records(distance: only)
             if store.json { return try store.printJSON(report) }
             if report.records.isEmpty { print("No records yet (records come from saved runs of activity run).") }
-            for record in report.records { print(RunText.record(record, units: units)) }
+            if !report.records.isEmpty { print(RunText.recordHeader) }
+            for record in report.records { print(RunText.record(record, style: style)) }
             if history {
                 print("history:")
-                for record in report.history { print("  " + RunText.record(record, units: units)) }
+                for record in report.history { print("  " + RunText.record(record, style: style)) }
             }
         }
     }
 }
 
-/// `meridian runs export ID --format gpx|tcx|geojson [-o FILE]`.
+/// `meridian runs export ID [--format gpx|tcx|geojson] [-o FILE]`.
 struct RunsExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a run as GPX 1.1, TCX v2 or GeoJSON.")
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "Run id.") var id: String
-    @Option(name: .long, help: "gpx, tcx or geojson.") var format = "gpx"
+    @Option(name: .long, help: "gpx, tcx or geojson (default: from the --output file's ending, else gpx).") var format: String?
     @Option(name: .long, help: "TCX laps: km (one per kilometre) or single.") var laps = "km"
-    @Option(name: [.short, .long], help: "Write to this file (default: standard output).") var output: String?
+    @Option(name: [.short, .long], help: "Write to this file, ending in .gpx, .tcx or .geojson (default: standard output).") var output: String?
 
     func run() async throws {
         try await reportingFailures {
-            guard let format = ExportFormat(rawValue: format) else {
-                throw CommandFailure("--format must be gpx, tcx or geojson, got '\(self.format)'", code: 2)
+            let given = try self.format.map { text throws(CommandFailure) in
+                guard let format = ExportFormat(rawValue: text) else {
+                    throw CommandFailure("--format must be gpx, tcx or geojson, got '\(text)'", code: 2)
+                }
+                return format
             }
+            let extensions = Dictionary(uniqueKeysWithValues: ExportFormat.allCases.map { ($0.fileExtension, $0) })
+            let format = try OutputFormat.choose(given: given, output: output, extensions: extensions, fallback: .gpx)
             guard let laps = TCXExport.Laps(rawValue: laps) else {
                 throw CommandFailure("--laps must be km or single, got '\(self.laps)'", code: 2)
             }
@@ -208,14 +244,21 @@ struct RunsRenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "render", abstract: "Draw a run's route and profile as SVG.")
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "Run id.") var id: String
-    @Option(name: [.short, .long], help: "SVG file to write (default: standard output).") var output: String?
+    @Option(name: [.short, .long], help: "SVG file to write, ending in .svg (default: standard output).") var output: String?
     @Option(name: .long, help: "Picture width in pixels (320...4000).") var width = RouteRenderer.defaultWidth
+
+    /// The only format `render` writes.
+    enum Picture: String { case svg }
 
     func run() async throws {
         try await reportingFailures {
+            _ = try OutputFormat.choose(given: nil, output: output, extensions: ["svg": Picture.svg], fallback: .svg)
+            guard (320...4000).contains(width) else {
+                throw CommandFailure("--width \(width) is outside 320...4000 pixels", code: 2)
+            }
             let (history, units) = try store.open()
             let (run, points) = try await history.track(id: id)
-            try write(RouteRenderer(units: units, width: min(max(width, 320), 4000)).svg(run: run, points: points), to: output)
+            try write(RouteRenderer(units: units, width: width).svg(run: run, points: points), to: output)
         }
     }
 }

@@ -49,7 +49,7 @@ struct RunsImportCommand: AsyncParsableCommand {
             let progress = ProgressBar(label: "importing", large: files.count > 1)
             for (index, file) in files.enumerated() {
                 progress?.update(fraction: Double(index) / Double(files.count),
-                                 detail: "\(index) of \(files.count) files, \(report.imported.count) runs")
+                                 detail: "\(index) of \(Counted.string(files.count, "file")), \(Counted.string(report.imported.count, "run"))")
                 do {
                     let data = try Data(contentsOf: URL(fileURLWithPath: file))
                     report.add(try importer.importFile(data, file: file, request: request), file: file)
@@ -63,7 +63,7 @@ struct RunsImportCommand: AsyncParsableCommand {
             if json {
                 print(try MeridianJSON.string(report))
             } else {
-                report.print(units: units, detailed: files.count == 1)
+                report.print(style: RunTextStyle(units: units, timeZone: settings?.timeZone ?? .current), detailed: files.count == 1)
             }
             if !report.failed.isEmpty { throw ExitCode(1) }
         }

@@ -17,7 +17,7 @@ struct RunsStartCommand: AsyncParsableCommand {
         try await reportingFailures {
             var body: [String: String] = ["activity": activity]
             if let name { body["name"] = name }
-            let data = try await ServiceClient(base: server.server).send("POST", "/v1/runs", body: body)
+            let data = try await server.client().send("POST", "/v1/runs", body: body)
             try LiveRunText.printStatus(data, json: server.json)
         }
     }
@@ -29,10 +29,12 @@ struct RunTargetOptions: ParsableArguments {
     @Option(name: .long, help: "Run id (default: the active run).")
     var id: String?
 
-    /// Sends `POST /v1/runs/{id}/{action}` for the given run, or the active one, and returns the answer.
-    func post(_ action: String) async throws -> Data {
-        let client = ServiceClient(base: server.server)
-        return try await client.send("POST", "/v1/runs/\(try await client.runID(id))/\(action)")
+    /// Sends `POST /v1/runs/{id}/{action}` for the given run, or the active one; returns the run's id and the answer.
+    /// `explaining` maps the service's error codes to messages for that id (see `ServiceClient.send`).
+    func post(_ action: String, explaining: (String) -> [String: String] = { _ in [:] }) async throws -> (id: String, answer: Data) {
+        let client = try server.client()
+        let id = try await client.runID(id, for: action)
+        return (id, try await client.send("POST", "/v1/runs/\(PercentEncoding.unreserved(id))/\(action)", explaining: explaining(id)))
     }
 }
 
@@ -43,7 +45,7 @@ struct RunsPauseCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            try LiveRunText.printStatus(try await target.post("pause"), json: target.server.json)
+            try LiveRunText.printStatus(try await target.post("pause").answer, json: target.server.json)
         }
     }
 }
@@ -55,7 +57,26 @@ struct RunsResumeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            try LiveRunText.printStatus(try await target.post("resume"), json: target.server.json)
+            try LiveRunText.printStatus(try await target.post("resume").answer, json: target.server.json)
+        }
+    }
+}
+
+/// `meridian runs discard`.
+struct RunsDiscardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "discard",
+        abstract: "Discard a draft (a stopped run too short to save) on the running service.",
+        discussion: "List drafts with `meridian runs list --drafts`; saved runs are deleted with `meridian runs delete ID`."
+    )
+    @OptionGroup var target: RunTargetOptions
+
+    func run() async throws {
+        try await reportingFailures {
+            let id = try await target.post("discard") { id in
+                ["run_not_draft": "run \(id) is not a draft; only a stopped run too short to save can be discarded (delete a saved run with `meridian runs delete \(id)`)"]
+            }.id
+            print(target.server.json ? try MeridianJSON.string(["discarded": id]) : "discarded draft \(id)")
         }
     }
 }
@@ -67,11 +88,16 @@ struct RunsStopCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let data = try await target.post("stop")
+            let data = try await target.post("stop").answer
             if target.server.json { return LiveRunText.printRaw(data) }
             let result = try ServiceClient.decode(StopReply.self, data)
-            print(RunText.summary(result.run).joined(separator: "\n"))
+            let config = try ConfigLookup.load(explicit: target.server.config)
+            let style = RunTextStyle(units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current)
+            print(RunText.summary(result.run, style: style).joined(separator: "\n"))
             print(result.message)
+            if !result.saved {
+                print("continue it: meridian runs resume --id \(result.run.id); discard it: meridian runs discard --id \(result.run.id)")
+            }
         }
     }
 
@@ -89,19 +115,32 @@ struct RunsStatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            try LiveRunText.printStatus(try await ServiceClient(base: server.server).send("GET", "/v1/runs/active"),
-                                           json: server.json)
+            try LiveRunText.printStatus(try await server.client().send("GET", "/v1/runs/active", explaining: ServiceClient.noActiveRun),
+                                        json: server.json)
         }
     }
 }
 
 extension ServiceClient {
-    /// The given id, or the active run's.
-    func runID(_ id: String?) async throws -> String {
+    /// The given id, or the active run's for `action` (saying in the command line's words when there is none).
+    func runID(_ id: String?, for action: String) async throws -> String {
         if let id { return id }
-        let status = try Self.decode(LiveRunText.StatusReply.self, try await send("GET", "/v1/runs/active"))
+        var explanation = Self.noActiveRun
+        switch action {
+        case "resume":
+            explanation["no_active_run"] = "no run is being tracked or paused; continue a draft with `meridian runs resume --id ID` "
+                + "(list them with `meridian runs list --drafts`), or start a run with `meridian runs start`"
+        case "discard":
+            explanation["no_active_run"] = "give the draft to discard with --id ID (list drafts with `meridian runs list --drafts`)"
+        default:
+            break
+        }
+        let status = try Self.decode(LiveRunText.StatusReply.self, try await send("GET", "/v1/runs/active", explaining: explanation))
         return status.run.id
     }
+
+    /// The service's `no_active_run` in the command line's words.
+    static let noActiveRun = ["no_active_run": "no run is being tracked; start one with `meridian runs start`"]
 }
 
 /// The live status documents of the running service, as text.

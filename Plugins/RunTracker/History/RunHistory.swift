@@ -32,7 +32,7 @@ public struct RunHistory: Sendable {
             conditions.append("deleted_at IS NOT NULL AND deleted_at > ?")
             arguments.append((now.timeIntervalSince1970 - retention).databaseValue)
         } else {
-            conditions.append("deleted_at IS NULL AND state = 'stopped'")
+            conditions.append(query.drafts ? "deleted_at IS NULL AND state = 'draft'" : "deleted_at IS NULL AND state = 'stopped'")
         }
         if let cursor = query.cursor {
             conditions.append("(started_at < ? OR (started_at = ? AND id < ?))")

@@ -15,17 +15,20 @@ public struct RunListQuery: Sendable, Equatable {
     public var to: Date?
     /// List the deleted runs that can still be restored instead of the saved ones.
     public var deleted: Bool
+    /// List the drafts (stopped runs too short to save, not deleted) instead of the saved runs.
+    public var drafts: Bool
 
     public static let limits = 1...200
 
     public init(limit: Int = 50, cursor: RunCursor? = nil, name: String? = nil, from: Date? = nil, to: Date? = nil,
-                deleted: Bool = false) {
+                deleted: Bool = false, drafts: Bool = false) {
         self.limit = min(max(limit, Self.limits.lowerBound), Self.limits.upperBound)
         self.cursor = cursor
         self.name = name
         self.from = from
         self.to = to
         self.deleted = deleted
+        self.drafts = drafts
     }
 
     /// Parses the `deleted` flag: `true` or `false`; anything else is an `invalid` error naming the parameter.

@@ -27,6 +27,14 @@ public enum ConfigLoader {
         return config
     }
 
+    /// `path` as written in the configuration `file`: a relative path starts at the file's folder (so a configuration
+    /// works from any working directory); an absolute path, or any path without a file, is left as it is.
+    public static func resolve(_ path: String, relativeTo file: String?) -> String {
+        guard let file, !path.isEmpty, !path.hasPrefix("/") else { return path }
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        return URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL.path
+    }
+
     /// Environment variables win over the file.
     public static func applyOverrides(_ config: inout MeridianConfig, environment: [String: String]) {
         if let token = environment["MERIDIAN_TOKEN"], !token.isEmpty { config.http.token = token }
@@ -60,7 +68,9 @@ public enum ConfigLoader {
             }
             timeZone = zone
         }
-        var config = MeridianConfig(http: core.http ?? .init(), store: core.store ?? .init(),
+        var store = core.store ?? .init()
+        store.path = resolve(store.path, relativeTo: file)
+        var config = MeridianConfig(http: core.http ?? .init(), store: store,
                                     units: core.units ?? .metric, timeZone: timeZone, logLevel: core.logLevel ?? "info",
                                     providers: providers, consumers: consumers, file: file)
         try validate(&config, root: mapping, file: file)

@@ -36,7 +36,8 @@ public struct MeridianConfig: Sendable {
 
 /// `store:` section.
 public struct StoreSettings: Sendable, Decodable, Equatable {
-    /// SQLite file path; relative paths are relative to the working directory.
+    /// SQLite file path. In a configuration file a relative path (and the default) starts at the file's folder;
+    /// without a file (`MERIDIAN_DB`, `--db`, no configuration) at the working directory.
     public var path: String = "data/meridian.sqlite"
 
     public init(path: String = "data/meridian.sqlite") {
@@ -89,6 +90,12 @@ public struct PluginOptions: @unchecked Sendable {
         node = trimmed.isEmpty ? Node.mapping(Node.Mapping([])) : try decoder.compose(yaml)
         self.path = path.isEmpty ? [] : [NameKey(path)]
         self.file = file
+    }
+
+    /// A file path given in these options, resolved like every path of the configuration: relative to the
+    /// configuration file's folder (see `ConfigLoader.resolve(_:relativeTo:)`).
+    public func path(_ value: String) -> String {
+        ConfigLoader.resolve(value, relativeTo: file)
     }
 
     /// Decodes the options into the plugin's typed options; unknown keys are errors.

@@ -131,7 +131,7 @@ final class KeyUsageTracker {
             for key in record.keys where !record.used.contains(key.name) {
                 let known = record.used.sorted()
                 var message = "unknown key '\(key.name)'"
-                if let suggestion = Self.closest(to: key.name, in: known) {
+                if let suggestion = Suggestion.closest(to: key.name, in: known) {
                     message += "; did you mean '\(suggestion)'?"
                 } else if !known.isEmpty {
                     message += "; expected one of: \(known.joined(separator: ", "))"
@@ -141,27 +141,5 @@ final class KeyUsageTracker {
             }
         }
         return nil
-    }
-
-    private static func closest(to word: String, in candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, word.count / 3) else { return nil }
-        return best.0
-    }
-
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + [Int](repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1,
-                                 previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

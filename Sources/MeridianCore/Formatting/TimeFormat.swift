@@ -1,8 +1,5 @@
 /// Durations, paces and speeds for people.
 public enum TimeFormat {
-    /// Slower than this (seconds per kilometre, i.e. under 1 km/h) counts as standing still.
-    public static let slowestPaceSecondsPerKilometre = 3600.0
-
     /// `h:mm:ss` from one hour, `m:ss` below; negative values count as 0, NaN prints "--:--".
     public static func duration(seconds: Double) -> String {
         guard seconds.isFinite else { return "--:--" }
@@ -14,13 +11,12 @@ public enum TimeFormat {
         return "\(minutes):\(twoDigits(secs))"
     }
 
-    /// Pace as `m:ss /km` or `m:ss /mi` from seconds per kilometre. Prints "--:--"
-    /// (with the unit) when not moving: not finite, not positive, or slower than 1 km/h.
+    /// Pace as `m:ss /km` or `m:ss /mi` from seconds per kilometre (`h:mm:ss` from an hour per unit, so a
+    /// slow average such as a hike's still shows). Prints "--:--" (with the unit) when there is no pace: not
+    /// finite or not positive (live figures pass infinity when standing still).
     public static func pace(secondsPerKilometre: Double, units: UnitSystem) -> String {
         let suffix = units == .metric ? "/km" : "/mi"
-        guard secondsPerKilometre.isFinite, secondsPerKilometre > 0,
-              secondsPerKilometre <= slowestPaceSecondsPerKilometre
-        else { return "--:-- \(suffix)" }
+        guard secondsPerKilometre.isFinite, secondsPerKilometre > 0 else { return "--:-- \(suffix)" }
         let perUnit = units == .metric
             ? secondsPerKilometre
             : secondsPerKilometre * UnitSystem.metresPerMile / 1000

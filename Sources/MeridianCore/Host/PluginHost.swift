@@ -41,10 +41,11 @@ public final class PluginHost: Service, Sendable {
     private let dropCounters: [String: Counter]
 
     /// Builds every plugin in `config` from `registry`. Configuration problems
-    /// (unknown type, bad options) are thrown as `ConfigError`s that name the entry.
+    /// (unknown type, bad options) are thrown as `ConfigError`s that name the entry; a plugin that cannot
+    /// start for another reason (its stored data cannot be read…) as a `PluginStartError`.
     public init(config: MeridianConfig, registry: PluginRegistry, logger: Logger,
                 resources: Resources = Resources(), metrics: any MetricsFactory = MetricsSystem.factory,
-                consumerBuffer: Int = PluginHost.defaultConsumerBuffer) throws(ConfigError) {
+                consumerBuffer: Int = PluginHost.defaultConsumerBuffer) throws {
         let position = PositionBoard()
         let events = EventBus()
         self.position = position
@@ -71,7 +72,7 @@ public final class PluginHost: Service, Sendable {
             let providerContext = ProviderContext(plugin: context(for: spec), health: health) { fix in
                 receiver.host?.receive(fix, from: id)
             }
-            let provider = try Self.build { try type.make(spec.options, providerContext) }
+            let provider = try Self.build(spec.id) { try type.make(spec.options, providerContext) }
             providers.append(ProviderSlot(id: spec.id, type: spec.type, priority: spec.priority,
                                           staleAfter: spec.staleAfter, provider: provider, health: health,
                                           fixesReceived: Atomic<Int>.Shared(0)))
@@ -80,7 +81,7 @@ public final class PluginHost: Service, Sendable {
         for (index, spec) in config.consumers.enumerated() {
             let type = try Self.lookup(registry.consumer(spec.type), spec, section: "consumers", index: index,
                                        known: registry.consumerTypes.map(\.type), file: config.file)
-            let consumer = try Self.build { try type.make(spec.options, context(for: spec)) }
+            let consumer = try Self.build(spec.id) { try type.make(spec.options, context(for: spec)) }
             consumers.append(ConsumerSlot(id: spec.id, type: spec.type, consumer: consumer,
                                           channel: ConsumerChannel(capacity: consumerBuffer)))
         }
@@ -106,19 +107,24 @@ public final class PluginHost: Service, Sendable {
         return found
     }
 
-    private static func build<T>(_ make: () throws -> T) throws(ConfigError) -> T {
+    /// Runs a plugin's `make`: configuration errors as they are, anything else as the plugin's start failure.
+    private static func build<T>(_ id: String, _ make: () throws -> T) throws -> T {
         do {
             return try make()
         } catch let error as ConfigError {
             throw error
+        } catch let error as PluginStartError {
+            throw error
         } catch {
-            throw ConfigError(path: "", message: "\(error)")
+            throw PluginStartError(plugin: id, message: "\(error)")
         }
     }
 
-    /// Every service to run: the providers, the consumers and the host's own delivery loops.
+    /// Every service to run: the providers, the consumers and the host's own delivery loops. A provider
+    /// that ends or fails is reported in `providerReports` and never ends the group.
     public var services: [any Service] {
-        providers.map { $0.provider as any Service } + consumers.map { $0.consumer as any Service } + [self]
+        providers.map { ProviderService(provider: $0.provider, health: $0.health, logger: logger) as any Service }
+            + consumers.map { $0.consumer as any Service } + [self]
     }
 
     /// Takes a fix from provider `id`: counts it, fuses, and fans it out when it goes through.

@@ -11,26 +11,32 @@ public enum ReconnectLoop {
         public var madeProgress: Bool
         /// Why the connection ended, for the provider's state message and the log.
         public var reason: String
+        /// True when the input has ended for good (a replayed file without `loop`): the loop stops and the
+        /// provider is reported `finished` with `reason`.
+        public var finished: Bool
 
-        public init(madeProgress: Bool, reason: String) {
+        public init(madeProgress: Bool, reason: String, finished: Bool = false) {
             self.madeProgress = madeProgress
             self.reason = reason
+            self.finished = finished
         }
     }
 
-    /// Runs the loop until graceful shutdown (or cancellation), then reports the provider as stopped.
+    /// Runs the loop until graceful shutdown (or cancellation), then reports the provider as stopped; a
+    /// `finished` outcome ends it earlier, reported as `finished`.
     public static func runUntilShutdown(backoff: Backoff, health: ProviderHealth, logger: Logger, connectingMessage: String,
                                         retryCounter: String, attempt: @escaping @Sendable () async -> Outcome) async {
         await cancelWhenGracefulShutdown {
             await run(backoff: backoff, health: health, logger: logger, connectingMessage: connectingMessage,
                       retryCounter: retryCounter, attempt: attempt)
         }
-        health.update(.disconnected, message: "stopped")
+        if health.snapshot.state != .finished { health.update(.disconnected, message: "stopped") }
     }
 
     /// Calls `attempt` until cancelled. Before each attempt the provider is reported as
     /// `connecting` with `connectingMessage` (and `retryCounter` counts every retry); after it,
-    /// as `disconnected` with the reason and the delay before the next attempt.
+    /// as `disconnected` with the reason and the delay before the next attempt, or `finished` when the
+    /// attempt says the input has ended for good (which ends the loop).
     public static func run(backoff: Backoff, health: ProviderHealth, logger: Logger, connectingMessage: String,
                            retryCounter: String, attempt: () async -> Outcome) async {
         var backoff = backoff
@@ -41,6 +47,11 @@ public enum ReconnectLoop {
             attempts += 1
             let outcome = await attempt()
             if Task.isCancelled { return }
+            if outcome.finished {
+                health.update(.finished, message: outcome.reason)
+                logger.info("\(outcome.reason)")
+                return
+            }
             if outcome.madeProgress { backoff.reset() }
             let delay = backoff.nextDelay()
             let message = "\(outcome.reason); retrying in \(NumberText.trimmed(delay.seconds, decimals: 3)) s"

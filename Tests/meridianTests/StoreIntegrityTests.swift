@@ -1,0 +1,119 @@
+import Foundation
+import MeridianTesting
+import Testing
+
+/// A flyer database damaged by seeded 64-byte overwrites: `meridian store check` says what is damaged and what to do,
+/// and `meridian serve` either refuses it with the same advice (exit 1, no "configuration:" prefix) or serves exactly
+/// the flyers that were imported, never a garbled one.
+@Suite("damaged databases")
+struct StoreIntegrityTests {
+    /// A flyer database made by `meridian flyers import`, and its export.
+    static func makeDatabase(in directory: URL) throws -> (path: String, export: String) {
+        var csv = "id,title,lat,lon,category,address\n"
+        var random = SplitMix(seed: 7)
+        let categories = ["food", "lost", "sale"]
+        for index in 0..<3000 {
+            let latitude = 47 + Double(random.next() % 2_000_000) / 1_000_000
+            let longitude = 1 + Double(random.next() % 2_000_000) / 1_000_000
+            csv += "f\(index),Flyer number \(index),\(latitude),\(longitude),\(categories[index % 3]),\(index) Rue de la Paix\n"
+        }
+        let file = directory.appendingPathComponent("flyers.csv")
+        try csv.write(to: file, atomically: true, encoding: .utf8)
+        let path = directory.appendingPathComponent("flyers.sqlite").path
+        let imported = try MeridianBinary.run(["flyers", "import", file.path, "--db", path])
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let export = try MeridianBinary.run(["flyers", "export", "--db", path])
+        try #require(export.status == 0, "\(export.stderr)")
+        return (path, export.stdout)
+    }
+
+    /// Overwrites 64 bytes at an offset chosen by `seed` with bytes chosen by it.
+    static func damage(_ path: String, seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: random.next() % (size - 64))
+        handle.write(Data((0..<8).flatMap { _ in withUnsafeBytes(of: random.next()) { Array($0) } }))
+    }
+
+    /// What SQLite's own shell says of the file with `PRAGMA quick_check`.
+    static func quickCheck(_ path: String) throws -> String {
+        let shell = try ManagedProcess("sqlite3", [path, "PRAGMA quick_check"])
+        shell.waitUntilExit()
+        return shell.output().trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Starts `meridian serve` with only the flyers consumer on `database` and returns whether it started
+    /// (then stopped again) and its output.
+    static func serve(_ database: String, in directory: URL) async throws -> (started: Bool, status: Int32?, output: String) {
+        let config = directory.appendingPathComponent("serve.yaml")
+        try "http:\n  port: \(try FreePort.next())\nstore:\n  path: \(database)\nconsumers:\n  - type: flyers\n"
+            .write(to: config, atomically: true, encoding: .utf8)
+        let process = try ManagedProcess(MeridianBinary.path, ["serve", "--config", config.path], currentDirectory: directory)
+        defer { process.stop() }
+        try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen or exit") {
+            !process.isRunning || process.output().contains("listening on")
+        }
+        let started = process.isRunning
+        process.stop()
+        return (started, started ? nil : process.exitStatus, process.output())
+    }
+
+    @Test("ten seeded overwrites: refused with what to do, or served unchanged")
+    func seededOverwrites() async throws {
+        let directory = try TestData.temporaryDirectory("damaged-store")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (original, export) = try Self.makeDatabase(in: directory)
+        let sound = try MeridianBinary.run(["store", "check", "--db", original])
+        #expect(sound.status == 0 && sound.stdout.contains(": ok"), "\(sound.stdout)\(sound.stderr)")
+        var refused = 0
+        var missedByQuickCheck = 0
+        for seed in UInt64(0)..<10 {
+            let copy = directory.appendingPathComponent("damaged-\(seed).sqlite").path
+            try FileManager.default.copyItem(atPath: original, toPath: copy)
+            try Self.damage(copy, seed: seed)
+            let check = try MeridianBinary.run(["store", "check", "--db", copy])
+            let served = try await Self.serve(copy, in: directory)
+            if served.started {
+                let now = try MeridianBinary.run(["flyers", "export", "--db", copy])
+                #expect(now.stdout == export, "seed \(seed): the service started on a database whose flyers changed")
+                #expect(check.status == 0, "seed \(seed): store check found damage the service did not: \(check.stdout)")
+            } else {
+                refused += 1
+                if try Self.quickCheck(copy) == "ok" { missedByQuickCheck += 1 }
+                #expect(served.status == 1, "seed \(seed): \(served.output)")
+                #expect(served.output.contains(copy) && served.output.contains("meridian store check"), "seed \(seed): \(served.output)")
+                #expect(!served.output.contains("meridian: configuration"), "seed \(seed): \(served.output)")
+                #expect(check.status == 1, "seed \(seed): store check found nothing: \(check.stdout)\(check.stderr)")
+                #expect(check.stdout.contains("damaged: ") && check.stdout.contains("restore the file from a backup")
+                        && check.stdout.contains("re-import"), "seed \(seed): \(check.stdout)")
+            }
+        }
+        #expect(refused >= 2, "only \(refused) of 10 overwrites were refused")
+        // The damage the start-up check used to miss: an index that no longer matches its table.
+        #expect(missedByQuickCheck >= 1, "no overwrite was of the kind quick_check misses (\(refused) refused)")
+    }
+
+    @Test("a damaged spatial index is named by store check and what it belongs to")
+    func damagedRTree() throws {
+        let directory = try TestData.temporaryDirectory("damaged-rtree")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (path, _) = try Self.makeDatabase(in: directory)
+        // The R*Tree's root node is emptied: its rowid and parent tables no longer match the tree.
+        let broken = try ManagedProcess("sqlite3", [path, "UPDATE idx_flyers_geom_node SET data = zeroblob(length(data)) WHERE nodeno = 1"])
+        broken.waitUntilExit()
+        let check = try MeridianBinary.run(["store", "check", "--db", path])
+        #expect(check.status == 1, "\(check.stdout)")
+        #expect(check.stdout.contains("rtreecheck idx_flyers_geom: "), "\(check.stdout)")
+        #expect(check.stdout.contains("damaged: flyers (spatial index idx_flyers_geom of flyers.geom)"), "\(check.stdout)")
+    }
+
+    @Test("store check of a missing file says so and creates nothing")
+    func missingFile() throws {
+        let result = try MeridianBinary.run(["store", "check", "--db", "/nonexistent/x.sqlite"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("/nonexistent/x.sqlite") && result.stderr.contains("no such file"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/nonexistent/x.sqlite"))
+    }
+}
