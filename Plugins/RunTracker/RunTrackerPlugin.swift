@@ -11,8 +11,8 @@ import ServiceLifecycle
 public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes {
     public let id: String
     public let controller: LiveRunController
-    private let runStore: RunStore
-    private let context: PluginContext
+    let runStore: RunStore
+    let context: PluginContext
 
     public static let registration = ConsumerType(
         type: "run-tracker",
