@@ -30,17 +30,22 @@ a:hover { color: #064b35; }
 .top .link-button { background: none; border: 1px solid rgba(255, 255, 255, .4); color: #fff; border-radius: 999px; padding: 6px 12px; font: inherit; cursor: pointer; }
 main { max-width: 1080px; margin: 0 auto; padding: 20px 16px 48px; }
 main:focus { outline: none; }
-h1 { font-size: 1.9rem; line-height: 1.2; margin: 4px 0 6px; letter-spacing: -.01em; }
+h1 { font-size: 1.9rem; line-height: 1.2; margin: 4px 0 6px; letter-spacing: -.01em; overflow-wrap: anywhere; }
 h2 { font-size: 1.2rem; margin: 0 0 12px; }
 h3 { font-size: 1rem; margin: 0 0 8px; }
 p { margin: 0 0 12px; }
-.lede { color: var(--muted); margin-bottom: 18px; }
+.lede { color: var(--muted); margin-bottom: 18px; overflow-wrap: anywhere; }
 .muted { color: var(--muted); }
 .small { font-size: .875rem; }
 .card { background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: var(--shadow); padding: 18px; margin: 0 0 18px; }
 .card > :last-child { margin-bottom: 0; }
-.grid-2 { display: grid; gap: 18px; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); align-items: start; }
+.grid-2 { display: grid; gap: 18px; grid-template-columns: repeat(auto-fit, minmax(min(340px, 100%), 1fr)); align-items: start; }
 .grid-2 > .card { margin: 0; }
+.grid-2 { margin-bottom: 18px; }
+.stats + .stats { margin-top: 14px; }
+.stats + .actions { margin-top: 18px; }
+code { overflow-wrap: anywhere; }
+tbody th { text-transform: none; letter-spacing: 0; font-size: 1rem; color: var(--ink); font-weight: 650; }
 .stack > * + * { margin-top: 18px; }
 .head { display: flex; align-items: flex-start; justify-content: space-between; gap: 12px; flex-wrap: wrap; }
 .stats { display: grid; grid-template-columns: repeat(auto-fit, minmax(130px, 1fr)); gap: 12px 18px; margin: 0; }
@@ -93,10 +98,11 @@ button.danger:hover { background: #fdecea; }
 .notice form { display: inline; }
 ul.errors { margin: 8px 0 0; padding-left: 20px; }
 ul.errors li { margin: 4px 0; }
-.map { height: 420px; border-radius: var(--radius); overflow: hidden; background: #e8ece3; border: 1px solid var(--line); }
+.map { height: 420px; border-radius: var(--radius); overflow: hidden; background: #eef1ea; border: 1px solid var(--line); }
 .map.static { height: auto; }
-.map img, .chart svg, .map svg { display: block; width: 100%; height: auto; }
-.leaflet-container { background: #e8ece3; font: inherit; }
+.map img, .map.static svg, .chart svg { display: block; width: 100%; height: auto; }
+.leaflet-container { background: #eef1ea; font: inherit; }
+.charts { display: grid; gap: 18px; grid-template-columns: repeat(auto-fit, minmax(min(420px, 100%), 1fr)); }
 .mark-icon { background: #fff; border: 2px solid #1c2621; border-radius: 50%; color: #1c2621; font: 700 11px/18px system-ui, sans-serif; text-align: center; width: 22px !important; height: 22px !important; }
 .legend { display: flex; align-items: center; gap: 8px; font-size: .85rem; color: var(--muted); margin-top: 8px; flex-wrap: wrap; }
 .legend .ramp { display: inline-flex; border-radius: 4px; overflow: hidden; }
@@ -132,7 +138,10 @@ footer { max-width: 1080px; margin: 0 auto; padding: 0 16px 32px; color: var(--m
   th, td { padding: 8px 6px; }
   .hide-narrow { display: none; }
   .top .bar { padding: 8px 12px; gap: 6px 10px; }
-  .top nav a { padding: 6px 10px; }
+  .top nav { order: 3; flex-basis: 100%; }
+  .top nav ul { flex-wrap: nowrap; overflow-x: auto; }
+  .top nav a { padding: 6px 12px; white-space: nowrap; }
+  .top form { margin-left: auto; }
 }
 """#
 }

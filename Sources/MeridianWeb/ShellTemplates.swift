@@ -13,10 +13,10 @@ enum ShellTemplates {
 <meta name="color-scheme" content="light">
 <title>{{title}} · Meridian</title>
 <link rel="icon" href="{{icon}}" type="image/svg+xml">
-<link rel="stylesheet" href="{{css}}">
 {{#leaflet}}<link rel="stylesheet" href="/assets/leaflet/leaflet.css">
 <script src="/assets/leaflet/leaflet.js" defer></script>
-{{/leaflet}}<script src="{{script}}" defer></script>
+{{/leaflet}}<link rel="stylesheet" href="{{css}}">
+<script src="{{script}}" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

@@ -32,7 +32,8 @@ public struct WebSite: Sendable {
     }
 
     /// The headers of every page: only the service's own scripts, styles and connections (and the tile server's
-    /// images when configured), no framing, no referrer sent anywhere (tile servers included), nothing cached.
+    /// images when configured), no framing, no referrer sent to other sites (tile servers included; the browser then
+    /// still names this origin on its own form posts, which the cross-site guard needs), nothing cached.
     static func securityHeaders(tileSource: String?) -> HTTPFields {
         let images = ["'self'", "data:"] + (tileSource.map { [$0] } ?? [])
         let policy = [
@@ -42,7 +43,7 @@ public struct WebSite: Sendable {
         return [
             .contentSecurityPolicy: policy,
             .xContentTypeOptions: "nosniff",
-            .referrerPolicy: "no-referrer",
+            .referrerPolicy: "same-origin",
             .cacheControl: "no-store",
         ]
     }

@@ -34,6 +34,9 @@ public struct BarChart: Sendable {
             <line x1="\(f(side))" y1="\(f(top + plotHeight))" x2="\(f(width - side))" y2="\(f(top + plotHeight))" stroke="#9aa39c"/>
 
             """
+        if !bars.contains(where: { $0.value > 0 }) {
+            svg += "<text x=\"\(f(width / 2))\" y=\"\(f(top + plotHeight / 2))\" text-anchor=\"middle\" fill=\"#515c55\">Nothing recorded in this time</text>\n"
+        }
         for (index, bar) in bars.enumerated() {
             let x = side + Double(index) * slot
             let barHeight = bar.value / highest * plotHeight

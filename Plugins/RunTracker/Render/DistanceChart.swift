@@ -80,7 +80,7 @@ public struct DistanceChart: Sendable {
     }
 
     /// A chart on its own, scaled to the width of its container: `title` names it for screen readers.
-    public func standalone(_ series: [Series], title: String, width: Double = 640, height: Double = 190) -> String {
+    public func standalone(_ series: [Series], title: String, width: Double = 520, height: Double = 200) -> String {
         let frameHeight = height - fontSize - 12
         return """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(f(width)) \(f(height))" role="img" font-family="system-ui, sans-serif">\
@@ -99,12 +99,17 @@ public struct DistanceChart: Sendable {
                       captionColour: "#555")
     }
 
-    /// The profile's moving pace as a line, fast drawn high, between the 2nd and 98th percentile (`nil` without two paces).
-    public static func pace(_ profile: Profile, units: UnitSystem, stroke: String = "#2166ac") -> Series? {
-        let paces = profile.samples.compactMap(\.pace).sorted()
+    /// The profile's moving pace as a line, fast drawn high, between the 2nd and 98th percentile (`nil` without two
+    /// paces); with `smoothing`, each point is the mean of the paces up to that many slices either side.
+    public static func pace(_ profile: Profile, units: UnitSystem, stroke: String = "#2166ac", smoothing: Int = 0) -> Series? {
+        let raw = profile.samples.compactMap { sample in sample.pace.map { (distance: sample.distance, value: $0) } }
+        let samples = raw.indices.map { index in
+            let window = raw[max(0, index - smoothing)...min(raw.count - 1, index + smoothing)]
+            return (distance: raw[index].distance, value: window.reduce(0) { $0 + $1.value } / Double(window.count))
+        }
+        let paces = samples.map(\.value).sorted()
         guard paces.count > 1 else { return nil }
         let fast = paces[Int(Double(paces.count - 1) * 0.02)], slow = paces[Int(Double(paces.count - 1) * 0.98)]
-        let samples = profile.samples.compactMap { sample in sample.pace.map { (sample.distance, $0) } }
         return Series(samples: samples, low: fast, high: fast + max(slow - fast, 1), inverted: true,
                       style: .line(stroke: stroke, width: 1.8),
                       caption: "pace \(TimeFormat.pace(secondsPerKilometre: fast, units: units)) – \(TimeFormat.pace(secondsPerKilometre: slow, units: units))",

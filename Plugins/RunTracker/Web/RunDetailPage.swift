@@ -47,7 +47,8 @@ struct RunDetailModel {
     var device: String?
     var saved = false
     var restored = false
-    var records: [String]
+    var hasRecords: Bool
+    var recordList: String
     var headline: [Stat]
     var details: [Stat]
     var leaflet: Bool
@@ -57,6 +58,7 @@ struct RunDetailModel {
     var charts: [Chart]
     var hasCharts: Bool
     var splitUnit: String
+    var splitPaceLabel: String
     var splits: [SplitRow]
     var hasSplits: Bool
     var splitHeartRate: Bool
@@ -76,7 +78,7 @@ struct RunDetailModel {
     }
 
     struct SplitRow {
-        var label, time, pace, heartRate, relative: String
+        var label, pace, heartRate, relative: String
         var fastest: Bool
     }
 
@@ -98,7 +100,9 @@ struct RunDetailModel {
         activity = RunFigures.label(run.activity)
         date = "\(site.format.day(run.startedAt)) · \(site.format.time(run.startedAt)) \(site.format.zoneName(at: run.startedAt))"
         device = run.device?.name
-        self.records = records.map { "\($0.distance.label) in \(figures.duration($0.elapsedTime))" }
+        hasRecords = !records.isEmpty
+        recordList = records.sorted { $0.distance < $1.distance }
+            .map { "\($0.distance.label) in \(figures.duration($0.elapsedTime))" }.joined(separator: " · ")
 
         let speed = figures.paceOrSpeed(run)
         headline = [Stat(label: "Distance", value: figures.distance(run.distance)),
@@ -128,12 +132,12 @@ struct RunDetailModel {
         slow = figures.pace(colours.slow)
 
         let chart = DistanceChart(total: analysis.profile.samples.last.map { $0.distance + analysis.profile.sliceLength / 2 } ?? 0,
-                                  units: units, fontSize: 13)
+                                  units: units, fontSize: 15)
         var charts: [Chart] = []
         if let elevation = DistanceChart.elevation(analysis.profile, units: units) {
             charts.append(Chart(title: "Elevation", svg: chart.standalone([elevation], title: "Elevation along the run")))
         }
-        if let pace = DistanceChart.pace(analysis.profile, units: units) {
+        if let pace = DistanceChart.pace(analysis.profile, units: units, smoothing: 2) {
             charts.append(Chart(title: "Pace (faster is higher)", svg: chart.standalone([pace], title: "Pace along the run")))
         }
         if let heartRate = Self.heartRate(points: points, sliceLength: analysis.profile.sliceLength) {
@@ -146,10 +150,10 @@ struct RunDetailModel {
         let splits = table?.splits ?? []
         let fastestPace = splits.filter { !$0.partial }.map(\.pace).min() ?? splits.map(\.pace).min() ?? 1
         splitUnit = units == .metric ? "km" : "Mile"
+        splitPaceLabel = run.activity == .ride ? "Speed" : "Pace"
         self.splits = splits.map { split in
             let unitLength = table?.unitDistance ?? 1000
             return SplitRow(label: split.partial ? "+\(NumberText.fixed(split.distance / unitLength, decimals: 2))" : "\(split.index)",
-                            time: figures.duration(split.elapsedTime),
                             pace: run.activity == .ride ? figures.speed(split.elapsedTime > 0 ? split.distance / split.elapsedTime : 0)
                                 : figures.pace(split.pace),
                             heartRate: split.averageHeartRate.map { "\(Int($0.rounded())) bpm" } ?? "–",

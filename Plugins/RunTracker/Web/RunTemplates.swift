@@ -68,7 +68,7 @@ enum RunTemplates {
 <h1>{{name}}</h1>
 <p class="lede"><span class="badge">{{activity}}</span> {{date}}{{#device}} · recorded by {{device}}{{/device}}</p>
 </div></div>
-{{#records}}<p class="notice"><strong>New record:</strong> {{.}}</p>{{/records}}
+{{#hasRecords}}<p class="notice"><strong>Personal records set by this run:</strong> {{recordList}}</p>{{/hasRecords}}
 {{#hasNotes}}<p>{{notes}}</p>{{/hasNotes}}
 <section class="card" aria-label="Totals"><dl class="stats big">{{#headline}}<div class="stat"><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/headline}}</dl>
 <dl class="stats">{{#details}}<div class="stat"><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/details}}</dl></section>
@@ -79,12 +79,12 @@ enum RunTemplates {
 {{^leaflet}}<div class="map static"><img src="{{pictureURL}}" alt="The route, coloured by pace"></div>{{/leaflet}}
 <p class="legend"><span>Pace</span> <span>{{fast}}</span><span class="ramp" aria-hidden="true"><span class="c0"></span><span class="c1"></span><span class="c2"></span><span class="c3"></span><span class="c4"></span><span class="c5"></span><span class="c6"></span><span class="c7"></span></span><span>{{slow}}</span> <span>· dashed: paused or no signal</span></p>
 </section>
-{{#hasCharts}}<section class="card stack" aria-label="Charts">{{#charts}}<figure class="chart"><figcaption>{{title}}</figcaption>{{{svg}}}</figure>{{/charts}}</section>{{/hasCharts}}
+{{#hasCharts}}<section class="card charts" aria-label="Charts">{{#charts}}<figure class="chart"><figcaption>{{title}}</figcaption>{{{svg}}}</figure>{{/charts}}</section>{{/hasCharts}}
 <div class="grid-2">
 <section class="card" aria-labelledby="splits-title"><h2 id="splits-title">Splits</h2>
 {{#hasSplits}}<div class="table-wrap"><table>
-<thead><tr><th scope="col">{{splitUnit}}</th><th scope="col" class="num">Time</th><th scope="col" class="num">Pace</th>{{#splitHeartRate}}<th scope="col" class="num">Heart rate</th>{{/splitHeartRate}}<th scope="col"><span class="hide-narrow">Speed</span></th></tr></thead>
-<tbody>{{#splits}}<tr{{#fastest}} class="best"{{/fastest}}><th scope="row">{{label}}</th><td class="num">{{time}}</td><td class="num">{{pace}}{{#fastest}} <span class="badge">fastest</span>{{/fastest}}</td>{{#splitHeartRate}}<td class="num">{{heartRate}}</td>{{/splitHeartRate}}<td><meter min="0" max="1" value="{{relative}}" aria-label="relative speed">{{relative}}</meter></td></tr>
+<thead><tr><th scope="col">{{splitUnit}}</th><th scope="col" class="num">{{splitPaceLabel}}</th>{{#splitHeartRate}}<th scope="col" class="num">Heart rate</th>{{/splitHeartRate}}<th scope="col"><span class="visually-hidden">Relative speed</span></th></tr></thead>
+<tbody>{{#splits}}<tr{{#fastest}} class="best"{{/fastest}}><th scope="row">{{label}}</th><td class="num">{{pace}}{{#fastest}} <span aria-hidden="true">★</span><span class="visually-hidden">(fastest)</span>{{/fastest}}</td>{{#splitHeartRate}}<td class="num">{{heartRate}}</td>{{/splitHeartRate}}<td><meter min="0" max="1" value="{{relative}}" aria-label="relative speed">{{relative}}</meter></td></tr>
 {{/splits}}</tbody></table></div>{{/hasSplits}}
 {{^hasSplits}}<p class="muted">Too short for a split.</p>{{/hasSplits}}
 </section>
@@ -122,10 +122,8 @@ enum RunTemplates {
 <figure class="card chart"><figcaption>Distance per month</figcaption>{{{months}}}</figure>
 </div>
 {{#hasProgressions}}<section class="card" aria-labelledby="progress-title"><h2 id="progress-title">How they improved</h2>
-{{#progressions}}<h3>{{distance}}</h3>
-<div class="table-wrap"><table><thead><tr><th scope="col">Set on</th><th scope="col" class="num">Time</th><th scope="col" class="num">Better by</th><th scope="col">Run</th></tr></thead>
-<tbody>{{#entries}}<tr><td>{{date}}</td><td class="num">{{time}}</td><td class="num">{{improvement}}</td><td>{{#href}}<a href="{{href}}">{{runName}}</a>{{/href}}{{^href}}{{runName}} <span class="muted small">(deleted)</span>{{/href}}</td></tr>
-{{/entries}}</tbody></table></div>
-{{/progressions}}</section>{{/hasProgressions}}
+<div class="table-wrap"><table><thead><tr><th scope="col">Distance</th><th scope="col">Set on</th><th scope="col" class="num">Time</th><th scope="col" class="num">Better by</th><th scope="col" class="hide-narrow">Run</th></tr></thead>
+<tbody>{{#progressions}}{{#entries}}<tr><th scope="row">{{distance}}</th><td>{{date}}</td><td class="num">{{time}}</td><td class="num">{{improvement}}</td><td class="hide-narrow">{{#href}}<a href="{{href}}">{{runName}}</a>{{/href}}{{^href}}{{runName}} <span class="muted small">(deleted)</span>{{/href}}</td></tr>
+{{/entries}}{{/progressions}}</tbody></table></div></section>{{/hasProgressions}}
 """#
 }
