@@ -171,6 +171,7 @@ let package = Package(
             dependencies: [
                 "MeridianCore", "MeridianStore", "MeridianCLI", "MeridianWeb", "FlyerProximity", "RunTracker", "Workloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks",

@@ -181,14 +181,23 @@ def sign_in():
     check(driver.execute_script("return document.cookie") == "", "the session cookie is readable by scripts")
 
 
-@test("every page loads without script errors or policy violations")
+PAGE_SIZE = "return performance.getEntriesByType('navigation')[0].decodedBodySize"
+
+
+@test("every page loads without script errors or policy violations, within 150 KB of HTML, CSS and script")
 def pages():
     runs = api("/v1/runs?limit=5")["runs"]
     check(runs, "the seeded run is missing")
     state["run"] = runs[0]
+    weights = []
+    assets = sum(len(fetch(link)) for link in ["/assets/app.css", "/assets/app.js"])
     for path in ["/", "/runs", "/runs/" + runs[0]["id"], "/records", "/flyers", "/flyers?lat=49.43&lon=11.127"]:
         load(path)
         check(driver.find_element(By.TAG_NAME, "h1").text, path + " has no heading")
+        weight = driver.execute_script(PAGE_SIZE) + assets
+        check(0 < weight <= 150 * 1024, "%s weighs %d bytes of HTML, CSS and script" % (path, weight))
+        weights.append("%s %.1f KB" % (path.split("?")[0] if len(path) < 12 else path[:12] + "…", weight / 1024))
+    print("     page weight (HTML + CSS + script, Leaflet aside): " + ", ".join(weights))
 
 
 @test("the run page shows the route on a map, km marks, the charts and the splits")

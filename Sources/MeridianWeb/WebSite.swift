@@ -110,3 +110,12 @@ extension HTTPField.Name {
     static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
 }
+
+extension WebSite {
+    /// A site with no server around it, for tools that render pages directly (the benchmark of `scripts/bench-runs`).
+    public static func standalone(units: UnitSystem, timeZone: TimeZone, web: WebSettings = WebSettings(),
+                                  leafletAvailable: Bool = true) -> WebSite {
+        WebSite(format: PageFormat(timeZone: timeZone, units: units), web: web, leafletAvailable: leafletAvailable,
+                navigation: [NavigationLink("Now", path: "/")], signedIn: false, assets: ShellAssets())
+    }
+}

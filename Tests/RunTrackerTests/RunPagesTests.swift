@@ -9,20 +9,6 @@ import Workloads
 /// live card of the now page, on runs imported through the tracker into a real SpatiaLite file.
 @Suite("Run pages over HTTP")
 struct RunPagesTests {
-    static func withServer(_ runs: [SyntheticRun], _ body: (TrackerServer) async throws -> Void) async throws {
-        let fixture = try HistoryFixture()
-        defer { fixture.remove() }
-        for run in runs { try fixture.insert(run) }
-        let server = try await TrackerServer.start(store: fixture.store)
-        do {
-            try await body(server)
-        } catch {
-            try await server.stop()
-            throw error
-        }
-        try await server.stop()
-    }
-
     static func names(_ html: String) -> [String] {
         html.components(separatedBy: "<a class=\"name\" href=\"").dropFirst().compactMap { part in
             part.split(separator: ">", maxSplits: 1).last.map { String($0.prefix { $0 != "<" }) }
@@ -39,7 +25,7 @@ struct RunPagesTests {
             Fixtures.run("r\(day)", day: day, name: day % 2 == 0 ? "Park \(day)" : "River \(day)",
                          activity: day == 3 ? .ride : .run, duration: 120, seed: UInt64(day + 1))
         }
-        try await Self.withServer(runs) { server in
+        try await TrackerServer.with(runs) { server in
             let first = try await server.client.request("GET", "/runs")
             #expect(first.status == 200)
             let names = Self.names(first.text)
@@ -62,7 +48,7 @@ struct RunPagesTests {
     @Test("/runs/{id}: totals, the route for the map (at most 2,000 points), km marks, charts, splits and data quality")
     func runPage() async throws {
         let long = Fixtures.run("long", day: 0, name: "Long <script>alert(1)</script>", duration: 10_000, pauses: [(offset: 4000, length: 60)])
-        try await Self.withServer([long]) { server in
+        try await TrackerServer.with([long]) { server in
             let page = try await server.client.request("GET", "/runs/long")
             #expect(page.status == 200)
             let html = page.text
@@ -99,7 +85,7 @@ struct RunPagesTests {
 
     @Test("edit name and notes, delete with undo, from forms")
     func editDeleteRestore() async throws {
-        try await Self.withServer([Fixtures.run("a.b", day: 0, name: "Before")]) { server in
+        try await TrackerServer.with([Fixtures.run("a.b", day: 0, name: "Before")]) { server in
             let path = "/runs/a%2Eb"
             let edited = try await Self.form(server, "\(path)/edit", "name=After+%3Cb%3E&notes=Windy")
             #expect(edited.status == 303 && edited.headers["location"] == "\(path)?saved=1")
@@ -121,7 +107,7 @@ struct RunPagesTests {
 
     @Test("/records: the records, how they improved, and distance per week and month")
     func records() async throws {
-        try await Self.withServer([Fixtures.run("slow", day: 0, duration: 1500, pace: 330, seed: 3),
+        try await TrackerServer.with([Fixtures.run("slow", day: 0, duration: 1500, pace: 330, seed: 3),
                                    Fixtures.run("fast", day: 1, duration: 1500, pace: 290, seed: 4)]) { server in
             let page = try await server.client.request("GET", "/records")
             #expect(page.status == 200)
@@ -151,7 +137,7 @@ struct RunPagesTests {
 
     @Test("the now page's run card: start form, then the live run with its buttons, then the last run")
     func liveCard() async throws {
-        try await Self.withServer([]) { server in
+        try await TrackerServer.with([]) { server in
             let idle = try await server.client.request("GET", "/now/run")
             #expect(idle.text.contains("data-state=\"idle\"") && idle.text.contains("data-api=\"POST /v1/runs\""))
             let started = try await server.call("POST", "/v1/runs", "{\"name\": \"Lunch <run>\", \"id\": \"live 1\"}")
@@ -173,7 +159,7 @@ struct RunPagesTests {
 
     @Test("GET /v1/runs?activity= filters by activity; an unknown one is a 400 naming it")
     func activityFilter() async throws {
-        try await Self.withServer([Fixtures.run("w", day: 0, activity: .walk), Fixtures.run("r", day: 1)]) { server in
+        try await TrackerServer.with([Fixtures.run("w", day: 0, activity: .walk), Fixtures.run("r", day: 1)]) { server in
             let walks = try #require(try await server.call("GET", "/v1/runs?activity=walk").json()["runs"] as? [[String: Any]])
             #expect(walks.map { $0["id"] as? String } == ["w"])
             let bad = try await server.call("GET", "/v1/runs?activity=swim")

@@ -9,9 +9,7 @@ public enum CSVFlyers {
 
     /// Reads every row; any problem rejects the whole file, naming the line and the column.
     public static func read(_ data: Data) throws(FlyerInputError) -> [Flyer] {
-        let result = readAll(data, errorLimit: 1)
-        if let error = result.errors.first { throw error }
-        return result.flyers
+        try FlyerInputError.firstProblem(of: readAll(data, errorLimit: 1))
     }
 
     /// Reads every row, collecting up to `errorLimit` problems (each naming its line and column) instead of

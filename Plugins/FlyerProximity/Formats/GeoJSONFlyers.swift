@@ -7,9 +7,7 @@ public enum GeoJSONFlyers {
     /// Reads a FeatureCollection or a single Feature. Any problem rejects the whole
     /// document, naming the feature index and the field.
     public static func read(_ data: Data) throws(FlyerInputError) -> [Flyer] {
-        let result = readAll(data, errorLimit: 1)
-        if let error = result.errors.first { throw error }
-        return result.flyers
+        try FlyerInputError.firstProblem(of: readAll(data, errorLimit: 1))
     }
 
     /// Reads every feature, collecting up to `errorLimit` problems (each naming its feature and field) instead of
