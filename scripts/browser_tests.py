@@ -226,7 +226,9 @@ def live_start():
     wait(lambda: live_state() == "tracking", "the card shows the tracking run")
     check(driver.find_element(By.ID, "live-title").text == "Browser lap", "the run's name is not shown")
     first = driver.find_element(By.ID, "run-timer").text
-    wait(lambda: driver.find_element(By.ID, "run-timer").text != first, "the timer moves on over /v1/events", timeout=8)
+    wait(lambda: driver.find_element(By.ID, "run-timer").text != first, "the timer moves on", timeout=8)
+    events = [line for line in fetch("/metrics").decode().splitlines() if 'route="/v1/events"' in line and 'status="200"' in line]
+    check(events, "the page did not open /v1/events")
     driver.find_element(By.XPATH, "//button[text()='Pause']").click()
     wait(lambda: live_state() == "paused", "the card shows the pause")
     check(api("/v1/runs/active")["run"]["state"] == "paused", "the service did not pause")

@@ -70,7 +70,7 @@ th, td { text-align: left; padding: 9px 10px; border-bottom: 1px solid var(--lin
 th { font-size: .78rem; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); font-weight: 650; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 tbody tr:hover { background: #f7f8f4; }
-tr.best td { background: var(--accent-soft); }
+tr.best td, tr.best th { background: var(--accent-soft); }
 .table-wrap { overflow-x: auto; -webkit-overflow-scrolling: touch; }
 .runs td:first-child { white-space: nowrap; }
 .runs .name { font-weight: 620; }

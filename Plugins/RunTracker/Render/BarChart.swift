@@ -15,9 +15,9 @@ public struct BarChart: Sendable {
         }
     }
 
-    public var width = 520.0
-    public var height = 240.0
-    public var fontSize = 14.0
+    public var width = 440.0
+    public var height = 220.0
+    public var fontSize = 15.0
     public var colour = "#0a7150"
 
     public init() {}

@@ -80,7 +80,7 @@ public struct DistanceChart: Sendable {
     }
 
     /// A chart on its own, scaled to the width of its container: `title` names it for screen readers.
-    public func standalone(_ series: [Series], title: String, width: Double = 520, height: Double = 200) -> String {
+    public func standalone(_ series: [Series], title: String, width: Double = 480, height: Double = 190) -> String {
         let frameHeight = height - fontSize - 12
         return """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(f(width)) \(f(height))" role="img" font-family="system-ui, sans-serif">\
