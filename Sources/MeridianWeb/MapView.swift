@@ -1,11 +1,11 @@
 import MeridianCore
 
-/// What a page's map shows, handed to the browser as JSON (`ScriptJSON`) and drawn with Leaflet by
-/// `app.js`: coloured lines, markers with plain-text labels, and optionally a click that picks a position.
-/// Without Leaflet or JavaScript the page shows its server-rendered picture instead.
-public struct MapView: Sendable, Encodable {
+/// What a page's map shows, handed to the browser as JSON (`json`) and drawn with Leaflet by `app.js`: coloured
+/// lines, markers with plain-text labels, and optionally a click that picks a position. Without Leaflet or
+/// JavaScript the page shows its server-rendered picture instead.
+public struct MapView: Sendable {
     /// A polyline of `[lat, lon]` pairs.
-    public struct Line: Sendable, Encodable {
+    public struct Line: Sendable {
         public var points: [[Double]]
         /// CSS colour.
         public var colour: String
@@ -19,13 +19,13 @@ public struct MapView: Sendable, Encodable {
     }
 
     /// What a marker stands for; `app.js` draws each kind in its own style.
-    public enum MarkerKind: String, Sendable, Encodable {
+    public enum MarkerKind: String, Sendable {
         case start, finish, mark, place, centre
     }
 
     /// A marker. `label` is short text on the marker (a kilometre number); `title`, `detail` and `link` fill
     /// its popup. All are shown as text, never as HTML.
-    public struct Marker: Sendable, Encodable {
+    public struct Marker: Sendable {
         public var lat: Double
         public var lon: Double
         public var kind: MarkerKind
@@ -47,7 +47,7 @@ public struct MapView: Sendable, Encodable {
     }
 
     /// A click on the map writes `lat` and `lon` into these fields of form `form` and submits it.
-    public struct Pick: Sendable, Encodable {
+    public struct Pick: Sendable {
         public var form: String
         public var lat: String
         public var lon: String
@@ -60,7 +60,7 @@ public struct MapView: Sendable, Encodable {
     }
 
     /// The basemap, when `web.tile_url` is set.
-    struct Tiles: Sendable, Encodable {
+    struct Tiles: Sendable {
         var url: String
         var attribution: String?
     }
@@ -75,6 +75,33 @@ public struct MapView: Sendable, Encodable {
         self.lines = lines
         self.markers = markers
         self.pick = pick
+    }
+
+    /// The JSON `app.js` reads.
+    var json: String {
+        let lines = self.lines.map { line in
+            ScriptJSON.object([
+                ("points", "[" + line.points.map { "[\(ScriptJSON.number($0[0])),\(ScriptJSON.number($0[1]))]" }.joined(separator: ",") + "]"),
+                ("colour", ScriptJSON.string(line.colour)), ("dashed", line.dashed ? "true" : "false"),
+            ])
+        }
+        let markers = self.markers.map { marker in
+            ScriptJSON.object([
+                ("lat", ScriptJSON.number(marker.lat)), ("lon", ScriptJSON.number(marker.lon)),
+                ("kind", ScriptJSON.string(marker.kind.rawValue)), ("label", marker.label.map(ScriptJSON.string)),
+                ("title", marker.title.map(ScriptJSON.string)), ("detail", marker.detail.map(ScriptJSON.string)),
+                ("link", marker.link.map(ScriptJSON.string)),
+            ])
+        }
+        return ScriptJSON.object([
+            ("lines", "[" + lines.joined(separator: ",") + "]"),
+            ("markers", "[" + markers.joined(separator: ",") + "]"),
+            ("pick", pick.map { ScriptJSON.object([("form", ScriptJSON.string($0.form)), ("lat", ScriptJSON.string($0.lat)),
+                                                   ("lon", ScriptJSON.string($0.lon))]) }),
+            ("tiles", tiles.map { ScriptJSON.object([("url", ScriptJSON.string($0.url)),
+                                                     ("attribution", $0.attribution.map(ScriptJSON.string))]) }),
+            ("units", ScriptJSON.string(units)),
+        ])
     }
 
     /// Six decimals (about 0.1 m): enough for any map, and half the text.

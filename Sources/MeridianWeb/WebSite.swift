@@ -72,11 +72,11 @@ public struct WebSite: Sendable {
     }
 
     /// A `<script type="application/json">` block holding `view` for `app.js`, with the basemap and units.
-    public func mapData(_ view: MapView, id: String) throws -> String {
+    public func mapData(_ view: MapView, id: String) -> String {
         var view = view
         view.tiles = tiles
         view.units = units.rawValue
-        return "<script type=\"application/json\" id=\"\(id)\">\(try ScriptJSON.encode(view))</script>"
+        return "<script type=\"application/json\" id=\"\(id)\">\(view.json)</script>"
     }
 
     func html(_ text: String, status: HTTPResponse.Status) -> Response {

@@ -25,13 +25,32 @@ struct TemplateTests {
         #expect(throws: TemplateError.self) { try set.render("missing", [String: String]()) }
     }
 
-    @Test("JSON in a script block cannot end the block")
+    @Test("JSON in a script block cannot end the block, and reads back the same")
     func scriptJSON() throws {
-        let text = try ScriptJSON.encode(["title": "</script><script>alert(1)</script> & \u{2028}"])
-        #expect(!text.contains("<") && !text.contains(">") && !text.contains("&"))
-        #expect(text.contains("\\u003c/script\\u003e"))
-        let decoded = try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
-        #expect(decoded["title"] == "</script><script>alert(1)</script> & \u{2028}")
+        let title = "</script><script>alert(1)</script> & \u{2028} \"quoted\" \\ \n\u{01}é"
+        let text = ScriptJSON.object([("title", ScriptJSON.string(title)), ("n", ScriptJSON.number(48.137123)),
+                                      ("none", nil), ("bad", ScriptJSON.number(.nan))])
+        #expect(!text.contains("<") && !text.contains(">") && !text.contains("&") && !text.contains("none"))
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(decoded["title"] as? String == title)
+        #expect(decoded["n"] as? Double == 48.137123)
+        #expect(decoded["bad"] is NSNull)
+    }
+
+    @Test("a map's JSON carries lines, markers and the pick target")
+    func mapJSON() throws {
+        let point = try Coordinate(latitude: 48.1234567, longitude: -0.5)
+        var view = MapView(lines: [MapView.Line(points: [point, point], colour: "#fff", dashed: true)],
+                           markers: [MapView.Marker(point, kind: .place, title: "<b>x</b>", link: "geo:1,2")],
+                           pick: MapView.Pick(form: "f", lat: "lat", lon: "lon"))
+        view.units = "imperial"
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(view.json.utf8)) as? [String: Any])
+        let line = try #require((decoded["lines"] as? [[String: Any]])?.first)
+        #expect((line["points"] as? [[Double]])?.first == [48.123457, -0.5] && line["dashed"] as? Bool == true)
+        let marker = try #require((decoded["markers"] as? [[String: Any]])?.first)
+        #expect(marker["title"] as? String == "<b>x</b>" && marker["kind"] as? String == "place" && marker["label"] == nil)
+        #expect((decoded["pick"] as? [String: String])?["form"] == "f" && decoded["units"] as? String == "imperial")
+        #expect(decoded["tiles"] == nil)
     }
 
     @Test("forms: URL-encoded and multipart bodies, with files")

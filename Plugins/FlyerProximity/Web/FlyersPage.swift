@@ -57,7 +57,7 @@ struct FlyersPage {
                 + (center == nil ? " (your live position)" : "")
         }
         if site.leafletAvailable {
-            model.mapData = try site.mapData(mapView(items: items, centre: centre), id: "flyer-data")
+            model.mapData = site.mapData(mapView(items: items, centre: centre), id: "flyer-data")
         }
         return try site.page(title: "Flyers", body: FlyerTemplates.set.render("flyers", model), path: "/flyers", status: status)
     }

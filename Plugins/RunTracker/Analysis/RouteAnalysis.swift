@@ -48,19 +48,12 @@ public struct RouteAnalysis: Sendable, Equatable, Codable {
     /// Searches the smallest Douglas–Peucker tolerance (to about 2 %) whose result has at most `maxPoints`
     /// points over all segments, by bisection on a logarithmic scale.
     static func simplify(_ segments: [[Coordinate]], maxPoints: Int, geodesic: Geodesic) -> (Double, [[Coordinate]]) {
-        let (tolerance, kept) = simplifiedIndices(segments, maxPoints: maxPoints, geodesic: geodesic)
-        return (tolerance, zip(segments, kept).map { segment, indices in indices.map { segment[$0] } })
-    }
-
-    /// `simplify`, as the indices of the kept points within each segment.
-    public static func simplifiedIndices(_ segments: [[Coordinate]], maxPoints: Int,
-                                         geodesic: Geodesic = .wgs84) -> (tolerance: Double, kept: [[Int]]) {
         let total = segments.reduce(0) { $0 + $1.count }
-        guard total > maxPoints else { return (0, segments.map { Array($0.indices) }) }
-        func run(_ tolerance: Double) -> [[Int]] {
-            segments.map { geodesic.simplifiedIndices(of: $0, tolerance: tolerance) }
+        guard total > maxPoints else { return (0, segments) }
+        func run(_ tolerance: Double) -> [[Coordinate]] {
+            segments.map { geodesic.simplified($0, tolerance: tolerance) }
         }
-        func count(_ simplified: [[Int]]) -> Int { simplified.reduce(0) { $0 + $1.count } }
+        func count(_ simplified: [[Coordinate]]) -> Int { simplified.reduce(0) { $0 + $1.count } }
         var low = 0.01
         var high = 1.0
         var best = run(high)

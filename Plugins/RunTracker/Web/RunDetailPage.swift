@@ -126,7 +126,7 @@ struct RunDetailModel {
         leaflet = site.leafletAvailable
         let path = RunLinks.run(run.id)
         pictureURL = "\(path)/route.svg"
-        mapData = leaflet ? try site.mapData(RunRouteMap.view(points: points, profile: analysis.profile, units: units), id: "route-data") : ""
+        mapData = leaflet ? site.mapData(RunRouteMap.view(points: points, profile: analysis.profile, units: units), id: "route-data") : ""
         let colours = PaceColours(profile: analysis.profile)
         fast = figures.pace(colours.fast)
         slow = figures.pace(colours.slow)

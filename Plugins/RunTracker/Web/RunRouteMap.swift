@@ -2,7 +2,7 @@ import MeridianCore
 import MeridianWeb
 
 /// The map of one run for the browser: the route simplified with the core's Douglas–Peucker to at most
-/// `maxPoints` points (per segment, one tolerance), cut into pieces coloured by pace as in the SVG picture,
+/// `maxPoints` points (per segment, one tolerance: the smallest that fits), cut into pieces coloured by pace as in the SVG picture,
 /// dashed across pauses, with start, finish and a mark every kilometre or mile.
 enum RunRouteMap {
     /// At most this many route points go to the browser.
@@ -19,7 +19,7 @@ enum RunRouteMap {
             if index == 0 || usable[index].segment != usable[index - 1].segment { segments.append([]) }
             segments[segments.count - 1].append(index)
         }
-        let kept = RouteAnalysis.simplifiedIndices(segments.map { $0.map { coordinates[$0] } }, maxPoints: maxPoints).kept
+        let kept = Geodesic.wgs84.simplifiedIndices(ofSegments: segments.map { $0.map { coordinates[$0] } }, maxPoints: maxPoints).kept
         let route = zip(segments, kept).flatMap { segment, local in local.map { segment[$0] } }
         let colours = PaceColours(profile: profile)
         let pieces = RoutePieces(segments: route.map { usable[$0].segment }, distances: route.map { distances[$0] }, colours: colours)
