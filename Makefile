@@ -2,7 +2,7 @@
 SWIFT ?= swift
 CONFIG ?= Config/meridian.yaml
 
-.PHONY: bootstrap build build-tests run test contract-fuzz release clean
+.PHONY: bootstrap build build-tests run test contract-fuzz browser-tests release clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -19,13 +19,18 @@ run: build
 build-tests: bootstrap
 	$(SWIFT) build --build-tests
 
-# Then schemathesis fuzzes a running `meridian serve` against docs/openapi.yaml (about two minutes).
+# Then schemathesis fuzzes a running `meridian serve` against docs/openapi.yaml (about two minutes), and
+# headless Chromium drives the web app on another one (about a minute and a half).
 test: build-tests
 	$(SWIFT) test --skip-build --no-parallel
 	scripts/contract-fuzz
+	scripts/browser-tests
 
 contract-fuzz: build-tests
 	scripts/contract-fuzz
+
+browser-tests: build-tests
+	scripts/browser-tests
 
 release: bootstrap
 	$(SWIFT) build -c release --product meridian

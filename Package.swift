@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // MARK: Core
@@ -69,6 +70,14 @@ let package = Package(
             ]
         ),
         .target(
+            name: "MeridianWeb",
+            dependencies: [
+                "MeridianCore", "MeridianHTTP",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        .target(
             name: "MeridianCLI",
             dependencies: [
                 "MeridianCore", "MeridianStore",
@@ -78,7 +87,7 @@ let package = Package(
         .target(
             name: "MeridianTesting",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
@@ -126,7 +135,7 @@ let package = Package(
         .target(
             name: "FlyerProximity",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianCLI", "MapLinks",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI", "MapLinks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -136,7 +145,7 @@ let package = Package(
         .target(
             name: "RunTracker",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianCLI", "ActivityFiles",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI", "ActivityFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -148,7 +157,7 @@ let package = Package(
         .executableTarget(
             name: "meridian",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianCLI",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI",
                 "NMEASerialProvider", "GPSDProvider", "ReplayProvider",
                 "MapLinks", "FlyerProximity", "RunTracker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -160,8 +169,9 @@ let package = Package(
         .executableTarget(
             name: "meridian-bench",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianCLI", "FlyerProximity", "RunTracker", "Workloads",
+                "MeridianCore", "MeridianStore", "MeridianCLI", "MeridianWeb", "FlyerProximity", "RunTracker", "Workloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks",
@@ -181,6 +191,7 @@ let package = Package(
             name: "MeridianStoreTests",
             dependencies: ["MeridianStore", "MeridianTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .testTarget(name: "MeridianWebTests", dependencies: ["MeridianWeb", "MeridianTesting"]),
         .testTarget(
             name: "MeridianHTTPTests",
             dependencies: [

@@ -2,9 +2,11 @@ import ActivityFiles
 import ArgumentParser
 import Foundation
 import GRDB
+import Hummingbird
 import MeridianCLI
 import MeridianCore
 import MeridianStore
+import MeridianWeb
 import RunTracker
 import Workloads
 
@@ -16,6 +18,7 @@ struct RunsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Runs to generate.") var runs = 1000
     @Option(name: .long, help: "Seconds per run (1 Hz).") var duration = 3600
     @Option(name: .long, help: "Timed repetitions of list and load.") var repetitions = 500
+    @Option(name: .long, help: "Fixes (1 Hz) of the run whose page is rendered.") var pageFixes = 10_000
 
     func run() async throws {
         try await reportingFailures {
@@ -74,6 +77,8 @@ struct RunsCommand: AsyncParsableCommand {
             }
             Self.report("full detail (points, analysis, simplified route)", detail)
 
+            try await Self.pageBenchmark(runStore: runStore, store: store, fixes: pageFixes, start: start, origin: origin)
+
             var rebuild: [Double] = []
             var records: [PersonalRecord] = []
             for _ in 0..<5 {
@@ -89,6 +94,24 @@ struct RunsCommand: AsyncParsableCommand {
                 && records.allSatisfy { record in peer.best[record.distance].map { abs($0 - record.elapsedTime) < 1e-6 } ?? false }
             print("records agree with the baseline: \(same ? "yes" : "NO")")
         }
+    }
+
+    /// Renders the web page of one long run (`fixes` at 1 Hz, with a pause) the way `GET /runs/{id}` does: the
+    /// run and its points read, analysed, the map data simplified to 2,000 points, the charts drawn, the templates filled.
+    static func pageBenchmark(runStore: RunStore, store: Store, fixes: Int, start: Date, origin: Coordinate) async throws {
+        let run = SyntheticRun(id: "bench-page", name: "Long run", startedAt: start.addingTimeInterval(-86_400), origin: origin,
+                               duration: fixes - 1, pauses: [(offset: fixes / 2, length: 60)], seed: 99)
+        _ = try runStore.importRun(run.recording, id: run.id, name: run.name, activity: .run)
+        let stored = try await RunHistory(store: store).summary(id: run.id).pointCount
+        let page = RunDetailPage(store: store, site: .standalone(units: .metric, timeZone: TimeZone(identifier: "UTC") ?? .current))
+        var bytes = 0
+        var samples: [Double] = []
+        for _ in 0..<25 {
+            samples.append(try await time {
+                bytes = try await page.page(id: run.id).body.contentLength ?? 0
+            })
+        }
+        report("render the page of a \(stored)-point run (read, analyse, simplify, chart, template; \(bytes / 1024) KB of HTML)", samples)
     }
 
     static func benchID(_ index: Int) -> String { String(format: "bench-%05d", index) }

@@ -12,9 +12,9 @@ enum LinkText {
         "\(degrees(coordinate.latitude)),\(degrees(coordinate.longitude))"
     }
 
-    /// Percent-encodes UTF-8 `text`, leaving only RFC 3986 unreserved characters literal.
+    /// Percent-encodes UTF-8 `text`, leaving only RFC 3986 unreserved characters literal (`PercentEncoding`).
     static func encoded(_ text: String) -> String {
-        PercentEncoding.unreserved(text)
+        PercentEncoding.encoded(text)
     }
 }
 

@@ -19,7 +19,9 @@ public struct MapLinksPlugin: LocationConsumer, HTTPRoutes {
         commands: [MapLinkCommand.self],
         make: { options, context in
             let decoded = try options.decode(MapLinksOptions.self)
-            return MapLinksPlugin(defaults: try decoded.builder(options), context: context)
+            let defaults = try decoded.builder(options)
+            context.resources[MapLinkDefaultsKey.self] = defaults
+            return MapLinksPlugin(defaults: defaults, context: context)
         }
     )
 

@@ -11,9 +11,9 @@ import ServiceLifecycle
 public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes {
     public let id: String
     public let controller: LiveRunController
-    private let runStore: RunStore
+    let runStore: RunStore
     private let importer: RunImporter
-    private let context: PluginContext
+    let context: PluginContext
 
     public static let registration = ConsumerType(
         type: "run-tracker",

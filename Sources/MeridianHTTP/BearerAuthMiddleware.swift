@@ -1,22 +1,42 @@
+import Foundation
 import Hummingbird
+import MeridianCore
 
-/// Requires `Authorization: Bearer <token>` on every request when a token is configured,
-/// except `/health` unless `http.protect_health` is set.
+/// Requires `Authorization: Bearer <token>` on every request when a token is configured, or the session
+/// cookie of a browser that signed in with it, except `/health` (unless `http.protect_health` is set) and the
+/// site's public paths (sign-in page, assets). A browser asking for a page without either is sent to sign in.
 struct BearerAuthMiddleware: RouterMiddleware {
     typealias Context = MeridianRequestContext
     let token: String
     /// When false, `/health` answers without a token (and then shows status, version and uptime only).
     let protectHealth: Bool
+    /// The browser sessions, when pages are served.
+    var sessions: BrowserSessions? = nil
+    /// The pages, for their public paths and sign-in page.
+    var site: (any BrowserSite)? = nil
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let open = !protectHealth && context.endpointPath == "/health"
-        guard open || Self.accepts(request, token: token) else {
-            var error = APIError(.unauthorized, code: "unauthorized",
-                                 message: "this server requires 'Authorization: Bearer <token>' (the token from http.token or MERIDIAN_TOKEN)")
-            error.headers[.wwwAuthenticate] = "Bearer realm=\"meridian\""
-            throw error
+        let path = request.uri.path
+        let open = (!protectHealth && context.endpointPath == "/health") || (site?.isPublic(path) ?? false)
+        if open || Self.accepts(request, token: token) || (sessions?.accepts(request) ?? false) {
+            return try await next(request, context)
         }
-        return try await next(request, context)
+        if let site, Self.isPageRequest(request) {
+            let target = request.uri.query.map { "\(path)?\($0)" } ?? path
+            let location = "\(site.signInPath)?next=\(PercentEncoding.encoded(target))"
+            return Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+        }
+        var error = APIError(.unauthorized, code: "unauthorized",
+                             message: "this server requires 'Authorization: Bearer <token>' (the token from http.token or MERIDIAN_TOKEN)")
+        error.headers[.wwwAuthenticate] = "Bearer realm=\"meridian\""
+        throw error
+    }
+
+    /// A browser navigating to a page: GET or HEAD outside the API, `/health` and `/metrics`.
+    static func isPageRequest(_ request: Request) -> Bool {
+        let path = request.uri.path
+        guard request.method == .get || request.method == .head else { return false }
+        return !(path == "/v1" || path.hasPrefix("/v1/") || path == "/health" || path == "/metrics")
     }
 
     /// True when the request carries `Authorization: Bearer <token>`.

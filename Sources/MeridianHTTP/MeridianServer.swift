@@ -5,9 +5,9 @@ import Metrics
 import NIOCore
 import Prometheus
 
-/// Builds Meridian's HTTP application: core routes, every plugin's routes, bearer
-/// authentication when a token is set, JSON errors, request metrics, HEAD and OPTIONS, and
-/// the connection limits (idle and request-head timeouts).
+/// Builds Meridian's HTTP application: core routes, every plugin's routes, the pages for people (a
+/// `BrowserSite`), bearer or session authentication when a token is set, the cross-site guard, JSON
+/// errors, request metrics, HEAD and OPTIONS, and the connection limits (idle and request-head timeouts).
 public enum MeridianServer {
     /// Refuses settings that would expose the API without authentication.
     public static func validate(_ settings: HTTPSettings) throws(ConfigError) {
@@ -16,16 +16,19 @@ public enum MeridianServer {
         }
     }
 
-    /// The router with every route mounted (also used by tests without a socket).
+    /// The router with every route mounted (also used by tests without a socket); `site` adds the pages.
     public static func makeRouter(host: PluginHost, settings: HTTPSettings, registry: PrometheusCollectorRegistry,
-                                  metrics: any MetricsFactory) -> Router<MeridianRequestContext> {
+                                  metrics: any MetricsFactory, site: (any BrowserSite)? = nil) -> Router<MeridianRequestContext> {
         let router = Router(context: MeridianRequestContext.self, options: .autoGenerateHeadEndpoints)
         let routeMethods = RouteMethods()
         router.add(middleware: ErrorJSONMiddleware(routeMethods: routeMethods))
         router.add(middleware: RequestMetricsMiddleware(factory: metrics))
         let token = settings.token.flatMap { $0.isEmpty ? nil : $0 }
+        router.add(middleware: CrossSiteGuard(configuredHost: settings.host.lowercased(), checkHost: token == nil))
+        let sessions = token.map(BrowserSessions.init(token:))
         if let token {
-            router.add(middleware: BearerAuthMiddleware(token: token, protectHealth: settings.protectHealth))
+            router.add(middleware: BearerAuthMiddleware(token: token, protectHealth: settings.protectHealth,
+                                                        sessions: site == nil ? nil : sessions, site: site))
         }
         router.add(middleware: OptionsMiddleware(routeMethods: routeMethods))
         let v1 = router.group("v1")
@@ -34,6 +37,7 @@ public enum MeridianServer {
         for case let routes as any HTTPRoutes in plugins {
             routes.addRoutes(to: v1)
         }
+        site?.addRoutes(to: router, sessions: sessions)
         routeMethods.record(router)
         return router
     }
@@ -41,10 +45,10 @@ public enum MeridianServer {
     /// The application as a `Service`; `onListening` receives the bound port (useful with port 0).
     public static func makeApplication(
         host: PluginHost, settings: HTTPSettings, registry: PrometheusCollectorRegistry, metrics: any MetricsFactory,
-        logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+        site: (any BrowserSite)? = nil, logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(ConfigError) -> some ApplicationProtocol {
         try validate(settings)
-        let router = makeRouter(host: host, settings: settings, registry: registry, metrics: metrics)
+        let router = makeRouter(host: host, settings: settings, registry: registry, metrics: metrics, site: site)
         return Application(
             router: router,
             server: .guardedHTTP1(idleTimeout: settings.idleTimeout, headerTimeout: settings.headerTimeout),

@@ -48,8 +48,10 @@ public struct HTTPTestClient: Sendable {
 
     private func exchange(_ method: String, _ path: String, body: Data?, contentType: String, timeout: Double,
                           stopWhen: @escaping @Sendable (Data) -> Bool) async throws -> Data {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        // A `Host` among `headers` replaces the default one.
+        let host = headers.first { $0.key.lowercased() == "host" }?.value ?? "127.0.0.1:\(port)"
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n"
+        for (name, value) in headers where name.lowercased() != "host" { head += "\(name): \(value)\r\n" }
         if let body {
             head += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
         }

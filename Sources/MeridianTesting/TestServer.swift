@@ -3,12 +3,13 @@ import Logging
 import MeridianCore
 import MeridianHTTP
 import MeridianStore
+import MeridianWeb
 import Prometheus
 import ServiceLifecycle
 
 /// The full Meridian HTTP application on 127.0.0.1 and a kernel-chosen port, built from a
-/// configuration and a registry exactly as `meridian serve` builds it, for route tests over a
-/// real socket. With `store`, the store is shared with the plugins under `StoreKey`.
+/// configuration and a registry exactly as `meridian serve` builds it (the web pages included), for
+/// route tests over a real socket. With `store`, the store is shared with the plugins under `StoreKey`.
 public final class TestServer: Sendable {
     public let host: PluginHost
     public let port: Int
@@ -18,19 +19,22 @@ public final class TestServer: Sendable {
     private let task: Task<Void, any Error>
 
     /// Parses `yaml`, builds the plugins from `registry` and starts serving.
-    public static func start(yaml: String, registry: PluginRegistry, store: Store? = nil,
-                             token: String? = nil) async throws -> TestServer {
+    /// `leafletDirectory` replaces the system's Leaflet (a missing folder shows pages without it).
+    public static func start(yaml: String, registry: PluginRegistry, store: Store? = nil, token: String? = nil,
+                             leafletDirectory: String = WebShell.leafletDirectory) async throws -> TestServer {
         var logger = Logger(label: "test-server")
         logger.logLevel = .critical
         let resources = Resources()
         if let store { resources[StoreKey.self] = store }
         let prometheus = PrometheusCollectorRegistry()
         let metrics = PrometheusMetricsFactory(registry: prometheus)
-        let host = try PluginHost(config: ConfigLoader.parse(yaml), registry: registry, logger: logger,
-                                  resources: resources, metrics: metrics)
+        var config = try ConfigLoader.parse(yaml)
+        config.http = HTTPSettings(host: "127.0.0.1", port: 0, token: token)
+        let host = try PluginHost(config: config, registry: registry, logger: logger, resources: resources, metrics: metrics)
+        let site = WebShell(host: host, config: config, leafletDirectory: leafletDirectory, logger: logger)
         let bound = Locked<Int?>(nil)
-        let app = try MeridianServer.makeApplication(host: host, settings: HTTPSettings(host: "127.0.0.1", port: 0, token: token),
-                                                     registry: prometheus, metrics: metrics, logger: logger) { port in
+        let app = try MeridianServer.makeApplication(host: host, settings: config.http, registry: prometheus, metrics: metrics,
+                                                     site: site, logger: logger) { port in
             bound.withLock { $0 = port }
         }
         let group = ServiceGroup(configuration: .init(services: [app] + host.services, gracefulShutdownSignals: [], logger: logger))

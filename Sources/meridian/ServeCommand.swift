@@ -5,6 +5,7 @@ import MeridianCLI
 import MeridianCore
 import MeridianHTTP
 import MeridianStore
+import MeridianWeb
 import Metrics
 import Prometheus
 import ServiceLifecycle
@@ -52,8 +53,9 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CommandFailure("\(error)", code: 2)
             }
             let http = settings.http
+            let site = WebShell(host: host, config: settings, logger: logger)
             let app = try MeridianServer.makeApplication(
-                host: host, settings: http, registry: registry, metrics: metrics, logger: logger
+                host: host, settings: http, registry: registry, metrics: metrics, site: site, logger: logger
             ) { port in
                 logger.notice("Meridian \(MeridianVersion.current) listening on http://\(http.host):\(port) (config \(path))")
             }

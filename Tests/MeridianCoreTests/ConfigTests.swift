@@ -146,3 +146,35 @@ struct ConfigTests {
         #expect(!config.providers.isEmpty)
     }
 }
+
+@Suite("Configuration: web")
+struct WebConfigTests {
+    @Test("web.tile_url turns on a basemap; its host becomes the pages' image source")
+    func tileURL() throws {
+        let config = try ConfigLoader.parse("web:\n  tile_url: https://{s}.tile.example.org/{z}/{x}/{y}.png\n  tile_attribution: © Example\n")
+        #expect(config.web.tileURL == "https://{s}.tile.example.org/{z}/{x}/{y}.png")
+        #expect(config.web.tileSource == "https://*.tile.example.org")
+        #expect(try ConfigLoader.parse("units: metric\n").web == WebSettings())
+        #expect(WebSettings(tileURL: "http://localhost:8081/t/{z}/{x}/{y}.png").tileSource == "http://localhost:8081")
+    }
+
+    @Test("a bad tile URL or key is an error naming web.tile_url and what to write")
+    func badTileURL() {
+        for (yaml, expected) in [
+            ("web:\n  tile_url: ftp://x/{z}/{x}/{y}\n", "not an http or https URL"),
+            ("web:\n  tile_url: https://tiles.example.org/{z}/{x}.png\n", "has no {y}"),
+            ("web:\n  tile_url: \"https://tiles.example.org/{z}/{x}/{y}.png' onerror='x\"\n", "contains"),
+            ("web:\n  tile_url: https://{z}.example/{x}/{y}/{z}\n", "plain host name"),
+            ("web:\n  tile_attribution: x\n", "web.tile_attribution"),
+            ("web:\n  tiles: x\n", "tiles"),
+        ] {
+            #expect(throws: ConfigError.self, "\(yaml)") { try ConfigLoader.parse(yaml) }
+            do {
+                _ = try ConfigLoader.parse(yaml)
+            } catch {
+                #expect(error.description.contains(expected), "\(error.description)")
+                #expect(error.description.contains("web."), "\(error.description)")
+            }
+        }
+    }
+}

@@ -42,4 +42,29 @@ struct SimplificationTests {
         #expect(Geodesic.wgs84.simplifiedIndices(of: one, tolerance: 10) == [0])
         #expect(Geodesic.wgs84.simplifiedIndices(of: [], tolerance: 10) == [])
     }
+
+    @Test("for a budget of points: what the tolerance-based pass keeps at the smallest tolerance that fits")
+    func budget() throws {
+        var generator = SeededRandom(seed: 11)
+        var segments: [[Coordinate]] = []
+        for segment in 0..<3 {
+            var points = [try Coordinate(latitude: 48.1 + Double(segment) * 0.01, longitude: 11.5)]
+            for _ in 0..<(400 + segment * 300) {
+                let bearing = Double.random(in: 0..<360, using: &generator)
+                points.append(try Geodesic.wgs84.direct(from: points[points.count - 1], bearing: bearing, distance: 6).destination)
+            }
+            segments.append(points)
+        }
+        for maxPoints in [6, 50, 333, 1000] {
+            let (tolerance, kept) = Geodesic.wgs84.simplifiedIndices(ofSegments: segments, maxPoints: maxPoints)
+            #expect(kept.reduce(0) { $0 + $1.count } <= max(maxPoints, 6))
+            #expect(kept == segments.map { Geodesic.wgs84.simplifiedIndices(of: $0, tolerance: tolerance) })
+            // The smallest such tolerance: a little less keeps too many.
+            let below = segments.reduce(0) { $0 + Geodesic.wgs84.simplifiedIndices(of: $1, tolerance: tolerance * 0.999).count }
+            #expect(maxPoints < 6 || below > maxPoints)
+        }
+        let all = Geodesic.wgs84.simplifiedIndices(ofSegments: segments, maxPoints: 10_000)
+        #expect(all.tolerance == 0 && all.kept == segments.map { Array($0.indices) })
+        #expect(Geodesic.wgs84.simplifiedIndices(ofSegments: [[], [segments[0][0]]], maxPoints: 5).kept == [[], [0]])
+    }
 }

@@ -10,20 +10,10 @@ import Testing
 struct HistoryRoutesTests {
     /// Five saved runs, one a day from `Fixtures.day0`: run-0 … run-4, even days named "Morning …".
     static func withServer(_ body: (TrackerServer) async throws -> Void) async throws {
-        let fixture = try HistoryFixture()
-        defer { fixture.remove() }
-        for day in 0..<5 {
-            try fixture.insert(Fixtures.run("run-\(day)", day: day, name: day % 2 == 0 ? "Morning \(day)" : "Evening \(day)",
-                                            duration: 600, pace: 300 + Double(day) * 10, seed: UInt64(day + 1)))
-        }
-        let server = try await TrackerServer.start(store: fixture.store)
-        do {
-            try await body(server)
-        } catch {
-            try await server.stop()
-            throw error
-        }
-        try await server.stop()
+        try await TrackerServer.with((0..<5).map { day in
+            Fixtures.run("run-\(day)", day: day, name: day % 2 == 0 ? "Morning \(day)" : "Evening \(day)",
+                         duration: 600, pace: 300 + Double(day) * 10, seed: UInt64(day + 1))
+        }, body)
     }
 
     static func ids(_ response: HTTPTestClient.Response) throws -> [String] {

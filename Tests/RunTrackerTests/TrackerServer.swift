@@ -3,6 +3,7 @@ import MeridianCore
 import MeridianStore
 import MeridianTesting
 import RunTracker
+import Workloads
 
 /// The full Meridian HTTP application on 127.0.0.1 and a kernel-chosen port, built from a `PluginHost` with one
 /// `run-tracker` consumer over `store`, as `meridian serve` builds it.
@@ -14,6 +15,22 @@ struct TrackerServer {
         var registry = PluginRegistry()
         registry.register(RunTrackerPlugin.registration)
         return TrackerServer(server: try await TestServer.start(yaml: "consumers:\n  - type: run-tracker\n", registry: registry, store: store))
+    }
+
+    /// Imports `runs` into a new store, runs `body` against a server on it, and stops the server and removes the
+    /// store on every path.
+    static func with(_ runs: [SyntheticRun], _ body: (TrackerServer) async throws -> Void) async throws {
+        let fixture = try HistoryFixture()
+        defer { fixture.remove() }
+        for run in runs { try fixture.insert(run) }
+        let server = try await TrackerServer.start(store: fixture.store)
+        do {
+            try await body(server)
+        } catch {
+            try await server.stop()
+            throw error
+        }
+        try await server.stop()
     }
 
     /// Graceful shutdown; waits until every service has stopped.

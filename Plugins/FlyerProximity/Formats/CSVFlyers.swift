@@ -13,10 +13,32 @@ public enum CSVFlyers {
 
     /// Reads every row; any problem rejects the whole file, naming the line and the column.
     public static func read(_ data: Data) throws(FlyerInputError) -> [Flyer] {
-        var reader = try CSVFlyerReader(data)
+        try FlyerInputError.firstProblem(of: readAll(data, errorLimit: 1))
+    }
+
+    /// Reads every row, collecting up to `errorLimit` problems (each naming its line and column) instead of
+    /// stopping at the first: for showing everything wrong with an uploaded file at once. A problem the reader
+    /// cannot get past (the header, broken quoting) ends the reading.
+    public static func readAll(_ data: Data, errorLimit: Int) -> (flyers: [Flyer], errors: [FlyerInputError]) {
+        var reader: CSVFlyerReader
+        do {
+            reader = try CSVFlyerReader(data)
+        } catch {
+            return ([], [error])
+        }
         var flyers: [Flyer] = []
-        while let flyer = try reader.next() { flyers.append(flyer) }
-        return flyers
+        var errors: [FlyerInputError] = []
+        while errors.count < errorLimit {
+            do {
+                guard let flyer = try reader.next() else { break }
+                flyers.append(flyer)
+            } catch {
+                // The same place failing twice means the reader is stuck there.
+                if errors.last?.location == error.location { break }
+                errors.append(error)
+            }
+        }
+        return (flyers, errors)
     }
 
     struct PointError: Error {

@@ -7,33 +7,48 @@ public enum GeoJSONFlyers {
     /// Reads a FeatureCollection or a single Feature. Any problem rejects the whole
     /// document, naming the feature index and the field.
     public static func read(_ data: Data) throws(FlyerInputError) -> [Flyer] {
+        try FlyerInputError.firstProblem(of: readAll(data, errorLimit: 1))
+    }
+
+    /// Reads every feature, collecting up to `errorLimit` problems (each naming its feature and field) instead of
+    /// stopping at the first: for showing everything wrong with an uploaded file at once.
+    public static func readAll(_ data: Data, errorLimit: Int) -> (flyers: [Flyer], errors: [FlyerInputError]) {
         let root: JSONValue
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw FlyerInputError(location: "document", message: "not valid JSON (\(error.localizedDescription)); give a GeoJSON FeatureCollection or Feature")
+            return ([], [FlyerInputError(location: "document", message: "not valid JSON (\(error.localizedDescription)); give a GeoJSON FeatureCollection or Feature")])
         }
         guard let type = root["type"]?.string else {
-            throw FlyerInputError(location: "document", field: "type", message: "missing; a GeoJSON FeatureCollection or Feature is expected")
+            return ([], [FlyerInputError(location: "document", field: "type", message: "missing; a GeoJSON FeatureCollection or Feature is expected")])
         }
         switch type {
         case "Feature":
-            return [try feature(root, location: "feature")]
+            do {
+                return ([try feature(root, location: "feature")], [])
+            } catch {
+                return ([], [error])
+            }
         case "FeatureCollection":
             guard let features = root["features"]?.array else {
-                throw FlyerInputError(location: "document", field: "features", message: "must be an array of Features")
+                return ([], [FlyerInputError(location: "document", field: "features", message: "must be an array of Features")])
             }
             var flyers: [Flyer] = []
+            var errors: [FlyerInputError] = []
             flyers.reserveCapacity(features.count)
             var ids = RepeatedIDCheck { "features[\($0)]" }
-            for (index, element) in features.enumerated() {
-                let flyer = try feature(element, location: "features[\(index)]")
-                try ids.record(flyer.id, at: index)
-                flyers.append(flyer)
+            for (index, element) in features.enumerated() where errors.count < errorLimit {
+                do {
+                    let flyer = try feature(element, location: "features[\(index)]")
+                    try ids.record(flyer.id, at: index)
+                    flyers.append(flyer)
+                } catch {
+                    errors.append(error)
+                }
             }
-            return flyers
+            return (flyers, errors)
         default:
-            throw FlyerInputError(location: "document", field: "type", message: "'\(type)' is not supported; give a FeatureCollection or a Feature")
+            return ([], [FlyerInputError(location: "document", field: "type", message: "'\(type)' is not supported; give a FeatureCollection or a Feature")])
         }
     }
 

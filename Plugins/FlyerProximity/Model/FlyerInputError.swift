@@ -32,3 +32,11 @@ public struct FlyerInputError: Error, Equatable, CustomStringConvertible {
         return field.map { "\(prefix)\(location): \($0): \(message)" } ?? "\(prefix)\(location): \(message)"
     }
 }
+
+extension FlyerInputError {
+    /// The flyers of a whole-file read (`CSVFlyers.readAll`, `GeoJSONFlyers.readAll`), or its first problem.
+    static func firstProblem(of read: (flyers: [Flyer], errors: [FlyerInputError])) throws(FlyerInputError) -> [Flyer] {
+        if let error = read.errors.first { throw error }
+        return read.flyers
+    }
+}

@@ -34,7 +34,7 @@ struct RunTargetOptions: ParsableArguments {
     func post(_ action: String, explaining: (String) -> [String: String] = { _ in [:] }) async throws -> (id: String, answer: Data) {
         let client = try server.client()
         let id = try await client.runID(id, for: action)
-        return (id, try await client.send("POST", "/v1/runs/\(PercentEncoding.unreserved(id))/\(action)", explaining: explaining(id)))
+        return (id, try await client.send("POST", "/v1/runs/\(PercentEncoding.pathSegment(id))/\(action)", explaining: explaining(id)))
     }
 }
 

@@ -50,6 +50,10 @@ public struct RunHistory: Sendable {
             conditions.append("started_at < ?")
             arguments.append(to.timeIntervalSince1970.databaseValue)
         }
+        if let activity = query.activity {
+            conditions.append("activity = ?")
+            arguments.append(activity.rawValue.databaseValue)
+        }
         let sql = """
             SELECT \(RunSummary.columns), deleted_at FROM runs WHERE \(conditions.joined(separator: " AND "))
             ORDER BY started_at DESC, id DESC LIMIT \(query.limit + 1)

@@ -17,7 +17,7 @@ public enum RunHistoryRoutes {
         let runs = v1.group("runs")
 
         runs.get { request, _ in
-            try request.allowQuery(["limit", "cursor", "q", "from", "to", "deleted"])
+            try request.allowQuery(["limit", "cursor", "q", "from", "to", "activity", "deleted"])
             return JSONResponse(try await mapped { try await history.list(try listQuery(request)) })
         }
         runs.delete { request, _ in
@@ -87,7 +87,7 @@ public enum RunHistoryRoutes {
         _ = try? history.purgeExpiredNow()
     }
 
-    /// The list query of `GET /v1/runs`: `limit`, `cursor`, `q` (name), `from`, `to`, `deleted` (`true` or `false`).
+    /// The list query of `GET /v1/runs`: `limit`, `cursor`, `q` (name), `from`, `to`, `activity`, `deleted` (`true` or `false`).
     static func listQuery(_ request: Request) throws -> RunListQuery {
         let limit = try request.intQuery("limit", in: RunListQuery.limits) ?? 50
         do {
@@ -98,6 +98,8 @@ public enum RunHistoryRoutes {
                                     try RunListQuery.parseBound(text, field: "from", isUpperBound: false) },
                                 to: try request.query("to").map { text throws(RunHistoryError) in
                                     try RunListQuery.parseBound(text, field: "to", isUpperBound: true) },
+                                activity: try request.query("activity").map { text throws(RunHistoryError) in
+                                    try RunListQuery.parseActivity(text) },
                                 deleted: try request.query("deleted").map { text throws(RunHistoryError) in
                                     try RunListQuery.parseDeleted(text) } ?? false)
         } catch {

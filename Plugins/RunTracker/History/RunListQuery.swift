@@ -13,6 +13,8 @@ public struct RunListQuery: Sendable, Equatable {
     public var from: Date?
     /// Runs started before this moment.
     public var to: Date?
+    /// Only runs of this activity.
+    public var activity: Activity?
     /// List the deleted runs that can still be restored instead of the saved ones.
     public var deleted: Bool
     /// List the drafts (stopped runs too short to save, not deleted) instead of the saved runs.
@@ -21,12 +23,13 @@ public struct RunListQuery: Sendable, Equatable {
     public static let limits = 1...200
 
     public init(limit: Int = 50, cursor: RunCursor? = nil, name: String? = nil, from: Date? = nil, to: Date? = nil,
-                deleted: Bool = false, drafts: Bool = false) {
+                activity: Activity? = nil, deleted: Bool = false, drafts: Bool = false) {
         self.limit = min(max(limit, Self.limits.lowerBound), Self.limits.upperBound)
         self.cursor = cursor
         self.name = name
         self.from = from
         self.to = to
+        self.activity = activity
         self.deleted = deleted
         self.drafts = drafts
     }
@@ -38,6 +41,15 @@ public struct RunListQuery: Sendable, Equatable {
         case "false": return false
         default: throw .invalid(field: "query parameter 'deleted'", message: "must be true (deleted runs) or false (saved runs), got '\(text)'")
         }
+    }
+
+    /// Parses the `activity` filter; an unknown activity is an `invalid` error naming the parameter and the choices.
+    public static func parseActivity(_ text: String) throws(RunHistoryError) -> Activity {
+        guard let activity = Activity(rawValue: text) else {
+            throw .invalid(field: "query parameter 'activity'",
+                           message: "must be one of \(Activity.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+        }
+        return activity
     }
 
     /// Parses a `from`/`to` bound: an ISO 8601 date-time, or a bare date (`2024-05-01`), which as `to`

@@ -46,7 +46,7 @@ public enum ConfigLoader {
         let decoder = YAMLNodeDecoder(file: file)
         let root = try decoder.compose(text)
         guard case .mapping(let mapping) = root else {
-            throw ConfigError(file: file, line: root.mark?.line, path: "", message: "the top level must be a mapping with http, store, units, providers and consumers")
+            throw ConfigError(file: file, line: root.mark?.line, path: "", message: "the top level must be a mapping with http, store, web, units, providers and consumers")
         }
         var coreEntries: [(Node, Node)] = []
         var providers: [PluginSpec] = []
@@ -70,7 +70,7 @@ public enum ConfigLoader {
         }
         var store = core.store ?? .init()
         store.path = resolve(store.path, relativeTo: file)
-        var config = MeridianConfig(http: core.http ?? .init(), store: store,
+        var config = MeridianConfig(http: core.http ?? .init(), store: store, web: core.web ?? .init(),
                                     units: core.units ?? .metric, timeZone: timeZone, logLevel: core.logLevel ?? "info",
                                     providers: providers, consumers: consumers, file: file)
         try validate(&config, root: mapping, file: file)
@@ -80,12 +80,13 @@ public enum ConfigLoader {
     private struct CoreSection: Decodable {
         var http: HTTPSettings?
         var store: StoreSettings?
+        var web: WebSettings?
         var units: UnitSystem?
         var timeZone: String?
         var logLevel: String?
 
         enum CodingKeys: String, CodingKey {
-            case http, store, units
+            case http, store, web, units
             case timeZone = "time_zone"
             case logLevel = "log_level"
         }
@@ -109,6 +110,13 @@ public enum ConfigLoader {
         }
         guard !config.store.path.isEmpty else {
             throw ConfigError(file: file, line: line("store"), path: "store.path", message: "must not be empty; give a file path such as data/meridian.sqlite")
+        }
+        if let url = config.web.tileURL, let problem = WebSettings.problem(withTileURL: url) {
+            throw ConfigError(file: file, line: line("web"), path: "web.tile_url", message: problem)
+        }
+        if config.web.tileAttribution != nil && config.web.tileURL == nil {
+            throw ConfigError(file: file, line: line("web"), path: "web.tile_attribution",
+                              message: "is only used with web.tile_url; set the tile URL or remove the attribution")
         }
     }
 

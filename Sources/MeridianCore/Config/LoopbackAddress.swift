@@ -15,6 +15,17 @@ public enum LoopbackAddress {
         return !addresses.isEmpty && addresses.allSatisfy(\.isLoopback)
     }
 
+    /// True for a loopback address written as an address (`127.0.0.1`, `::1`, `[::1]`), never looked up:
+    /// for judging what a client put in a `Host` header, which a DNS name pointed at 127.0.0.1 would pass.
+    public static func isLoopbackLiteral(_ host: String) -> Bool {
+        let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        var v4 = in_addr()
+        if inet_pton(AF_INET, name, &v4) == 1 { return Address.v4(UInt32(bigEndian: v4.s_addr)).isLoopback }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, name, &v6) == 1 { return Address.v6(withUnsafeBytes(of: &v6) { Array($0) }).isLoopback }
+        return false
+    }
+
     /// One resolved address.
     enum Address {
         /// An IPv4 address in host byte order.

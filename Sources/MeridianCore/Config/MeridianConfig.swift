@@ -7,6 +7,8 @@ public struct MeridianConfig: Sendable {
     public var http: HTTPSettings
     /// Where the SpatiaLite database lives.
     public var store: StoreSettings
+    /// How the browser pages draw maps.
+    public var web: WebSettings
     /// Units for everything shown to people.
     public var units: UnitSystem
     /// The time zone for everything shown to people and for calendar periods (weeks, months); the system's by default.
@@ -20,11 +22,12 @@ public struct MeridianConfig: Sendable {
     /// The file this configuration was read from, if any.
     public var file: String?
 
-    public init(http: HTTPSettings = .init(), store: StoreSettings = .init(), units: UnitSystem = .metric,
-                timeZone: TimeZone = .current, logLevel: String = "info", providers: [PluginSpec] = [],
-                consumers: [PluginSpec] = [], file: String? = nil) {
+    public init(http: HTTPSettings = .init(), store: StoreSettings = .init(), web: WebSettings = .init(),
+                units: UnitSystem = .metric, timeZone: TimeZone = .current, logLevel: String = "info",
+                providers: [PluginSpec] = [], consumers: [PluginSpec] = [], file: String? = nil) {
         self.http = http
         self.store = store
+        self.web = web
         self.units = units
         self.timeZone = timeZone
         self.logLevel = logLevel

@@ -19,8 +19,10 @@ extension Geodesic {
             guard last > first + 1 else { continue }
             var farthest = first
             var farthestOffset = -1.0
+            // One plane per segment: the same for every point measured against it.
+            let segment = SegmentFrame(start: points[first], end: points[last], geodesic: self)
             for index in (first + 1)..<last {
-                let offset = offsetFromSegment(points[index], points[first], points[last])
+                let offset = segment.offset(of: points[index])
                 if offset > farthestOffset {
                     farthestOffset = offset
                     farthest = index
@@ -35,6 +37,47 @@ extension Geodesic {
         return keep.indices.filter { keep[$0] }
     }
 
+    /// Douglas–Peucker for a budget: the indices kept in each of `segments` (one list per segment, first and last
+    /// point always) at the smallest tolerance that keeps at most `maxPoints` points over all segments, and that
+    /// tolerance. Exactly what `simplifiedIndices(of:tolerance:)` keeps at that tolerance, found with one pass:
+    /// the recursion run to the end gives every point the tolerance up to which it is kept (its offset when it is
+    /// chosen, or its parent's if smaller), and the budget picks the threshold.
+    public func simplifiedIndices(ofSegments segments: [[Coordinate]], maxPoints: Int) -> (tolerance: Double, kept: [[Int]]) {
+        let significance = segments.map { significances(of: $0) }
+        let inner = significance.flatMap { $0.filter(\.isFinite) }.sorted(by: >)
+        let budget = maxPoints - significance.reduce(0) { $0 + $1.count { !$0.isFinite } }
+        let keepAll = budget >= inner.count
+        let tolerance = keepAll ? 0 : inner[max(0, budget)]
+        return (tolerance, significance.map { values in values.indices.filter { keepAll || values[$0] > tolerance } })
+    }
+
+    /// For every point, the largest tolerance at which Douglas–Peucker still keeps it (infinite for the ends).
+    private func significances(of points: [Coordinate]) -> [Double] {
+        var values = [Double](repeating: 0, count: points.count)
+        guard let last = points.indices.last else { return values }
+        values[0] = .infinity
+        values[last] = .infinity
+        var stack = [(0, last, Double.infinity)]
+        while let (first, last, limit) = stack.popLast() {
+            guard last > first + 1 else { continue }
+            var farthest = first
+            var farthestOffset = -1.0
+            let segment = SegmentFrame(start: points[first], end: points[last], geodesic: self)
+            for index in (first + 1)..<last {
+                let offset = segment.offset(of: points[index])
+                if offset > farthestOffset {
+                    farthestOffset = offset
+                    farthest = index
+                }
+            }
+            let significance = min(farthestOffset, limit)
+            values[farthest] = significance
+            stack.append((first, farthest, significance))
+            stack.append((farthest, last, significance))
+        }
+        return values
+    }
+
     /// The simplified polyline itself (see `simplifiedIndices(of:tolerance:)`).
     public func simplified(_ points: [Coordinate], tolerance: Double) -> [Coordinate] {
         simplifiedIndices(of: points, tolerance: tolerance).map { points[$0] }
@@ -42,14 +85,29 @@ extension Geodesic {
 
     /// Distance in metres from `point` to the segment `start`–`end` in a local plane.
     func offsetFromSegment(_ point: Coordinate, _ start: Coordinate, _ end: Coordinate) -> Double {
-        let plane = LocalPlane(origin: start, geodesic: self)
+        SegmentFrame(start: start, end: end, geodesic: self).offset(of: point)
+    }
+}
+
+/// A segment in the plane tangent at its start, for measuring many points against it.
+struct SegmentFrame {
+    let plane: LocalPlane
+    let end: (x: Double, y: Double)
+    let lengthSquared: Double
+
+    init(start: Coordinate, end: Coordinate, geodesic: Geodesic) {
+        plane = LocalPlane(origin: start, geodesic: geodesic)
+        self.end = plane.project(end)
+        lengthSquared = self.end.x * self.end.x + self.end.y * self.end.y
+    }
+
+    /// Distance in metres from `point` to the segment.
+    func offset(of point: Coordinate) -> Double {
         let p = plane.project(point)
-        let e = plane.project(end)
-        let lengthSquared = e.x * e.x + e.y * e.y
         guard lengthSquared > 0 else { return (p.x * p.x + p.y * p.y).squareRoot() }
-        let t = min(1, max(0, (p.x * e.x + p.y * e.y) / lengthSquared))
-        let dx = p.x - t * e.x
-        let dy = p.y - t * e.y
+        let t = min(1, max(0, (p.x * end.x + p.y * end.y) / lengthSquared))
+        let dx = p.x - t * end.x
+        let dy = p.y - t * end.y
         return (dx * dx + dy * dy).squareRoot()
     }
 }

@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import MeridianCore
+import MeridianHTTP
+import MeridianWeb
+
+/// The run tracker's pages: the live run on the "now" page (`/now/run`), the history (`/runs`), one run
+/// (`/runs/{id}`, with its edit, delete and restore forms and its route picture) and the records (`/records`).
+extension RunTrackerPlugin: WebPages {
+    public var webNavigation: [NavigationLink] {
+        [NavigationLink("Runs", path: "/runs"), NavigationLink("Records", path: "/records")]
+    }
+
+    public func addPages(to pages: RouterGroup<MeridianRequestContext>, site: WebSite) {
+        let history = RunHistory(store: runStore.store)
+        let live = LiveRunSection(controller: controller, history: history)
+        pages.get("now/run") { _, _ in site.fragment(try await live.html(site: site)) }
+        pages.get("runs") { request, _ in
+            try await RunListPage(history: history, site: site).response(request)
+        }
+        pages.get("runs/{id}") { request, context in
+            let id = try context.parameters.decoded("id")
+            return try await RunDetailPage(history: history, site: site).response(id: id, request: request)
+        }
+        pages.get("runs/{id}/route.svg") { request, context in
+            let id = try context.parameters.decoded("id")
+            let (_, points) = try await RunHistoryRoutes.mapped { try await history.track(id: id) }
+            let svg = RouteRenderer(units: site.units).mapSVG(points: points, profile: Profile(points: points))
+            return RunHistoryRoutes.document(svg, type: "image/svg+xml", filename: nil)
+        }
+        pages.post("runs/{id}/edit") { request, context in
+            let id = try context.parameters.decoded("id")
+            let form = try await FormData.read(request, limit: 64 << 10)
+            try await RunHistoryRoutes.mapped {
+                try await history.edit(id: id, try RunEdit(fields: ["name": form["name"] ?? "", "notes": form["notes"] ?? ""]))
+            }
+            return site.redirect(to: "\(RunLinks.run(id))?saved=1")
+        }
+        pages.post("runs/{id}/delete") { _, context in
+            let id = try context.parameters.decoded("id")
+            _ = try await RunHistoryRoutes.mapped { try await history.delete(ids: [id]) }
+            return site.redirect(to: "/runs?deleted=\(PercentEncoding.encoded(id))")
+        }
+        pages.post("runs/{id}/restore") { _, context in
+            let id = try context.parameters.decoded("id")
+            _ = try await RunHistoryRoutes.mapped { try await history.restore(ids: [id]) }
+            return site.redirect(to: "\(RunLinks.run(id))?restored=1")
+        }
+        pages.get("records") { _, _ in
+            try await RecordsPage(history: history, site: site).response()
+        }
+    }
+
+    public func nowSections(site: WebSite) async -> [String] {
+        let live = LiveRunSection(controller: controller, history: RunHistory(store: runStore.store))
+        do {
+            return [try await live.html(site: site)]
+        } catch {
+            context.logger.error("cannot show the live run: \(error)")
+            return ["<section class=\"card\"><h2>Run</h2><p class=\"notice error\">The live run cannot be shown: \(XMLText.escape("\(error)"))</p></section>"]
+        }
+    }
+}
+
+/// Paths of the run pages and of the API for one run (the id percent-encoded, its dots too).
+enum RunLinks {
+    static func run(_ id: String) -> String { "/runs/\(PercentEncoding.pathSegment(id))" }
+    static func api(_ id: String, _ action: String) -> String { "/v1/runs/\(PercentEncoding.pathSegment(id))/\(action)" }
+}
