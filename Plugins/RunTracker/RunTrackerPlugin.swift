@@ -13,6 +13,7 @@ public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes {
     public let controller: LiveRunController
     private let runStore: RunStore
     private let context: PluginContext
+    private let options: RunTrackerOptions
 
     public static let registration = ConsumerType(
         type: "run-tracker",
@@ -27,7 +28,8 @@ public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes {
     public init(options: RunTrackerOptions, context: PluginContext, clock: @escaping @Sendable () -> Date = Date.init) throws {
         id = context.id
         self.context = context
-        runStore = try RunStore(store: context.store())
+        self.options = options
+        runStore = try RunStore(store: context.store(), matcher: options.matcher)
         controller = LiveRunController(
             runStore: runStore, settings: options.settings(units: context.units), events: context.events, units: context.units,
             powerSupply: PowerSupply(root: URL(fileURLWithPath: options.powerSupplyPath)), logger: context.logger, clock: clock)
@@ -54,6 +56,8 @@ public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes {
 
     public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
         LiveRunRoutes(controller: controller).add(to: v1)
-        RunHistoryRoutes.add(to: v1, store: runStore.store, events: context.events, units: context.units)
+        RunHistoryRoutes.add(to: v1, store: runStore.store, events: context.events, units: context.units, timeZone: context.timeZone)
+        ProgressRoutes.add(to: v1, settings: ProgressSettings(units: context.units, timeZone: context.timeZone, matcher: options.matcher),
+                           store: runStore.store)
     }
 }

@@ -32,16 +32,19 @@ struct RunsListCommand: AsyncParsableCommand {
     @Option(name: [.short, .long], help: "Only runs whose name contains this text.") var name: String?
     @Option(name: .long, help: "Only runs started on or after this date (2024-05-01 or an ISO 8601 time).") var from: String?
     @Option(name: .long, help: "Only runs started on or before this date (a bare date includes the whole day).") var to: String?
+    @Option(name: .long, help: "Only runs of this activity: run, walk, hike, ride or other.") var activity: String?
     @Flag(name: .long, help: "List deleted runs that can still be restored.") var deleted = false
 
     func run() async throws {
         try await reportingFailures {
-            let (history, units) = try store.open()
+            let (opened, settings) = try store.openProgress()
+            let (history, units, zone) = (RunHistory(store: opened), settings.units, settings.timeZone)
             let query: RunListQuery
             do {
                 query = RunListQuery(limit: limit, cursor: try cursor.map { text throws(RunHistoryError) in try RunCursor(token: text) }, name: name,
-                                     from: try from.map { text throws(RunHistoryError) in try RunListQuery.parseBound(text, field: "--from", isUpperBound: false) },
-                                     to: try to.map { text throws(RunHistoryError) in try RunListQuery.parseBound(text, field: "--to", isUpperBound: true) },
+                                     from: try from.map { text throws(RunHistoryError) in try RunListQuery.parseBound(text, field: "--from", isUpperBound: false, timeZone: zone) },
+                                     to: try to.map { text throws(RunHistoryError) in try RunListQuery.parseBound(text, field: "--to", isUpperBound: true, timeZone: zone) },
+                                     activity: try activity.map { text throws(RunHistoryError) in try RunFilter.parseActivity(text, field: "--activity") },
                                      deleted: deleted)
             } catch {
                 throw CommandFailure("\(error)", code: 2)
@@ -151,8 +154,9 @@ struct RunsRestoreCommand: AsyncParsableCommand {
 struct RunsRecordsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "records", abstract: "Personal records and their history.")
     @OptionGroup var store: RunsStoreOptions
-    @Option(name: .long, help: "Only this distance: 1k, mile, 5k, 10k, half_marathon, marathon.") var distance: String?
-    @Flag(name: .long, help: "Also print the record history.") var history = false
+    @Option(name: .long, help: "Only this record: 1k, mile, 5k, 10k, 20k, half_marathon, 40k, marathon, 100k, longest.") var distance: String?
+    @Option(name: .long, help: "Only this activity's records: run, ride or hike.") var activity: String?
+    @Flag(name: .long, help: "Also print when each record was set and by how much it improved, and the record history.") var history = false
     @Flag(name: .long, help: "Recompute every run's best efforts first.") var rebuild = false
 
     func run() async throws {
@@ -165,12 +169,20 @@ struct RunsRecordsCommand: AsyncParsableCommand {
                 }
                 only = value
             }
+            let kind: Activity?
+            do throws(RunHistoryError) {
+                kind = try activity.map { text throws(RunHistoryError) in try RunFilter.parseActivity(text, field: "--activity") }
+            } catch {
+                throw CommandFailure(error.description, code: 2)
+            }
             if rebuild { try await runs.rebuildRecords() }
-            let report = try await runs.records(distance: only)
+            let report = try await runs.records(distance: only, activity: kind)
             if store.json { return try store.printJSON(report) }
-            if report.records.isEmpty { print("No records yet (records come from saved runs of activity run).") }
+            if report.records.isEmpty { print("No records yet (records come from saved runs, rides and hikes).") }
             for record in report.records { print(RunText.record(record, units: units)) }
             if history {
+                print("progression:")
+                for progression in report.progression { print(RunText.progression(progression, units: units)) }
                 print("history:")
                 for record in report.history { print("  " + RunText.record(record, units: units)) }
             }

@@ -13,18 +13,21 @@ public struct RunListQuery: Sendable, Equatable {
     public var from: Date?
     /// Runs started before this moment.
     public var to: Date?
+    /// Runs of this activity only.
+    public var activity: Activity?
     /// List the deleted runs that can still be restored instead of the saved ones.
     public var deleted: Bool
 
     public static let limits = 1...200
 
     public init(limit: Int = 50, cursor: RunCursor? = nil, name: String? = nil, from: Date? = nil, to: Date? = nil,
-                deleted: Bool = false) {
+                activity: Activity? = nil, deleted: Bool = false) {
         self.limit = min(max(limit, Self.limits.lowerBound), Self.limits.upperBound)
         self.cursor = cursor
         self.name = name
         self.from = from
         self.to = to
+        self.activity = activity
         self.deleted = deleted
     }
 
@@ -37,14 +40,21 @@ public struct RunListQuery: Sendable, Equatable {
         }
     }
 
-    /// Parses a `from`/`to` bound: an ISO 8601 date-time, or a bare date (`2024-05-01`), which as `to`
-    /// means the end of that day (the whole day is included).
-    public static func parseBound(_ text: String, field: String, isUpperBound: Bool) throws(RunHistoryError) -> Date {
+    /// Parses a `from`/`to` bound: an ISO 8601 date-time, or a bare date (`2024-05-01`), which is midnight in
+    /// `timeZone` (the configured `time_zone`; UTC when not given) and as `to` means the end of that day (the whole
+    /// day is included).
+    public static func parseBound(_ text: String, field: String, isUpperBound: Bool,
+                                  timeZone: TimeZone = .gmt) throws(RunHistoryError) -> Date {
         guard let date = ISO8601.date(from: text) else {
             throw .invalid(field: field, message: "'\(text)' is not a date; give 2024-05-01 or 2024-05-01T07:30:00Z")
         }
-        let isBareDate = text.count == 10
-        return isUpperBound && isBareDate ? date.addingTimeInterval(86_400) : date
+        guard text.count == 10 else { return date }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        let day = calendar.dateComponents([.year, .month, .day], from: date)
+        calendar.timeZone = timeZone
+        guard let midnight = calendar.date(from: day) else { return date }
+        return isUpperBound ? calendar.date(byAdding: .day, value: 1, to: midnight) ?? midnight : midnight
     }
 }
 
