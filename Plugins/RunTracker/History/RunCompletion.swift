@@ -16,14 +16,16 @@ public enum RunCompletion {
         try didSave(runID: runID, progress: progress, geometry: geometry, matcher: matcher, in: db, now: Date())
     }
 
-    /// `didSave(runID:progress:in:)` with an explicit clock (for tests).
+    /// `didSave(runID:progress:geometry:matcher:in:)` with an explicit clock (for tests).
     @discardableResult
     public static func didSave(runID: String, progress: RunProgress? = nil, geometry: RunGeometry? = nil,
                                matcher: RouteMatcher = RouteMatcher(), in db: Database, now: Date) throws -> [PersonalRecord] {
         guard let run = try SavedRun.fetch(db, id: runID) else { throw RunHistoryError.notFound(runID: runID) }
-        let progress = try progress ?? ProgressStore.build(runID: runID, start: run.startedAt, in: db)
+        // A live run's points are read back once, for both.
+        let points = progress == nil || geometry == nil ? try RunPoints.load(db, runID: runID) : []
+        let progress = progress ?? RunProgress(points: points, start: run.startedAt)
         try ProgressStore.save(progress, runID: runID, in: db)
-        try RunGeometry.didSave(run: run, geometry: geometry, matcher: matcher, in: db)
+        try RunGeometry.didSave(run: run, geometry: geometry ?? RunGeometry(points: points, start: run.startedAt), matcher: matcher, in: db)
         return try RecordBook.recordNewBests(progress.bestEfforts(for: run.activity ?? .other), run: run, now: now, in: db)
     }
 

@@ -14,9 +14,8 @@ public struct RunGeometry: Sendable {
     }
 
     /// Files a saved run in its route and finds its segment efforts, inside the caller's transaction (called by
-    /// `RunCompletion.didSave`). Without `geometry` it is built from the stored points.
-    static func didSave(run: SavedRun, geometry: RunGeometry?, matcher: RouteMatcher, in db: Database) throws {
-        let geometry = try geometry ?? RunGeometry(points: RunPoints.load(db, runID: run.id), start: run.startedAt)
+    /// `RunCompletion.didSave`).
+    static func didSave(run: SavedRun, geometry: RunGeometry, matcher: RouteMatcher, in db: Database) throws {
         guard let track = geometry.track else {
             try db.execute(sql: "DELETE FROM run_tracks WHERE run_id = ?", arguments: [run.id])
             try db.execute(sql: "DELETE FROM segment_efforts WHERE run_id = ?", arguments: [run.id])
