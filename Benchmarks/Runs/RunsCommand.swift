@@ -19,6 +19,8 @@ struct RunsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds per run (1 Hz).") var duration = 3600
     @Option(name: .long, help: "Timed repetitions of list and load.") var repetitions = 500
     @Option(name: .long, help: "Fixes (1 Hz) of the run whose page is rendered.") var pageFixes = 10_000
+    @Option(name: .long, help: "Database file for the route benchmark (must not exist); none skips it.") var routesDb: String?
+    @Option(name: .long, help: "Runs along shared loops for the route benchmark.") var routeRuns = 1000
 
     func run() async throws {
         try await reportingFailures {
@@ -93,6 +95,7 @@ struct RunsCommand: AsyncParsableCommand {
             let same = records.count == peer.best.count
                 && records.allSatisfy { record in peer.best[record.distance].map { abs($0 - record.elapsedTime) < 1e-6 } ?? false }
             print("records agree with the baseline: \(same ? "yes" : "NO")")
+            if let routesDb { try await RouteBenchmark.run(path: routesDb, runs: routeRuns) }
         }
     }
 

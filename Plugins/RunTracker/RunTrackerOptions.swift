@@ -13,6 +13,8 @@ public struct RunTrackerOptions: Decodable, Sendable, Equatable {
     public var powerSupplyPath: String = PowerSupply.defaultRoot
     /// Auto-pause for every activity (each activity can override it).
     public var autoPause: Bool = true
+    /// How close two runs' paths must be (discrete Fréchet distance) to be on the same route, metres.
+    public var routeMatch: Double = RouteMatcher.defaultPathDistance
     /// Per-activity overrides of the plausibility and auto-pause limits.
     public var activities: [String: ActivityOverride] = [:]
 
@@ -42,6 +44,7 @@ public struct RunTrackerOptions: Decodable, Sendable, Equatable {
         case retiredGapSeconds = "gap_s"
         case powerSupplyPath = "power_supply_path"
         case autoPause = "auto_pause"
+        case routeMatch = "route_match_m"
         case activities
     }
 
@@ -59,6 +62,7 @@ public struct RunTrackerOptions: Decodable, Sendable, Equatable {
         maxHeartRate = try container.decodeIfPresent(Double.self, forKey: .maxHeartRate) ?? maxHeartRate
         powerSupplyPath = try container.decodeIfPresent(String.self, forKey: .powerSupplyPath) ?? powerSupplyPath
         autoPause = try container.decodeIfPresent(Bool.self, forKey: .autoPause) ?? autoPause
+        routeMatch = try container.decodeIfPresent(Double.self, forKey: .routeMatch) ?? routeMatch
         activities = try container.decodeIfPresent([String: ActivityOverride].self, forKey: .activities) ?? [:]
     }
 
@@ -73,6 +77,9 @@ public struct RunTrackerOptions: Decodable, Sendable, Equatable {
         }
         guard decoded.maxHeartRate.isFinite, (100...250).contains(decoded.maxHeartRate) else {
             throw options.error(key: "max_heart_rate", "must be beats per minute between 100 and 250, e.g. 190")
+        }
+        guard decoded.routeMatch.isFinite, (1...500).contains(decoded.routeMatch) else {
+            throw options.error(key: "route_match_m", "must be metres between 1 and 500, e.g. 50")
         }
         for (name, override) in decoded.activities {
             guard Activity(rawValue: name) != nil else {
@@ -110,6 +117,9 @@ public struct RunTrackerOptions: Decodable, Sendable, Equatable {
         return settings
     }
 
+    /// How saved runs are grouped into routes.
+    public var matcher: RouteMatcher { RouteMatcher(pathDistance: routeMatch) }
+
     /// The documentation of each option, for `meridian plugins`.
     public static let info: [OptionInfo] = [
         OptionInfo("max_accuracy_m", "number > 0", default: "50", "fixes with a worse horizontal accuracy are kept but not used"),
@@ -117,6 +127,7 @@ public struct RunTrackerOptions: Decodable, Sendable, Equatable {
         OptionInfo("max_heart_rate", "100–250", default: "190", "maximum heart rate for the five heart-rate zones (50/60/70/80/90 %)"),
         OptionInfo("power_supply_path", "path", default: PowerSupply.defaultRoot, "battery sysfs folder; low (15–30 %) and critical (< 15 %) batteries thin out sampling"),
         OptionInfo("auto_pause", "boolean", default: "true", "pause below 0.5 m/s for 30 s and resume above 1 m/s (ride: 1 and 2 m/s)"),
+        OptionInfo("route_match_m", "1–500", default: "50", "runs whose paths are this close (discrete Fréchet distance) and whose starts and finishes are within 100 m form a route"),
         OptionInfo("activities", "map run|walk|hike|ride|other → {max_speed_mps, auto_pause, auto_pause_below_mps, auto_pause_after_s, auto_resume_above_mps}",
                    default: "run 12, walk 4, hike 5, ride 30, other 60 m/s", "per-activity limits"),
     ]

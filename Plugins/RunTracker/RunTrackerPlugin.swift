@@ -14,6 +14,7 @@ public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes {
     let runStore: RunStore
     private let importer: RunImporter
     let context: PluginContext
+    private let options: RunTrackerOptions
 
     public static let registration = ConsumerType(
         type: "run-tracker",
@@ -28,7 +29,8 @@ public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes {
     public init(options: RunTrackerOptions, context: PluginContext, clock: @escaping @Sendable () -> Date = Date.init) throws {
         id = context.id
         self.context = context
-        runStore = try RunStore(store: context.store())
+        self.options = options
+        runStore = try RunStore(store: context.store(), matcher: options.matcher)
         let settings = options.settings(units: context.units)
         importer = RunImporter(runStore: runStore, settings: settings)
         controller = LiveRunController(
@@ -58,7 +60,9 @@ public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes {
     public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
         LiveRunRoutes(controller: controller).add(to: v1)
         RunHistoryRoutes.add(to: v1, store: runStore.store, events: context.events, units: context.units,
-                             maxHeartRate: importer.settings.maxHeartRate)
+                             maxHeartRate: importer.settings.maxHeartRate, timeZone: context.timeZone)
         RunImportRoutes.add(to: v1.group("runs"), importer: importer, events: context.events)
+        ProgressRoutes.add(to: v1, settings: ProgressSettings(units: context.units, timeZone: context.timeZone, matcher: options.matcher),
+                           store: runStore.store)
     }
 }

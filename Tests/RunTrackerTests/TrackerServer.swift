@@ -11,10 +11,10 @@ struct TrackerServer {
     let server: TestServer
     var client: HTTPTestClient { server.client }
 
-    static func start(store: Store) async throws -> TrackerServer {
+    static func start(store: Store, yaml: String = "consumers:\n  - type: run-tracker\n") async throws -> TrackerServer {
         var registry = PluginRegistry()
         registry.register(RunTrackerPlugin.registration)
-        return TrackerServer(server: try await TestServer.start(yaml: "consumers:\n  - type: run-tracker\n", registry: registry, store: store))
+        return TrackerServer(server: try await TestServer.start(yaml: yaml, registry: registry, store: store))
     }
 
     /// Imports `runs` into a new store, runs `body` against a server on it, and stops the server and removes the

@@ -60,6 +60,17 @@ struct OpenAPIContractTests {
             ("GET", "/v1/runs/does-not-exist?max_points=1", "/v1/runs/{id}", 400),
             ("DELETE", "/v1/runs", "/v1/runs", 400),
             ("GET", "/v1/records?distance=3k", "/v1/records", 400),
+            ("GET", "/v1/records?activity=swim", "/v1/records", 400),
+            ("GET", "/v1/runs?activity=swim", "/v1/runs", 400),
+            ("GET", "/v1/runs/stats?by=fortnight", "/v1/runs/stats", 400),
+            ("GET", "/v1/runs/stats?from=2024-05-02&to=2024-05-01", "/v1/runs/stats", 400),
+            ("GET", "/v1/runs/compare?a=does-not-exist&b=nor-this", "/v1/runs/compare", 404),
+            ("GET", "/v1/runs/compare?a=does-not-exist", "/v1/runs/compare", 400),
+            ("GET", "/v1/routes?min_runs=0", "/v1/routes", 400),
+            ("GET", "/v1/routes/999", "/v1/routes/{id}", 404),
+            ("GET", "/v1/segments/does-not-exist", "/v1/segments/{id}", 404),
+            ("DELETE", "/v1/segments/does-not-exist", "/v1/segments/{id}", 404),
+            ("GET", "/v1/segments/does-not-exist/efforts", "/v1/segments/{id}/efforts", 404),
         ]
         for (method, path, template, status) in cases {
             let response = try await served.client.request(method, path)
@@ -71,6 +82,8 @@ struct OpenAPIContractTests {
             ("POST", "/v1/flyers", "/v1/flyers", #"{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]},"properties":{}}"#),
             ("POST", "/v1/runs", "/v1/runs", #"{"activity":"swim"}"#),
             ("POST", "/v1/runs", "/v1/runs", "not json"),
+            ("POST", "/v1/segments", "/v1/segments", #"{"name":"Hill","run_id":"x","from_km":0}"#),
+            ("POST", "/v1/segments", "/v1/segments", #"{"name":"Hill","run_id":"x","from_km":0,"to_km":1,"colour":"red"}"#),
         ]
         for (method, path, template, body) in invalidBodies {
             let response = try await served.client.request(method, path, body: Data(body.utf8))
@@ -185,6 +198,61 @@ struct OpenAPIContractTests {
         let none = try await served.client.request("GET", "/v1/runs/active")
         #expect(none.status == 404)
         spec.expectDocumented(none, "get", "/v1/runs/active")
+    }
+
+    @Test("stats, comparisons, routes, segments and records of imported runs answer as documented")
+    func progressFlow() async throws {
+        let spec = try OpenAPISpec()
+        let directory = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("runs.sqlite").path
+        let file = TestData.url("gpx/sportstracker__Edge705-Running-HR-2Laps.from-tcx.gpx").path
+        for extra in [[], ["--allow-duplicates", "--name", "Again"]] {
+            let imported = try MeridianBinary.run(["runs", "import", file, "--db", database] + extra)
+            #expect(imported.status == 0, "\(imported.stderr)")
+        }
+        let served = try await ServedInstance(extraEnvironment: ["MERIDIAN_DB": database])
+        defer { served.stop() }
+        let runs = try #require(try await served.client.request("GET", "/v1/runs").json()["runs"] as? [[String: Any]])
+        let ids = runs.compactMap { $0["id"] as? String }
+        #expect(ids.count == 2)
+
+        let documented: [(path: String, template: String)] = [
+            ("/v1/runs/stats?by=month&from=2009-11-01&to=2010-01-31", "/v1/runs/stats"),
+            ("/v1/runs/stats?by=year", "/v1/runs/stats"),
+            ("/v1/runs/compare?a=\(ids[0])&b=\(ids[1])", "/v1/runs/compare"),
+            ("/v1/routes?min_runs=1", "/v1/routes"),
+            ("/v1/records", "/v1/records"),
+        ]
+        for (path, template) in documented {
+            let answer = try await served.client.request("GET", path)
+            #expect(answer.status == 200, "\(path): \(answer.text.prefix(300))")
+            spec.expectDocumented(answer, "get", template)
+        }
+        let route = try #require((try await served.client.request("GET", "/v1/routes").json()["routes"] as? [[String: Any]])?.first)
+        let routeAnswer = try await served.client.request("GET", "/v1/routes/\(try #require(route["id"] as? Int))")
+        #expect(routeAnswer.status == 200)
+        spec.expectDocumented(routeAnswer, "get", "/v1/routes/{id}")
+
+        let body = #"{"name": "Second kilometre", "run_id": "\#(ids[0])", "from_km": 1, "to_km": 2}"#
+        let created = try await served.client.request("POST", "/v1/segments", body: Data(body.utf8))
+        #expect(created.status == 201, "\(created.text)")
+        spec.expectDocumented(created, "post", "/v1/segments")
+        let id = try #require(try created.json()["id"] as? Int)
+        let empty = try await served.client.request("POST", "/v1/segments", body: Data(#"{"name": "Lonely", "run_id": "\#(ids[0])", "from_km": 2, "to_km": 3}"#.utf8))
+        spec.expectDocumented(empty, "post", "/v1/segments")
+        for (path, template) in [("/v1/segments", "/v1/segments"), ("/v1/segments/\(id)", "/v1/segments/{id}"),
+                                 ("/v1/segments/\(id)/efforts", "/v1/segments/{id}/efforts")] {
+            let answer = try await served.client.request("GET", path)
+            #expect(answer.status == 200, "\(path): \(answer.text.prefix(300))")
+            spec.expectDocumented(answer, "get", template)
+        }
+        let duplicate = try await served.client.request("POST", "/v1/segments", body: Data(body.utf8))
+        #expect(duplicate.status == 409)
+        spec.expectDocumented(duplicate, "post", "/v1/segments")
+        let deleted = try await served.client.request("DELETE", "/v1/segments/\(id)")
+        #expect(deleted.status == 204)
+        spec.expectDocumented(deleted, "delete", "/v1/segments/{id}")
     }
 
     // MARK: The document itself
@@ -303,6 +371,7 @@ struct OpenAPISpec {
             var merged: [String: Any] = ["type": "object"]
             var properties: [String: Any] = [:]
             var required: [String] = []
+            if let nullable = schema["nullable"] { merged["nullable"] = nullable }
             for part in parts.compactMap({ resolve($0) }) {
                 properties.merge((part["properties"] as? [String: Any]) ?? [:]) { $1 }
                 required += (part["required"] as? [String]) ?? []

@@ -8,7 +8,7 @@ public struct RunAnalysis: Sendable, Equatable, Codable {
     public var profile: Profile
     public var route: RouteAnalysis
     public var quality: DataQuality
-    /// The run's best effort per record distance (activity `run` only).
+    /// The run's best effort per record kept for its activity (`RecordDistance.kept(for:)`).
     public var bestEfforts: [BestEffort]
     /// Time in the five heart-rate zones; `nil` without heart rate.
     @NullWhenAbsent public var heartRateZones: HeartRateZones?
@@ -34,7 +34,7 @@ public struct RunAnalysis: Sendable, Equatable, Codable {
         profile = Profile(points: points)
         route = RouteAnalysis(segments: Self.segments(of: points), distance: progress.totalDistance, maxPoints: maxPoints)
         quality = DataQuality(points: points, start: start)
-        bestEfforts = activity == .run ? progress.bestEfforts() : []
+        bestEfforts = progress.bestEfforts(for: activity)
     }
 
     /// The accepted coordinates, one list per segment.

@@ -58,7 +58,24 @@ enum RunText {
     static func record(_ record: PersonalRecord, style: RunTextStyle) -> String {
         let date = LocalTime.day(record.achievedAt, in: style.timeZone)
         let mark = record.runDeleted == true ? "  (run deleted)" : ""
-        return "\(pad(record.distance.label, 14)) \(pad(TimeFormat.duration(seconds: record.elapsedTime), 8)) \(pad(TimeFormat.pace(secondsPerKilometre: record.pace, units: style.units), 10)) \(date)  \(record.runName) [\(record.runID)]\(mark)"
+        let label = record.activity == .run ? record.distance.label : "\(record.distance.label) (\(record.activity.rawValue))"
+        let value = record.distance == .longest ? DistanceFormat.string(metres: record.distanceMetres, units: style.units)
+            : TimeFormat.duration(seconds: record.elapsedTime)
+        return "\(pad(label, 14)) \(pad(value, 8)) \(pad(TimeFormat.pace(secondsPerKilometre: record.pace, units: style.units), 10)) \(date)  \(record.runName) [\(record.runID)]\(mark)"
+    }
+
+    /// `5 km (run): 2024-05-01 25:10, 2024-06-03 24:30 (-0:40), …`: when each record was set and by how much.
+    static func progression(_ progression: RecordProgression, style: RunTextStyle) -> String {
+        let steps = progression.steps.map { step -> String in
+            let date = LocalTime.day(step.achievedAt, in: style.timeZone)
+            if progression.distance == .longest {
+                let gain = step.improvementMetres.map { " (+\(DistanceFormat.string(metres: $0, units: style.units)))" } ?? ""
+                return "\(date) \(DistanceFormat.string(metres: step.distanceMetres, units: style.units))\(gain)"
+            }
+            let gain = step.improvementSeconds.map { " (-\(TimeFormat.duration(seconds: $0)))" } ?? ""
+            return "\(date) \(TimeFormat.duration(seconds: step.elapsedTime))\(gain)"
+        }
+        return "  \(progression.distance.label) (\(progression.activity.rawValue)): " + steps.joined(separator: ", ")
     }
 
     /// A run object as a few lines of text.

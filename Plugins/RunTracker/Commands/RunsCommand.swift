@@ -10,6 +10,7 @@ struct RunsCommand: AsyncParsableCommand {
             RunsStatusCommand.self, RunsImportCommand.self,
             RunsListCommand.self, RunsShowCommand.self, RunsEditCommand.self, RunsDeleteCommand.self,
             RunsRestoreCommand.self, RunsRecordsCommand.self, RunsExportCommand.self, RunsRenderCommand.self,
+            RunsStatsCommand.self, RunsCompareCommand.self, RunsRoutesCommand.self, RunsSegmentsCommand.self,
         ]
     )
 }

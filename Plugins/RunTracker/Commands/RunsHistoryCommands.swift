@@ -38,6 +38,7 @@ struct RunsListCommand: AsyncParsableCommand {
     @Option(name: [.short, .long], help: "Only runs whose name contains this text.") var name: String?
     @Option(name: .long, help: "Only runs started on or after this date (2024-05-01 or an ISO 8601 time).") var from: String?
     @Option(name: .long, help: "Only runs started on or before this date (a bare date includes the whole day).") var to: String?
+    @Option(name: .long, help: "Only runs of this activity: run, walk, hike, ride or other.") var activity: String?
     @Flag(name: .long, help: "List deleted runs that can still be restored.") var deleted = false
     @Flag(name: .long, help: "List drafts: stopped runs too short to save, which can be resumed or discarded.") var drafts = false
 
@@ -51,8 +52,9 @@ struct RunsListCommand: AsyncParsableCommand {
             let query: RunListQuery
             do {
                 query = RunListQuery(limit: limit, cursor: try cursor.map { text throws(RunHistoryError) in try RunCursor(token: text) }, name: name,
-                                     from: try from.map { text throws(RunHistoryError) in try RunListQuery.parseBound(text, field: "--from", isUpperBound: false) },
-                                     to: try to.map { text throws(RunHistoryError) in try RunListQuery.parseBound(text, field: "--to", isUpperBound: true) },
+                                     from: try from.map { text throws(RunHistoryError) in try RunListQuery.parseBound(text, field: "--from", isUpperBound: false, timeZone: style.timeZone) },
+                                     to: try to.map { text throws(RunHistoryError) in try RunListQuery.parseBound(text, field: "--to", isUpperBound: true, timeZone: style.timeZone) },
+                                     activity: try activity.map { text throws(RunHistoryError) in try RunFilter.parseActivity(text, field: "--activity") },
                                      deleted: deleted, drafts: drafts)
             } catch {
                 throw CommandFailure("\(error)", code: 2)
@@ -181,8 +183,9 @@ struct RunsRestoreCommand: AsyncParsableCommand {
 struct RunsRecordsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "records", abstract: "Personal records and their history.")
     @OptionGroup var store: RunsStoreOptions
-    @Option(name: .long, help: "Only this distance: 1k, mile, 5k, 10k, half_marathon, marathon.") var distance: String?
-    @Flag(name: .long, help: "Also print the record history.") var history = false
+    @Option(name: .long, help: "Only this record: 1k, mile, 5k, 10k, 20k, half_marathon, 40k, marathon, 100k, longest.") var distance: String?
+    @Option(name: .long, help: "Only this activity's records: run, ride or hike.") var activity: String?
+    @Flag(name: .long, help: "Also print when each record was set and by how much it improved, and the record history.") var history = false
     @Flag(name: .long, help: "Recompute every run's best efforts first.") var rebuild = false
 
     func run() async throws {
@@ -195,13 +198,21 @@ struct RunsRecordsCommand: AsyncParsableCommand {
                 }
                 only = value
             }
+            let kind: Activity?
+            do throws(RunHistoryError) {
+                kind = try activity.map { text throws(RunHistoryError) in try RunFilter.parseActivity(text, field: "--activity") }
+            } catch {
+                throw CommandFailure(error.description, code: 2)
+            }
             if rebuild { try await runs.rebuildRecords() }
-            let report = try await runs.records(distance: only)
+            let report = try await runs.records(distance: only, activity: kind)
             if store.json { return try store.printJSON(report) }
-            if report.records.isEmpty { print("No records yet (records come from saved runs of activity run).") }
+            if report.records.isEmpty { print("No records yet (records come from saved runs, rides and hikes).") }
             if !report.records.isEmpty { print(RunText.recordHeader) }
             for record in report.records { print(RunText.record(record, style: style)) }
             if history {
+                print("progression:")
+                for progression in report.progression { print(RunText.progression(progression, style: style)) }
                 print("history:")
                 for record in report.history { print("  " + RunText.record(record, style: style)) }
             }

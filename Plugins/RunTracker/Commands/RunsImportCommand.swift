@@ -43,8 +43,9 @@ struct RunsImportCommand: AsyncParsableCommand {
             // The configuration gives the database, the units and the run-tracker options (defaults without one).
             let settings = try location.loadConfig()
             let units = settings?.units ?? .metric
-            let importer = RunImporter(runStore: try RunStore(store: location.openStore(settings)),
-                                       settings: try Self.trackerOptions(settings).settings(units: units))
+            let options = try Self.trackerOptions(settings)
+            let importer = RunImporter(runStore: try RunStore(store: location.openStore(settings), matcher: options.matcher),
+                                       settings: options.settings(units: units))
             let request = RunImporter.Request(name: name, activity: chosenActivity, allowDuplicates: allowDuplicates)
             let progress = ProgressBar(label: "importing", large: files.count > 1)
             for (index, file) in files.enumerated() {

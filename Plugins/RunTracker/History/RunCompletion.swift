@@ -4,27 +4,29 @@ import MeridianCore
 
 /// What the run tracker calls when a run is saved (stopped and long enough, or imported).
 public enum RunCompletion {
-    /// Stores what history needs, inside the caller's transaction: the packed progress (for splits and records)
-    /// and, for activity `run`, the best efforts. `progress` is the run's progress when the caller built it from
-    /// the points in memory (an import, before its transaction); when `nil` it is built from the stored points.
-    /// Returns the personal records the run sets (empty for other activities, or when
-    /// saved again); publish them with `publish(_:to:)`. Unknown run ids are a `RunHistoryError.notFound`.
+    /// Stores what history needs, inside the caller's transaction: the packed progress (for splits and records),
+    /// the best efforts of the records its activity keeps, and the run's track in its route and its segment efforts (matched with
+    /// `matcher`). `progress` and `geometry` are the run's when the caller built them from the points in memory (an
+    /// import, before its transaction); when `nil` they are built from the stored points.
+    /// Returns the personal records the run sets among runs of its activity (empty when saved again); publish them
+    /// with `publish(_:to:)`. Unknown run ids are a `RunHistoryError.notFound`.
     @discardableResult
-    public static func didSave(runID: String, progress: RunProgress? = nil, in db: Database) throws -> [PersonalRecord] {
-        try didSave(runID: runID, progress: progress, in: db, now: Date())
+    public static func didSave(runID: String, progress: RunProgress? = nil, geometry: RunGeometry? = nil,
+                               matcher: RouteMatcher = RouteMatcher(), in db: Database) throws -> [PersonalRecord] {
+        try didSave(runID: runID, progress: progress, geometry: geometry, matcher: matcher, in: db, now: Date())
     }
 
-    /// `didSave(runID:progress:in:)` with an explicit clock (for tests).
+    /// `didSave(runID:progress:geometry:matcher:in:)` with an explicit clock (for tests).
     @discardableResult
-    public static func didSave(runID: String, progress: RunProgress? = nil, in db: Database, now: Date) throws -> [PersonalRecord] {
+    public static func didSave(runID: String, progress: RunProgress? = nil, geometry: RunGeometry? = nil,
+                               matcher: RouteMatcher = RouteMatcher(), in db: Database, now: Date) throws -> [PersonalRecord] {
         guard let run = try SavedRun.fetch(db, id: runID) else { throw RunHistoryError.notFound(runID: runID) }
-        let progress = try progress ?? ProgressStore.build(runID: runID, start: run.startedAt, in: db)
+        // A live run's points are read back once, for both.
+        let points = progress == nil || geometry == nil ? try RunPoints.load(db, runID: runID) : []
+        let progress = progress ?? RunProgress(points: points, start: run.startedAt)
         try ProgressStore.save(progress, runID: runID, in: db)
-        guard run.activity == .run else {
-            try RecordBook.store([], runID: runID, in: db)
-            return []
-        }
-        return try RecordBook.recordNewBests(progress.bestEfforts(), run: run, now: now, in: db)
+        try RunGeometry.didSave(run: run, geometry: geometry ?? RunGeometry(points: points, start: run.startedAt), matcher: matcher, in: db)
+        return try RecordBook.recordNewBests(progress.bestEfforts(for: run.activity ?? .other), run: run, now: now, in: db)
     }
 
     /// Publishes each new record as a `record.new` event (payload: the record object).

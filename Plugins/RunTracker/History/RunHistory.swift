@@ -42,13 +42,9 @@ public struct RunHistory: Sendable {
             conditions.append("name LIKE ? ESCAPE '\\'")
             arguments.append(("%" + Self.escapeLike(name) + "%").databaseValue)
         }
-        if let from = query.from {
-            conditions.append("started_at >= ?")
-            arguments.append(from.timeIntervalSince1970.databaseValue)
-        }
-        if let to = query.to {
-            conditions.append("started_at < ?")
-            arguments.append(to.timeIntervalSince1970.databaseValue)
+        for condition in RunFilter(from: query.from, to: query.to, activity: query.activity).conditions {
+            conditions.append(condition.sql)
+            arguments.append(condition.argument)
         }
         if let activity = query.activity {
             conditions.append("activity = ?")
@@ -222,11 +218,13 @@ public struct RunHistory: Sendable {
 
     // MARK: Records
 
-    /// Current records and the record history.
-    public func records(distance: RecordDistance? = nil) async throws -> RecordsReport {
+    /// Current records, the record history and each record's progression, optionally of one record and activity.
+    public func records(distance: RecordDistance? = nil, activity: Activity? = nil) async throws -> RecordsReport {
         try await store.database.read { db in
-            RecordsReport(records: try RecordBook.current(in: db).filter { distance == nil || $0.distance == distance },
-                          history: try RecordBook.history(in: db, distance: distance))
+            RecordsReport(records: try RecordBook.current(in: db).filter {
+                              (distance == nil || $0.distance == distance) && (activity == nil || $0.activity == activity) },
+                          history: try RecordBook.history(in: db, distance: distance, activity: activity),
+                          progression: try RecordBook.progression(in: db, distance: distance, activity: activity))
         }
     }
 
@@ -244,10 +242,11 @@ public struct DeletionReceipt: Sendable, Equatable, Codable {
     public var purgeAt: Date
 }
 
-/// Current records and their history.
-public struct RecordsReport: Sendable, Equatable, Codable {
+/// Current records, their history (newest first) and how each progressed (oldest first).
+public struct RecordsReport: Sendable, Equatable, Encodable {
     public var records: [PersonalRecord]
     public var history: [PersonalRecord]
+    public var progression: [RecordProgression]
 }
 
 /// The run detail: the run object, its analysis, the records it set and its edit log.

@@ -12,13 +12,13 @@ public enum RunHistoryRoutes {
     /// (`GET /v1/runs/active` and `POST /v1/runs/{id}/pause|resume|stop` belong to live tracking;
     /// Hummingbird matches constant path components first, so `active` never reaches `{id}`.)
     public static func add(to v1: RouterGroup<MeridianRequestContext>, store: Store, events: EventBus, units: UnitSystem,
-                           maxHeartRate: Double = TrackerSettings().maxHeartRate) {
+                           maxHeartRate: Double = TrackerSettings().maxHeartRate, timeZone: TimeZone = .current) {
         let history = RunHistory(store: store, maxHeartRate: maxHeartRate)
         let runs = v1.group("runs")
 
         runs.get { request, _ in
             try request.allowQuery(["limit", "cursor", "q", "from", "to", "activity", "deleted"])
-            return JSONResponse(try await mapped { try await history.list(try listQuery(request)) })
+            return JSONResponse(try await mapped { try await history.list(try listQuery(request, timeZone: timeZone)) })
         }
         runs.delete { request, _ in
             try request.allowQuery(["ids"])
@@ -73,7 +73,7 @@ public enum RunHistoryRoutes {
                             type: "image/svg+xml", filename: nil)
         }
         v1.get("records") { request, _ in
-            try request.allowQuery(["distance"])
+            try request.allowQuery(["distance", "activity"])
             var distance: RecordDistance?
             if let text = request.query("distance") {
                 guard let value = RecordDistance(rawValue: text) else {
@@ -81,30 +81,43 @@ public enum RunHistoryRoutes {
                 }
                 distance = value
             }
-            return JSONResponse(try await mapped { try await history.records(distance: distance) })
+            let activity: Activity?
+            do throws(RunHistoryError) {
+                activity = try request.query("activity").map { text throws(RunHistoryError) in
+                    try RunFilter.parseActivity(text, field: "activity") }
+            } catch {
+                throw apiError(error)
+            }
+            return JSONResponse(try await mapped { try await history.records(distance: distance, activity: activity) })
         }
         // Deleted runs past their 30 days go at start-up; deletions and restores purge as they go.
         _ = try? history.purgeExpiredNow()
     }
 
-    /// The list query of `GET /v1/runs`: `limit`, `cursor`, `q` (name), `from`, `to`, `activity`, `deleted` (`true` or `false`).
-    static func listQuery(_ request: Request) throws -> RunListQuery {
+    /// The list query of `GET /v1/runs`: `limit`, `cursor`, `q` (name), `from`, `to` (bare dates in `timeZone`),
+    /// `activity`, `deleted` (`true` or `false`).
+    static func listQuery(_ request: Request, timeZone: TimeZone) throws -> RunListQuery {
         let limit = try request.intQuery("limit", in: RunListQuery.limits) ?? 50
         do {
+            let filter = try filter(request, timeZone: timeZone)
             return RunListQuery(limit: limit,
                                 cursor: try request.query("cursor").map { text throws(RunHistoryError) in try RunCursor(token: text) },
-                                name: request.query("q"),
-                                from: try request.query("from").map { text throws(RunHistoryError) in
-                                    try RunListQuery.parseBound(text, field: "from", isUpperBound: false) },
-                                to: try request.query("to").map { text throws(RunHistoryError) in
-                                    try RunListQuery.parseBound(text, field: "to", isUpperBound: true) },
-                                activity: try request.query("activity").map { text throws(RunHistoryError) in
-                                    try RunListQuery.parseActivity(text) },
+                                name: request.query("q"), from: filter.from, to: filter.to, activity: filter.activity,
                                 deleted: try request.query("deleted").map { text throws(RunHistoryError) in
                                     try RunListQuery.parseDeleted(text) } ?? false)
         } catch {
             throw apiError(error)
         }
+    }
+
+    /// The `from`, `to` and `activity` query parameters (bare dates in `timeZone`), shared by the list and the stats.
+    static func filter(_ request: Request, timeZone: TimeZone) throws(RunHistoryError) -> RunFilter {
+        RunFilter(from: try request.query("from").map { text throws(RunHistoryError) in
+                      try RunListQuery.parseBound(text, field: "from", isUpperBound: false, timeZone: timeZone) },
+                  to: try request.query("to").map { text throws(RunHistoryError) in
+                      try RunListQuery.parseBound(text, field: "to", isUpperBound: true, timeZone: timeZone) },
+                  activity: try request.query("activity").map { text throws(RunHistoryError) in
+                      try RunFilter.parseActivity(text, field: "activity") })
     }
 
     /// Runs `body`, turning history errors into API errors (404, 409, 400).

@@ -7,8 +7,10 @@ import MeridianStore
 /// - `run_edits`: every change of a run's name or notes, with the old and new value.
 /// - `run_progress`: per run, a packed array of (seconds since start, cumulative metres) of the accepted
 ///   points, written at save time; splits and best efforts are sweeps over it, never over `run_points`.
-/// - `run_best_efforts`: per run, the fastest time over each record distance (activity `run` only).
-/// - `record_history`: every personal record when it was set. It has no foreign key: it outlives the run.
+/// - `run_best_efforts`: per run, the best effort of each record its activity keeps (`RecordDistance.kept(for:)`).
+/// - `record_history`: every personal record (of its activity) when it was set. It has no foreign key: it outlives
+///   the run.
+/// - routes, tracks, segments and segment efforts: see `RouteSchema`.
 public enum RunHistorySchema {
     /// Creates or updates the tables in `store`; call after `RunSchema.migrate(store)`.
     public static func migrate(_ store: Store) throws(StoreError) {
@@ -49,6 +51,21 @@ public enum RunHistorySchema {
                     CREATE INDEX runs_history_page ON runs (started_at DESC, id DESC) WHERE deleted_at IS NULL;
                     CREATE INDEX runs_deleted_at ON runs (deleted_at) WHERE deleted_at IS NOT NULL;
                     """)
+            }
+            migrations.register("v2-routes-segments") { db in
+                // Runs saved before get their tracks and routes now, with the default route_match_m.
+                try RouteSchema.create(db)
+                try RouteBook.rebuild(matcher: RouteMatcher(), in: db)
+            }
+            migrations.register("v3-records-per-activity") { db in
+                // Records are kept per activity (rides and hikes too): every saved run's efforts are recomputed.
+                try db.execute(sql: """
+                    ALTER TABLE run_best_efforts ADD COLUMN distance_m REAL;
+                    ALTER TABLE record_history ADD COLUMN activity TEXT NOT NULL DEFAULT 'run';
+                    ALTER TABLE record_history ADD COLUMN distance_m REAL;
+                    ALTER TABLE record_history ADD COLUMN previous_distance_m REAL;
+                    """)
+                try RecordBook.rebuild(in: db)
             }
         }
     }

@@ -43,23 +43,21 @@ public struct RunListQuery: Sendable, Equatable {
         }
     }
 
-    /// Parses the `activity` filter; an unknown activity is an `invalid` error naming the parameter and the choices.
-    public static func parseActivity(_ text: String) throws(RunHistoryError) -> Activity {
-        guard let activity = Activity(rawValue: text) else {
-            throw .invalid(field: "query parameter 'activity'",
-                           message: "must be one of \(Activity.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
-        }
-        return activity
-    }
-
-    /// Parses a `from`/`to` bound: an ISO 8601 date-time, or a bare date (`2024-05-01`), which as `to`
-    /// means the end of that day (the whole day is included).
-    public static func parseBound(_ text: String, field: String, isUpperBound: Bool) throws(RunHistoryError) -> Date {
+    /// Parses a `from`/`to` bound: an ISO 8601 date-time, or a bare date (`2024-05-01`), which is midnight in
+    /// `timeZone` (the configured `time_zone`; UTC when not given) and as `to` means the end of that day (the whole
+    /// day is included).
+    public static func parseBound(_ text: String, field: String, isUpperBound: Bool,
+                                  timeZone: TimeZone = .gmt) throws(RunHistoryError) -> Date {
         guard let date = ISO8601.date(from: text) else {
             throw .invalid(field: field, message: "'\(text)' is not a date; give 2024-05-01 or 2024-05-01T07:30:00Z")
         }
-        let isBareDate = text.count == 10
-        return isUpperBound && isBareDate ? date.addingTimeInterval(86_400) : date
+        guard text.count == 10 else { return date }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        let day = calendar.dateComponents([.year, .month, .day], from: date)
+        calendar.timeZone = timeZone
+        guard let midnight = calendar.date(from: day) else { return date }
+        return isUpperBound ? calendar.date(byAdding: .day, value: 1, to: midnight) ?? midnight : midnight
     }
 }
 

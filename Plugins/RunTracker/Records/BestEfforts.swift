@@ -1,15 +1,19 @@
-/// The fastest stretch of a run over a given distance.
+/// The fastest stretch of a run over a given distance, or for `longest` the whole run.
 public struct BestEffort: Sendable, Equatable, Codable {
     public var distance: RecordDistance
     /// Elapsed seconds from the effort's start to its end (pauses included, as Strava counts them).
     public var elapsedTime: Double
     /// Seconds from the run's start to the effort's start.
     public var startOffset: Double
+    /// The effort's distance in metres: the record distance, or the run's distance for `longest` (not in the JSON,
+    /// which has the run's distance beside).
+    public var distanceMetres: Double
 
-    public init(distance: RecordDistance, elapsedTime: Double, startOffset: Double) {
+    public init(distance: RecordDistance, elapsedTime: Double, startOffset: Double, distanceMetres: Double? = nil) {
         self.distance = distance
         self.elapsedTime = elapsedTime
         self.startOffset = startOffset
+        self.distanceMetres = distanceMetres ?? distance.metres
     }
 
     // camelCase raw values: MeridianJSON converts them to `elapsed_s` and `start_offset_s`, like every duration.
@@ -18,21 +22,45 @@ public struct BestEffort: Sendable, Equatable, Codable {
         case elapsedTime = "elapsedS"
         case startOffset = "startOffsetS"
     }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(distance: try container.decode(RecordDistance.self, forKey: .distance),
+                  elapsedTime: try container.decode(Double.self, forKey: .elapsedTime),
+                  startOffset: try container.decode(Double.self, forKey: .startOffset))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(distance, forKey: .distance)
+        try container.encode(elapsedTime, forKey: .elapsedTime)
+        try container.encode(startOffset, forKey: .startOffset)
+    }
 }
 
 extension RunProgress {
-    /// The best effort over every record distance the run covers.
-    public func bestEfforts(_ distances: [RecordDistance] = RecordDistance.allCases) -> [BestEffort] {
+    /// The best effort over every distance in `distances` the run covers (by default the running distances).
+    public func bestEfforts(_ distances: [RecordDistance] = RecordDistance.kept(for: .run)) -> [BestEffort] {
         distances.compactMap { bestEffort(over: $0) }
     }
 
-    /// The fastest elapsed time over `distance`, with both ends interpolated between samples.
+    /// The best efforts of the records kept for `activity`.
+    public func bestEfforts(for activity: Activity) -> [BestEffort] {
+        bestEfforts(RecordDistance.kept(for: activity))
+    }
+
+    /// The fastest elapsed time over `distance`, with both ends interpolated between samples (for `longest`: the
+    /// whole run, from its first sample to its last).
     ///
     /// Time as a function of distance is piecewise linear, so the fastest window starts or ends on a
     /// sample. Two O(n) two-pointer sweeps check both cases: every sample as the end (start interpolated
     /// at the latest moment the runner was at `end - D`) and every sample as the start (end interpolated
     /// at the earliest moment the runner reached `start + D`).
     public func bestEffort(over distance: RecordDistance) -> BestEffort? {
+        if distance == .longest {
+            guard let first = times.first, let last = times.last, totalDistance > 0 else { return nil }
+            return BestEffort(distance: .longest, elapsedTime: last - first, startOffset: first, distanceMetres: totalDistance)
+        }
         let target = distance.metres
         let n = count
         guard n >= 2, totalDistance >= target else { return nil }

@@ -1,12 +1,16 @@
 import Foundation
 
-/// A personal record: the fastest time over a record distance, and the run it comes from.
+/// A personal record of one activity: the fastest time over a record distance (or the longest activity), and the
+/// run it comes from.
 ///
-/// JSON: `{"distance": "5k", "distance_m": 5000, "elapsed_s": 1500.2, "run_id": "…", "achieved_at": "…",
-/// "run_name": "…", "pace_s_per_km": 300.04, "run_deleted": null, "previous_elapsed_s": null, "recorded_at": null}`.
-/// The last three are set in record history entries (`previous_elapsed_s` is the record it beat, `null` for the
-/// first) and `null` in current records: every key is always present.
+/// JSON: `{"activity": "run", "distance": "5k", "distance_m": 5000, "elapsed_s": 1500.2, "run_id": "…",
+/// "achieved_at": "…", "run_name": "…", "pace_s_per_km": 300.04, "run_deleted": null, "previous_elapsed_s": null,
+/// "previous_distance_m": null, "recorded_at": null}`. For `longest`, `distance_m` is the run's distance and
+/// `elapsed_s` its time. The last four are set in record history entries (`previous_elapsed_s` is the time of the
+/// record it beat, `previous_distance_m` the distance of the longest it beat; `null` for the first) and `null` in
+/// current records: every key is always present.
 public struct PersonalRecord: Sendable, Equatable, Codable {
+    public var activity: Activity
     public var distance: RecordDistance
     public var distanceMetres: Double
     public var elapsedTime: Double
@@ -19,26 +23,31 @@ public struct PersonalRecord: Sendable, Equatable, Codable {
     @NullWhenAbsent public var runDeleted: Bool?
     /// History only: the time of the record this one beat.
     @NullWhenAbsent public var previousElapsedTime: Double?
+    /// History only, for `longest`: the distance of the record this one beat.
+    @NullWhenAbsent public var previousDistanceMetres: Double?
     /// History only: when the record was recorded (the run's save).
     @NullWhenAbsent public var recordedAt: Date?
 
-    public init(distance: RecordDistance, elapsedTime: Double, runID: String, achievedAt: Date, runName: String,
-                runDeleted: Bool? = nil, previousElapsedTime: Double? = nil, recordedAt: Date? = nil) {
+    public init(activity: Activity = .run, distance: RecordDistance, distanceMetres: Double? = nil, elapsedTime: Double,
+                runID: String, achievedAt: Date, runName: String, runDeleted: Bool? = nil,
+                previousElapsedTime: Double? = nil, previousDistanceMetres: Double? = nil, recordedAt: Date? = nil) {
+        self.activity = activity
         self.distance = distance
-        self.distanceMetres = distance.metres
+        self.distanceMetres = distanceMetres ?? distance.metres
         self.elapsedTime = elapsedTime
         self.runID = runID
         self.achievedAt = achievedAt
         self.runName = runName
-        self.pace = elapsedTime / distance.metres * 1000
+        self.pace = self.distanceMetres > 0 && self.distanceMetres.isFinite ? elapsedTime / self.distanceMetres * 1000 : 0
         self.runDeleted = runDeleted
         self.previousElapsedTime = previousElapsedTime
+        self.previousDistanceMetres = previousDistanceMetres
         self.recordedAt = recordedAt
     }
 
     // camelCase raw values: MeridianJSON converts them to the documented snake_case keys.
     enum CodingKeys: String, CodingKey {
-        case distance
+        case activity, distance
         case distanceMetres = "distanceM"
         case elapsedTime = "elapsedS"
         case runID = "runId"
@@ -46,6 +55,7 @@ public struct PersonalRecord: Sendable, Equatable, Codable {
         case pace = "paceSPerKm"
         case runDeleted
         case previousElapsedTime = "previousElapsedS"
+        case previousDistanceMetres = "previousDistanceM"
         case recordedAt
     }
 }

@@ -7,11 +7,14 @@ import MeridianStore
 /// Reads and writes runs and their points. Every write is one small transaction.
 public struct RunStore: Sendable {
     public let store: Store
+    /// How saved runs are grouped into routes (the `route_match_m` option).
+    public let matcher: RouteMatcher
     private var database: any DatabaseWriter { store.database }
 
     /// Opens the run tables in `store` (and the history tables saving needs), creating or updating them.
-    public init(store: Store) throws(StoreError) {
+    public init(store: Store, matcher: RouteMatcher = RouteMatcher()) throws(StoreError) {
         self.store = store
+        self.matcher = matcher
         try RunSchema.migrate(store)
         try RunHistorySchema.migrate(store)
     }
@@ -37,8 +40,9 @@ public struct RunStore: Sendable {
     @discardableResult
     public func persist(_ state: EngineState, summary: RunSummary, points: [TrackPoint]) async throws -> [PersonalRecord] {
         let liveState: String? = summary.state == .stopped ? nil : try Self.encode(state)
+        let matcher = matcher
         return try await database.write { db in
-            try Self.write(db, summary: summary, liveState: liveState, points: points)
+            try Self.write(db, summary: summary, liveState: liveState, points: points, matcher: matcher)
         }
     }
 
@@ -67,15 +71,17 @@ public struct RunStore: Sendable {
         let saved = summary.state == .stopped
         // A draft keeps its engine state, so it can be resumed like a live one.
         return PreparedImport(summary: summary, points: tracked.points, liveState: saved ? nil : try encode(tracked.engine.state),
-                              progress: saved ? RunProgress(points: tracked.points, start: summary.startedAt) : nil)
+                              progress: saved ? RunProgress(points: tracked.points, start: summary.startedAt) : nil,
+                              geometry: saved ? RunGeometry(points: tracked.points, start: summary.startedAt) : nil)
     }
 
     /// Stores a prepared import in one transaction: row, points, metrics and `RunCompletion.didSave`.
     public func store(_ prepared: PreparedImport) throws -> ImportedRun {
-        try database.write { db in try Self.insert(prepared, in: db) }
+        let matcher = matcher
+        return try database.write { db in try Self.insert(prepared, matcher: matcher, in: db) }
     }
 
-    private static func insert(_ prepared: PreparedImport, in db: Database) throws -> ImportedRun {
+    private static func insert(_ prepared: PreparedImport, matcher: RouteMatcher, in db: Database) throws -> ImportedRun {
         let summary = prepared.summary
         try db.execute(sql: """
             INSERT INTO runs (id, name, notes, activity, state, started_at, updated_at)
@@ -83,7 +89,7 @@ public struct RunStore: Sendable {
             """, arguments: [summary.id, summary.name, summary.notes, summary.activity.rawValue, summary.state.rawValue,
                              summary.startedAt.timeIntervalSince1970, Date().timeIntervalSince1970])
         let records = try write(db, summary: summary, liveState: prepared.liveState, points: prepared.points,
-                                progress: prepared.progress)
+                                progress: prepared.progress, geometry: prepared.geometry, matcher: matcher)
         return ImportedRun(summary: summary, points: prepared.points, records: records)
     }
 
@@ -97,12 +103,13 @@ public struct RunStore: Sendable {
     /// Stores prepared imports in one transaction, each like `store(_:)`; with a `duplicates` rule, a run matching a
     /// stored one (or one stored earlier in the same call) is skipped and reported with the run it matches.
     public func store(_ prepared: [PreparedImport], duplicates: DuplicateRule?) throws -> [RunImporter.Outcome] {
-        try database.write { db in
+        let matcher = matcher
+        return try database.write { db in
             try prepared.map { prepared in
                 if let duplicates, let existing = try Self.storedRun(matching: prepared.summary, rule: duplicates, in: db) {
                     return .duplicate(prepared.summary, existing: existing)
                 }
-                return .imported(try Self.insert(prepared, in: db))
+                return .imported(try Self.insert(prepared, matcher: matcher, in: db))
             }
         }
     }
@@ -127,13 +134,14 @@ public struct RunStore: Sendable {
     }
 
     /// Appends `points`, updates the run row and, when the run is saved, calls `RunCompletion.didSave` with
-    /// `progress` (built from the stored points when `nil`).
+    /// `progress` and `geometry` (built from the stored points when `nil`).
     private static func write(_ db: Database, summary: RunSummary, liveState: String?, points: [TrackPoint],
-                              progress: RunProgress? = nil) throws -> [PersonalRecord] {
+                              progress: RunProgress? = nil, geometry: RunGeometry? = nil,
+                              matcher: RouteMatcher) throws -> [PersonalRecord] {
         try PointWriter.write(points, runID: summary.id, in: db)
         try update(db, summary: summary, liveState: liveState)
         guard summary.state == .stopped else { return [] }
-        return try RunCompletion.didSave(runID: summary.id, progress: progress, in: db)
+        return try RunCompletion.didSave(runID: summary.id, progress: progress, geometry: geometry, matcher: matcher, in: db)
     }
 
     private static func update(_ db: Database, summary: RunSummary, liveState: String?) throws {
@@ -215,6 +223,8 @@ public struct PreparedImport: Sendable {
     var liveState: String?
     /// The packed progress of a saved run; `nil` for a draft.
     var progress: RunProgress?
+    /// The samples and track of a saved run, for routes and segments; `nil` for a draft.
+    var geometry: RunGeometry?
 }
 
 /// A stored recording: the run object, every point with its rejection reason, and the records it set.

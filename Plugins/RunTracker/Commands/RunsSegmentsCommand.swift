@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import MeridianCLI
+import MeridianCore
+
+/// `meridian runs segments add|list|show|delete|efforts`.
+struct RunsSegmentsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "segments",
+        abstract: "Named stretches of path to race yourself on, and every run's efforts on them.",
+        subcommands: [SegmentsAddCommand.self, SegmentsListCommand.self, SegmentsShowCommand.self,
+                      SegmentsDeleteCommand.self, SegmentsEffortsCommand.self])
+}
+
+/// `meridian runs segments add NAME --run ID (--from-km X --to-km Y | --from LAT,LON --to LAT,LON)`.
+struct SegmentsAddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a segment taken from a saved run; efforts of every stored run are found at once.",
+        discussion: """
+            The segment follows the run from --from-km to --to-km of its distance, or from its point nearest \
+            --from to its next point nearest --to (each within 50 m of the run). It must be at least 100 m long. \
+            A run has an effort when it passes the start, stays within 25 m of the path and reaches the end.
+            """)
+    @OptionGroup var store: RunsStoreOptions
+    @Argument(help: "The segment's name (unique).") var name: String
+    @Option(name: .long, help: "The run to take the path from.") var run: String
+    @Option(name: .customLong("from-km"), help: "Start, kilometres into the run.") var fromKm: Double?
+    @Option(name: .customLong("to-km"), help: "End, kilometres into the run.") var toKm: Double?
+    @Option(name: .long, help: "Start near this point (LAT,LON).") var from: String?
+    @Option(name: .long, help: "End near this point (LAT,LON).") var to: String?
+
+    func run() async throws {
+        try await reportingFailures {
+            let (opened, settings) = try store.openProgress()
+            let segment = try await usageErrors {
+                let bounds = try SegmentRequest.bounds(fromKm: fromKm, toKm: toKm, from: from, to: to,
+                                                       names: ("--from-km", "--to-km", "--from", "--to"))
+                let request = SegmentRequest(name: name, runID: run, bounds: bounds)
+                return try await opened.database.write { db in try SegmentBook.add(request, in: db) }
+            }
+            if store.json { return try store.printJSON(segment) }
+            print("added " + SegmentsListCommand.line(segment, settings: settings))
+        }
+    }
+}
+
+/// `meridian runs segments list`.
+struct SegmentsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List segments by name.")
+    @OptionGroup var store: RunsStoreOptions
+
+    func run() async throws {
+        try await reportingFailures {
+            let (opened, settings) = try store.openProgress()
+            let segments = try await opened.database.read { db in try SegmentBook.list(in: db) }
+            if store.json { return try store.printJSON(SegmentList(segments: segments)) }
+            if segments.isEmpty { print("No segments; add one with `meridian runs segments add NAME --run ID --from-km X --to-km Y`.") }
+            for segment in segments { print(Self.line(segment, settings: settings)) }
+        }
+    }
+
+    static func line(_ segment: Segment, settings: ProgressSettings) -> String {
+        let best = segment.best.map { "best \(TimeFormat.duration(seconds: $0.elapsedTime)) (\(ProgressText.day($0.startedAt, in: settings.timeZone)))" } ?? "no efforts"
+        return "segment \(RunText.pad(String(segment.id), 4)) \(RunText.pad(segment.name, 28)) \(RunText.pad(segment.activity.rawValue, 5)) "
+            + "\(RunText.pad(DistanceFormat.string(metres: segment.distance, units: settings.units), 8)) \(segment.effortCount) efforts  \(best)"
+    }
+}
+
+/// `meridian runs segments show SEGMENT`.
+struct SegmentsShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a segment (by id or name).")
+    @OptionGroup var store: RunsStoreOptions
+    @Argument(help: "Segment id or name.") var segment: String
+
+    func run() async throws {
+        try await reportingFailures {
+            let (opened, settings) = try store.openProgress()
+            let found = try await usageErrors { try await opened.database.read { [segment] db in try SegmentBook.segment(segment, in: db) } }
+            if store.json { return try store.printJSON(found) }
+            print(SegmentsListCommand.line(found, settings: settings))
+            if let start = found.start, let finish = found.finish {
+                print("from \(start) to \(finish), taken from run \(found.sourceRunID)")
+            }
+        }
+    }
+}
+
+/// `meridian runs segments delete SEGMENT`.
+struct SegmentsDeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a segment and its efforts.")
+    @OptionGroup var store: RunsStoreOptions
+    @Argument(help: "Segment id or name.") var segment: String
+
+    func run() async throws {
+        try await reportingFailures {
+            let (opened, _) = try store.openProgress()
+            let deleted = try await usageErrors { try await opened.database.write { [segment] db in try SegmentBook.delete(segment, in: db) } }
+            if store.json { return try store.printJSON(deleted) }
+            print("deleted segment \(deleted.id) '\(deleted.name)' and its \(deleted.effortCount) efforts")
+        }
+    }
+}
+
+/// `meridian runs segments efforts SEGMENT`.
+struct SegmentsEffortsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "efforts", abstract: "Every effort on a segment, fastest first.")
+    @OptionGroup var store: RunsStoreOptions
+    @Argument(help: "Segment id or name.") var segment: String
+
+    func run() async throws {
+        try await reportingFailures {
+            let (opened, settings) = try store.openProgress()
+            let report = try await usageErrors { try await opened.database.read { [segment] db in try SegmentBook.efforts(segment, in: db) } }
+            if store.json { return try store.printJSON(report) }
+            print(SegmentsListCommand.line(report.segment, settings: settings))
+            for effort in report.efforts {
+                print("  \(RunText.pad("#\(effort.rank)", 5)) \(RunText.pad(TimeFormat.duration(seconds: effort.elapsedTime), 8)) "
+                      + "\(RunText.pad(TimeFormat.pace(secondsPerKilometre: effort.pace, units: settings.units), 10)) "
+                      + "\(ProgressText.minute(effort.startedAt, in: settings.timeZone))  \(RunText.pad(effort.runName, 28))  \(effort.runID)")
+            }
+        }
+    }
+}

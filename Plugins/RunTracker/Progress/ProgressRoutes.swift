@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+import Hummingbird
+import MeridianCore
+import MeridianHTTP
+import MeridianStore
+
+/// What progress over time needs from the configuration.
+public struct ProgressSettings: Sendable {
+    /// Units of the compared splits (km or mile).
+    public var units: UnitSystem
+    /// The time zone calendar periods are cut in.
+    public var timeZone: TimeZone
+    /// How runs are grouped into routes.
+    public var matcher: RouteMatcher
+
+    public init(units: UnitSystem = .metric, timeZone: TimeZone = .current, matcher: RouteMatcher = RouteMatcher()) {
+        self.units = units
+        self.timeZone = timeZone
+        self.matcher = matcher
+    }
+
+    /// The split unit of comparisons: its name and length in metres.
+    public var split: (unit: String, distance: Double) {
+        units == .metric ? ("km", 1000) : ("mile", UnitSystem.metresPerMile)
+    }
+}
+
+/// The HTTP routes of progress over time: `GET /v1/runs/stats`, `GET /v1/runs/compare`, `GET /v1/routes`,
+/// `GET /v1/routes/{id}`, `GET|POST /v1/segments`, `GET|DELETE /v1/segments/{id}`, `GET /v1/segments/{id}/efforts`.
+public enum ProgressRoutes {
+    public static func add(to v1: RouterGroup<MeridianRequestContext>, settings: ProgressSettings, store: Store) {
+        let database = store.database
+        v1.get("runs/stats") { request, _ in
+            try request.allowQuery(["by", "from", "to", "activity"])
+            let (period, filter) = try mappedNow {
+                (try StatsPeriod.parse(request.query("by") ?? StatsPeriod.week.rawValue, field: "by"),
+                 try RunHistoryRoutes.filter(request, timeZone: settings.timeZone))
+            }
+            return JSONResponse(try await mapped {
+                try await database.read { db in
+                    try RunStatsReport.make(by: period, filter: filter, timeZone: settings.timeZone, in: db)
+                }
+            })
+        }
+        v1.get("runs/compare") { request, _ in
+            try request.allowQuery(["a", "b"])
+            guard let a = request.query("a"), let b = request.query("b") else {
+                throw APIError.badRequest("give the two runs to compare as ?a=RUN_ID&b=RUN_ID")
+            }
+            let split = settings.split
+            return JSONResponse(try await mapped {
+                try await database.read { db in
+                    try RunComparison.make(a, b, unit: split.unit, unitDistance: split.distance, in: db)
+                }
+            })
+        }
+        v1.get("routes") { request, _ in
+            try request.allowQuery(["activity", "min_runs"])
+            let minimum = try request.intQuery("min_runs", in: 1...1_000_000) ?? 2
+            let activity = try mappedNow { try request.query("activity").map { text throws(RunHistoryError) in
+                try RunFilter.parseActivity(text, field: "activity") } }
+            return JSONResponse(RouteList(routes: try await database.read { db in
+                try RouteBook.list(minimumRuns: minimum, activity: activity, in: db)
+            }))
+        }
+        v1.get("routes/{id}") { request, context in
+            try request.allowQuery([])
+            let text = try context.parameters.decoded("id")
+            return JSONResponse(try await mapped {
+                guard let id = Int64(text) else { throw ProgressError.routeNotFound(id: text) }
+                return try await database.read { db in try RouteBook.route(id: id, in: db) }
+            })
+        }
+        v1.get("segments") { request, _ in
+            try request.allowQuery([])
+            return JSONResponse(SegmentList(segments: try await database.read { db in try SegmentBook.list(in: db) }))
+        }
+        v1.post("segments") { request, _ in
+            try request.allowQuery([])
+            let segment = try await mapped {
+                let body = try await request.decodeJSON(SegmentRequest.self, limit: 64 << 10)
+                return try await database.write { db in try SegmentBook.add(body, in: db) }
+            }
+            return JSONResponse(segment, status: .created)
+        }
+        v1.get("segments/{id}") { request, context in
+            try request.allowQuery([])
+            let key = try context.parameters.decoded("id")
+            return JSONResponse(try await mapped { try await database.read { db in try SegmentBook.segment(key, in: db) } })
+        }
+        v1.delete("segments/{id}") { request, context in
+            try request.allowQuery([])
+            let key = try context.parameters.decoded("id")
+            _ = try await mapped { try await database.write { db in try SegmentBook.delete(key, in: db) } }
+            return Response(status: .noContent)
+        }
+        v1.get("segments/{id}/efforts") { request, context in
+            try request.allowQuery([])
+            let key = try context.parameters.decoded("id")
+            return JSONResponse(try await mapped { try await database.read { db in try SegmentBook.efforts(key, in: db) } })
+        }
+    }
+
+    /// Runs `body`, turning progress and history errors into API errors (404, 409, 410, 400).
+    static func mapped<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await RunHistoryRoutes.mapped(body)
+        } catch let error as ProgressError {
+            throw apiError(error)
+        }
+    }
+
+    static func mappedNow<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ProgressError {
+            throw apiError(error)
+        } catch let error as RunHistoryError {
+            throw RunHistoryRoutes.apiError(error)
+        }
+    }
+
+    static func apiError(_ error: ProgressError) -> APIError {
+        switch error {
+        case .routeNotFound: return APIError.notFound(error.description, code: "route_not_found")
+        case .segmentNotFound: return APIError.notFound(error.description, code: "segment_not_found")
+        case .segmentExists: return APIError.conflict(error.description, code: "segment_exists")
+        case .invalid: return APIError.badRequest(error.description)
+        }
+    }
+}
+
+/// `{"routes": [route…]}`.
+public struct RouteList: Sendable, Encodable {
+    public var routes: [Route]
+}
+
+/// `{"segments": [segment…]}`.
+public struct SegmentList: Sendable, Encodable {
+    public var segments: [Segment]
+}
