@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: Core
@@ -129,6 +130,8 @@ let package = Package(
                 "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianCLI", "MapLinks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Plugins/FlyerProximity",
             exclude: ["README.md"]
@@ -163,6 +166,7 @@ let package = Package(
                 "MeridianCore", "MeridianStore", "MeridianCLI", "FlyerProximity", "RunTracker", "Workloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Benchmarks",
             exclude: ["Workloads"]
@@ -211,7 +215,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FlyerProximityTests",
-            dependencies: ["FlyerProximity", "MeridianTesting", "Workloads", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "FlyerProximity", "MeridianTesting", "Workloads",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(
             name: "RunTrackerTests",

@@ -19,7 +19,11 @@ public final class Store: Sendable {
 
     /// Opens (creating if needed) the database at `path`, loads SpatiaLite,
     /// initialises spatial metadata once and checks the file with `PRAGMA quick_check`.
-    public static func open(path: String, logger: Logger = Logger(label: "meridian.store")) throws(StoreError) -> Store {
+    public static func open(path: String, busyTimeout: Double = Store.defaultBusyTimeout,
+                            logger: Logger = Logger(label: "meridian.store")) throws(StoreError) -> Store {
+        guard !looksLikeURL(path) else {
+            throw .cannotOpen(path: path, detail: "this is a URL, but the store is a SpatiaLite file; give a file path")
+        }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -28,7 +32,7 @@ public final class Store: Sendable {
         }
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: configuration())
+            pool = try DatabasePool(path: path, configuration: configuration(busyTimeout: busyTimeout))
         } catch {
             throw classify(error, path: path)
         }
@@ -43,7 +47,7 @@ public final class Store: Sendable {
     public static func inMemory() throws(StoreError) -> Store {
         let queue: DatabaseQueue
         do {
-            queue = try DatabaseQueue(configuration: configuration())
+            queue = try DatabaseQueue(configuration: configuration(busyTimeout: defaultBusyTimeout))
         } catch {
             throw classify(error, path: ":memory:")
         }
@@ -83,7 +87,17 @@ public final class Store: Sendable {
         }
     }
 
-    private static func configuration() -> Configuration {
+    /// Seconds a write waits for another process's write (a long import) before giving up busy.
+    public static let defaultBusyTimeout = 30.0
+
+    /// True when `text` is written as a URL (`scheme://…`) rather than a file path.
+    public static func looksLikeURL(_ text: String) -> Bool {
+        guard let range = text.range(of: "://") else { return false }
+        let scheme = text[..<range.lowerBound]
+        return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }
+    }
+
+    private static func configuration(busyTimeout: Double) -> Configuration {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try loadSpatialite(db)
@@ -91,7 +105,7 @@ public final class Store: Sendable {
             // the last commits, and it saves a disk sync per transaction.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        configuration.busyMode = .timeout(5)
+        configuration.busyMode = .timeout(busyTimeout)
         return configuration
     }
 

@@ -37,7 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
 
             let resources = Resources()
             do {
-                resources[StoreKey.self] = try Store.open(path: settings.store.path, logger: logger)
+                resources[StoreKey.self] = try Store.open(path: settings.store.path, busyTimeout: settings.store.busyTimeout, logger: logger)
             } catch {
                 throw CommandFailure("\(error)")
             }

@@ -7,10 +7,10 @@ import Workloads
 
 @Suite("nearby agrees with a brute-force geodesic search")
 struct NearbyBruteForceTests {
-    @Test("1,200 random queries over 100,500 stored flyers: same ids, same order, distances within 1 mm")
-    func matchesBruteForce() throws {
-        let temporary = try TemporaryStore()
-        defer { temporary.remove() }
+    @Test("1,200 random queries over 100,500 stored flyers: same ids, same order, distances within 1 mm (PostGIS: cache and database)",
+          arguments: FlyerBackend.allCases)
+    func matchesBruteForce(_ backend: FlyerBackend) async throws {
+      try await backend.withStore { store in
         let now = Date(timeIntervalSince1970: 1_750_000_000)
         var workload = FlyerWorkload(.init(seed: 2024, uniformShare: 0.3, areaShare: 0.012, includePolar: true,
                                            inactiveShare: 0.2, referenceTime: now))
@@ -21,9 +21,12 @@ struct NearbyBruteForceTests {
             twin.id = "t\(copy)"
             flyers.append(twin)
         }
-        try FlyerRepository(store: temporary.store).write(flyers, mode: .create)
-        let catalog = try FlyerCatalog(store: temporary.store)
+        try await store.write(flyers, mode: .create)
+        let catalog = FlyerCatalog(store: store)
+        try await catalog.load()
         #expect(catalog.index.count == flyers.count)
+        // Without a warm cache PostGIS answers by itself: it must give the same answers (every 4th query).
+        let database = catalog.databaseSearch
         let reference = BruteForceReference(flyers)
 
         let radii: [Double?] = [nil, nil, nil, 30, 150, 500, 2000, 5000, 20_000, 250_000]
@@ -42,6 +45,7 @@ struct NearbyBruteForceTests {
             let got = catalog.index.nearby(query)
             let want = reference.nearby(query)
             try expectSame(got, want, query)
+            if let database, number % 4 == 0 { try expectSame(try await database.nearby(query), want, query) }
             compared += 1
             if !want.matches.isEmpty { nonEmpty += 1 }
             if got.hasMore, number % 4 == 0, let last = got.matches.last {
@@ -52,6 +56,7 @@ struct NearbyBruteForceTests {
         }
         #expect(compared >= 1200)
         #expect(nonEmpty > 800)
+      }
     }
 
     private func expectSame(_ got: NearbyMatches, _ want: NearbyMatches, _ query: NearbyQuery) throws {

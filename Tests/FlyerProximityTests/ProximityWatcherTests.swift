@@ -6,18 +6,16 @@ import Testing
 
 @Suite("flyer.enter and flyer.exit events")
 struct ProximityWatcherTests {
-    @Test("enter inside the radius or area, exit only beyond the hysteresis, nothing for small moves")
-    func enterAndExit() async throws {
-        let temporary = try TemporaryStore()
-        defer { temporary.remove() }
-        let catalog = try FlyerCatalog(store: temporary.store)
+    @Test("enter inside the radius or area, exit only beyond the hysteresis, nothing for small moves", arguments: FlyerBackend.allCases)
+    func enterAndExit(_ backend: FlyerBackend) async throws {
+      try await backend.withCatalog { catalog in
         let origin = try Coordinate(latitude: 52.52, longitude: 13.405)
         let geodesic = Geodesic.wgs84
         func north(_ metres: Double) throws -> Coordinate { try geodesic.direct(from: origin, bearing: 0, distance: metres).destination }
         func east(_ metres: Double) throws -> Coordinate { try geodesic.direct(from: origin, bearing: 90, distance: metres).destination }
         let square = try [east(1000), east(1200), try geodesic.direct(from: east(1200), bearing: 0, distance: 200).destination,
                           try geodesic.direct(from: east(1000), bearing: 0, distance: 200).destination, east(1000)]
-        try catalog.write([Flyer(id: "shop", title: "Shop", radiusM: 100, geometry: .point(origin)),
+        try await catalog.write([Flyer(id: "shop", title: "Shop", radiusM: 100, geometry: .point(origin)),
                            Flyer(id: "park", title: "Park", geometry: .polygon([square]))], mode: .create)
         let events = EventBus()
         let stream = events.subscribe()
@@ -44,5 +42,6 @@ struct ProximityWatcherTests {
             if received.count == 5 { break }
         }
         #expect(received == ["flyer.enter shop", "flyer.exit shop", "flyer.enter shop", "flyer.enter park", "flyer.exit shop"])
+      }
     }
 }

@@ -49,7 +49,7 @@ extension FlyersCommand {
                     throw CommandFailure(error.description.replacingOccurrences(of: "properties.", with: "--").replacingOccurrences(of: "_", with: "-"), code: 2)
                 }
                 do {
-                    try store.repository().write(flyers, mode: .create)
+                    try await store.withFlyerStore { try await $0.write(flyers, mode: .create) }
                 } catch let error as FlyerStoreError {
                     throw CommandFailure(error.description)
                 }
@@ -100,7 +100,7 @@ extension FlyersCommand {
             try await reportingFailures {
                 let flyer: Flyer?
                 do {
-                    flyer = try store.repository().flyer(id: id)
+                    flyer = try await store.withFlyerStore { try await $0.flyer(id: id) }
                 } catch let error as FlyerStoreError {
                     throw CommandFailure(error.description)
                 }
@@ -122,7 +122,7 @@ extension FlyersCommand {
             try await reportingFailures {
                 let deleted: Bool
                 do {
-                    deleted = try store.repository().delete(id: id)
+                    deleted = try await store.withFlyerStore { try await $0.delete(id: id) }
                 } catch let error as FlyerStoreError {
                     throw CommandFailure(error.description)
                 }

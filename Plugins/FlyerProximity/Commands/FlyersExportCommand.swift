@@ -21,7 +21,7 @@ extension FlyersCommand {
                 let format = format ?? output.flatMap(FileFormat.guess) ?? .geojson
                 let flyers: [Flyer]
                 do {
-                    flyers = try store.repository().all()
+                    flyers = try await store.withFlyerStore { try await $0.all() }
                 } catch let error as FlyerStoreError {
                     throw CommandFailure(error.description)
                 }
