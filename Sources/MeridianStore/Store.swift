@@ -64,6 +64,10 @@ public final class Store: Sendable {
         do {
             try migrations.migrator.migrate(database)
         } catch {
+            // Another process may have applied the same migrations while this one waited for the lock
+            // (it decided what to apply before): then there is nothing left to do.
+            if (try? database.read({ try migrations.migrator.hasCompletedMigrations($0) })) == true { return }
+            if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY { throw .busy(path: path) }
             throw .migrationFailed(plugin: plugin, detail: "\(error)")
         }
     }
@@ -127,6 +131,8 @@ public final class Store: Sendable {
         if let error = error as? StoreError { return error }
         if let error = error as? DatabaseError {
             switch error.resultCode {
+            case .SQLITE_BUSY:
+                return .busy(path: path)
             case .SQLITE_CORRUPT, .SQLITE_NOTADB:
                 return .damaged(path: path, detail: error.message ?? "\(error)")
             default:

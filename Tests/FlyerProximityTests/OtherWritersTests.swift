@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import MeridianCore
 import MeridianStore
 import MeridianTesting
@@ -27,6 +26,14 @@ struct OtherWritersTests {
             guard Date() < deadline else { throw TestSupportError("not within \(seconds) s: \(what)") }
             try await Task.sleep(for: .milliseconds(20))
         }
+    }
+
+    /// Another process (Python's sqlite3) that holds the write lock of the SpatiaLite file at `path` until stopped.
+    static func holdWriteLock(_ path: String) async throws -> ManagedProcess {
+        let script = "import sqlite3, sys, time\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\nc.execute('BEGIN IMMEDIATE')\nprint('locked', flush=True)\ntime.sleep(120)\n"
+        let process = try ManagedProcess("python3", ["-c", script, path])
+        try await ManagedProcess.waitUntil(timeout: 10, "the other process to hold the write lock") { process.output().contains("locked") }
+        return process
     }
 
     static func title(_ server: FlyerServer, _ id: String) async throws -> String? {
@@ -88,10 +95,9 @@ struct OtherWritersTests {
         defer { database.remove() }
         guard case .spatialite(let temporary) = database else { return }
         try await FlyerServer.with(database, busyTimeout: 0.2) { server in
-            let other = try DatabaseQueue(path: temporary.store.path)
-            try await other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+            let other = try await Self.holdWriteLock(temporary.store.path)
             let answer = try await server.send("POST", "/v1/flyers", FlyerIDTests.feature(id: "late"))
-            try await other.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+            other.stop()
             #expect(answer.status == 503, "\(answer.text)")
             #expect(try answer.error().code == "database_busy")
             #expect(answer.headers["retry-after"] == "1")
@@ -109,10 +115,9 @@ struct OtherWritersTests {
         try Data("store: {path: \(temporary.store.path), busy_timeout: 0.2}\n".utf8).write(to: config)
         let file = folder.appendingPathComponent("one.csv")
         try Data("id,title,lat,lon\na,A,1,1\n".utf8).write(to: file)
-        let other = try DatabaseQueue(path: temporary.store.path)
-        try await other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        let other = try await Self.holdWriteLock(temporary.store.path)
         let loser = try Self.meridian(["import", "--config", config.path, file.path])
-        try await other.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+        other.stop()
         #expect(loser.status == 1)
         #expect(loser.output.contains("the database is busy with another write; try again"), "\(loser.output)")
         #expect(!loser.output.contains("no such table"))

@@ -71,9 +71,17 @@ public final class PostGISFlyerStore: FlyerStore {
         return store
     }
 
-    /// Installs PostGIS when permitted and applies the missing migrations.
+    /// Signs in once on a connection of its own (so that a refused password or a missing database is
+    /// reported as such, where the pool would only retry), installs PostGIS when permitted and applies
+    /// the missing migrations.
     public func prepare() async throws(FlyerStoreError) {
         let (client, location, logger) = (self.client, self.location, self.logger)
+        try await perform {
+            let connection = try await PostgresConnection.connect(on: PostgresClient.defaultEventLoopGroup.next(),
+                                                                  configuration: try location.connectionConfiguration(),
+                                                                  id: 0, logger: logger).get()
+            try await connection.close()
+        }
         try await perform(deadline: max(deadline, 10)) {
             try await PostGISSchema.migrate(client, location: location, logger: logger)
         }
