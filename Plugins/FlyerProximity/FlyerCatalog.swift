@@ -27,6 +27,8 @@ public final class FlyerCatalog: Sendable {
         /// The latest change the cache holds.
         var lastChange: Int64 = 0
         var warm = false
+        /// The cache has been loaded at least once (so it can answer, stale, while the database is away).
+        var loaded = false
         var available = true
         /// Why the database is unavailable.
         var problem: String?
@@ -48,7 +50,7 @@ public final class FlyerCatalog: Sendable {
         var loader = FlyerIndex.Loader(into: index)
         try repository.forEach { loader.add($0) }
         loader.finish()
-        state.withLock { $0.lastChange = latest; $0.warm = true }
+        state.withLock { $0.lastChange = latest; $0.warm = true; $0.loaded = true }
     }
 
     /// A SpatiaLite catalogue over `store` (the flyer table is created on first use), loaded.
@@ -73,7 +75,7 @@ public final class FlyerCatalog: Sendable {
             try await store.forEach { loader.add($0) }
             loader.finish()
             index.replaceContents(with: fresh)
-            state.withLock { $0.lastChange = latest; $0.warm = true }
+            state.withLock { $0.lastChange = latest; $0.warm = true; $0.loaded = true }
             logger.debug("flyers: cache loaded", metadata: ["flyers": "\(index.count)", "backend": "\(store.backend)"])
         }
     }
@@ -123,17 +125,19 @@ public final class FlyerCatalog: Sendable {
     // MARK: Reading
 
     /// What answers reads now and whether its answers may be stale; throws `unavailable` when nothing can.
+    ///
+    /// A warm cache answers while the database is reachable; a cold one (loading again after a
+    /// reconnect) leaves the answers to the database. While the database cannot be reached, a cache
+    /// that was ever loaded answers, flagged stale.
     func reader() throws(FlyerStoreError) -> (searcher: any FlyerSearching, stale: Bool) {
         let current = state.withLock { $0 }
-        switch (current.warm, current.available) {
-        case (true, true): return (index, false)
-        case (true, false): return (index, true)
-        case (false, true):
+        if current.available {
+            if current.warm { return (index, false) }
             if let databaseSearch { return (databaseSearch, false) }
             throw .unavailable("the flyers are still being loaded; try again in a moment")
-        case (false, false):
-            throw .unavailable(current.problem ?? "the database cannot be reached")
         }
+        if current.loaded { return (index, true) }
+        throw .unavailable(current.problem ?? "the database cannot be reached")
     }
 
     /// The database's state for `/v1/providers` and `/health`.

@@ -20,6 +20,13 @@ enum PostGISSchema {
     static let migrationLock = 7_302_218
     static let changeLock = 7_302_219
 
+    /// The secondary indexes of `flyers`, which a large write drops and builds again (`PostGISImport`).
+    static let bulkIndexes: [(name: String, create: String)] = [
+        ("flyers_geog", "CREATE INDEX flyers_geog ON flyers USING gist (geog)"),
+        ("flyers_search_boxes", "CREATE INDEX flyers_search_boxes ON flyers USING gist (search_boxes) WHERE search_boxes IS NOT NULL"),
+        ("flyers_category", "CREATE INDEX flyers_category ON flyers (category_key)"),
+    ]
+
     static let migrations: [(name: String, sql: [String])] = [
         ("flyers.v1", [
             """
@@ -38,9 +45,7 @@ enum PostGISSchema {
                 search_boxes geometry(MultiPolygon, 4326)
             )
             """,
-            "CREATE INDEX flyers_geog ON flyers USING gist (geog)",
-            "CREATE INDEX flyers_search_boxes ON flyers USING gist (search_boxes) WHERE search_boxes IS NOT NULL",
-            "CREATE INDEX flyers_category ON flyers (category_key)",
+        ] + bulkIndexes.map(\.create) + [
             "CREATE TABLE flyer_changes (seq bigserial PRIMARY KEY, flyer_id text COLLATE \"C\")",
             """
             CREATE FUNCTION flyer_changes_log() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -12,6 +12,16 @@ enum GeometryBytes {
         }
     }
 
+    /// A polygon count, then each polygon as `marker`, the Polygon class (3) and its body.
+    static func appendPolygons(_ polygons: [[[Coordinate]]], marker: UInt8, to bytes: inout [UInt8]) {
+        append(UInt32(polygons.count), to: &bytes)
+        for rings in polygons {
+            bytes.append(marker)
+            append(UInt32(3), to: &bytes)
+            appendPolygon(rings, to: &bytes)
+        }
+    }
+
     static func append(_ coordinate: Coordinate, to bytes: inout [UInt8]) {
         append(coordinate.longitude, to: &bytes)
         append(coordinate.latitude, to: &bytes)

@@ -33,12 +33,7 @@ enum SpatiaLiteBlob {
         case .multiPolygon(let polygons):
             appendBounds(of: polygons, to: &bytes)
             GeometryBytes.append(multiPolygon, to: &bytes)
-            GeometryBytes.append(UInt32(polygons.count), to: &bytes)
-            for rings in polygons {
-                bytes.append(0x69)
-                GeometryBytes.append(polygon, to: &bytes)
-                GeometryBytes.appendPolygon(rings, to: &bytes)
-            }
+            GeometryBytes.appendPolygons(polygons, marker: 0x69, to: &bytes)
         }
         bytes.append(0xFE)
     }

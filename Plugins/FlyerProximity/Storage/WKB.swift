@@ -27,12 +27,7 @@ enum WKB {
             GeometryBytes.appendPolygon(rings, to: &bytes)
         case .multiPolygon(let polygons):
             GeometryBytes.append(multiPolygon, to: &bytes)
-            GeometryBytes.append(UInt32(polygons.count), to: &bytes)
-            for rings in polygons {
-                bytes.append(0x01)
-                GeometryBytes.append(polygon, to: &bytes)
-                GeometryBytes.appendPolygon(rings, to: &bytes)
-            }
+            GeometryBytes.appendPolygons(polygons, marker: 0x01, to: &bytes)
         }
     }
 
