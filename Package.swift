@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: Core
@@ -138,6 +139,8 @@ let package = Package(
                 "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI", "MapLinks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Plugins/FlyerProximity",
             exclude: ["README.md"]
@@ -173,6 +176,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Benchmarks",
             exclude: ["Workloads"]
@@ -222,7 +226,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FlyerProximityTests",
-            dependencies: ["FlyerProximity", "MeridianTesting", "Workloads", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "FlyerProximity", "MeridianTesting", "Workloads",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(
             name: "RunTrackerTests",

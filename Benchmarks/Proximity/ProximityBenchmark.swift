@@ -58,7 +58,7 @@ struct ProximityBenchmark {
         self.output = output
     }
 
-    func run() throws {
+    func run() async throws {
         let settings = self.settings
         try FileManager.default.createDirectory(at: settings.directory, withIntermediateDirectories: true)
         let now = Date()
@@ -86,7 +86,7 @@ struct ProximityBenchmark {
         var queryWorkload = FlyerWorkload(.init(seed: settings.seed &+ 1, uniformShare: 0.2))
         let centers = (0..<settings.queries).map { _ in queryWorkload.queryPoint() }
 
-        let meridian = try meridianSearch(catalog, centers, now: now)
+        let meridian = try await meridianSearch(catalog.index, centers, now: now)
         output(meridian.timing.line + "  (all \(centers.count) queries)")
         let subset = min(settings.sqlQueries, centers.count)
         let sql = try sqlSearch(store, Array(centers.prefix(subset)), now: now.timeIntervalSince1970)
@@ -117,15 +117,16 @@ struct ProximityBenchmark {
         Double(zip(a, b).filter { $0 == $1 }.count) / Double(max(1, a.count))
     }
 
-    private func meridianSearch(_ catalog: FlyerCatalog, _ centers: [Coordinate], now: Date) throws -> (timing: Timing, nanoseconds: [UInt64], ids: [[String]]) {
-        let search = NearbySearch(index: catalog.index, presenter: FlyerPresenter(units: .metric, mapStyle: .apple))
+    /// Meridian's full nearby answer from `searcher` (the in-memory index, or PostGIS without it).
+    func meridianSearch(_ searcher: any FlyerSearching, _ centers: [Coordinate], now: Date) async throws -> (timing: Timing, nanoseconds: [UInt64], ids: [[String]]) {
+        let search = NearbySearch(presenter: FlyerPresenter(units: .metric, mapStyle: .apple))
         var nanoseconds: [UInt64] = []
         var ids: [[String]] = []
         nanoseconds.reserveCapacity(centers.count)
         for center in centers {
             let start = DispatchTime.now().uptimeNanoseconds
-            let response = try search.respond(NearbyRequest(center: center, radius: settings.radius, limit: settings.limit, at: now),
-                                              position: nil)
+            let response = try await search.respond(NearbyRequest(center: center, radius: settings.radius, limit: settings.limit, at: now),
+                                                    position: nil, searcher: searcher)
             nanoseconds.append(DispatchTime.now().uptimeNanoseconds - start)
             ids.append(response.items.map(\.id))
         }

@@ -6,7 +6,7 @@ import MeridianCLI
 struct ProximityCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "proximity",
-        abstract: "Benchmark proximity search against SpatiaLite SQL and Redis (used by scripts/bench-proximity)."
+        abstract: "Benchmark proximity search against SpatiaLite SQL and Redis, or on PostGIS against plain PostGIS SQL (used by scripts/bench-proximity)."
     )
 
     @Option(help: "Number of flyers to generate.")
@@ -27,6 +27,9 @@ struct ProximityCommand: AsyncParsableCommand {
     @Option(help: "Port of a redis-server on 127.0.0.1 to compare with.")
     var redisPort: Int?
 
+    @Option(help: "A postgres:// URL: benchmark the PostGIS backend there instead (import, search with and without the cache, plain PostGIS SQL).")
+    var postgresURL: String?
+
     func run() async throws {
         try await reportingFailures {
             var settings = ProximityBenchmark.Settings(directory: URL(fileURLWithPath: directory))
@@ -35,7 +38,11 @@ struct ProximityCommand: AsyncParsableCommand {
             settings.seed = seed
             settings.sqlQueries = sqlQueries
             settings.redisPort = redisPort
-            try ProximityBenchmark(settings: settings) { print($0) }.run()
+            if let postgresURL {
+                try await PostGISBenchmark(settings: settings, url: postgresURL) { print($0) }.run()
+            } else {
+                try await ProximityBenchmark(settings: settings) { print($0) }.run()
+            }
         }
     }
 }

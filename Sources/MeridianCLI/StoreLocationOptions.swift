@@ -9,7 +9,7 @@ public struct StoreLocationOptions: ParsableArguments {
     @Option(help: "Configuration file (default Config/meridian.yaml or MERIDIAN_CONFIG).")
     public var config: String?
 
-    @Option(help: "SpatiaLite database file (overrides MERIDIAN_DB and store.path).")
+    @Option(help: "SpatiaLite database file (overrides MERIDIAN_DB and store.path); the flyers commands also take a postgres:// URL.")
     public var db: String?
 
     public init() {}
@@ -33,7 +33,7 @@ public struct StoreLocationOptions: ParsableArguments {
     /// Opens (creating if needed) the database.
     public func openStore(_ config: MeridianConfig?) throws -> Store {
         do {
-            return try Store.open(path: storePath(config))
+            return try Store.open(path: storePath(config), busyTimeout: config?.store.busyTimeout ?? Store.defaultBusyTimeout)
         } catch {
             throw CommandFailure(error.description)
         }

@@ -43,6 +43,8 @@ struct CoreRoutes {
         var providers: Int?
         var consumers: Int?
         var positionAvailable: Bool?
+        /// Each database-backed consumer's database, by consumer id.
+        var databases: [String: DatabaseState]?
     }
 
     /// Status, version and uptime; with `detailed`, also the plugin counts and whether a position is known.
@@ -52,6 +54,8 @@ struct CoreRoutes {
             health.providers = host.providers.count
             health.consumers = host.consumers.count
             health.positionAvailable = host.position.latest != nil
+            let databases = host.consumerReports().compactMap { report in report.database.map { (report.id, $0) } }
+            if !databases.isEmpty { health.databases = Dictionary(databases, uniquingKeysWith: { first, _ in first }) }
         }
         return health
     }

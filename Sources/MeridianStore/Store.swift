@@ -28,8 +28,11 @@ public final class Store: Sendable {
 
     /// Opens (creating if needed) the database at `path`, loads SpatiaLite,
     /// initialises spatial metadata once and checks the file with `check`.
-    public static func open(path: String, check: OpeningCheck = .quick,
+    public static func open(path: String, check: OpeningCheck = .quick, busyTimeout: Double = Store.defaultBusyTimeout,
                             logger: Logger = Logger(label: "meridian.store")) throws(StoreError) -> Store {
+        guard !looksLikeURL(path) else {
+            throw .cannotOpen(path: path, detail: "this is a URL, but the store is a SpatiaLite file; give a file path")
+        }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -38,7 +41,7 @@ public final class Store: Sendable {
         }
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: configuration())
+            pool = try DatabasePool(path: path, configuration: configuration(busyTimeout: busyTimeout))
         } catch {
             throw classify(error, path: path)
         }
@@ -53,7 +56,7 @@ public final class Store: Sendable {
     public static func inMemory() throws(StoreError) -> Store {
         let queue: DatabaseQueue
         do {
-            queue = try DatabaseQueue(configuration: configuration())
+            queue = try DatabaseQueue(configuration: configuration(busyTimeout: defaultBusyTimeout))
         } catch {
             throw classify(error, path: ":memory:")
         }
@@ -70,6 +73,10 @@ public final class Store: Sendable {
         do {
             try migrations.migrator.migrate(database)
         } catch {
+            // Another process may have applied the same migrations while this one waited for the lock
+            // (it decided what to apply before): then there is nothing left to do.
+            if (try? database.read({ try migrations.migrator.hasCompletedMigrations($0) })) == true { return }
+            if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY { throw .busy(path: path) }
             throw .migrationFailed(plugin: plugin, detail: "\(error)")
         }
     }
@@ -95,7 +102,17 @@ public final class Store: Sendable {
         }
     }
 
-    static func configuration() -> Configuration {
+    /// Seconds a write waits for another process's write (a long import) before giving up busy.
+    public static let defaultBusyTimeout = 30.0
+
+    /// True when `text` is written as a URL (`scheme://…`) rather than a file path.
+    public static func looksLikeURL(_ text: String) -> Bool {
+        guard let range = text.range(of: "://") else { return false }
+        let scheme = text[..<range.lowerBound]
+        return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }
+    }
+
+    static func configuration(busyTimeout: Double = defaultBusyTimeout) -> Configuration {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try loadSpatialite(db)
@@ -103,7 +120,7 @@ public final class Store: Sendable {
             // the last commits, and it saves a disk sync per transaction.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        configuration.busyMode = .timeout(5)
+        configuration.busyMode = .timeout(busyTimeout)
         return configuration
     }
 
@@ -125,6 +142,8 @@ public final class Store: Sendable {
         if let error = error as? StoreError { return error }
         if let error = error as? DatabaseError {
             switch error.resultCode {
+            case .SQLITE_BUSY:
+                return .busy(path: path)
             case .SQLITE_CORRUPT, .SQLITE_NOTADB:
                 return .damaged(path: path, detail: error.message ?? "\(error)")
             default:

@@ -8,6 +8,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case cannotOpen(path: String, detail: String)
     /// A plugin's migration failed.
     case migrationFailed(plugin: String, detail: String)
+    /// Another process held the database for longer than the busy timeout.
+    case busy(path: String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "the database \(path) is damaged (\(detail)); `meridian store check --db \(path)` says what is damaged; restore the file from a backup, or move it away and re-import your flyers and runs into a new store"
         case .cannotOpen(let path, let detail):
             return "cannot open the database \(path): \(detail); check store.path (or MERIDIAN_DB) and the file's permissions"
+        case .busy:
+            return "the database is busy with another write; try again"
         case .migrationFailed(let plugin, let detail):
             return "updating the database tables of '\(plugin)' failed: \(detail); the database was left unchanged"
         }

@@ -41,7 +41,8 @@ struct ServeCommand: AsyncParsableCommand {
             let resources = Resources()
             do {
                 // The service runs for a long time on what it reads now: check every index against its table.
-                resources[StoreKey.self] = try Store.open(path: settings.store.path, check: .integrity, logger: logger)
+                resources[StoreKey.self] = try Store.open(path: settings.store.path, check: .integrity,
+                                                          busyTimeout: settings.store.busyTimeout, logger: logger)
             } catch {
                 throw CommandFailure("\(error)")
             }

@@ -141,50 +141,52 @@ struct BulkWriteTests {
         #expect(try repository.all().sorted { $0.id < $1.id }.map(\.geometry) == flyers.sorted { $0.id < $1.id }.map(\.geometry))
     }
 
-    @Test("a streamed CSV import with a bad row near the end writes nothing and names the line")
-    func streamedImportRejectsBadRow() throws {
-        let temporary = try TemporaryStore()
-        defer { temporary.remove() }
-        let repository = try FlyerRepository(store: temporary.store)
-        var csv = CSVFlyers.header.joined(separator: ",") + "\n"
-        for number in 0..<40_000 { csv += "n\(number),Flyer \(number),\(Double(number % 170) - 85),\(Double(number % 350) - 175),,,,,,,\n" }
-        let good = csv
-        csv += "bad,Broken,95.5,10,,,,,,,\n"
-        let error = try #require(throws: FlyerStoreError.self) {
-            _ = try repository.write(from: try CSVFlyerReader(Data(csv.utf8)), mode: .upsert)
-        }
-        guard case .invalidInput(let input) = error else {
-            Issue.record("expected an input error, got \(error)")
-            return
-        }
-        #expect(input.location == "line 40002" && input.field == "lat")
-        #expect(try repository.all().isEmpty)
+    @Test("a streamed CSV import with a bad row near the end writes nothing and names the line", arguments: FlyerBackend.allCases)
+    func streamedImportRejectsBadRow(_ backend: FlyerBackend) async throws {
+        try await backend.withStore { repository in
+            var csv = CSVFlyers.header.joined(separator: ",") + "\n"
+            for number in 0..<40_000 { csv += "n\(number),Flyer \(number),\(Double(number % 170) - 85),\(Double(number % 350) - 175),,,,,,,\n" }
+            let good = csv
+            csv += "bad,Broken,95.5,10,,,,,,,\n"
+            let error = try await #require(throws: FlyerStoreError.self) {
+                _ = try await repository.write(from: try CSVFlyerReader(Data(csv.utf8)), mode: .upsert, progress: nil)
+            }
+            guard case .invalidInput(let input) = error else {
+                Issue.record("expected an input error, got \(error)")
+                return
+            }
+            #expect(input.location == "line 40002" && input.field == "lat")
+            #expect(try await repository.all().isEmpty)
 
-        let written = try repository.write(from: try CSVFlyerReader(Data(good.utf8)), mode: .upsert)
-        #expect(written == 40_000)
-        try temporary.store.database.read { db throws in
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM idx_flyers_geom") == 40_000)
+            let written = try await repository.write(from: try CSVFlyerReader(Data(good.utf8)), mode: .upsert, progress: nil)
+            #expect(written == 40_000)
+            #expect(try await repository.all().count == 40_000)
+            if let spatialite = repository as? FlyerRepository {
+                try spatialite.store.database.read { db throws in
+                    #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM idx_flyers_geom") == 40_000)
+                }
+            }
         }
     }
 
-    @Test("an id given twice is refused naming both places: CSV lines, GeoJSON features, entries of a list")
-    func repeatedIDs() throws {
-        let temporary = try TemporaryStore()
-        defer { temporary.remove() }
-        let repository = try FlyerRepository(store: temporary.store)
-        let csv = "id,title,lat,lon\na,First,1,1\nb,Second,2,2\n\na,Third,3,3\n"
-        #expect(throws: FlyerStoreError.invalidInput(FlyerInputError(location: "line 5", field: "id",
-                                                                      message: "'a' is already used by line 2; every flyer needs its own id"))) {
-            _ = try repository.write(from: try CSVFlyerReader(Data(csv.utf8)), mode: .upsert)
+    @Test("an id given twice is refused naming both places: CSV lines, GeoJSON features, entries of a list", arguments: FlyerBackend.allCases)
+    func repeatedIDs(_ backend: FlyerBackend) async throws {
+        try await backend.withStore { repository in
+            let csv = "id,title,lat,lon\na,First,1,1\nb,Second,2,2\n\na,Third,3,3\n"
+            await #expect(throws: FlyerStoreError.invalidInput(FlyerInputError(location: "line 5", field: "id",
+                                                                          message: "'a' is already used by line 2; every flyer needs its own id"))) {
+                _ = try await repository.write(from: try CSVFlyerReader(Data(csv.utf8)), mode: .upsert, progress: nil)
+            }
+            let point = #"{"type":"Feature","id":"p","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"title":"t"}}"#
+            let geojson = #"{"type":"FeatureCollection","features":["# + [point, point.replacingOccurrences(of: "\"p\"", with: "\"q\""), point].joined(separator: ",") + "]}"
+            let error = try #require(throws: FlyerInputError.self) { try GeoJSONFlyers.read(Data(geojson.utf8)) }
+            #expect(error.location == "features[2]" && error.message.contains("features[0]"))
+            let twice = try GeoJSONFlyers.read(Data(point.utf8))[0]
+            await #expect(throws: FlyerStoreError.repeatedID("p", first: 0, second: 2)) {
+                _ = try await repository.write(from: FlyerArraySource([twice, Flyer(id: "other", title: "o", geometry: twice.geometry), twice]),
+                                               mode: .upsert, progress: nil)
+            }
+            #expect(try await repository.all().isEmpty)
         }
-        let point = #"{"type":"Feature","id":"p","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"title":"t"}}"#
-        let geojson = #"{"type":"FeatureCollection","features":["# + [point, point.replacingOccurrences(of: "\"p\"", with: "\"q\""), point].joined(separator: ",") + "]}"
-        let error = try #require(throws: FlyerInputError.self) { try GeoJSONFlyers.read(Data(geojson.utf8)) }
-        #expect(error.location == "features[2]" && error.message.contains("features[0]"))
-        let twice = try GeoJSONFlyers.read(Data(point.utf8))[0]
-        #expect(throws: FlyerStoreError.repeatedID("p", first: 0, second: 2)) {
-            _ = try repository.write(from: FlyerArraySource([twice, Flyer(id: "other", title: "o", geometry: twice.geometry), twice]), mode: .upsert)
-        }
-        #expect(try repository.all().isEmpty)
     }
 }

@@ -17,9 +17,9 @@ struct FlyerHTTPTests {
             """
     }
 
-    @Test("POST, GET, PUT and DELETE by id; invalid bodies name the feature; unknown ids are 404")
-    func crud() async throws {
-        try await FlyerServer.with { server in
+    @Test("POST, GET, PUT and DELETE by id; invalid bodies name the feature; unknown ids are 404", arguments: FlyerBackend.allCases)
+    func crud(_ backend: FlyerBackend) async throws {
+        try await FlyerServer.with(backend) { server in
             let one = try await server.send("POST", "/v1/flyers", try Self.feature("bakery", "Fresh bread", north: 100))
             #expect(one.status == 201)
             #expect(try one.json()["ids"] as? [String] == ["bakery"])
@@ -54,9 +54,9 @@ struct FlyerHTTPTests {
         }
     }
 
-    @Test("nearby: sorted by distance, distance text in the configured units, map links, cursor pages, 400 for bad parameters")
-    func nearby() async throws {
-        try await FlyerServer.with(units: .imperial) { server in
+    @Test("nearby: sorted by distance, distance text in the configured units, map links, cursor pages, 400 for bad parameters", arguments: FlyerBackend.allCases)
+    func nearby(_ backend: FlyerBackend) async throws {
+        try await FlyerServer.with(backend, units: .imperial) { server in
             let features = try [("far", "Far", 1500.0), ("near", "Near", 50), ("middle", "Middle", 400), ("mid2", "Middle too", 800)]
                 .map { try Self.feature($0.0, $0.1, north: $0.2) }
             let created = try await server.send("POST", "/v1/flyers", "{\"type\": \"FeatureCollection\", \"features\": [\(features.joined(separator: ","))]}")
@@ -96,9 +96,9 @@ struct FlyerHTTPTests {
         }
     }
 
-    @Test("without a fix: by title with location_available false; fixes drive the search centre and flyer.enter/exit")
-    func nearMe() async throws {
-        try await FlyerServer.with(options: "move_threshold: 5") { server in
+    @Test("without a fix: by title with location_available false; fixes drive the search centre and flyer.enter/exit", arguments: FlyerBackend.allCases)
+    func nearMe(_ backend: FlyerBackend) async throws {
+        try await FlyerServer.with(backend, options: "move_threshold: 5") { server in
             let features = try [("b", "Bakery", 0.0), ("a", "Zoo", 3000), ("c", "Aquarium", 6000)].map { try Self.feature($0.0, $0.1, north: $0.2) }
             #expect(try await server.send("POST", "/v1/flyers", "{\"type\": \"FeatureCollection\", \"features\": [\(features.joined(separator: ","))]}").status == 201)
 

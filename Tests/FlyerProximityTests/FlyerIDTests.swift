@@ -14,9 +14,9 @@ struct FlyerIDTests {
         return "{\"type\": \"Feature\", \(idMember)\"geometry\": {\"type\": \"Point\", \"coordinates\": [13.4, 52.5]}, \"properties\": {\"title\": \"\(title)\"}}"
     }
 
-    @Test("a flyer with spaces, a slash, non-ASCII, % or + in its id can be read, replaced and deleted")
-    func unusualIDsRoundTrip() async throws {
-        try await FlyerServer.with { server in
+    @Test("a flyer with spaces, a slash, non-ASCII, % or + in its id can be read, replaced and deleted", arguments: FlyerBackend.allCases)
+    func unusualIDsRoundTrip(_ backend: FlyerBackend) async throws {
+        try await FlyerServer.with(backend) { server in
             for (id, encoded) in Self.unusualIDs {
                 let created = try await server.send("POST", "/v1/flyers", Self.feature(id: id))
                 #expect(created.status == 201, "\(id): \(created.text)")
@@ -32,9 +32,9 @@ struct FlyerIDTests {
         }
     }
 
-    @Test("an empty, over-long or control-character id is a 400 invalid_id naming the id and the rule")
-    func invalidIDsRefused() async throws {
-        try await FlyerServer.with { server in
+    @Test("an empty, over-long or control-character id is a 400 invalid_id naming the id and the rule", arguments: FlyerBackend.allCases)
+    func invalidIDsRefused(_ backend: FlyerBackend) async throws {
+        try await FlyerServer.with(backend) { server in
             let long = String(repeating: "a", count: 129)
             for id in [long, "tab\there", "line\nbreak", "nul\u{0}", "del\u{7F}"] {
                 let created = try await server.send("POST", "/v1/flyers", Self.feature(id: id))
@@ -54,9 +54,9 @@ struct FlyerIDTests {
         }
     }
 
-    @Test("a path segment that is not valid percent-encoding is a 400 with a JSON error")
-    func undecodablePath() async throws {
-        try await FlyerServer.with { server in
+    @Test("a path segment that is not valid percent-encoding is a 400 with a JSON error", arguments: FlyerBackend.allCases)
+    func undecodablePath(_ backend: FlyerBackend) async throws {
+        try await FlyerServer.with(backend) { server in
             for path in ["/v1/flyers/%", "/v1/flyers/%ZZ", "/v1/flyers/%FF"] {
                 let answer = try await server.send("GET", path)
                 #expect(answer.status == 400, "\(path): \(answer.text)")
@@ -65,9 +65,9 @@ struct FlyerIDTests {
         }
     }
 
-    @Test("POST /v1/flyers/nearby is a 405 allowing only the methods of /v1/flyers/nearby")
-    func allowListsOnlyThatPath() async throws {
-        try await FlyerServer.with { server in
+    @Test("POST /v1/flyers/nearby is a 405 allowing only the methods of /v1/flyers/nearby", arguments: FlyerBackend.allCases)
+    func allowListsOnlyThatPath(_ backend: FlyerBackend) async throws {
+        try await FlyerServer.with(backend) { server in
             let answer = try await server.send("POST", "/v1/flyers/nearby", "{}")
             #expect(answer.status == 405)
             #expect(answer.headers["allow"] == "GET, HEAD, OPTIONS")

@@ -75,38 +75,40 @@ struct ImportExportTests {
         #expect((try? CSVFlyers.read(Data(noTitle.utf8))) == nil)
     }
 
-    @Test("an import is all or nothing: a conflicting id rolls back the rows before it")
-    func atomicWrite() throws {
-        let temporary = try TemporaryStore()
-        defer { temporary.remove() }
-        let repository = try FlyerRepository(store: temporary.store)
-        let flyers = try GeoJSONFlyers.read(Data(collection.utf8))
-        try repository.write([flyers[1]], mode: .create)
-        #expect(throws: FlyerStoreError.duplicateID("market")) { try repository.write(flyers, mode: .create) }
-        #expect(try repository.all().map(\.id) == ["market"])
-        #expect(throws: FlyerStoreError.repeatedID("bakery", first: 0, second: 1)) { try repository.write([flyers[0], flyers[0]], mode: .upsert) }
+    @Test("an import is all or nothing: a conflicting id rolls back the rows before it", arguments: FlyerBackend.allCases)
+    func atomicWrite(_ backend: FlyerBackend) async throws {
+        try await backend.withStore { repository in
+            let flyers = try GeoJSONFlyers.read(Data(collection.utf8))
+            try await repository.write([flyers[1]], mode: .create)
+            await #expect(throws: FlyerStoreError.duplicateID("market")) { try await repository.write(flyers, mode: .create) }
+            #expect(try await repository.all().map(\.id) == ["market"])
+            await #expect(throws: FlyerStoreError.repeatedID("bakery", first: 0, second: 1)) {
+                try await repository.write([flyers[0], flyers[0]], mode: .upsert)
+            }
+        }
     }
 
-    @Test("export then import gives the same flyers, for GeoJSON and for CSV")
-    func roundTrip() throws {
-        let temporary = try TemporaryStore()
-        defer { temporary.remove() }
-        let repository = try FlyerRepository(store: temporary.store)
-        var workload = FlyerWorkload(.init(seed: 5, areaShare: 0.3, includePolar: true, inactiveShare: 0.3))
-        var flyers = (0..<300).map { workload.flyer(number: $0) }
-        flyers[0].description = "Quote \" comma , newline \n tab \t done"
-        flyers[0].url = "https://example.org/a?b=c&d=e"
-        try repository.write(flyers, mode: .create)
-        let stored = try repository.all()
-        var geojson = ""
-        GeoJSONFlyers.write(stored) { geojson += $0 }
-        let reread = try GeoJSONFlyers.read(Data(geojson.utf8))
-        #expect(reread == stored)
-        if let index = reread.indices.first(where: { reread[$0] != stored[$0] }) { Issue.record("first difference: \(reread[index]) vs \(stored[index])") }
-        let points = stored.filter { if case .point = $0.geometry { return true } else { return false } }
-        var csv = ""
-        try CSVFlyers.write(points) { csv += $0 }
-        #expect(try CSVFlyers.read(Data(csv.utf8)) == points)
-        #expect(throws: FlyerInputError.self) { try CSVFlyers.write(stored) { _ in } }
+    @Test("export then import gives the same flyers, for GeoJSON and for CSV", arguments: FlyerBackend.allCases)
+    func roundTrip(_ backend: FlyerBackend) async throws {
+        try await backend.withStore { repository in
+            var workload = FlyerWorkload(.init(seed: 5, areaShare: 0.3, includePolar: true, inactiveShare: 0.3))
+            var flyers = (0..<300).map { workload.flyer(number: $0) }
+            flyers[0].description = "Quote \" comma , newline \n tab \t done"
+            flyers[0].url = "https://example.org/a?b=c&d=e"
+            try await repository.write(flyers, mode: .create)
+            let stored = try await repository.all()
+            var geojson = ""
+            GeoJSONFlyers.write(stored) { geojson += $0 }
+            let reread = try GeoJSONFlyers.read(Data(geojson.utf8))
+            #expect(reread == stored)
+            if let index = reread.indices.first(where: { reread[$0] != stored[$0] }) { Issue.record("first difference: \(reread[index]) vs \(stored[index])") }
+            let points = stored.filter { if case .point = $0.geometry { return true } else { return false } }
+            var csv = ""
+            try CSVFlyers.write(points) { csv += $0 }
+            #expect(try CSVFlyers.read(Data(csv.utf8)) == points)
+            #expect(throws: FlyerInputError.self) { try CSVFlyers.write(stored) { _ in } }
+            // Read back from the database, the flyers are the ones written (sorted by id as the store sorts).
+            #expect(stored == flyers.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) })
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import Logging
 import MeridianCLI
 import MeridianCore
 import MeridianStore
@@ -13,13 +15,44 @@ extension StoreLocationOptions {
         }
     }
 
-    /// The flyers in the store this command uses.
-    func repository() throws -> FlyerRepository {
+    /// Runs `body` with the flyer store this command uses: `--db`, else `MERIDIAN_FLYERS_DB`, else the
+    /// flyers consumer's `database` option, else the SpatiaLite store (`MERIDIAN_DB`, `store.path`).
+    /// A `postgres://` URL is PostGIS; any other URL is an error.
+    func withFlyerStore<T>(_ body: (any FlyerStore) async throws -> T) async throws -> T {
         let config = try loadConfig()
+        let environment = ProcessInfo.processInfo.environment["MERIDIAN_FLYERS_DB"].flatMap { $0.isEmpty ? nil : $0 }
+        let configured = try flyerOptions(config).database
+        let (named, source) = db.map { ($0, "--db") } ?? environment.map { ($0, "MERIDIAN_FLYERS_DB") }
+            ?? configured.map { ($0, "consumers[flyers].database") } ?? (nil, "")
+        guard let named, Store.looksLikeURL(named) else {
+            let store: FlyerRepository
+            do {
+                store = try FlyerRepository(store: try named.map { try Store.open(path: $0, busyTimeout: config?.store.busyTimeout ?? Store.defaultBusyTimeout) }
+                                                ?? openStore(config))
+            } catch let error as StoreError {
+                throw CommandFailure(error.description)
+            }
+            return try await body(store)
+        }
+        let location: PostgresLocation
         do {
-            return try FlyerRepository(store: try openStore(config))
-        } catch let error as StoreError {
-            throw CommandFailure(error.description)
+            location = try PostgresLocation(url: named)
+        } catch {
+            throw CommandFailure("\(source): \(error)", code: 2)
+        }
+        let store: PostGISFlyerStore
+        do {
+            store = try await PostGISFlyerStore.open(location, logger: Logger(label: "meridian.flyers"))
+        } catch {
+            throw CommandFailure("\(location): \(error)")
+        }
+        do {
+            let result = try await body(store)
+            await store.close()
+            return result
+        } catch {
+            await store.close()
+            throw error
         }
     }
 }

@@ -5,10 +5,11 @@ import Foundation
 struct FlyersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flyers",
-        abstract: "Manage and search local flyers (points and areas) in the SpatiaLite store.",
+        abstract: "Manage and search local flyers (points and areas) in the SpatiaLite store or PostGIS.",
         discussion: """
-            The store is --db, else MERIDIAN_DB, else store.path of the configuration (--config, MERIDIAN_CONFIG \
-            or Config/meridian.yaml). Examples:
+            The store is --db (a SpatiaLite file or postgres://user[:password]@host[:port]/dbname), else MERIDIAN_FLYERS_DB, \
+            else the flyers consumer's database option, else MERIDIAN_DB, else store.path of the configuration (--config, \
+            MERIDIAN_CONFIG or Config/meridian.yaml). Examples:
               meridian flyers import flyers.geojson
               meridian flyers near 48.8584,2.2945 --radius 2km --limit 5
               meridian flyers export --format csv > flyers.csv

@@ -52,7 +52,7 @@ extension FlyersCommand {
                     throw CommandFailure(error.description.replacingOccurrences(of: "properties.", with: "--").replacingOccurrences(of: "_", with: "-"), code: 2)
                 }
                 do {
-                    try store.repository().write(flyers, mode: .create)
+                    try await store.withFlyerStore { try await $0.write(flyers, mode: .create) }
                 } catch let error as FlyerStoreError {
                     throw CommandFailure(error.description)
                 }
@@ -104,7 +104,7 @@ extension FlyersCommand {
             try await reportingFailures {
                 let flyer: Flyer?
                 do {
-                    flyer = try store.repository().flyer(id: id)
+                    flyer = try await store.withFlyerStore { try await $0.flyer(id: id) }
                 } catch let error as FlyerStoreError {
                     throw CommandFailure(error.description)
                 }
@@ -129,7 +129,7 @@ extension FlyersCommand {
             try await reportingFailures {
                 let deleted: Bool
                 do {
-                    deleted = try store.repository().delete(id: id)
+                    deleted = try await store.withFlyerStore { try await $0.delete(id: id) }
                 } catch let error as FlyerStoreError {
                     throw CommandFailure(error.description)
                 }

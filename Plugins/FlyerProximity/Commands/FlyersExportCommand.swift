@@ -21,7 +21,7 @@ extension FlyersCommand {
                 let format = try OutputFormat.choose(given: format, output: output, extensions: FileFormat.extensions, fallback: .geojson)
                 let flyers: [Flyer]
                 do {
-                    flyers = try store.repository().all()
+                    flyers = try await store.withFlyerStore { try await $0.all() }
                 } catch let error as FlyerStoreError {
                     throw CommandFailure(error.description)
                 }

@@ -43,19 +43,20 @@ extension FlyersCommand {
                 } catch {
                     throw inputFailure(error)
                 }
-                let repository = try store.repository()
-                let progress = ProgressBar(label: "importing", large: data.count >= 1 << 20)
-                let imported: Int
-                do throws(FlyerStoreError) {
-                    imported = try repository.write(from: source, mode: .upsert, progress: progress.map { bar in
-                        { bar.update(fraction: $0.fractionRead, detail: "\(Int($0.fractionRead * 100)) % read, \(Counted.string($0.written, "flyer")) written") }
-                    })
-                } catch {
-                    progress?.finish()
-                    if case .invalidInput(let input) = error { throw inputFailure(input) }
-                    throw CommandFailure("\(file): \(error); nothing was imported")
+                let imported = try await store.withFlyerStore { repository in
+                    let progress = ProgressBar(label: "importing", large: data.count >= 1 << 20)
+                    do throws(FlyerStoreError) {
+                        let imported = try await repository.write(from: source, mode: .upsert, progress: progress.map { bar in
+                            { bar.update(fraction: $0.fractionRead, detail: "\(Int($0.fractionRead * 100)) % read, \(Counted.string($0.written, "flyer")) written") }
+                        })
+                        progress?.finish()
+                        return imported
+                    } catch {
+                        progress?.finish()
+                        if case .invalidInput(let input) = error { throw inputFailure(input) }
+                        throw CommandFailure("\(file): \(error); nothing was imported")
+                    }
                 }
-                progress?.finish()
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 if json { return print(try MeridianJSON.string(Report(imported: imported, file: file, seconds: seconds))) }
                 print("imported \(Counted.string(imported, "flyer")) from \(file) in \(NumberText.fixed(seconds, decimals: 2)) s")

@@ -47,20 +47,18 @@ extension FlyersCommand {
                 guard (1...options.maxResults).contains(limit) else {
                     throw CommandFailure("--limit must be in 1...\(options.maxResults)", code: 2)
                 }
-                let catalog: FlyerCatalog
-                do {
-                    catalog = try FlyerCatalog(store: try store.openStore(config))
-                } catch let error as FlyerCatalogError {
-                    throw CommandFailure(error.description)
-                }
                 let units = units ?? config?.units ?? .metric
-                let search = NearbySearch(index: catalog.index, presenter: FlyerPresenter(units: units, mapStyle: options.mapStyle))
+                let search = NearbySearch(presenter: FlyerPresenter(units: units, mapStyle: options.mapStyle))
+                let request = NearbyRequest(center: point, radius: metres, limit: limit, category: category, cursor: cursor, includeInactive: all)
                 let response: NearbyResponse
                 do {
-                    response = try search.respond(NearbyRequest(center: point, radius: metres, limit: limit, category: category,
-                                                                cursor: cursor, includeInactive: all), position: nil)
+                    response = try await store.withFlyerStore { flyers in
+                        try await search.respond(request, position: nil, searcher: try Self.searcher(flyers))
+                    }
                 } catch let error as NearbyRequestError {
                     throw CommandFailure("\(error.parameter == "radius_m" ? "--radius" : "--\(error.parameter)") \(error.message)", code: 2)
+                } catch let error as FlyerStoreError {
+                    throw CommandFailure(error.description)
                 }
                 if json {
                     print(String(decoding: try MeridianJSON.makeEncoder(pretty: true).encode(response), as: UTF8.self))
@@ -68,6 +66,13 @@ extension FlyersCommand {
                     print(Self.table(response))
                 }
             }
+        }
+
+        /// PostGIS answers by itself; SpatiaLite's flyers are loaded into the search index first.
+        private static func searcher(_ store: any FlyerStore) throws(FlyerStoreError) -> any FlyerSearching {
+            if let postgis = store as? PostGISFlyerStore { return PostGISSearch(store: postgis) }
+            guard let repository = store as? FlyerRepository else { throw .database("unknown flyer store \(store.backend)") }
+            return try FlyerCatalog(loading: repository).index
         }
 
         static func table(_ response: NearbyResponse) -> String {

@@ -13,6 +13,10 @@ public struct FlyerOptions: Decodable, Sendable, Equatable {
     public var maxResults: Int = 200
     /// Style of the `map_url` of each result.
     public var mapStyle: MapStyle = .apple
+    /// `postgres://…`: the flyers live in PostGIS; nil: in the SpatiaLite store.
+    public var database: String?
+    /// The most connections to PostgreSQL at once.
+    public var databaseConnections: Int = 8
 
     enum CodingKeys: String, CodingKey {
         case moveThreshold = "move_threshold"
@@ -20,6 +24,8 @@ public struct FlyerOptions: Decodable, Sendable, Equatable {
         case defaultLimit = "default_limit"
         case maxResults = "max_results"
         case mapStyle = "map_style"
+        case database
+        case databaseConnections = "database_connections"
     }
 
     public init() {}
@@ -31,6 +37,13 @@ public struct FlyerOptions: Decodable, Sendable, Equatable {
         defaultLimit = try container.decodeIfPresent(Int.self, forKey: .defaultLimit) ?? defaultLimit
         maxResults = try container.decodeIfPresent(Int.self, forKey: .maxResults) ?? maxResults
         mapStyle = try container.decodeIfPresent(MapStyle.self, forKey: .mapStyle) ?? mapStyle
+        database = try container.decodeIfPresent(String.self, forKey: .database)
+        databaseConnections = try container.decodeIfPresent(Int.self, forKey: .databaseConnections) ?? databaseConnections
+    }
+
+    /// The PostgreSQL database of `database`, nil for SpatiaLite.
+    public var postgres: PostgresLocation? {
+        database.flatMap { try? PostgresLocation(url: $0) }
     }
 
     /// Decodes and checks the values; errors name the option.
@@ -48,6 +61,16 @@ public struct FlyerOptions: Decodable, Sendable, Equatable {
         guard (1...decoded.maxResults).contains(decoded.defaultLimit) else {
             throw options.error(key: "default_limit", "must be a whole number in 1...max_results (\(decoded.maxResults))")
         }
+        if let database = decoded.database {
+            do {
+                _ = try PostgresLocation(url: database)
+            } catch {
+                throw options.error(key: "database", error.description)
+            }
+        }
+        guard (1...100).contains(decoded.databaseConnections) else {
+            throw options.error(key: "database_connections", "must be a whole number in 1...100")
+        }
         return decoded
     }
 
@@ -57,6 +80,9 @@ public struct FlyerOptions: Decodable, Sendable, Equatable {
         OptionInfo("default_radius_m", "metres", default: "none", "search radius when a request gives none; without it the nearest flyers are returned wherever they are"),
         OptionInfo("default_limit", "integer", default: "20", "results per page when a request gives no limit"),
         OptionInfo("max_results", "integer 1...10000", default: "200", "the largest page a request may ask for"),
+        OptionInfo("database", "postgres://user[:password]@host[:port]/dbname[?sslmode=disable|require]", default: "none",
+                   "keep the flyers in PostGIS (many instances, one catalogue); without it they live in the SpatiaLite store"),
+        OptionInfo("database_connections", "integer 1...100", default: "8", "the most connections to PostgreSQL at once"),
         OptionInfo("map_style", MapStyle.allCases.map(\.rawValue).joined(separator: "|"), default: "apple", "style of each result's map_url"),
     ]
 }

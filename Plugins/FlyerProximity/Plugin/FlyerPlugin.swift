@@ -3,28 +3,37 @@ import MapLinks
 import MeridianCore
 import MeridianHTTP
 import MeridianStore
+import ServiceLifecycle
 
 /// The `flyers` consumer: proximity search over local flyers, enter/exit events as the
 /// user moves, CRUD and search under `/v1/flyers`, and flyer places for map links.
-public final class FlyerPlugin: LocationConsumer, HTTPRoutes {
+///
+/// The flyers live in the SpatiaLite store, or with the option `database: postgres://…` in
+/// PostGIS. Either way the in-memory index is a cache that follows every writer (`FlyerChangeFeed`).
+public final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
     public static let registration = ConsumerType(
         type: "flyers",
         summary: "Local flyers (points and areas): nearest-first search with exact WGS84 distances, enter/exit events, import/export",
         options: FlyerOptions.info,
         commands: [FlyersCommand.self],
         offerToCommands: { resources in
-            resources[StoredFlyerPlacesKey.self] = { store in CatalogPlaceLookup(index: try FlyerCatalog(store: store).index) }
+            resources[StoredFlyerPlacesKey.self] = { store in StoredPlaceLookup(store: try FlyerRepository(store: store)) }
         },
         make: { options, context in
             let decoded = try FlyerOptions.decode(options)
             let catalog: FlyerCatalog
-            do {
-                catalog = try FlyerCatalog(store: try context.store())
-            } catch let error as FlyerCatalogError {
-                throw PluginStartError(plugin: context.id, message: "cannot load the flyers: \(error)")
+            if let location = decoded.postgres {
+                let store = PostGISFlyerStore(location: location, connections: decoded.databaseConnections, logger: context.logger)
+                catalog = FlyerCatalog(store: store, logger: context.logger)
+            } else {
+                do {
+                    catalog = try FlyerCatalog(store: try context.store())
+                } catch let error as FlyerStoreError {
+                    throw PluginStartError(plugin: context.id, message: "cannot load the flyers: \(error)")
+                }
             }
             let plugin = FlyerPlugin(catalog: catalog, options: decoded, context: context)
-            context.resources[FlyerPlaceLookupKey.self] = CatalogPlaceLookup(index: catalog.index)
+            context.resources[FlyerPlaceLookupKey.self] = CatalogPlaceLookup(catalog: catalog)
             return plugin
         }
     )
@@ -42,23 +51,49 @@ public final class FlyerPlugin: LocationConsumer, HTTPRoutes {
         self.options = options
         self.context = context
         watcher = ProximityWatcher(index: catalog.index, events: context.events, moveThreshold: options.moveThreshold)
-        search = NearbySearch(index: catalog.index, presenter: FlyerPresenter(units: context.units, mapStyle: options.mapStyle))
+        search = NearbySearch(presenter: FlyerPresenter(units: context.units, mapStyle: options.mapStyle))
     }
 
     public func consume(_ fix: Fix) async {
         watcher.update(fix)
     }
+
+    /// Follows the store's changes until shutdown.
+    public func run() async throws {
+        let feed = FlyerChangeFeed(catalog: catalog, logger: context.logger)
+        await cancelWhenGracefulShutdown { await feed.run() }
+        if let store = catalog.store as? PostGISFlyerStore { await store.close() }
+    }
+
+    public var databaseState: DatabaseState { catalog.report }
 }
 
 /// Flyer places for map links: the point, or the nearest boundary point of an area.
 public struct CatalogPlaceLookup: FlyerPlaceLookup {
-    public let index: FlyerIndex
+    public let catalog: FlyerCatalog
 
-    public init(index: FlyerIndex) {
-        self.index = index
+    public init(catalog: FlyerCatalog) {
+        self.catalog = catalog
     }
 
     public func place(forFlyer id: String, from origin: Coordinate?) async throws -> FlyerPlace? {
-        index.target(id: id, from: origin).map { FlyerPlace(coordinate: $0.coordinate, title: $0.flyer.title, address: $0.flyer.address) }
+        try await catalog.flyer(id: id).flatMap { FlyerPlace($0, from: origin) }
+    }
+}
+
+/// Flyer places read straight from a store, for commands.
+struct StoredPlaceLookup: FlyerPlaceLookup {
+    let store: any FlyerStore
+
+    func place(forFlyer id: String, from origin: Coordinate?) async throws -> FlyerPlace? {
+        try await store.flyer(id: id).flatMap { FlyerPlace($0, from: origin) }
+    }
+}
+
+extension FlyerPlace {
+    /// Where to head for `flyer` from `origin` (the nearest boundary point of an area).
+    init?(_ flyer: Flyer, from origin: Coordinate?) {
+        guard let prepared = PreparedFlyer(flyer) else { return nil }
+        self.init(coordinate: prepared.target(from: origin), title: flyer.title, address: flyer.address)
     }
 }

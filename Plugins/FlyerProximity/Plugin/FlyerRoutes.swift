@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import MeridianCore
 import MeridianHTTP
@@ -9,11 +10,11 @@ extension FlyerPlugin {
         let group = v1.group("flyers")
         group.get("nearby") { request, _ in
             try request.allowQuery(["lat", "lon", "radius_m", "limit", "category", "cursor", "at", "include_inactive"])
-            return JSONResponse(try self.nearby(request))
+            return JSONResponse(try await self.nearby(request))
         }
         group.get { request, _ in
             try request.allowQuery(["limit", "cursor"])
-            return JSONResponse(try self.list(request))
+            return JSONResponse(try await self.list(request))
         }
         group.post { request, _ in
             try request.allowQuery([])
@@ -21,7 +22,7 @@ extension FlyerPlugin {
         }
         group.get(":id") { request, context in
             try request.allowQuery([])
-            return try self.feature(try context.parameters.decoded("id"))
+            return try await self.feature(try context.parameters.decoded("id"))
         }
         group.put(":id") { request, context in
             try request.allowQuery([])
@@ -29,14 +30,14 @@ extension FlyerPlugin {
         }
         group.delete(":id") { request, context in
             try request.allowQuery([])
-            return try self.delete(try context.parameters.decoded("id"))
+            return try await self.delete(try context.parameters.decoded("id"))
         }
     }
 
     /// The media types a flyer body may be sent as.
     static let bodyTypes = ["application/geo+json", "application/json"]
 
-    func nearby(_ request: Request) throws -> NearbyResponse {
+    func nearby(_ request: Request) async throws -> NearbyResponse {
         let latitude = try request.doubleQuery("lat"), longitude = try request.doubleQuery("lon")
         var center: Coordinate?
         switch (latitude, longitude) {
@@ -64,9 +65,11 @@ extension FlyerPlugin {
             category: request.query("category"), cursor: request.query("cursor"), at: at,
             includeInactive: try Self.flag(request, "include_inactive"))
         do {
-            return try search.respond(nearbyRequest, position: center == nil ? context.position.latestPosition : nil)
-        } catch {
+            return try await search.respond(nearbyRequest, position: center == nil ? context.position.latestPosition : nil, catalog: catalog)
+        } catch let error as NearbyRequestError {
             throw APIError.badRequest("query parameter '\(error.parameter)' \(error.message)")
+        } catch let error as FlyerStoreError {
+            throw Self.apiError(error)
         }
     }
 
@@ -79,26 +82,44 @@ extension FlyerPlugin {
     }
 
     /// Every flyer by id, a page at a time (`limit`, `cursor` = the last id of the previous page).
-    func list(_ request: Request) throws -> FlyerList {
+    func list(_ request: Request) async throws -> FlyerList {
         let limit = try request.intQuery("limit", in: 1...options.maxResults) ?? options.defaultLimit
-        let page = catalog.index.list(limit: limit, after: request.query("cursor"))
-        let items = page.flyers.map { flyer in
-            search.presenter.result(flyer, target: catalog.index.target(id: flyer.id, from: nil)?.coordinate ?? .zero)
+        do {
+            let (searcher, stale) = try catalog.reader()
+            let page = try await searcher.list(limit: limit, after: request.query("cursor"))
+            let items = page.flyers.map { flyer in
+                search.presenter.result(flyer, target: PreparedFlyer(flyer)?.target(from: nil) ?? .zero)
+            }
+            return FlyerList(items: items, nextCursor: page.hasMore ? page.flyers.last?.id : nil, stale: stale ? true : nil)
+        } catch {
+            throw Self.apiError(error)
         }
-        return FlyerList(items: items, nextCursor: page.hasMore ? page.flyers.last?.id : nil)
     }
 
     func create(_ request: Request) async throws -> JSONResponse<CreatedFlyers> {
         let flyers = try parse(try await request.collectBody(mediaTypes: Self.bodyTypes))
-        try write(flyers, mode: .create)
+        try await write(flyers, mode: .create)
         return JSONResponse(CreatedFlyers(ids: flyers.map(\.id)), status: .created)
     }
 
-    func feature(_ id: String) throws -> Response {
-        guard let flyer = catalog.flyer(id: id) else { throw Self.unknown(id) }
-        return Response(status: .ok, headers: [.contentType: "application/geo+json"],
-                        body: .init(byteBuffer: ByteBuffer(string: GeoJSONFlyers.feature(flyer))))
+    func feature(_ id: String) async throws -> Response {
+        let found: Flyer?
+        let stale: Bool
+        do {
+            let reader = try catalog.reader()
+            found = try await reader.searcher.flyer(id: id)
+            stale = reader.stale
+        } catch {
+            throw Self.apiError(error)
+        }
+        guard let flyer = found else { throw Self.unknown(id) }
+        var headers: HTTPFields = [.contentType: "application/geo+json"]
+        if stale { headers[Self.staleHeader] = "true" }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: GeoJSONFlyers.feature(flyer))))
     }
+
+    /// Marks an answer from the cache while the database cannot be reached.
+    static let staleHeader = HTTPField.Name("Meridian-Stale")!
 
     func replace(_ id: String, _ request: Request) async throws -> Response {
         try APIError.checkID(id)
@@ -110,34 +131,54 @@ extension FlyerPlugin {
             throw APIError.badRequest("the Feature's id '\(given)' differs from the path's '\(id)'; leave it out or make them equal")
         }
         flyer.id = id
-        let existed = catalog.flyer(id: id) != nil
-        try write([flyer], mode: .upsert)
+        let existed: Bool
+        do {
+            existed = try await catalog.flyer(id: id) != nil
+        } catch {
+            throw Self.apiError(error)
+        }
+        try await write([flyer], mode: .upsert)
         return Response(status: existed ? .ok : .created, headers: [.contentType: "application/geo+json"],
                         body: .init(byteBuffer: ByteBuffer(string: GeoJSONFlyers.feature(flyer))))
     }
 
-    func delete(_ id: String) throws -> Response {
+    func delete(_ id: String) async throws -> Response {
         let deleted: Bool
         do {
-            deleted = try catalog.delete(id: id)
+            deleted = try await catalog.delete(id: id)
         } catch {
-            throw APIError(.internalServerError, code: "store_failed", message: error.description)
+            throw Self.apiError(error)
         }
         guard deleted else { throw Self.unknown(id) }
         return Response(status: .noContent)
     }
 
     /// Writes through the catalogue, with its errors as API errors.
-    private func write(_ flyers: [Flyer], mode: FlyerRepository.WriteMode) throws(APIError) {
+    private func write(_ flyers: [Flyer], mode: FlyerWriteMode) async throws(APIError) {
         do {
-            try catalog.write(flyers, mode: mode)
+            try await catalog.write(flyers, mode: mode)
         } catch {
-            switch error {
-            case .duplicateID: throw APIError.conflict(error.description, code: "duplicate_id")
-            case .repeatedID: throw APIError.badRequest(error.description)
-            case .store: throw APIError(.internalServerError, code: "store_failed", message: error.description)
-            }
+            throw Self.apiError(error)
         }
+    }
+
+    /// A store error as the API answers it: 409 for an existing id, 400 for a repeated one, 503 with
+    /// `Retry-After` while the database is busy with another writer or unreachable, else 500.
+    static func apiError(_ error: FlyerStoreError) -> APIError {
+        var answer: APIError
+        switch error {
+        case .duplicateID: return APIError.conflict(error.description, code: "duplicate_id")
+        case .repeatedID, .invalidInput: return APIError.badRequest(error.description)
+        case .busy:
+            answer = APIError(.serviceUnavailable, code: "database_busy", message: error.description)
+            answer.headers[.retryAfter] = "1"
+        case .unavailable:
+            answer = APIError(.serviceUnavailable, code: "database_unavailable", message: error.description)
+            answer.headers[.retryAfter] = "5"
+        case .unreadableRow, .database:
+            answer = APIError(.internalServerError, code: "store_failed", message: error.description)
+        }
+        return answer
     }
 
     private func parse(_ body: Data) throws -> [Flyer] {
@@ -167,4 +208,6 @@ public struct CreatedFlyers: Codable, Sendable, Equatable {
 public struct FlyerList: Codable, Sendable, Equatable {
     public var items: [FlyerResult]
     public var nextCursor: String?
+    /// True when the database cannot be reached and the in-memory cache answered; absent otherwise.
+    public var stale: Bool?
 }

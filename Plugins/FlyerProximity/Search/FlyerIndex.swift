@@ -5,8 +5,9 @@ import MeridianCore
 /// nearest bound first, exact geodesic distances only for candidates whose chord lower
 /// bound can still make the page.
 ///
-/// SpatiaLite stays the source of truth; the index is loaded from it at start and
-/// updated after every committed write. Thread-safe: searches share a read lock.
+/// The store (SpatiaLite or PostGIS) stays the source of truth; the index is a cache of it,
+/// loaded at start and kept up to date from the store's change log (`FlyerCatalog`).
+/// Thread-safe: searches share a read lock.
 public final class FlyerIndex: @unchecked Sendable {
     /// Compact per-slot data scanned for every candidate.
     private struct Bounds {
@@ -53,6 +54,12 @@ public final class FlyerIndex: @unchecked Sendable {
         lock.writing {
             for flyer in prepared { Self.insert(flyer, into: &state) }
         }
+    }
+
+    /// Makes this index hold what `other` holds (a full reload built aside, swapped in at once).
+    public func replaceContents(with other: FlyerIndex) {
+        let fresh = other.lock.reading { other.state }
+        lock.writing { state = fresh }
     }
 
     /// Removes flyer `id`; false when there was none.

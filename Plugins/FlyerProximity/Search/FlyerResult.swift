@@ -37,6 +37,9 @@ public struct NearbyResponse: Codable, Sendable, Equatable {
     public var items: [FlyerResult]
     /// Pass as `cursor` to get the next page; absent on the last page.
     public var nextCursor: String?
+    /// True when the database cannot be reached and the in-memory cache answered (it may miss
+    /// changes made since); absent otherwise.
+    public var stale: Bool?
 }
 
 /// The centre of a search.

@@ -34,15 +34,24 @@ public struct NearbyRequestError: Error, Equatable, CustomStringConvertible {
 /// Answers nearby requests: by exact distance from the centre (or the current position),
 /// or, with neither, by title with `location_available: false`.
 public struct NearbySearch: Sendable {
-    public let index: FlyerIndex
     public let presenter: FlyerPresenter
 
-    public init(index: FlyerIndex, presenter: FlyerPresenter) {
-        self.index = index
+    public init(presenter: FlyerPresenter) {
         self.presenter = presenter
     }
 
-    public func respond(_ request: NearbyRequest, position: Coordinate?) throws(NearbyRequestError) -> NearbyResponse {
+    /// Answers from the catalogue's cache, or its database when the cache is cold (`stale` when
+    /// a warm cache answers while the database is unreachable). Throws `NearbyRequestError` for
+    /// bad requests and `FlyerStoreError` when nothing can answer.
+    public func respond(_ request: NearbyRequest, position: Coordinate?, catalog: FlyerCatalog) async throws -> NearbyResponse {
+        let (searcher, stale) = try catalog.reader()
+        var response = try await respond(request, position: position, searcher: searcher)
+        if stale { response.stale = true }
+        return response
+    }
+
+    /// Answers from `searcher`.
+    public func respond(_ request: NearbyRequest, position: Coordinate?, searcher: any FlyerSearching) async throws -> NearbyResponse {
         if let radius = request.radius, !(radius.isFinite && radius > 0) {
             throw NearbyRequestError(parameter: "radius_m", message: "must be a distance in metres above 0")
         }
@@ -63,10 +72,10 @@ public struct NearbySearch: Sendable {
                 }
                 after = position
             }
-            let page = index.byTitle(limit: request.limit, category: request.category, at: request.at,
-                                     includeInactive: request.includeInactive, after: after)
+            let page = try await searcher.byTitle(limit: request.limit, category: request.category, at: request.at,
+                                                  includeInactive: request.includeInactive, after: after)
             let items = page.flyers.map { flyer in
-                presenter.result(flyer, target: index.target(id: flyer.id, from: nil)?.coordinate ?? Self.anyPoint(flyer))
+                presenter.result(flyer, target: PreparedFlyer(flyer)?.target(from: nil) ?? Self.anyPoint(flyer))
             }
             let next = page.hasMore ? page.flyers.last.map { SearchCursor.title(TitlePosition(title: $0.title, id: $0.id)).token } : nil
             return NearbyResponse(locationAvailable: false, center: nil, radiusM: request.radius, items: items, nextCursor: next)
@@ -80,9 +89,9 @@ public struct NearbySearch: Sendable {
         }
         let query = NearbyQuery(center: center, radius: request.radius, limit: request.limit, category: request.category,
                                 at: request.at, includeInactive: request.includeInactive, after: after)
-        let page = index.nearby(query)
+        let page = try await searcher.nearby(query)
         let items = page.matches.map { match in
-            let target = match.distance > 0 ? match.nearest : (index.target(id: match.flyer.id, from: center)?.coordinate ?? match.nearest)
+            let target = match.distance > 0 ? match.nearest : (PreparedFlyer(match.flyer)?.target(from: center) ?? match.nearest)
             return presenter.result(match, center: center, target: target)
         }
         let next = page.hasMore ? page.matches.last.map { SearchCursor.distance($0.position).token } : nil

@@ -13,6 +13,10 @@ public enum FlyerStoreError: Error, Equatable, CustomStringConvertible {
     case unreadableRow(id: String, detail: String)
     /// The input being written is invalid.
     case invalidInput(FlyerInputError)
+    /// Another writer held the database for longer than the busy timeout.
+    case busy
+    /// The database cannot be reached (PostgreSQL down, refused sign-in, no PostGIS).
+    case unavailable(String)
     case database(String)
 
     public var description: String {
@@ -25,6 +29,10 @@ public enum FlyerStoreError: Error, Equatable, CustomStringConvertible {
             return "the stored flyer '\(id)' cannot be read (\(detail)); delete it and add it again"
         case .invalidInput(let error):
             return error.description
+        case .busy:
+            return "the database is busy with another write; try again"
+        case .unavailable(let detail):
+            return "the flyer database is unavailable: \(detail)"
         case .database(let detail):
             return "the flyer table could not be used: \(detail)"
         }
@@ -32,21 +40,14 @@ public enum FlyerStoreError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Reads and writes flyers in SpatiaLite. Every multi-row write is one transaction.
-public struct FlyerRepository: Sendable {
+public struct FlyerRepository: FlyerStore {
     public let store: Store
+    public var backend: String { "spatialite" }
 
     /// Uses `store`, creating the `flyers` table on first use.
     public init(store: Store) throws(StoreError) {
         self.store = store
         try FlyerSchema.migrate(store)
-    }
-
-    /// How writes treat an id that exists already.
-    public enum WriteMode: Sendable {
-        /// Fail with `duplicateID`.
-        case create
-        /// Replace the stored flyer.
-        case upsert
     }
 
     /// Writes that are expected to reach this many flyers may rebuild the spatial index once instead of row by row.
@@ -65,18 +66,10 @@ public struct FlyerRepository: Sendable {
 
     private static let columns = "id, title, description, address, category, url, radius_m, valid_from, valid_until"
 
-    /// How far a write has come.
-    public struct Progress: Sendable {
-        /// Flyers written so far.
-        public var written: Int
-        /// How much of the input has been read, from 0 to 1.
-        public var fractionRead: Double
-    }
-
     /// Writes `flyers` in one transaction (all or nothing). Ids repeated within `flyers` are rejected.
-    public func write(_ flyers: [Flyer], mode: WriteMode, progress: ((Progress) -> Void)? = nil) throws(FlyerStoreError) {
+    public func write(_ flyers: [Flyer], mode: FlyerWriteMode) throws(FlyerStoreError) {
         var position = 0
-        _ = try write(mode: mode, progress: progress) { () -> FlyerReadAhead.Batch? in
+        _ = try write(mode: mode, progress: nil) { () -> FlyerReadAhead.Batch? in
             guard position < flyers.count else { return nil }
             let end = min(position + 10_000, flyers.count)
             defer { position = end }
@@ -86,7 +79,8 @@ public struct FlyerRepository: Sendable {
 
     /// Reads `source` on a thread of its own while writing what it has read, in one transaction
     /// (all or nothing: an invalid flyer anywhere in the input writes none). Returns how many were written.
-    public func write(from source: some FlyerSource, mode: WriteMode, progress: ((Progress) -> Void)? = nil) throws(FlyerStoreError) -> Int {
+    public func write(from source: some FlyerSource, mode: FlyerWriteMode,
+                      progress: ((FlyerWriteProgress) -> Void)? = nil) throws(FlyerStoreError) -> Int {
         let reader = FlyerReadAhead(source)
         defer { reader.stop() }
         return try write(mode: mode, progress: progress, checkRepeatedIDs: !source.rejectsRepeatedIDs) { () throws(FlyerStoreError) -> FlyerReadAhead.Batch? in
@@ -105,7 +99,7 @@ public struct FlyerRepository: Sendable {
     /// index once at the end, in the same transaction, so a failure leaves the table, its
     /// triggers and its index untouched. With `checkRepeatedIDs`, an id seen earlier in this write
     /// is refused (the caller turns it off when its source checks that itself).
-    private func write(mode: WriteMode, progress: ((Progress) -> Void)?, checkRepeatedIDs: Bool = true,
+    private func write(mode: FlyerWriteMode, progress: ((FlyerWriteProgress) -> Void)?, checkRepeatedIDs: Bool = true,
                        next: () throws(FlyerStoreError) -> FlyerReadAhead.Batch?) throws(FlyerStoreError) -> Int {
         let conflict = mode == .upsert
             ? " ON CONFLICT(id) DO UPDATE SET title = excluded.title, description = excluded.description, address = excluded.address, category = excluded.category, url = excluded.url, radius_m = excluded.radius_m, valid_from = excluded.valid_from, valid_until = excluded.valid_until, geom = excluded.geom"
@@ -138,11 +132,13 @@ public struct FlyerRepository: Sendable {
                         }
                         written += 1
                     }
-                    progress?(Progress(written: written, fractionRead: batch.fractionRead))
+                    progress?(FlyerWriteProgress(written: written, fractionRead: batch.fractionRead))
                 }
                 if let triggers {
                     try PackedSpatialIndex.rebuild(db, table: "flyers", column: "geom")
                     try triggers.restore(on: db)
+                    // The change log's triggers were set aside too: one entry tells readers to load everything.
+                    try db.execute(sql: "INSERT INTO flyer_changes (flyer_id) VALUES (NULL)")
                 }
                 return written
             }
@@ -166,6 +162,38 @@ public struct FlyerRepository: Sendable {
                 try Row.fetchOne(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers WHERE id = ?", arguments: [id])
             }
         }.map { row throws(FlyerStoreError) in try Self.flyer(from: row) }
+    }
+
+    public func flyers(ids: [String]) throws(FlyerStoreError) -> [Flyer] {
+        var found: [Flyer] = []
+        for chunk in stride(from: 0, to: ids.count, by: 500) {
+            let part = Array(ids[chunk..<min(chunk + 500, ids.count)])
+            let rows = try run {
+                try store.database.read { db in
+                    try Row.fetchAll(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers WHERE id IN (\(databaseQuestionMarks(count: part.count)))",
+                                     arguments: StatementArguments(part))
+                }
+            }
+            for row in rows { found.append(try Self.flyer(from: row)) }
+        }
+        return found
+    }
+
+    public func lastChange() throws(FlyerStoreError) -> Int64 {
+        try run {
+            try store.database.read { db in try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) FROM flyer_changes") ?? 0 }
+        }
+    }
+
+    public func changes(after: Int64) throws(FlyerStoreError) -> FlyerChanges {
+        try run {
+            try store.database.read { db in
+                let rows = try Row.fetchAll(db, sql: "SELECT seq, flyer_id FROM flyer_changes WHERE seq > ? ORDER BY seq LIMIT ?",
+                                            arguments: [after, FlyerChanges.limit + 1])
+                let oldest = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM flyer_changes")
+                return FlyerChanges(after: after, rows: rows.map { ($0[0], $0[1]) }, oldestLogged: oldest)
+            }
+        }
     }
 
     /// Calls `body` with every stored flyer in id order.
@@ -203,6 +231,8 @@ public struct FlyerRepository: Sendable {
             return try body()
         } catch let error as FlyerStoreError {
             throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw .busy
         } catch let error as DatabaseError {
             throw .database(error.message ?? "\(error)")
         } catch {

@@ -19,26 +19,21 @@ enum SpatiaLiteBlob {
         bytes.removeAll(keepingCapacity: true)
         bytes.append(0x00)
         bytes.append(0x01)
-        append(UInt32(bitPattern: srid), to: &bytes)
+        GeometryBytes.append(UInt32(bitPattern: srid), to: &bytes)
         switch geometry {
         case .point(let coordinate):
-            for value in [coordinate.longitude, coordinate.latitude, coordinate.longitude, coordinate.latitude] { append(value, to: &bytes) }
+            for value in [coordinate.longitude, coordinate.latitude, coordinate.longitude, coordinate.latitude] { GeometryBytes.append(value, to: &bytes) }
             bytes.append(0x7C)
-            append(point, to: &bytes)
-            append(coordinate, to: &bytes)
+            GeometryBytes.append(point, to: &bytes)
+            GeometryBytes.append(coordinate, to: &bytes)
         case .polygon(let rings):
             appendBounds(of: [rings], to: &bytes)
-            append(polygon, to: &bytes)
-            appendPolygon(rings, to: &bytes)
+            GeometryBytes.append(polygon, to: &bytes)
+            GeometryBytes.appendPolygon(rings, to: &bytes)
         case .multiPolygon(let polygons):
             appendBounds(of: polygons, to: &bytes)
-            append(multiPolygon, to: &bytes)
-            append(UInt32(polygons.count), to: &bytes)
-            for rings in polygons {
-                bytes.append(0x69)
-                append(polygon, to: &bytes)
-                appendPolygon(rings, to: &bytes)
-            }
+            GeometryBytes.append(multiPolygon, to: &bytes)
+            GeometryBytes.appendPolygons(polygons, marker: 0x69, to: &bytes)
         }
         bytes.append(0xFE)
     }
@@ -51,28 +46,7 @@ enum SpatiaLiteBlob {
             minY = min(minY, coordinate.latitude)
             maxY = max(maxY, coordinate.latitude)
         }
-        for value in [minX, minY, maxX, maxY] { append(value, to: &bytes) }
+        for value in [minX, minY, maxX, maxY] { GeometryBytes.append(value, to: &bytes) }
         bytes.append(0x7C)
-    }
-
-    private static func appendPolygon(_ rings: [[Coordinate]], to bytes: inout [UInt8]) {
-        append(UInt32(rings.count), to: &bytes)
-        for ring in rings {
-            append(UInt32(ring.count), to: &bytes)
-            for coordinate in ring { append(coordinate, to: &bytes) }
-        }
-    }
-
-    private static func append(_ coordinate: Coordinate, to bytes: inout [UInt8]) {
-        append(coordinate.longitude, to: &bytes)
-        append(coordinate.latitude, to: &bytes)
-    }
-
-    private static func append(_ value: Double, to bytes: inout [UInt8]) {
-        append(value.bitPattern, to: &bytes)
-    }
-
-    private static func append<Value: FixedWidthInteger>(_ value: Value, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 }

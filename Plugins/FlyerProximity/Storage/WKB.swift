@@ -1,8 +1,8 @@
 import Foundation
 import MeridianCore
 
-/// Reads Well-Known Binary (2D) for the geometries a flyer can have: the format SpatiaLite's
-/// `AsBinary` writes.
+/// Reads and writes Well-Known Binary (2D) for the geometries a flyer can have: the format
+/// SpatiaLite's `AsBinary` and PostGIS's `ST_AsBinary` write, and PostGIS reads.
 enum WKB {
     private static let point: UInt32 = 1
     private static let polygon: UInt32 = 3
@@ -12,6 +12,23 @@ enum WKB {
     static func decode(_ data: Data) -> FlyerGeometry? {
         var reader = Reader(bytes: [UInt8](data))
         return reader.geometry()
+    }
+
+    /// Replaces the contents of `bytes` with `geometry` as little-endian WKB.
+    static func encode(_ geometry: FlyerGeometry, into bytes: inout [UInt8]) {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(0x01)
+        switch geometry {
+        case .point(let coordinate):
+            GeometryBytes.append(point, to: &bytes)
+            GeometryBytes.append(coordinate, to: &bytes)
+        case .polygon(let rings):
+            GeometryBytes.append(polygon, to: &bytes)
+            GeometryBytes.appendPolygon(rings, to: &bytes)
+        case .multiPolygon(let polygons):
+            GeometryBytes.append(multiPolygon, to: &bytes)
+            GeometryBytes.appendPolygons(polygons, marker: 0x01, to: &bytes)
+        }
     }
 
     private struct Reader {

@@ -42,16 +42,26 @@ public struct StoreSettings: Sendable, Decodable, Equatable {
     /// SQLite file path. In a configuration file a relative path (and the default) starts at the file's folder;
     /// without a file (`MERIDIAN_DB`, `--db`, no configuration) at the working directory.
     public var path: String = "data/meridian.sqlite"
+    /// Seconds a write waits while another process writes (a long import) before answering busy.
+    public var busyTimeout: Double = 30
 
-    public init(path: String = "data/meridian.sqlite") {
+    public init(path: String = "data/meridian.sqlite", busyTimeout: Double = 30) {
         self.path = path
+        self.busyTimeout = busyTimeout
     }
 
-    enum CodingKeys: String, CodingKey { case path }
+    enum CodingKeys: String, CodingKey {
+        case path
+        case busyTimeout = "busy_timeout"
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         path = try container.decodeIfPresent(String.self, forKey: .path) ?? path
+        busyTimeout = try container.decodeIfPresent(Double.self, forKey: .busyTimeout) ?? busyTimeout
+        guard busyTimeout.isFinite, busyTimeout >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .busyTimeout, in: container, debugDescription: "must be 0 or more seconds")
+        }
     }
 }
 

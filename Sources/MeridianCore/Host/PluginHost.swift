@@ -184,7 +184,8 @@ public final class PluginHost: Service, Sendable {
     /// Queue statistics of every consumer.
     public func consumerReports() -> [ConsumerReport] {
         consumers.map {
-            ConsumerReport(id: $0.id, type: $0.type, delivered: $0.channel.deliveredCount, dropped: $0.channel.droppedCount)
+            ConsumerReport(id: $0.id, type: $0.type, delivered: $0.channel.deliveredCount, dropped: $0.channel.droppedCount,
+                           database: ($0.consumer as? any DatabaseBacked)?.databaseState)
         }
     }
 }
@@ -210,6 +211,8 @@ public struct ConsumerReport: Sendable, Encodable, Equatable {
     public var type: String
     public var delivered: Int
     public var dropped: Int
+    /// The consumer's database, for consumers with one of their own (`DatabaseBacked`).
+    public var database: DatabaseState?
 }
 
 /// Lets provider sinks created during `PluginHost.init` reach the finished host.

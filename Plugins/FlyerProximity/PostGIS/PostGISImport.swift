@@ -1,0 +1,90 @@
+import Foundation
+import PostgresNIO
+
+/// A write of any size to PostGIS in one transaction: the rows are streamed with `COPY … FROM
+/// STDIN` into a temporary table, then inserted into `flyers` with one statement (replacing
+/// existing ids with `.upsert`). Any invalid flyer, repeated id or existing id (with `.create`)
+/// rolls everything back. A large write (20,000 flyers and at least an eighth of those stored)
+/// drops the secondary indexes and builds them once after the insert, in the same transaction.
+struct PostGISImport {
+    let store: PostGISFlyerStore
+
+    /// Flyers sent to the server per `COPY` chunk.
+    private static let chunk = 4096
+
+    func write(from source: some FlyerSource, mode: FlyerWriteMode,
+               progress: ((FlyerWriteProgress) -> Void)?) async throws(FlyerStoreError) -> Int {
+        let logger = store.logger
+        let columns = PostGISRows.writeColumns
+        let list = columns.joined(separator: ", ")
+        let values = columns.map { $0 == "search_boxes" ? "ST_SetSRID(search_boxes, 4326)" : $0 }.joined(separator: ", ")
+        let conflict = mode == .upsert
+            ? " ON CONFLICT (id) DO UPDATE SET " + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            : ""
+        var source = source
+        let checkRepeatedIDs = !source.rejectsRepeatedIDs
+        var failure: FlyerStoreError?
+        var written = 0
+        do {
+            try await store.client.withTransaction(logger: logger) { connection in
+                try await connection.query("""
+                    CREATE TEMPORARY TABLE flyers_import (id text COLLATE "C", title text, description text, address text, category text,
+                        category_key text, url text, radius_m double precision, valid_from double precision, valid_until double precision,
+                        geog geography, search_boxes geometry) ON COMMIT DROP
+                    """, logger: logger)
+                try await connection.copyFrom(table: "flyers_import", columns: columns, logger: logger) { writer in
+                    var seen: [String: Int] = [:]
+                    var text = ""
+                    var scratch: [UInt8] = []
+                    var inChunk = 0
+                    while true {
+                        let flyer: Flyer?
+                        do throws(FlyerInputError) {
+                            flyer = try source.next()
+                        } catch {
+                            failure = .invalidInput(error)
+                            throw error
+                        }
+                        if let flyer {
+                            if checkRepeatedIDs, let first = seen.updateValue(written, forKey: flyer.id) {
+                                failure = .repeatedID(flyer.id, first: first, second: written)
+                                throw FlyerStoreError.repeatedID(flyer.id, first: first, second: written)
+                            }
+                            PostGISRows.appendCopyLine(flyer, to: &text, scratch: &scratch)
+                            written += 1
+                            inChunk += 1
+                        }
+                        if inChunk == Self.chunk || (flyer == nil && inChunk > 0) {
+                            try await writer.write(ByteBuffer(string: text))
+                            text.removeAll(keepingCapacity: true)
+                            inChunk = 0
+                            progress?(FlyerWriteProgress(written: written, fractionRead: source.fractionRead))
+                        }
+                        if flyer == nil { break }
+                    }
+                }
+                // Like SpatiaLite's bulk mode: a write that is large, absolutely and against what is stored,
+                // builds the indexes once afterwards instead of row by row (still inside the transaction).
+                var stored = 0
+                for try await count in try await connection.query("SELECT count(*) FROM flyers", logger: logger).decode(Int.self) { stored = count }
+                let rebuild = FlyerRepository.rebuildsIndex(expected: Double(written), stored: stored)
+                if rebuild {
+                    for index in PostGISSchema.bulkIndexes {
+                        try await connection.query(PostgresQuery(unsafeSQL: "DROP INDEX \(index.name)"), logger: logger)
+                    }
+                }
+                try await connection.query(PostgresQuery(unsafeSQL: "INSERT INTO flyers (\(list)) SELECT \(values) FROM flyers_import\(conflict)"),
+                                           logger: logger)
+                if rebuild {
+                    for index in PostGISSchema.bulkIndexes {
+                        try await connection.query(PostgresQuery(unsafeSQL: index.create), logger: logger)
+                    }
+                }
+            }
+        } catch {
+            if let failure { throw failure }
+            throw PostGISErrors.describe(error, location: store.location)
+        }
+        return written
+    }
+}

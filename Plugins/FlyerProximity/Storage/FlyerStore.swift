@@ -1,0 +1,83 @@
+import Foundation
+
+/// Where flyers are kept: SpatiaLite (`FlyerRepository`, embedded, the default) or PostGIS
+/// (`PostGISFlyerStore`, one catalogue for many service instances). Both keep the same fields,
+/// write every batch in one transaction (all or nothing) and log every change so that each
+/// instance's in-memory index can follow writes made elsewhere (`changes(after:)`).
+public protocol FlyerStore: Sendable {
+    /// `spatialite` or `postgis`.
+    var backend: String { get }
+
+    /// Writes `flyers` in one transaction; ids repeated within `flyers` are rejected.
+    func write(_ flyers: [Flyer], mode: FlyerWriteMode) async throws(FlyerStoreError)
+
+    /// Reads `source` while writing it, in one transaction (an invalid flyer anywhere writes
+    /// none); returns how many were written.
+    func write(from source: some FlyerSource, mode: FlyerWriteMode,
+               progress: ((FlyerWriteProgress) -> Void)?) async throws(FlyerStoreError) -> Int
+
+    /// Deletes flyer `id`; false when there was none.
+    func delete(id: String) async throws(FlyerStoreError) -> Bool
+
+    /// The flyer with this id.
+    func flyer(id: String) async throws(FlyerStoreError) -> Flyer?
+
+    /// The stored flyers among `ids` (missing ids are left out).
+    func flyers(ids: [String]) async throws(FlyerStoreError) -> [Flyer]
+
+    /// Calls `body` with every stored flyer in id order.
+    func forEach(_ body: (Flyer) throws -> Void) async throws(FlyerStoreError)
+
+    /// The number of the latest logged change (0 when none).
+    func lastChange() async throws(FlyerStoreError) -> Int64
+
+    /// What changed after change `after`.
+    func changes(after: Int64) async throws(FlyerStoreError) -> FlyerChanges
+}
+
+extension FlyerStore {
+    /// Every stored flyer, in id order.
+    public func all() async throws(FlyerStoreError) -> [Flyer] {
+        var flyers: [Flyer] = []
+        try await forEach { flyers.append($0) }
+        return flyers
+    }
+}
+
+/// How writes treat an id that exists already.
+public enum FlyerWriteMode: Sendable {
+    /// Fail with `duplicateID`.
+    case create
+    /// Replace the stored flyer.
+    case upsert
+}
+
+/// How far a write has come.
+public struct FlyerWriteProgress: Sendable {
+    /// Flyers written so far.
+    public var written: Int
+    /// How much of the input has been read, from 0 to 1.
+    public var fractionRead: Double
+}
+
+/// The flyers changed after some change number, from the store's change log.
+public struct FlyerChanges: Sendable, Equatable {
+    /// The latest change number seen.
+    public var latest: Int64
+    /// Ids written or deleted since; nil when too much changed (a bulk write, a gap in the log)
+    /// and everything must be read again.
+    public var ids: Set<String>?
+
+    /// The most ids handed out one by one; more is a full reload.
+    static let limit = 10_000
+
+    /// Changes from log rows (`nil` id: everything), judged against the oldest number still logged.
+    init(after: Int64, rows: [(seq: Int64, id: String?)], oldestLogged: Int64?) {
+        latest = rows.last?.seq ?? after
+        if rows.count > Self.limit || rows.contains(where: { $0.id == nil }) || (oldestLogged.map { $0 > after + 1 } ?? false) && !rows.isEmpty {
+            ids = nil
+        } else {
+            ids = Set(rows.compactMap(\.id))
+        }
+    }
+}
