@@ -21,8 +21,8 @@ public final class Store: Sendable {
     public enum OpeningCheck: String, Sendable {
         /// `PRAGMA quick_check`: the pages and records are well formed (fast; for commands).
         case quick = "quick_check"
-        /// `PRAGMA integrity_check`: also that every index matches its table (about 2 s per million flyers;
-        /// for the service, which then runs for a long time on what it read).
+        /// `PRAGMA integrity_check`, also that every index matches its table, and `rtreecheck` of every R*Tree
+        /// (about 2 s per million flyers; for the service, which then runs for a long time on what it read).
         case integrity = "integrity_check"
     }
 
@@ -82,14 +82,24 @@ public final class Store: Sendable {
     }
 
     private func checkIntegrity(_ check: OpeningCheck) throws(StoreError) {
-        let problems: [String]
+        let failed: [StoreCheck.Check]
         do {
-            problems = try database.read { db in try String.fetchAll(db, sql: "PRAGMA \(check.rawValue)(20)") }
+            failed = try database.read { db in
+                switch check {
+                case .quick:
+                    let rows = try String.fetchAll(db, sql: "PRAGMA quick_check(20)")
+                    return rows == ["ok"] ? [] : [StoreCheck.Check(name: "quick_check", subject: nil, problems: rows.isEmpty ? ["no answer"] : rows)]
+                case .integrity:
+                    return StoreCheck.checks(db, full: false).filter { !$0.isOK }
+                }
+            }
         } catch {
             throw Self.classify(error, path: path)
         }
-        guard problems == ["ok"] else {
-            throw .damaged(path: path, detail: "\(check.rawValue): " + (problems.isEmpty ? "no answer" : problems.joined(separator: "; ")))
+        guard failed.isEmpty else {
+            throw .damaged(path: path, detail: failed.map { check in
+                "\(check.name)\(check.subject.map { " \($0)" } ?? ""): " + check.problems.joined(separator: "; ")
+            }.joined(separator: "; "))
         }
     }
 

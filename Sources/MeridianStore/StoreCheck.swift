@@ -56,31 +56,37 @@ public enum StoreCheck {
                                     damaged: ["the file's header"])
         }
         let report = try? queue.inDatabase { db in
-            var checks = [Check(name: "integrity_check", subject: nil,
-                                problems: problems(db, "PRAGMA integrity_check(\(problemLimit))"))]
-            let rtrees = (try? String.fetchAll(db, sql: """
-                SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING rtree%' ORDER BY name
-                """)) ?? []
-            for rtree in rtrees {
-                checks.append(Check(name: "rtreecheck", subject: rtree,
-                                    problems: problems(db, "SELECT rtreecheck(?)", [rtree])))
-            }
-            if full {
-                for (table, column) in spatialColumns(db) {
-                    let valid = Result { try Int.fetchOne(db, sql: "SELECT CheckSpatialIndex(?, ?)", arguments: [table, column]) }
-                    let found: [String]
-                    switch valid {
-                    case .success(1): found = []
-                    case .success: found = ["the spatial index of \(table).\(column) does not match its geometries"]
-                    case .failure(let error): found = [message(error)]
-                    }
-                    checks.append(Check(name: "CheckSpatialIndex", subject: "\(table).\(column)", problems: found))
-                }
-            }
+            let checks = checks(db, full: full)
             return StoreCheckReport(path: path, checks: checks, damaged: damagedTables(db, checks))
         }
         return report ?? StoreCheckReport(path: path, checks: [Check(name: "open", subject: nil, problems: ["the file cannot be read"])],
                                           damaged: ["the file's structure"])
+    }
+
+    /// `integrity_check` and `rtreecheck` of every R*Tree; with `full` also `CheckSpatialIndex` of every spatial column.
+    static func checks(_ db: Database, full: Bool) -> [Check] {
+        var checks = [Check(name: "integrity_check", subject: nil,
+                            problems: problems(db, "PRAGMA integrity_check(\(problemLimit))"))]
+        let rtrees = (try? String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING rtree%' ORDER BY name
+            """)) ?? []
+        for rtree in rtrees {
+            checks.append(Check(name: "rtreecheck", subject: rtree,
+                                problems: problems(db, "SELECT rtreecheck(?)", [rtree])))
+        }
+        if full {
+            for (table, column) in spatialColumns(db) {
+                let valid = Result { try Int.fetchOne(db, sql: "SELECT CheckSpatialIndex(?, ?)", arguments: [table, column]) }
+                let found: [String]
+                switch valid {
+                case .success(1): found = []
+                case .success: found = ["the spatial index of \(table).\(column) does not match its geometries"]
+                case .failure(let error): found = [message(error)]
+                }
+                checks.append(Check(name: "CheckSpatialIndex", subject: "\(table).\(column)", problems: found))
+            }
+        }
+        return checks
     }
 
     /// The rows a check query returns, without the single `ok`; a query that fails is one problem.

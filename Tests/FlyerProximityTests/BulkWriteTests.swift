@@ -162,7 +162,7 @@ struct BulkWriteTests {
             #expect(written == 40_000)
             #expect(try await repository.all().count == 40_000)
             if let spatialite = repository as? FlyerRepository {
-                try spatialite.store.database.read { db throws in
+                try await spatialite.store.database.read { db throws in
                     #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM idx_flyers_geom") == 40_000)
                 }
             }

@@ -28,10 +28,12 @@ extension FlyersCommand {
                 var shown: [Flyer] = []
                 var total = 0
                 do {
-                    try store.repository().forEach { flyer in
-                        guard category == nil || flyer.category == category else { return }
-                        total += 1
-                        if shown.count < limit { shown.append(flyer) }
+                    try await store.withFlyerStore { repository in
+                        try await repository.forEach { flyer in
+                            guard category == nil || flyer.category == category else { return }
+                            total += 1
+                            if shown.count < limit { shown.append(flyer) }
+                        }
                     }
                 } catch let error as FlyerStoreError {
                     throw CommandFailure(error.description)

@@ -21,7 +21,7 @@ extension FlyerPlugin: WebPages {
             if let count = parameters["imported"].flatMap({ Int($0) }) {
                 page.imported = count == 1 ? "1 flyer was imported." : "\(count) flyers were imported."
             }
-            return try page.response()
+            return try await page.response()
         }
         pages.post("flyers/import") { request, _ in
             let form = try await FormData.read(request, limit: 32 << 20)
@@ -29,20 +29,20 @@ extension FlyerPlugin: WebPages {
             guard let file = form.files.first(where: { $0.fieldName == "file" }), !file.data.isEmpty else {
                 page.uploadFile = "The upload"
                 page.uploadErrors = ["no file was chosen, or it is empty; choose a .geojson or .csv file"]
-                return try page.response(status: .badRequest)
+                return try await page.response(status: .badRequest)
             }
             let read = FlyerUpload.read(file.data, filename: file.filename, format: form["format"])
             guard read.errors.isEmpty else {
                 page.uploadFile = file.filename.isEmpty ? "The file" : file.filename
                 page.uploadErrors = read.errors.map(\.description)
-                return try page.response(status: .badRequest)
+                return try await page.response(status: .badRequest)
             }
             do {
-                try self.catalog.write(read.flyers, mode: .upsert)
+                try await self.catalog.write(read.flyers, mode: .upsert)
             } catch {
                 page.uploadFile = file.filename
                 page.uploadErrors = ["\(error)"]
-                return try page.response(status: .internalServerError)
+                return try await page.response(status: .internalServerError)
             }
             return site.redirect(to: "/flyers?imported=\(read.flyers.count)")
         }

@@ -19,7 +19,7 @@ struct FlyersPage {
     /// At most this many flyers are listed.
     static let limit = 50
 
-    func response(status: HTTPResponse.Status = .ok) throws -> Response {
+    func response(status: HTTPResponse.Status = .ok) async throws -> Response {
         var model = Model(lat: lat, lon: lon, categoryFilter: category, categoryQuery: PercentEncoding.encoded(category),
                           typed: !lat.isEmpty || !lon.isEmpty, imported: imported, leaflet: site.leafletAvailable,
                           uploadFile: uploadFile, uploadErrors: uploadErrors, hasUploadErrors: !uploadErrors.isEmpty,
@@ -34,7 +34,14 @@ struct FlyersPage {
         let live = plugin.context.position.latestPosition
         let request = NearbyRequest(center: center, radius: plugin.options.defaultRadiusM, limit: Self.limit,
                                     category: category.isEmpty ? nil : category)
-        let answer = model.error == nil ? try? plugin.search.respond(request, position: center == nil ? live : nil) : nil
+        var answer: NearbyResponse?
+        if model.error == nil {
+            do {
+                answer = try await plugin.search.respond(request, position: center == nil ? live : nil, catalog: plugin.catalog)
+            } catch {
+                model.error = "\(error)"
+            }
+        }
         let items = answer?.items ?? []
         let links = plugin.mapLinks
         model.items = items.map { item in
@@ -57,7 +64,7 @@ struct FlyersPage {
                 + (center == nil ? " (your live position)" : "")
         }
         if site.leafletAvailable {
-            model.mapData = site.mapData(mapView(items: items, centre: centre), id: "flyer-data")
+            model.mapData = site.mapData(await mapView(items: items, centre: centre), id: "flyer-data")
         }
         return try site.page(title: "Flyers", body: FlyerTemplates.set.render("flyers", model), path: "/flyers", status: status)
     }
@@ -87,11 +94,11 @@ struct FlyersPage {
         return Array(Set(flyers.compactMap(\.category).filter { !$0.isEmpty })).sorted()
     }
 
-    func mapView(items: [FlyerResult], centre: Coordinate?) -> MapView {
+    func mapView(items: [FlyerResult], centre: Coordinate?) async -> MapView {
         var lines: [MapView.Line] = []
         var markers: [MapView.Marker] = []
         for item in items {
-            if let flyer = plugin.catalog.flyer(id: item.id) {
+            if let flyer = try? await plugin.catalog.flyer(id: item.id) {
                 for ring in flyer.geometry.polygons.flatMap({ $0 }) {
                     lines.append(MapView.Line(points: ring, colour: "#c2410c"))
                 }

@@ -84,7 +84,7 @@ public enum RunHistoryRoutes {
             let activity: Activity?
             do throws(RunHistoryError) {
                 activity = try request.query("activity").map { text throws(RunHistoryError) in
-                    try RunFilter.parseActivity(text, field: "activity") }
+                    try RunFilter.parseActivity(text, field: "query parameter 'activity'") }
             } catch {
                 throw apiError(error)
             }
@@ -117,7 +117,7 @@ public enum RunHistoryRoutes {
                   to: try request.query("to").map { text throws(RunHistoryError) in
                       try RunListQuery.parseBound(text, field: "to", isUpperBound: true, timeZone: timeZone) },
                   activity: try request.query("activity").map { text throws(RunHistoryError) in
-                      try RunFilter.parseActivity(text, field: "activity") })
+                      try RunFilter.parseActivity(text, field: "query parameter 'activity'") })
     }
 
     /// Runs `body`, turning history errors into API errors (404, 409, 400).

@@ -59,7 +59,7 @@ public enum ProgressRoutes {
             try request.allowQuery(["activity", "min_runs"])
             let minimum = try request.intQuery("min_runs", in: 1...1_000_000) ?? 2
             let activity = try mappedNow { try request.query("activity").map { text throws(RunHistoryError) in
-                try RunFilter.parseActivity(text, field: "activity") } }
+                try RunFilter.parseActivity(text, field: "query parameter 'activity'") } }
             return JSONResponse(RouteList(routes: try await database.read { db in
                 try RouteBook.list(minimumRuns: minimum, activity: activity, in: db)
             }))
