@@ -11,22 +11,14 @@ import Workloads
 struct ProgressRoutesTests {
     /// Three runs of the loop (days 0–2), one the other way round (day 3) and a ride of the loop (day 4).
     static func withServer(_ body: (TrackerServer) async throws -> Void) async throws {
-        let fixture = try HistoryFixture()
-        defer { fixture.remove() }
-        for (index, speed) in [3.0, 3.6, 3.3].enumerated() {
-            try fixture.insert(Courses.run("loop-\(index)", day: index, speed: speed, seed: UInt64(110 + index)))
-        }
-        try fixture.insert(Courses.run("back", on: Courses.reversed, day: 3, speed: 3.3, seed: 120))
-        try fixture.insert(Courses.run("ride", day: 4, speed: 7, seed: 121, activity: .ride))
         let yaml = "time_zone: Europe/Berlin\nunits: imperial\nconsumers:\n  - type: run-tracker\n    route_match_m: 40\n"
-        let server = try await TrackerServer.start(store: fixture.store, yaml: yaml)
-        do {
-            try await body(server)
-        } catch {
-            try await server.stop()
-            throw error
-        }
-        try await server.stop()
+        try await TrackerServer.with(yaml: yaml, filling: { fixture in
+            for (index, speed) in [3.0, 3.6, 3.3].enumerated() {
+                try fixture.insert(Courses.run("loop-\(index)", day: index, speed: speed, seed: UInt64(110 + index)))
+            }
+            try fixture.insert(Courses.run("back", on: Courses.reversed, day: 3, speed: 3.3, seed: 120))
+            try fixture.insert(Courses.run("ride", day: 4, speed: 7, seed: 121, activity: .ride))
+        }, body)
     }
 
     @Test("GET /v1/runs/stats: periods add up to GET /v1/runs for the same filter; bad parameters are 400s")

@@ -20,10 +20,17 @@ struct TrackerServer {
     /// Imports `runs` into a new store, runs `body` against a server on it, and stops the server and removes the
     /// store on every path.
     static func with(_ runs: [SyntheticRun], _ body: (TrackerServer) async throws -> Void) async throws {
+        try await with(filling: { fixture in for run in runs { try fixture.insert(run) } }, body)
+    }
+
+    /// Fills a new store with `fill`, runs `body` against a server on it configured by `yaml`, and stops the server
+    /// and removes the store on every path.
+    static func with(yaml: String = "consumers:\n  - type: run-tracker\n", filling fill: (HistoryFixture) throws -> Void,
+                     _ body: (TrackerServer) async throws -> Void) async throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
-        for run in runs { try fixture.insert(run) }
-        let server = try await TrackerServer.start(store: fixture.store)
+        try fill(fixture)
+        let server = try await TrackerServer.start(store: fixture.store, yaml: yaml)
         do {
             try await body(server)
         } catch {

@@ -42,15 +42,4 @@ enum ProgressText {
     static func signedDistance(_ metres: Double, units: UnitSystem) -> String {
         (metres < 0 ? "-" : "+") + DistanceFormat.string(metres: abs(metres), units: units)
     }
-
-    /// The local date of `date` (`2024-03-25`) in `timeZone`.
-    static func day(_ date: Date, in timeZone: TimeZone) -> String {
-        String(ISO8601.string(from: date.addingTimeInterval(Double(timeZone.secondsFromGMT(for: date)))).prefix(10))
-    }
-
-    /// The local date and time of `date` (`2024-03-25 07:30`) in `timeZone`.
-    static func minute(_ date: Date, in timeZone: TimeZone) -> String {
-        ISO8601.string(from: date.addingTimeInterval(Double(timeZone.secondsFromGMT(for: date))))
-            .prefix(16).replacingOccurrences(of: "T", with: " ")
-    }
 }

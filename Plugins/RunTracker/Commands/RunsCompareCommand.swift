@@ -40,7 +40,7 @@ struct RunsCompareCommand: AsyncParsableCommand {
         var lines = [
             row("", "A", "B", "B - A"),
             row("name", a.name, b.name, ""),
-            row("started", ProgressText.minute(a.startedAt, in: settings.timeZone), ProgressText.minute(b.startedAt, in: settings.timeZone), ""),
+            row("started", LocalTime.minute(a.startedAt, in: settings.timeZone), LocalTime.minute(b.startedAt, in: settings.timeZone), ""),
             row("distance", DistanceFormat.string(metres: a.distance, units: units), DistanceFormat.string(metres: b.distance, units: units),
                 ProgressText.signedDistance(difference.distance, units: units)),
             row("elapsed", TimeFormat.duration(seconds: a.elapsedTime), TimeFormat.duration(seconds: b.elapsedTime),

@@ -39,7 +39,7 @@ struct RunsRoutesCommand: AsyncParsableCommand {
                 print(Self.line(route, settings: settings))
                 for run in route.runs {
                     print("  \(RunText.pad("#\(run.rank)", 5)) \(RunText.pad(TimeFormat.duration(seconds: run.elapsedTime), 8))  "
-                          + "\(ProgressText.day(run.startedAt, in: settings.timeZone))  \(RunText.pad(run.name, 28))  \(run.runID)")
+                          + "\(LocalTime.day(run.startedAt, in: settings.timeZone))  \(RunText.pad(run.name, 28))  \(run.runID)")
                 }
                 return
             }
@@ -55,7 +55,7 @@ struct RunsRoutesCommand: AsyncParsableCommand {
     static func line(_ route: Route, settings: ProgressSettings) -> String {
         "route \(RunText.pad(String(route.id), 5)) \(RunText.pad(route.activity.rawValue, 5)) \(RunText.pad(route.name, 28)) "
             + "\(RunText.pad(DistanceFormat.string(metres: route.distance, units: settings.units), 8)) \(route.runCount) runs  "
-            + "best \(TimeFormat.duration(seconds: route.best.elapsedTime)) (\(ProgressText.day(route.best.startedAt, in: settings.timeZone)))  "
-            + "latest \(TimeFormat.duration(seconds: route.latest.elapsedTime)) (\(ProgressText.day(route.latest.startedAt, in: settings.timeZone)))"
+            + "best \(TimeFormat.duration(seconds: route.best.elapsedTime)) (\(LocalTime.day(route.best.startedAt, in: settings.timeZone)))  "
+            + "latest \(TimeFormat.duration(seconds: route.latest.elapsedTime)) (\(LocalTime.day(route.latest.startedAt, in: settings.timeZone)))"
     }
 }

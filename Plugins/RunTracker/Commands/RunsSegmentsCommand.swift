@@ -61,7 +61,7 @@ struct SegmentsListCommand: AsyncParsableCommand {
     }
 
     static func line(_ segment: Segment, settings: ProgressSettings) -> String {
-        let best = segment.best.map { "best \(TimeFormat.duration(seconds: $0.elapsedTime)) (\(ProgressText.day($0.startedAt, in: settings.timeZone)))" } ?? "no efforts"
+        let best = segment.best.map { "best \(TimeFormat.duration(seconds: $0.elapsedTime)) (\(LocalTime.day($0.startedAt, in: settings.timeZone)))" } ?? "no efforts"
         return "segment \(RunText.pad(String(segment.id), 4)) \(RunText.pad(segment.name, 28)) \(RunText.pad(segment.activity.rawValue, 5)) "
             + "\(RunText.pad(DistanceFormat.string(metres: segment.distance, units: settings.units), 8)) \(segment.effortCount) efforts  \(best)"
     }
@@ -117,7 +117,7 @@ struct SegmentsEffortsCommand: AsyncParsableCommand {
             for effort in report.efforts {
                 print("  \(RunText.pad("#\(effort.rank)", 5)) \(RunText.pad(TimeFormat.duration(seconds: effort.elapsedTime), 8)) "
                       + "\(RunText.pad(TimeFormat.pace(secondsPerKilometre: effort.pace, units: settings.units), 10)) "
-                      + "\(ProgressText.minute(effort.startedAt, in: settings.timeZone))  \(RunText.pad(effort.runName, 28))  \(effort.runID)")
+                      + "\(LocalTime.minute(effort.startedAt, in: settings.timeZone))  \(RunText.pad(effort.runName, 28))  \(effort.runID)")
             }
         }
     }

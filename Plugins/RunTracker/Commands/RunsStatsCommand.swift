@@ -50,7 +50,7 @@ struct RunsStatsCommand: AsyncParsableCommand {
                 + ElevationText.string(metres: totals.ascent, units: units)
         }
         for period in report.periods {
-            let label = report.by == .week ? "\(period.label) (\(ProgressText.day(period.start, in: timeZone)))" : period.label
+            let label = report.by == .week ? "\(period.label) (\(LocalTime.day(period.start, in: timeZone)))" : period.label
             lines.append(row(label, period.totals))
         }
         lines.append(row("total", report.totals))

@@ -17,17 +17,7 @@ extension Geodesic {
         var stack = [(0, points.count - 1)]
         while let (first, last) = stack.popLast() {
             guard last > first + 1 else { continue }
-            var farthest = first
-            var farthestOffset = -1.0
-            // One plane per segment: the same for every point measured against it.
-            let segment = SegmentFrame(start: points[first], end: points[last], geodesic: self)
-            for index in (first + 1)..<last {
-                let offset = segment.offset(of: points[index])
-                if offset > farthestOffset {
-                    farthestOffset = offset
-                    farthest = index
-                }
-            }
+            let (farthest, farthestOffset) = farthestPoint(of: points, between: first, and: last)
             if farthestOffset > tolerance {
                 keep[farthest] = true
                 stack.append((first, farthest))
@@ -60,22 +50,29 @@ extension Geodesic {
         var stack = [(0, last, Double.infinity)]
         while let (first, last, limit) = stack.popLast() {
             guard last > first + 1 else { continue }
-            var farthest = first
-            var farthestOffset = -1.0
-            let segment = SegmentFrame(start: points[first], end: points[last], geodesic: self)
-            for index in (first + 1)..<last {
-                let offset = segment.offset(of: points[index])
-                if offset > farthestOffset {
-                    farthestOffset = offset
-                    farthest = index
-                }
-            }
+            let (farthest, farthestOffset) = farthestPoint(of: points, between: first, and: last)
             let significance = min(farthestOffset, limit)
             values[farthest] = significance
             stack.append((first, farthest, significance))
             stack.append((farthest, last, significance))
         }
         return values
+    }
+
+    /// The point strictly between `first` and `last` farthest from the line joining them, and its offset in metres.
+    private func farthestPoint(of points: [Coordinate], between first: Int, and last: Int) -> (index: Int, offset: Double) {
+        var farthest = first
+        var farthestOffset = -1.0
+        // One plane per segment: the same for every point measured against it.
+        let segment = SegmentFrame(start: points[first], end: points[last], geodesic: self)
+        for index in (first + 1)..<last {
+            let offset = segment.offset(of: points[index])
+            if offset > farthestOffset {
+                farthestOffset = offset
+                farthest = index
+            }
+        }
+        return (farthest, farthestOffset)
     }
 
     /// The simplified polyline itself (see `simplifiedIndices(of:tolerance:)`).
