@@ -6,10 +6,8 @@
 /// the tracker; losses are reported in the data quality. Live tracking, import and the analysis of stored points
 /// all judge intervals with this one type.
 public struct Cadence: Sendable, Equatable, Codable {
-    /// The most recent intervals, oldest first, seconds.
-    private var recent: [Double] = []
-    /// The same intervals in ascending order (kept sorted as they come and go: the median is read for every fix).
-    private var sorted: [Double] = []
+    /// The most recent intervals, seconds.
+    private var intervals = SlidingMedian(window: Cadence.window)
 
     /// Intervals kept for the median.
     static let window = 15
@@ -21,11 +19,7 @@ public struct Cadence: Sendable, Equatable, Codable {
     public init() {}
 
     /// The median of the recent intervals, seconds; `nil` before the first interval.
-    public var median: Double? {
-        guard !sorted.isEmpty else { return nil }
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
+    public var median: Double? { intervals.median }
 
     /// Whether `interval` is a signal loss for this recording (judged before the interval is added).
     /// The first interval of a recording cannot be judged and is never a loss.
@@ -37,19 +31,19 @@ public struct Cadence: Sendable, Equatable, Codable {
     /// Adds an interval between two usable fixes.
     public mutating func add(_ interval: Double) {
         guard interval.isFinite, interval > 0 else { return }
-        recent.append(interval)
-        sorted.insert(interval, at: sorted.firstIndex { $0 > interval } ?? sorted.endIndex)
-        if recent.count > Self.window {
-            let oldest = recent.removeFirst()
-            if let index = sorted.firstIndex(of: oldest) { sorted.remove(at: index) }
-        }
+        intervals.add(interval)
     }
 
     enum CodingKeys: String, CodingKey { case recent }
 
     public init(from decoder: any Decoder) throws {
-        recent = try decoder.container(keyedBy: CodingKeys.self).decode([Double].self, forKey: .recent)
-        sorted = recent.sorted()
+        let recent = try decoder.container(keyedBy: CodingKeys.self).decode([Double].self, forKey: .recent)
+        intervals = SlidingMedian(window: Self.window, values: recent)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(intervals.recent, forKey: .recent)
     }
 }
 

@@ -15,7 +15,7 @@ import MeridianCore
 public struct Jitter: Sendable, Equatable, Codable {
     private var lastTwo: [TimedPosition] = []
     private var lastOffset: Double?
-    private var changes: [Double] = []
+    private var changes = SlidingMedian(window: Jitter.window)
     /// The estimate, updated with each change (the sampling policy reads it for every fix).
     public private(set) var sigma = 0.0
 
@@ -39,10 +39,9 @@ public struct Jitter: Sendable, Equatable, Codable {
             return
         }
         if let lastOffset {
-            changes.append(abs(offset - lastOffset))
-            if changes.count > Self.window { changes.removeFirst() }
-            if changes.count >= Self.minimumSamples {
-                sigma = changes.sorted()[changes.count / 2] / (0.6745 * 5.0.squareRoot())
+            changes.add(abs(offset - lastOffset))
+            if changes.count >= Self.minimumSamples, let middle = changes.upperMiddle {
+                sigma = middle / (0.6745 * 5.0.squareRoot())
             }
         }
         lastOffset = offset
@@ -62,6 +61,24 @@ public struct Jitter: Sendable, Equatable, Codable {
         guard length >= 1 else { return nil }
         // Cross product of (middle − a) with the unit direction a→c; the middle is the plane's origin.
         return (-a.x * dy + a.y * dx) / length
+    }
+
+    enum CodingKeys: String, CodingKey { case lastTwo, lastOffset, changes, sigma }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        lastTwo = try container.decode([TimedPosition].self, forKey: .lastTwo)
+        lastOffset = try container.decodeIfPresent(Double.self, forKey: .lastOffset)
+        changes = SlidingMedian(window: Self.window, values: try container.decode([Double].self, forKey: .changes))
+        sigma = try container.decode(Double.self, forKey: .sigma)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(lastTwo, forKey: .lastTwo)
+        try container.encodeIfPresent(lastOffset, forKey: .lastOffset)
+        try container.encode(changes.recent, forKey: .changes)
+        try container.encode(sigma, forKey: .sigma)
     }
 }
 
