@@ -128,11 +128,11 @@ struct RunPagesTests {
         let zone = try #require(TimeZone(identifier: "America/New_York"))
         let local = try await RunPeriodTotals.totals(in: fixture.store, by: .week, count: 3, timeZone: zone, now: now)
         let utc = try await RunPeriodTotals.totals(in: fixture.store, by: .week, count: 3, timeZone: .gmt, now: now)
-        #expect(local.map(\.runs) == [0, 1, 0])
-        #expect(utc.map(\.runs) == [0, 0, 1])
-        #expect(local[1].distance > 500)
+        #expect(local.map(\.totals.runs) == [0, 1, 0])
+        #expect(utc.map(\.totals.runs) == [0, 0, 1])
+        #expect(local[1].totals.distance > 500)
         let months = try await RunPeriodTotals.totals(in: fixture.store, by: .month, count: 2, timeZone: zone, now: now)
-        #expect(months.map(\.runs) == [0, 1])
+        #expect(months.map(\.totals.runs) == [0, 1])
     }
 
     @Test("the now page's run card: start form, then the live run with its buttons, then the last run")

@@ -13,17 +13,24 @@ struct RecordsPage {
         let report = try await RunHistoryRoutes.mapped { try await history.records() }
         let deletedRuns = Set(report.history.filter { $0.runDeleted == true }.map(\.runID))
         func link(_ record: PersonalRecord) -> String? { deletedRuns.contains(record.runID) ? nil : RunLinks.run(record.runID) }
-        let current = report.records.sorted { $0.distance < $1.distance }.map { record in
-            Current(distance: record.distance.label, time: figures.duration(record.elapsedTime), pace: figures.pace(record.pace),
-                    runName: record.runName, href: link(record), date: site.format.day(record.achievedAt))
+        func name(_ activity: Activity, _ distance: RecordDistance) -> String {
+            activity == .run ? distance.label : "\(distance.label) (\(activity.rawValue))"
         }
-        let progressions = RecordDistance.allCases.compactMap { distance -> Progression? in
-            let entries = report.history.filter { $0.distance == distance }
-            guard !entries.isEmpty else { return nil }
-            return Progression(distance: distance.label, entries: entries.sorted { ($0.recordedAt ?? $0.achievedAt) > ($1.recordedAt ?? $1.achievedAt) }.map { entry in
-                Entry(date: site.format.day(entry.achievedAt), time: figures.duration(entry.elapsedTime),
-                      improvement: entry.previousElapsedTime.map { "−" + figures.duration($0 - entry.elapsedTime) } ?? "first",
-                      runName: entry.runName, href: entry.runDeleted == true ? nil : RunLinks.run(entry.runID))
+        let current = report.records.sorted { ($0.activity.rawValue, $0.distance) < ($1.activity.rawValue, $1.distance) }.map { record in
+            Current(distance: name(record.activity, record.distance),
+                    time: record.distance == .longest ? figures.distance(record.distanceMetres) : figures.duration(record.elapsedTime),
+                    pace: figures.pace(record.pace), runName: record.runName, href: link(record), date: site.format.day(record.achievedAt))
+        }
+        // Every effort that beat all earlier ones, newest first: computed from the saved runs, so files imported
+        // in any order still give the true progression.
+        let progressions = report.progression.map { progression in
+            Progression(distance: name(progression.activity, progression.distance), entries: progression.steps.reversed().map { step in
+                let longest = progression.distance == .longest
+                let improvement = longest ? step.improvementMetres.map { "+" + figures.distance($0) }
+                    : step.improvementSeconds.map { "−" + figures.duration($0) }
+                return Entry(date: site.format.day(step.achievedAt),
+                             time: longest ? figures.distance(step.distanceMetres) : figures.duration(step.elapsedTime),
+                             improvement: improvement ?? "first", runName: step.runName, href: RunLinks.run(step.runID))
             })
         }
         let weeks = try await RunPeriodTotals.totals(in: history.store, by: .week, count: 12, timeZone: site.timeZone)
@@ -35,11 +42,12 @@ struct RecordsPage {
         return try site.page(title: "Records", body: RunTemplates.set.render("records", model), path: "/records")
     }
 
-    private func chart(_ totals: [RunPeriodTotals.Total], label: (Date) -> String, title: String) -> String {
+    private func chart(_ periods: [PeriodTotals], label: (Date) -> String, title: String) -> String {
         let unit = site.units == .metric ? 1000 : UnitSystem.metresPerMile
-        return BarChart().svg(totals.map { total in
-            BarChart.Bar(label: label(total.start), value: total.distance,
-                         valueText: total.distance > 0 ? NumberText.fixed(total.distance / unit, decimals: total.distance / unit < 100 ? 1 : 0) : "")
+        return BarChart().svg(periods.map { period in
+            let distance = period.totals.distance
+            return BarChart.Bar(label: label(period.start), value: distance,
+                                valueText: distance > 0 ? NumberText.fixed(distance / unit, decimals: distance / unit < 100 ? 1 : 0) : "")
         }, title: "\(title), in \(site.units == .metric ? "km" : "miles")")
     }
 

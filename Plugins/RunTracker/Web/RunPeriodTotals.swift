@@ -1,41 +1,23 @@
 import Foundation
-import GRDB
 import MeridianCore
 import MeridianStore
 
-/// Distance per calendar week (Monday to Sunday) or month of the saved runs, in the configured time zone: the
-/// numbers behind the records page's charts. The page reads them only through `totals`, so that it can be
-/// switched to the history's own statistics when those exist.
+/// The numbers behind the records page's charts: the totals of the last few calendar periods, from the run
+/// statistics (`RunStatsReport`, the same totals as `GET /v1/runs/stats`), in the configured time zone.
 enum RunPeriodTotals {
-    enum Period {
-        case week, month
-    }
-
-    struct Total: Equatable {
-        /// The period's first moment.
-        var start: Date
-        var distance: Double
-        var runs: Int
-    }
-
-    /// The last `count` periods up to the one holding `now`, oldest first (periods without runs are 0).
-    static func totals(in store: Store, by period: Period, count: Int, timeZone: TimeZone, now: Date = Date()) async throws -> [Total] {
-        var calendar = Calendar(identifier: .iso8601)
-        calendar.timeZone = timeZone
-        let component: Calendar.Component = period == .week ? .weekOfYear : .month
-        guard count > 0, let current = calendar.dateInterval(of: component, for: now)?.start else { return [] }
-        let starts = (0..<count).reversed().compactMap { calendar.date(byAdding: component, value: -$0, to: current) }
-        guard let first = starts.first else { return [] }
-        let runs = try await store.database.read { db in
-            try RunSummary.fetchAll(db, where: "deleted_at IS NULL AND state = 'stopped' AND started_at >= ?",
-                                    arguments: [first.timeIntervalSince1970])
+    /// The last `count` periods up to the one holding `now`, oldest first (periods without runs included).
+    static func totals(in store: Store, by period: StatsPeriod, count: Int, timeZone: TimeZone,
+                       now: Date = Date()) async throws -> [PeriodTotals] {
+        let calendar = StatsPeriod.calendar(in: timeZone)
+        guard count > 0, let current = period.interval(containing: now, in: calendar) else { return [] }
+        var first = current
+        for _ in 1..<count {
+            guard let earlier = period.interval(containing: first.start.addingTimeInterval(-1), in: calendar) else { break }
+            first = earlier
         }
-        var totals = starts.map { Total(start: $0, distance: 0, runs: 0) }
-        for run in runs {
-            guard let slot = starts.lastIndex(where: { $0 <= run.startedAt }) else { continue }
-            totals[slot].distance += run.distance
-            totals[slot].runs += 1
+        let filter = RunFilter(from: first.start, to: current.end)
+        return try await store.database.read { db in
+            try RunStatsReport.make(by: period, filter: filter, timeZone: timeZone, now: now, in: db).periods
         }
-        return totals
     }
 }
