@@ -2,18 +2,22 @@ import Foundation
 import MeridianCore
 
 /// A run reduced to what splits and best efforts need: for every accepted point, the seconds since the
-/// run's start and the run's distance there in metres, as the tracker counted it. Distance never grows across
-/// pauses, time does: efforts and splits use elapsed time.
+/// run's start and the run's distance there in metres, as the tracker counted it, and the pauses. Distance never
+/// grows across pauses, time does: efforts use elapsed time (pauses count, as on Strava), splits the timer (pauses
+/// left out, as the live splits and the devices do).
 public struct RunProgress: Sendable, Equatable {
     /// Seconds since the run's `started_at`, non-decreasing.
     public private(set) var times: [Double]
     /// Cumulative metres, non-decreasing, starting at 0.
     public private(set) var distances: [Double]
+    /// The pauses, seconds since the start, in order: from the last point before a pause to the first after it.
+    public private(set) var pauses: [ClosedRange<Double>]
 
-    public init(times: [Double], distances: [Double]) {
+    public init(times: [Double], distances: [Double], pauses: [ClosedRange<Double>] = []) {
         let count = min(times.count, distances.count)
         self.times = Array(times.prefix(count))
         self.distances = Array(distances.prefix(count))
+        self.pauses = pauses
     }
 
     /// Builds the progress of the accepted points of a run that started at `start`, from the distance the tracker
@@ -21,14 +25,22 @@ public struct RunProgress: Sendable, Equatable {
     public init(points: [TrackPoint], start: Date) {
         var times: [Double] = []
         var distances: [Double] = []
+        var pauses: [ClosedRange<Double>] = []
         times.reserveCapacity(points.count)
         distances.reserveCapacity(points.count)
+        var segment: Int?
         for point in points where point.isAccepted {
             guard let distance = point.distance else { continue }
-            times.append(point.time.timeIntervalSince(start))
+            let time = point.time.timeIntervalSince(start)
+            // A new segment starts after a pause (or, rarely, after a jump the tracker could not bridge).
+            if let segment, point.segment != segment, let previous = times.last, time > previous {
+                pauses.append(previous...time)
+            }
+            segment = point.segment
+            times.append(time)
             distances.append(distance)
         }
-        self.init(times: times, distances: distances)
+        self.init(times: times, distances: distances, pauses: pauses)
     }
 
     /// The points that make up the route: accepted and with a position, in order.
@@ -60,7 +72,42 @@ public struct RunProgress: Sendable, Equatable {
         return times[a] + (times[b] - times[a]) * (distance - distances[a]) / span
     }
 
+    /// Seconds of `start...end` spent in pauses.
+    public func pausedTime(from start: Double, to end: Double) -> Double {
+        pauses.reduce(0) { total, pause in total + max(0, min(end, pause.upperBound) - max(start, pause.lowerBound)) }
+    }
+
     // MARK: Packed form
+
+    /// Little-endian float64 pairs (start, end) of the pauses, the format of `run_progress.pauses`.
+    public var packedPauses: Data {
+        var data = Data(count: pauses.count * 16)
+        data.withUnsafeMutableBytes { raw in
+            for (index, pause) in pauses.enumerated() {
+                raw.storeBytes(of: pause.lowerBound.bitPattern.littleEndian, toByteOffset: index * 16, as: UInt64.self)
+                raw.storeBytes(of: pause.upperBound.bitPattern.littleEndian, toByteOffset: index * 16 + 8, as: UInt64.self)
+            }
+        }
+        return data
+    }
+
+    /// Reads `packedPauses` into this progress; `false` (and no change) when the data is not whole ordered pairs.
+    public mutating func unpackPauses(_ data: Data) -> Bool {
+        guard data.count % 16 == 0 else { return false }
+        var read: [ClosedRange<Double>] = []
+        let valid = data.withUnsafeBytes { raw -> Bool in
+            for index in 0..<(data.count / 16) {
+                let start = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 16, as: UInt64.self)))
+                let end = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 16 + 8, as: UInt64.self)))
+                guard start.isFinite, end.isFinite, start <= end else { return false }
+                read.append(start...end)
+            }
+            return true
+        }
+        guard valid else { return false }
+        pauses = read
+        return true
+    }
 
     /// Little-endian float64 pairs (time, distance), the format of `run_progress.samples`.
     public var packed: Data {
@@ -88,5 +135,6 @@ public struct RunProgress: Sendable, Equatable {
         }
         self.times = times
         self.distances = distances
+        self.pauses = []
     }
 }

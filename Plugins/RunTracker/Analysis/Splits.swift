@@ -8,7 +8,9 @@ public struct RunSplit: Sendable, Equatable, Codable {
     public var distance: Double
     /// Elapsed seconds over the split, from the interpolated crossing of one mark to the next.
     public var elapsedTime: Double
-    /// Seconds per kilometre over the split.
+    /// Timer seconds over the split: the elapsed time less the pauses in it.
+    public var timerTime: Double
+    /// Timer seconds per kilometre over the split.
     public var pace: Double
     /// Seconds since the run's start at which the split starts.
     public var startOffset: Double
@@ -21,6 +23,7 @@ public struct RunSplit: Sendable, Equatable, Codable {
         case index
         case distance = "distanceM"
         case elapsedTime = "elapsedS"
+        case timerTime = "timerS"
         case pace = "paceSPerKm"
         case startOffset = "startOffsetS"
         case partial
@@ -71,8 +74,8 @@ extension RunProgress {
         }
         let full = splits.filter { !$0.partial }
         return SplitTable(unit: unit, unitDistance: unitDistance, splits: splits,
-                          fastest: full.min { $0.elapsedTime < $1.elapsedTime }?.index,
-                          slowest: full.max { $0.elapsedTime < $1.elapsedTime }?.index)
+                          fastest: full.min { $0.timerTime < $1.timerTime }?.index,
+                          slowest: full.max { $0.timerTime < $1.timerTime }?.index)
     }
 
     /// Kilometre and mile splits.
@@ -82,7 +85,8 @@ extension RunProgress {
 
     private func split(index: Int, distance: Double, from start: Double, to end: Double, partial: Bool) -> RunSplit {
         let elapsed = end - start
-        return RunSplit(index: index, distance: distance, elapsedTime: elapsed, pace: elapsed / distance * 1000,
-                     startOffset: start, partial: partial)
+        let timer = max(0, elapsed - pausedTime(from: start, to: end))
+        return RunSplit(index: index, distance: distance, elapsedTime: elapsed, timerTime: timer, pace: timer / distance * 1000,
+                        startOffset: start, partial: partial)
     }
 }

@@ -108,7 +108,7 @@ struct RunsShowCommand: AsyncParsableCommand {
                 let pace = run.activity == .ride
                     ? TimeFormat.speed(metresPerSecond: split.pace > 0 && split.pace.isFinite ? 1000 / split.pace : 0, units: units)
                     : TimeFormat.pace(secondsPerKilometre: split.pace, units: units)
-                print("  \(RunText.pad("\(split.index)\(split.partial ? "*" : "")", 5)) \(RunText.pad(DistanceFormat.string(metres: split.distance, units: units), 8)) \(RunText.pad(TimeFormat.duration(seconds: split.elapsedTime), 8)) \(pace)\(flag)")
+                print("  \(RunText.pad("\(split.index)\(split.partial ? "*" : "")", 5)) \(RunText.pad(DistanceFormat.string(metres: split.distance, units: units), 8)) \(RunText.pad(TimeFormat.duration(seconds: split.timerTime), 8)) \(pace)\(flag)")
             }
             let route = detail.analysis.route
             print("route: straight line \(DistanceFormat.string(metres: route.straightLine, units: units)), " +

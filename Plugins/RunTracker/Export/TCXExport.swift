@@ -104,7 +104,7 @@ public enum TCXExport {
         return splits.enumerated().map { index, split in
             let upper = index == splits.count - 1 ? Double.infinity : lower + split.distance
             defer { lower = upper }
-            return LapPlan(startOffset: split.startOffset, time: split.elapsedTime, distance: split.distance,
+            return LapPlan(startOffset: split.startOffset, time: split.timerTime, distance: split.distance,
                            distanceRange: lower..<upper)
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import MeridianStore
 
@@ -6,7 +7,8 @@ import MeridianStore
 /// They sit beside the run tracker's `runs` and `run_points` (migrated by `RunSchema`, which must run first):
 /// - `run_edits`: every change of a run's name or notes, with the old and new value.
 /// - `run_progress`: per run, a packed array of (seconds since start, cumulative metres) of the accepted
-///   points, written at save time; splits and best efforts are sweeps over it, never over `run_points`.
+///   points and one of its pauses (start, end), written at save time; splits and best efforts are sweeps over
+///   them, never over `run_points`.
 /// - `run_best_efforts`: per run, the best effort of each record its activity keeps (`RecordDistance.kept(for:)`).
 /// - `record_history`: every personal record (of its activity) when it was set. It has no foreign key: it outlives
 ///   the run.
@@ -66,6 +68,18 @@ public enum RunHistorySchema {
                     ALTER TABLE record_history ADD COLUMN previous_distance_m REAL;
                     """)
                 try RecordBook.rebuild(in: db)
+            }
+            migrations.register("v4-progress-pauses") { db in
+                // Splits leave pauses out: every saved run's pauses are read from its points once.
+                try db.execute(sql: "ALTER TABLE run_progress ADD COLUMN pauses BLOB")
+                let runs = try Row.fetchAll(db, sql: """
+                    SELECT run_progress.run_id, runs.started_at FROM run_progress JOIN runs ON runs.id = run_progress.run_id
+                    """)
+                for run in runs {
+                    let id: String = run[0]
+                    let progress = try ProgressStore.build(runID: id, start: Date(timeIntervalSince1970: run[1]), in: db)
+                    try db.execute(sql: "UPDATE run_progress SET pauses = ? WHERE run_id = ?", arguments: [progress.packedPauses, id])
+                }
             }
         }
     }

@@ -106,8 +106,8 @@ public struct SplitComparison: Sendable, Equatable, Codable {
     static func pair(_ a: SplitTable, _ b: SplitTable) -> [SplitComparison] {
         let fullA = a.splits.filter { !$0.partial }, fullB = b.splits.filter { !$0.partial }
         return (0..<max(fullA.count, fullB.count)).map { index in
-            let timeA = index < fullA.count ? fullA[index].elapsedTime : nil
-            let timeB = index < fullB.count ? fullB[index].elapsedTime : nil
+            let timeA = index < fullA.count ? fullA[index].timerTime : nil
+            let timeB = index < fullB.count ? fullB[index].timerTime : nil
             return SplitComparison(index: index + 1, distance: Double(index + 1) * a.unitDistance, a: timeA, b: timeB,
                                    delta: timeA.flatMap { first in timeB.map { $0 - first } })
         }

@@ -154,7 +154,7 @@ struct RunDetailModel {
         self.splits = splits.map { split in
             let unitLength = table?.unitDistance ?? 1000
             return SplitRow(label: split.partial ? "+\(NumberText.fixed(split.distance / unitLength, decimals: 2))" : "\(split.index)",
-                            pace: run.activity == .ride ? figures.speed(split.elapsedTime > 0 ? split.distance / split.elapsedTime : 0)
+                            pace: run.activity == .ride ? figures.speed(split.timerTime > 0 ? split.distance / split.timerTime : 0)
                                 : figures.pace(split.pace),
                             heartRate: split.averageHeartRate.map { "\(Int($0.rounded())) bpm" } ?? "–",
                             relative: NumberText.fixed(split.pace > 0 ? min(1, fastestPace / split.pace) : 0, decimals: 3),
