@@ -81,27 +81,15 @@ public struct RunProgress: Sendable, Equatable {
 
     /// Little-endian float64 pairs (start, end) of the pauses, the format of `run_progress.pauses`.
     public var packedPauses: Data {
-        var data = Data(count: pauses.count * 16)
-        data.withUnsafeMutableBytes { raw in
-            for (index, pause) in pauses.enumerated() {
-                raw.storeBytes(of: pause.lowerBound.bitPattern.littleEndian, toByteOffset: index * 16, as: UInt64.self)
-                raw.storeBytes(of: pause.upperBound.bitPattern.littleEndian, toByteOffset: index * 16 + 8, as: UInt64.self)
-            }
-        }
-        return data
+        PackedPairs.pack(count: pauses.count) { (pauses[$0].lowerBound, pauses[$0].upperBound) }
     }
 
     /// Reads `packedPauses` into this progress; `false` (and no change) when the data is not whole ordered pairs.
     public mutating func unpackPauses(_ data: Data) -> Bool {
-        guard data.count % 16 == 0 else { return false }
         var read: [ClosedRange<Double>] = []
-        let valid = data.withUnsafeBytes { raw -> Bool in
-            for index in 0..<(data.count / 16) {
-                let start = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 16, as: UInt64.self)))
-                let end = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 16 + 8, as: UInt64.self)))
-                guard start.isFinite, end.isFinite, start <= end else { return false }
-                read.append(start...end)
-            }
+        let valid = PackedPairs.unpack(data) { start, end in
+            guard start.isFinite, end.isFinite, start <= end else { return false }
+            read.append(start...end)
             return true
         }
         guard valid else { return false }
@@ -111,30 +99,21 @@ public struct RunProgress: Sendable, Equatable {
 
     /// Little-endian float64 pairs (time, distance), the format of `run_progress.samples`.
     public var packed: Data {
-        var data = Data(count: count * 16)
-        data.withUnsafeMutableBytes { raw in
-            for index in 0..<count {
-                raw.storeBytes(of: times[index].bitPattern.littleEndian, toByteOffset: index * 16, as: UInt64.self)
-                raw.storeBytes(of: distances[index].bitPattern.littleEndian, toByteOffset: index * 16 + 8, as: UInt64.self)
-            }
-        }
-        return data
+        PackedPairs.pack(count: count) { (times[$0], distances[$0]) }
     }
 
     /// Reads `packed`; `nil` when the length is not a whole number of pairs.
     public init?(packed data: Data) {
-        guard data.count % 16 == 0 else { return nil }
-        let count = data.count / 16
-        var times = [Double](repeating: 0, count: count)
-        var distances = [Double](repeating: 0, count: count)
-        data.withUnsafeBytes { raw in
-            for index in 0..<count {
-                times[index] = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 16, as: UInt64.self)))
-                distances[index] = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 16 + 8, as: UInt64.self)))
-            }
+        var times: [Double] = []
+        var distances: [Double] = []
+        times.reserveCapacity(data.count / 16)
+        distances.reserveCapacity(data.count / 16)
+        let valid = PackedPairs.unpack(data) { time, distance in
+            times.append(time)
+            distances.append(distance)
+            return true
         }
-        self.times = times
-        self.distances = distances
-        self.pauses = []
+        guard valid else { return nil }
+        self.init(times: times, distances: distances)
     }
 }

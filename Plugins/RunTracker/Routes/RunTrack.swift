@@ -38,27 +38,15 @@ public struct RunTrack: Sendable, Equatable {
     }
 
     static func pack(_ coordinates: [Coordinate]) -> Data {
-        var data = Data(count: coordinates.count * 16)
-        data.withUnsafeMutableBytes { raw in
-            for (index, coordinate) in coordinates.enumerated() {
-                raw.storeBytes(of: coordinate.latitude.bitPattern.littleEndian, toByteOffset: index * 16, as: UInt64.self)
-                raw.storeBytes(of: coordinate.longitude.bitPattern.littleEndian, toByteOffset: index * 16 + 8, as: UInt64.self)
-            }
-        }
-        return data
+        PackedPairs.pack(count: coordinates.count) { (coordinates[$0].latitude, coordinates[$0].longitude) }
     }
 
     static func unpack(_ data: Data) -> [Coordinate]? {
-        guard data.count % 16 == 0 else { return nil }
         var coordinates: [Coordinate] = []
         coordinates.reserveCapacity(data.count / 16)
-        let valid = data.withUnsafeBytes { raw -> Bool in
-            for index in 0..<(data.count / 16) {
-                let latitude = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 16, as: UInt64.self)))
-                let longitude = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 16 + 8, as: UInt64.self)))
-                guard let coordinate = try? Coordinate(latitude: latitude, longitude: longitude) else { return false }
-                coordinates.append(coordinate)
-            }
+        let valid = PackedPairs.unpack(data) { latitude, longitude in
+            guard let coordinate = try? Coordinate(latitude: latitude, longitude: longitude) else { return false }
+            coordinates.append(coordinate)
             return true
         }
         return valid ? coordinates : nil
