@@ -167,10 +167,3 @@ public struct JSONScratchWriter: TextOutputStream {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }
-
-/// A value whose JSON text can be written directly, byte for byte what `MeridianJSON`'s encoder makes
-/// of it, for answers on hot paths (`JSONResponse` uses it when a value offers it).
-public protocol DirectJSONEncodable: Encodable {
-    /// The JSON text, or nil when the value holds something the encoder refuses (a non-finite number).
-    func directJSON() -> [UInt8]?
-}
