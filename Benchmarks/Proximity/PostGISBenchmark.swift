@@ -18,8 +18,7 @@ struct PostGISBenchmark {
     func run() async throws {
         let benchmark = ProximityBenchmark(settings: settings, output: output)
         let now = Date()
-        var workload = FlyerWorkload(.init(seed: settings.seed, uniformShare: 0.2, referenceTime: now))
-        let flyers = (0..<settings.flyers).map { workload.flyer(number: $0) }
+        let flyers = FlyerWorkload.benchmarkFlyers(count: settings.flyers, seed: settings.seed, now: now)
         var csv = Data()
         try CSVFlyers.write(flyers) { csv.append(contentsOf: $0.utf8) }
         output("generated \(flyers.count) flyers (seed \(settings.seed), the same as the SpatiaLite run)")
@@ -45,8 +44,7 @@ struct PostGISBenchmark {
         try await catalog.load()
         output("cache load at start: \(fixed(seconds(since: loadStart), 2)) s for \(catalog.index.count) flyers")
 
-        var queryWorkload = FlyerWorkload(.init(seed: settings.seed &+ 1, uniformShare: 0.2))
-        let centers = (0..<settings.queries).map { _ in queryWorkload.queryPoint() }
+        let centers = FlyerWorkload.benchmarkQueries(count: settings.queries, seed: settings.seed)
         let cached = try await benchmark.meridianSearch(catalog.index, centers, now: now)
         let cachedTiming = ProximityBenchmark.Timing(name: "(a) Meridian, in-memory cache", nanoseconds: cached.nanoseconds)
         output(cachedTiming.line)

@@ -62,20 +62,9 @@ struct ProximityBenchmark {
         let settings = self.settings
         try FileManager.default.createDirectory(at: settings.directory, withIntermediateDirectories: true)
         let now = Date()
-        var workload = FlyerWorkload(.init(seed: settings.seed, uniformShare: 0.2, referenceTime: now))
-        let flyers = (0..<settings.flyers).map { workload.flyer(number: $0) }
-        let csvURL = settings.directory.appendingPathComponent("flyers.csv")
-        var csv = Data()
-        try CSVFlyers.write(flyers) { csv.append(contentsOf: $0.utf8) }
-        try csv.write(to: csvURL)
+        let flyers = FlyerWorkload.benchmarkFlyers(count: settings.flyers, seed: settings.seed, now: now)
         output("generated \(flyers.count) flyers (seed \(settings.seed), 80 % clustered around \(16) cities, 20 % uniform within ±85°)")
-
-        // Import: read the CSV, validate, write in one transaction.
-        let store = try Store.open(path: settings.directory.appendingPathComponent("bench.sqlite").path)
-        let repository = try FlyerRepository(store: store)
-        let importStart = DispatchTime.now().uptimeNanoseconds
-        let imported = try repository.write(from: try CSVFlyerReader(try Data(contentsOf: csvURL)), mode: .create)
-        let importSeconds = Double(DispatchTime.now().uptimeNanoseconds - importStart) / 1e9
+        let (store, imported, importSeconds) = try Self.importFlyers(flyers, into: settings.directory)
         output("import (CSV → SpatiaLite, one transaction, reading and writing overlapped): \(NumberText.fixed(importSeconds, decimals: 2)) s, \(NumberText.fixed(Double(imported) / importSeconds, decimals: 0)) flyers/s")
 
         let loadStart = DispatchTime.now().uptimeNanoseconds
@@ -83,8 +72,7 @@ struct ProximityBenchmark {
         let loadSeconds = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e9
         output("index load at start: \(NumberText.fixed(loadSeconds, decimals: 2)) s for \(catalog.index.count) flyers")
 
-        var queryWorkload = FlyerWorkload(.init(seed: settings.seed &+ 1, uniformShare: 0.2))
-        let centers = (0..<settings.queries).map { _ in queryWorkload.queryPoint() }
+        let centers = FlyerWorkload.benchmarkQueries(count: settings.queries, seed: settings.seed)
 
         let meridian = try await meridianSearch(catalog.index, centers, now: now)
         output(meridian.timing.line + "  (all \(centers.count) queries)")
@@ -103,6 +91,20 @@ struct ProximityBenchmark {
         }
         let hits = meridian.ids.reduce(0) { $0 + $1.count }
         output("average results per query: \(NumberText.fixed(Double(hits) / Double(max(1, centers.count)), decimals: 2))")
+    }
+
+    /// Writes `flyers` as CSV in `directory` and imports the file into `bench.sqlite` there (read, validated,
+    /// written in one transaction); returns the store, the number imported and the import's seconds.
+    static func importFlyers(_ flyers: [Flyer], into directory: URL) throws -> (store: Store, imported: Int, seconds: Double) {
+        let csvURL = directory.appendingPathComponent("flyers.csv")
+        var csv = Data()
+        try CSVFlyers.write(flyers) { csv.append(contentsOf: $0.utf8) }
+        try csv.write(to: csvURL)
+        let store = try Store.open(path: directory.appendingPathComponent("bench.sqlite").path)
+        let repository = try FlyerRepository(store: store)
+        let importStart = DispatchTime.now().uptimeNanoseconds
+        let imported = try repository.write(from: try CSVFlyerReader(try Data(contentsOf: csvURL)), mode: .create)
+        return (store, imported, Double(DispatchTime.now().uptimeNanoseconds - importStart) / 1e9)
     }
 
     private func ratios(_ meridian: Timing, _ other: Timing) -> String {
@@ -171,19 +173,7 @@ struct ProximityBenchmark {
 
     private func redisSearch(port: Int, flyers: [Flyer], _ centers: [Coordinate]) throws -> (timing: Timing, ids: [[String]]) {
         let redis = try RedisClient(port: port)
-        _ = try redis.command(["DEL", "flyers"])
-        let loadStart = DispatchTime.now().uptimeNanoseconds
-        var batch: [[String]] = []
-        for flyer in flyers {
-            guard case .point(let point) = flyer.geometry else { continue }
-            batch.append(["GEOADD", "flyers", "\(point.longitude)", "\(point.latitude)", flyer.id])
-            if batch.count == 1000 {
-                try check(redis.pipeline(batch))
-                batch.removeAll(keepingCapacity: true)
-            }
-        }
-        if !batch.isEmpty { try check(redis.pipeline(batch)) }
-        let loadSeconds = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e9
+        let loadSeconds = try redis.addFlyers(flyers)
         output("Redis GEOADD (pipelined, 1000 per batch): \(NumberText.fixed(Double(flyers.count) / loadSeconds, decimals: 0)) points/s")
         let kilometres = NumberText.trimmed(settings.radius / 1000, decimals: 3)
         var nanoseconds: [UInt64] = []
@@ -199,11 +189,5 @@ struct ProximityBenchmark {
             ids.append(members.compactMap { if case .bulk(let id?) = $0 { return id } else { return nil } })
         }
         return (Timing(name: "(c) Redis GEOSEARCH (haversine)", nanoseconds: nanoseconds), ids)
-    }
-
-    private func check(_ replies: [RedisClient.Reply]) throws {
-        if let failure = replies.first(where: { if case .error = $0 { return true } else { return false } }) {
-            throw RedisClient.Failure(description: "Redis refused a GEOADD: \(failure)")
-        }
     }
 }

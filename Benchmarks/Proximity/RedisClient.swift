@@ -1,3 +1,4 @@
+import FlyerProximity
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -111,6 +112,32 @@ final class RedisClient {
             return .array(try (0..<count).map { _ in try reply() })
         default:
             throw Failure(description: "unexpected reply from Redis: \(Character(Unicode.Scalar(kind)))\(text)")
+        }
+    }
+}
+
+extension RedisClient {
+    /// Replaces the set `key` with the point flyers of `flyers` (GEOADD, pipelined 1000 at a time); returns the seconds taken.
+    func addFlyers(_ flyers: [Flyer], key: String = "flyers") throws -> Double {
+        _ = try command(["DEL", key])
+        let start = DispatchTime.now().uptimeNanoseconds
+        var batch: [[String]] = []
+        for flyer in flyers {
+            guard case .point(let point) = flyer.geometry else { continue }
+            batch.append(["GEOADD", key, "\(point.longitude)", "\(point.latitude)", flyer.id])
+            if batch.count == 1000 {
+                try Self.check(pipeline(batch), "GEOADD")
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try Self.check(pipeline(batch), "GEOADD") }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    /// Throws when any reply is an error, naming `what` was refused.
+    static func check(_ replies: [Reply], _ what: String) throws {
+        if let failure = replies.first(where: { if case .error = $0 { return true } else { return false } }) {
+            throw Failure(description: "Redis refused a \(what): \(failure)")
         }
     }
 }

@@ -73,6 +73,19 @@ public struct FlyerWorkload: Sendable {
                      geometry: geometry)
     }
 
+    /// The benchmarks' catalogue: `count` flyers from `seed` (80 % clustered around cities, 20 % uniform),
+    /// validity judged at `now`.
+    public static func benchmarkFlyers(count: Int, seed: UInt64, now: Date) -> [Flyer] {
+        var workload = FlyerWorkload(.init(seed: seed, uniformShare: 0.2, referenceTime: now))
+        return (0..<count).map { workload.flyer(number: $0) }
+    }
+
+    /// The benchmarks' query points for the catalogue of `seed`: `count` points from the same distribution.
+    public static func benchmarkQueries(count: Int, seed: UInt64) -> [Coordinate] {
+        var workload = FlyerWorkload(.init(seed: seed &+ 1, uniformShare: 0.2))
+        return (0..<count).map { _ in workload.queryPoint() }
+    }
+
     /// A query point from the same distribution as the flyers.
     public mutating func queryPoint() -> Coordinate {
         location()

@@ -33,8 +33,18 @@ enum QueryValue {
 
 /// Joins `base` and the query items in order, skipping absent values.
 func linkURL(_ base: String, _ items: [(String, QueryValue?)], fragment: String? = nil) -> String {
-    let query = items.compactMap { name, value in value.map { "\(name)=\($0.encoded)" } }
-    var url = query.isEmpty ? base : "\(base)?\(query.joined(separator: "&"))"
-    if let fragment { url += "#\(fragment)" }
+    var url = base
+    var separator = "?"
+    for case let (name, value?) in items {
+        url += separator
+        url += name
+        url += "="
+        url += value.encoded
+        separator = "&"
+    }
+    if let fragment {
+        url += "#"
+        url += fragment
+    }
     return url
 }

@@ -156,6 +156,15 @@ private enum LinkTarget {
 
 /// `text` without surrounding whitespace, or nil when nothing is left.
 private func nonBlank(_ text: String?) -> String? {
+    // Fast path (most names): first and last bytes are ASCII but not whitespace, so nothing would be trimmed.
+    if let text, let first = text.utf8.first, let last = text.utf8.last, isVisibleASCII(first), isVisibleASCII(last) {
+        return text
+    }
     guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
     return trimmed
+}
+
+/// An ASCII byte outside `whitespacesAndNewlines` (which holds 0x09–0x0D and the space among ASCII).
+private func isVisibleASCII(_ byte: UInt8) -> Bool {
+    byte < 0x80 && byte != 0x20 && !(0x09...0x0D).contains(byte)
 }

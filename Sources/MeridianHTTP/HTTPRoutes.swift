@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import MeridianCore
 
 /// The request context used by every Meridian route.
@@ -14,8 +15,39 @@ extension Request {
     /// Refuses query parameters the route does not take and parameters given more than once,
     /// with a 400 `invalid_parameter` naming the parameter (and the ones the route takes).
     public func allowQuery(_ names: Set<String>) throws(APIError) {
+        try QueryParameters(self).allow(names)
+    }
+
+    /// The query parameter `name`, if present and not empty.
+    public func query(_ name: String) -> String? {
+        QueryParameters(self).string(name)
+    }
+
+    /// A numeric query parameter; a present but invalid value is a 400 naming the parameter.
+    public func doubleQuery(_ name: String) throws -> Double? {
+        try QueryParameters(self).double(name)
+    }
+
+    /// An integer query parameter within `range`; anything else is a 400 naming the parameter.
+    public func intQuery(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        try QueryParameters(self).int(name, in: range)
+    }
+}
+
+/// A request's query parameters, parsed once: Hummingbird parses `uri.queryParameters` again at every
+/// access, so a route that reads several parameters takes them from one of these.
+public struct QueryParameters {
+    private let parameters: FlatDictionary<Substring, Substring>
+
+    public init(_ request: Request) {
+        parameters = request.uri.queryParameters
+    }
+
+    /// Refuses query parameters the route does not take and parameters given more than once,
+    /// with a 400 `invalid_parameter` naming the parameter (and the ones the route takes).
+    public func allow(_ names: Set<String>) throws(APIError) {
         var seen: Set<String> = []
-        for (key, _) in uri.queryParameters {
+        for (key, _) in parameters {
             let name = String(key)
             guard names.contains(name) else {
                 let accepted = names.isEmpty ? "this route takes none" : "this route takes \(names.sorted().joined(separator: ", "))"
@@ -28,14 +60,14 @@ extension Request {
     }
 
     /// The query parameter `name`, if present and not empty.
-    public func query(_ name: String) -> String? {
-        guard let value = uri.queryParameters[name[...]].map(String.init), !value.isEmpty else { return nil }
+    public func string(_ name: String) -> String? {
+        guard let value = parameters[name[...]].map(String.init), !value.isEmpty else { return nil }
         return value
     }
 
     /// A numeric query parameter; a present but invalid value is a 400 naming the parameter.
-    public func doubleQuery(_ name: String) throws -> Double? {
-        guard let text = query(name) else { return nil }
+    public func double(_ name: String) throws(APIError) -> Double? {
+        guard let text = string(name) else { return nil }
         guard let value = Double(text), value.isFinite else {
             throw APIError.badRequest("query parameter '\(name)' must be a number, got '\(text)'")
         }
@@ -43,8 +75,8 @@ extension Request {
     }
 
     /// An integer query parameter within `range`; anything else is a 400 naming the parameter.
-    public func intQuery(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let text = query(name) else { return nil }
+    public func int(_ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
+        guard let text = string(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
             throw APIError.badRequest("query parameter '\(name)' must be a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
         }

@@ -14,15 +14,19 @@ public struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator, Send
         self.status = status
     }
 
+    /// The value's JSON: written directly when it is `DirectJSONEncodable` (the same text), else by `MeridianJSON`'s encoder.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data: Data
-        do {
-            data = try MeridianJSON.makeEncoder().encode(value)
-        } catch {
-            throw APIError(.internalServerError, code: "encoding_failed", message: "the response could not be encoded: \(error)")
+        let body: ByteBuffer
+        if let direct = value as? any DirectJSONEncodable, let bytes = direct.directJSON() {
+            body = ByteBuffer(bytes: bytes)
+        } else {
+            do {
+                body = ByteBuffer(bytes: try MeridianJSON.makeEncoder().encode(value))
+            } catch {
+                throw APIError(.internalServerError, code: "encoding_failed", message: "the response could not be encoded: \(error)")
+            }
         }
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 }
 

@@ -164,6 +164,16 @@ struct MapLinkBuilderTests {
         #expect(osm.fragment == nil)
     }
 
+    @Test("names and addresses lose surrounding whitespace, ASCII or not; blank ones are left out", arguments: [
+        (" Bakery", "Bakery"), ("Bakery\n", "Bakery"), ("\u{A0}Bakery\u{2003}", "Bakery"), ("\u{85}Café\t", "Café"),
+        ("Bakery", "Bakery"), ("é ", "é"), ("Tour Eiffel 🗼", "Tour Eiffel 🗼"), ("\u{7F}x\u{7F}", "\u{7F}x\u{7F}"), (" \u{3000}\r\n", nil),
+    ] as [(String, String?)])
+    func trimmedNames(given: String, kept: String?) throws {
+        let link = try ParsedLink(try MapLinkBuilder(style: .apple, mode: nil).url(to: .coordinate(Self.eiffel, name: given, address: given)))
+        #expect(link.items["name"] == kept)
+        #expect(link.items["address"] == kept)
+    }
+
     @Test("extreme coordinates in every style", arguments: LinkTextTests.coordinateCases)
     func extremeCoordinates(latitude: Double, longitude: Double, text: String) throws {
         let point = try Coordinate(latitude: latitude, longitude: longitude)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import MeridianCore
 
@@ -68,5 +69,33 @@ struct FormattingTests {
     ] as [(Double, Int, String)])
     func trimmedNumbers(value: Double, decimals: Int, expected: String) {
         #expect(NumberText.trimmed(value, decimals: decimals) == expected)
+    }
+
+    @Test("fixed-point numbers: half away from zero, exactly `decimals` places, huge values too", arguments: [
+        (-0.04, 1, "0.0"), (1234.5678, 2, "1234.57"), (-2.5, 0, "-3"), (0.000001, 9, "0.000001000"), (7, 3, "7.000"),
+        (1e20, 2, "100000000000000000000.00"), (.infinity, 2, "--"),
+    ] as [(Double, Int, String)])
+    func fixedNumbers(value: Double, decimals: Int, expected: String) {
+        #expect(NumberText.fixed(value, decimals: decimals) == expected)
+    }
+
+    @Test("trimmed is fixed without its trailing zeros; fixed reads back within half a unit of its last place")
+    func fixedAndTrimmedAgree() throws {
+        var random = SeededRandom(seed: 11)
+        func unit() -> Double { Double(random.next() >> 11) * 0x1.0p-53 }
+        for _ in 0..<20_000 {
+            let value = (unit() < 0.5 ? -1 : 1) * pow(10, unit() * 20 - 8)
+            let decimals = Int(random.next() % 10)
+            let fixed = NumberText.fixed(value, decimals: decimals)
+            var stripped = fixed
+            if stripped.contains(".") {
+                while stripped.hasSuffix("0") { stripped.removeLast() }
+                if stripped.hasSuffix(".") { stripped.removeLast() }
+            }
+            #expect(NumberText.trimmed(value, decimals: decimals) == stripped, "\(value) \(decimals)")
+            #expect((fixed.split(separator: ".", omittingEmptySubsequences: false).dropFirst().first?.count ?? 0) == decimals)
+            let unitInLastPlace = pow(10, -Double(decimals))
+            #expect(abs(try #require(Double(fixed)) - value) <= unitInLastPlace / 2 + abs(value) * 1e-15, "\(value) \(decimals) \(fixed)")
+        }
     }
 }

@@ -78,6 +78,22 @@ struct CoreRoutesTests {
         #expect(response.text.contains("meridian_http_request_duration_seconds"))
     }
 
+    @Test("request counts add up per method, route and status across requests")
+    func requestCounts() async throws {
+        let server = try await RunningServer.start()
+        for _ in 0..<3 { _ = try await server.client.request("GET", "/health") }
+        _ = try await server.client.request("GET", "/v1/position")
+        _ = try await server.client.request("GET", "/v1/position")
+        let response = try await server.client.request("GET", "/metrics")
+        try await server.stop()
+        let lines = response.text.split(separator: "\n").filter { $0.hasPrefix("meridian_http_requests_total{") }
+        func count(_ route: String, _ status: String) -> String? {
+            lines.first { $0.contains(#"route="\#(route)""#) && $0.contains(#"status="\#(status)""#) }?.split(separator: " ").last.map(String.init)
+        }
+        #expect(count("/health", "200") == "3")
+        #expect(count("/v1/position", "404") == "2")
+    }
+
     @Test("events stream fixes as Server-Sent Events")
     func events() async throws {
         let server = try await RunningServer.start()

@@ -9,8 +9,9 @@ extension FlyerPlugin {
     public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
         let group = v1.group("flyers")
         group.get("nearby") { request, _ in
-            try request.allowQuery(["lat", "lon", "radius_m", "limit", "category", "cursor", "at", "include_inactive"])
-            return JSONResponse(try await self.nearby(request))
+            let query = QueryParameters(request)
+            try query.allow(["lat", "lon", "radius_m", "limit", "category", "cursor", "at", "include_inactive"])
+            return JSONResponse(try await self.nearby(query))
         }
         group.get { request, _ in
             try request.allowQuery(["limit", "cursor"])
@@ -37,8 +38,8 @@ extension FlyerPlugin {
     /// The media types a flyer body may be sent as.
     static let bodyTypes = ["application/geo+json", "application/json"]
 
-    func nearby(_ request: Request) async throws -> NearbyResponse {
-        let latitude = try request.doubleQuery("lat"), longitude = try request.doubleQuery("lon")
+    func nearby(_ query: QueryParameters) async throws -> NearbyResponse {
+        let latitude = try query.double("lat"), longitude = try query.double("lon")
         var center: Coordinate?
         switch (latitude, longitude) {
         case (let latitude?, let longitude?):
@@ -53,17 +54,17 @@ extension FlyerPlugin {
             throw APIError.badRequest("give both 'lat' and 'lon', or neither to search around the current position")
         }
         var at = Date()
-        if let text = request.query("at") {
+        if let text = query.string("at") {
             guard let date = ISO8601.date(from: text) else {
                 throw APIError.badRequest("query parameter 'at' must be an ISO 8601 date-time such as 2024-05-01T18:00:00Z, got '\(text)'")
             }
             at = date
         }
         let nearbyRequest = NearbyRequest(
-            center: center, radius: try request.doubleQuery("radius_m") ?? options.defaultRadiusM,
-            limit: try request.intQuery("limit", in: 1...options.maxResults) ?? options.defaultLimit,
-            category: request.query("category"), cursor: request.query("cursor"), at: at,
-            includeInactive: try Self.flag(request, "include_inactive"))
+            center: center, radius: try query.double("radius_m") ?? options.defaultRadiusM,
+            limit: try query.int("limit", in: 1...options.maxResults) ?? options.defaultLimit,
+            category: query.string("category"), cursor: query.string("cursor"), at: at,
+            includeInactive: try Self.flag(query, "include_inactive"))
         do {
             return try await search.respond(nearbyRequest, position: center == nil ? context.position.latestPosition : nil, catalog: catalog)
         } catch let error as NearbyRequestError {
@@ -73,8 +74,8 @@ extension FlyerPlugin {
         }
     }
 
-    private static func flag(_ request: Request, _ name: String) throws -> Bool {
-        switch request.query(name) {
+    private static func flag(_ query: QueryParameters, _ name: String) throws -> Bool {
+        switch query.string(name) {
         case nil, "false", "0": return false
         case "true", "1": return true
         case let other?: throw APIError.badRequest("query parameter '\(name)' must be true or false, got '\(other)'")

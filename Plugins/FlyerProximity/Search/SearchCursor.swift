@@ -14,9 +14,17 @@ public enum SearchCursor: Sendable, Equatable {
         case .title(let position):
             payload = "t" + String(position.title.utf8.count) + ":" + position.title + position.id
         }
-        return Data(payload.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        // Base64url without padding: `+` → `-`, `/` → `_`, no `=`.
+        var token: [UInt8] = []
+        for byte in Data(payload.utf8).base64EncodedString().utf8 {
+            switch byte {
+            case UInt8(ascii: "+"): token.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "/"): token.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "="): break
+            default: token.append(byte)
+            }
+        }
+        return String(decoding: token, as: UTF8.self)
     }
 
     /// Parses a token from `token`; nil when it was not made by this type.

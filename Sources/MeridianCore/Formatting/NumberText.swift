@@ -5,30 +5,72 @@ import Foundation
 public enum NumberText {
     /// `value` rounded half away from zero to `decimals` places (0...9), e.g. `fixed(2.25, decimals: 1)` is "2.3".
     public static func fixed(_ value: Double, decimals: Int) -> String {
+        text(value, decimals: decimals, trimming: false)
+    }
+
+    /// Like `fixed`, with trailing zeros (and a trailing point) removed: `trimmed(1.5, decimals: 6)` is "1.5".
+    public static func trimmed(_ value: Double, decimals: Int) -> String {
+        text(value, decimals: decimals, trimming: true)
+    }
+
+    /// The text of `fixed`, without its fraction's trailing zeros when `trimming`.
+    private static func text(_ value: Double, decimals: Int, trimming: Bool) -> String {
         guard value.isFinite else { return "--" }
         let decimals = min(max(decimals, 0), 9)
         var scale: Double = 1
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9.0e15 else { return String(format: "%.\(decimals)f", value) }
+        guard scaled < 9.0e15 else { return huge(value, decimals: decimals, trimming: trimming) }
         let units = UInt64(scaled)
         let divisor = UInt64(scale)
-        let whole = units / divisor
-        let fraction = units % divisor
-        let sign = value < 0 && units != 0 ? "-" : ""
-        guard decimals > 0 else { return "\(sign)\(whole)" }
-        let fractionDigits = String(fraction)
-        let padding = String(repeating: "0", count: decimals - fractionDigits.count)
-        return "\(sign)\(whole).\(padding)\(fractionDigits)"
+        var fraction = units % divisor
+        var width = decimals
+        if trimming {
+            while width > 0 && fraction % 10 == 0 {
+                fraction /= 10
+                width -= 1
+            }
+        }
+        // Sign, at most 16 whole digits, the point and 9 decimals.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var count = 0
+            if value < 0 && units != 0 {
+                buffer[0] = UInt8(ascii: "-")
+                count = 1
+            }
+            count += digits(units / divisor, width: 1, into: buffer.baseAddress! + count)
+            if width > 0 {
+                buffer[count] = UInt8(ascii: ".")
+                count += 1 + digits(fraction, width: width, into: buffer.baseAddress! + count + 1)
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
+        }
     }
 
-    /// Like `fixed`, with trailing zeros (and a trailing point) removed: `trimmed(1.5, decimals: 6)` is "1.5".
-    public static func trimmed(_ value: Double, decimals: Int) -> String {
-        var text = fixed(value, decimals: decimals)
-        guard text.contains(".") else { return text }
+    /// Writes the decimal digits of `value`, zero-padded to `width`, and returns how many.
+    static func digits(_ value: UInt64, width: Int, into output: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 1
+        var rest = value / 10
+        while rest > 0 {
+            rest /= 10
+            count += 1
+        }
+        count = max(count, width)
+        rest = value
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            output[index] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+            rest /= 10
+        }
+        return count
+    }
+
+    /// Values of 9e15 units and more, through `String(format:)`.
+    private static func huge(_ value: Double, decimals: Int, trimming: Bool) -> String {
+        var text = String(format: "%.\(decimals)f", value)
+        guard trimming, text.contains(".") else { return text }
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
-        return text == "-0" ? "0" : text
+        return text
     }
 }
 

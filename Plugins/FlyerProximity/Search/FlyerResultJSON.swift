@@ -1,0 +1,89 @@
+import Foundation
+import MeridianCore
+
+// The nearby and list answers written straight as JSON bytes: the same text `MeridianJSON` encodes
+// (snake_case keys in sorted order, absent optionals left out), at a fraction of the encoder's cost.
+
+extension NearbyResponse: DirectJSONEncodable {
+    public func directJSON() -> [UInt8]? {
+        guard center.map({ $0.lat.isFinite && $0.lon.isFinite }) ?? true, radiusM?.isFinite ?? true,
+              items.allSatisfy(\.hasFiniteNumbers) else { return nil }
+        let capacity = 320 + (nextCursor.map(JSONScratchWriter.escapedCapacity) ?? 0) + items.reduce(0) { $0 + $1.jsonCapacity }
+        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, written in
+            var out = JSONScratchWriter(base: buffer.baseAddress!)
+            out.object { out in
+                if let center {
+                    out.append(#","center":"#)
+                    out.object { out in
+                        out.number(#","lat":"#, center.lat)
+                        out.number(#","lon":"#, center.lon)
+                    }
+                }
+                out.append(#","items":"#)
+                FlyerResult.write(items, to: &out)
+                out.bool(#","location_available":"#, locationAvailable)
+                out.string(#","next_cursor":"#, nextCursor)
+                out.number(#","radius_m":"#, radiusM)
+                out.bool(#","stale":"#, stale)
+            }
+            written = out.count
+        }
+    }
+}
+
+extension FlyerList: DirectJSONEncodable {
+    public func directJSON() -> [UInt8]? {
+        guard items.allSatisfy(\.hasFiniteNumbers) else { return nil }
+        let capacity = 96 + (nextCursor.map(JSONScratchWriter.escapedCapacity) ?? 0) + items.reduce(0) { $0 + $1.jsonCapacity }
+        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, written in
+            var out = JSONScratchWriter(base: buffer.baseAddress!)
+            out.object { out in
+                out.append(#","items":"#)
+                FlyerResult.write(items, to: &out)
+                out.string(#","next_cursor":"#, nextCursor)
+                out.bool(#","stale":"#, stale)
+            }
+            written = out.count
+        }
+    }
+}
+
+extension FlyerResult {
+    /// Every number can be written (the encoder refuses NaN and infinities).
+    var hasFiniteNumbers: Bool {
+        radiusM.isFinite && lat.isFinite && lon.isFinite && (distanceM?.isFinite ?? true) && (bearing?.isFinite ?? true)
+    }
+
+    /// The most bytes `write` takes for this result: its texts escaped, keys, numbers and dates.
+    var jsonCapacity: Int {
+        let texts = [id, title, geometryType] + [description, address, category, url, distanceText, mapUrl].compactMap { $0 }
+        return 640 + texts.reduce(0) { $0 + JSONScratchWriter.escapedCapacity($1) }
+    }
+
+    /// `[` the results `]`, each an object with its keys in sorted order.
+    static func write(_ items: [FlyerResult], to out: inout JSONScratchWriter) {
+        out.append("[")
+        for (index, item) in items.enumerated() {
+            if index > 0 { out.append(",") }
+            out.object { out in
+                out.string(#","address":"#, item.address)
+                out.number(#","bearing":"#, item.bearing)
+                out.string(#","category":"#, item.category)
+                out.string(#","description":"#, item.description)
+                out.number(#","distance_m":"#, item.distanceM)
+                out.string(#","distance_text":"#, item.distanceText)
+                out.string(#","geometry_type":"#, item.geometryType)
+                out.string(#","id":"#, item.id)
+                out.number(#","lat":"#, item.lat)
+                out.number(#","lon":"#, item.lon)
+                out.string(#","map_url":"#, item.mapUrl)
+                out.number(#","radius_m":"#, item.radiusM)
+                out.string(#","title":"#, item.title)
+                out.string(#","url":"#, item.url)
+                out.date(#","valid_from":"#, item.validFrom)
+                out.date(#","valid_until":"#, item.validUntil)
+            }
+        }
+        out.append("]")
+    }
+}
