@@ -43,7 +43,7 @@ struct PostGISBenchmark {
         let loadStart = DispatchTime.now().uptimeNanoseconds
         let catalog = FlyerCatalog(store: store, logger: logger)
         try await catalog.load()
-        output("cache load at start: \(fixed(seconds(since: loadStart), 2)) s for \(catalog.index.count) flyers")
+        output("cache load at start: \(fixed(seconds(since: loadStart), 2)) s for \(catalog.count) flyers")
 
         var queryWorkload = FlyerWorkload(.init(seed: settings.seed &+ 1, uniformShare: 0.2))
         let centers = (0..<settings.queries).map { _ in queryWorkload.queryPoint() }

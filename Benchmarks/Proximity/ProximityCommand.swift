@@ -27,6 +27,9 @@ struct ProximityCommand: AsyncParsableCommand {
     @Option(help: "Port of a redis-server on 127.0.0.1 to compare with.")
     var redisPort: Int?
 
+    @Option(help: "A release meridian binary: time `meridian serve` starting on the benchmark's database.")
+    var meridian: String?
+
     @Option(help: "A postgres:// URL: benchmark the PostGIS backend there instead (import, search with and without the cache, plain PostGIS SQL).")
     var postgresURL: String?
 
@@ -38,6 +41,7 @@ struct ProximityCommand: AsyncParsableCommand {
             settings.seed = seed
             settings.sqlQueries = sqlQueries
             settings.redisPort = redisPort
+            settings.meridianBinary = meridian
             if let postgresURL {
                 try await PostGISBenchmark(settings: settings, url: postgresURL) { print($0) }.run()
             } else {
