@@ -297,6 +297,10 @@ public final class FlyerCatalog: Sendable {
     /// The database's state for `/v1/providers` and `/health`.
     public var report: DatabaseState {
         let current = state.withLock { $0 }
+        if let damage = storeDamage {
+            return DatabaseState(backend: store.backend, state: "damaged", cache: current.warm ? "warm" : "cold", items: count,
+                                 lastChange: current.lastChange, problem: damage.description)
+        }
         return DatabaseState(backend: store.backend, state: current.available ? "connected" : "unavailable",
                              cache: current.warm ? "warm" : "cold", items: count, lastChange: current.lastChange,
                              problem: current.problem)
@@ -325,7 +329,11 @@ public final class FlyerCatalog: Sendable {
         try await reader().searcher.flyer(id: id)
     }
 
+    /// What the SpatiaLite store's background check found damaged.
+    private var storeDamage: StoreError? { (store as? FlyerRepository)?.store.damage }
+
     private func checkWritable() throws(FlyerStoreError) {
+        if let damage = storeDamage { throw .unavailable(damage.description) }
         let current = state.withLock { $0 }
         if !current.available { throw .unavailable(current.problem ?? "the database cannot be reached") }
     }
