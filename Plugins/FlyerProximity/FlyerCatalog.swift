@@ -169,11 +169,7 @@ public final class FlyerCatalog: Sendable {
 
     /// Builds the packed index off the cooperative threads (SpatiaLite answers while the cache is cold).
     private func buildInBackground() async throws(FlyerStoreError) {
-        let result: Result<Void, FlyerStoreError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: Result { () throws(FlyerStoreError) in try self.build(storing: true) })
-            }
-        }
+        let result = await BlockingWork.onOwnThread { Result { () throws(FlyerStoreError) in try self.build(storing: true) } }
         try result.get()
     }
 

@@ -110,11 +110,7 @@ public final class Store: Sendable {
     public func checkInBackground(logger: Logger) async throws(StoreError) -> StoreCheckReport {
         let started = ContinuousClock.now
         let path = self.path
-        let result: Result<StoreCheckReport, StoreError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: Result { () throws(StoreError) in try StoreCheck.run(path: path, full: false) })
-            }
-        }
+        let result = await BlockingWork.onOwnThread { Result { () throws(StoreError) in try StoreCheck.run(path: path, full: false) } }
         let report = try result.get()
         let seconds = (ContinuousClock.now - started) / .milliseconds(1) / 1000
         if report.isHealthy {
