@@ -18,12 +18,12 @@ public final class Store: Sendable {
     }
 
     /// How thoroughly `open` checks the file before using it.
-    public enum OpeningCheck: String, Sendable {
+    public enum OpeningCheck: Sendable {
         /// `PRAGMA quick_check`: the pages and records are well formed (fast; for commands).
-        case quick = "quick_check"
+        case quick
         /// `PRAGMA integrity_check`, also that every index matches its table, and `rtreecheck` of every R*Tree
         /// (about 2 s per million flyers; for the service, which then runs for a long time on what it read).
-        case integrity = "integrity_check"
+        case integrity
     }
 
     /// Opens (creating if needed) the database at `path`, loads SpatiaLite,
