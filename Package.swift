@@ -172,7 +172,7 @@ let package = Package(
         .executableTarget(
             name: "meridian-bench",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianCLI", "MeridianWeb", "FlyerProximity", "RunTracker", "Workloads",
+                "MeridianCore", "MeridianStore", "MeridianCLI", "MeridianWeb", "MeridianTesting", "FlyerProximity", "RunTracker", "Workloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

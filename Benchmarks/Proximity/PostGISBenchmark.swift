@@ -42,7 +42,7 @@ struct PostGISBenchmark {
         let loadStart = DispatchTime.now().uptimeNanoseconds
         let catalog = FlyerCatalog(store: store, logger: logger)
         try await catalog.load()
-        output("cache load at start: \(fixed(seconds(since: loadStart), 2)) s for \(catalog.index.count) flyers")
+        output("cache load at start: \(fixed(seconds(since: loadStart), 2)) s for \(catalog.count) flyers")
 
         let centers = FlyerWorkload.benchmarkQueries(count: settings.queries, seed: settings.seed)
         let cached = try await benchmark.meridianSearch(catalog.index, centers, now: now)

@@ -20,6 +20,8 @@ struct ProximityBenchmark {
         var directory: URL
         /// Redis on 127.0.0.1 at this port; nil skips the Redis comparison.
         var redisPort: Int?
+        /// A release `meridian` binary: its `serve` start-up is timed on the benchmark's database.
+        var meridianBinary: String?
 
         init(directory: URL) {
             self.directory = directory
@@ -68,13 +70,18 @@ struct ProximityBenchmark {
         output("import (CSV → SpatiaLite, one transaction, reading and writing overlapped): \(NumberText.fixed(importSeconds, decimals: 2)) s, \(NumberText.fixed(Double(imported) / importSeconds, decimals: 0)) flyers/s")
 
         let loadStart = DispatchTime.now().uptimeNanoseconds
-        let catalog = try FlyerCatalog(store: store)
+        let catalog = try FlyerCatalog(loading: repository)
         let loadSeconds = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e9
-        output("index load at start: \(NumberText.fixed(loadSeconds, decimals: 2)) s for \(catalog.index.count) flyers")
+        output("search index built and stored after the import: \(NumberText.fixed(loadSeconds, decimals: 2)) s for \(catalog.count) flyers")
 
         let centers = FlyerWorkload.benchmarkQueries(count: settings.queries, seed: settings.seed)
 
-        let meridian = try await meridianSearch(catalog.index, centers, now: now)
+        let meridian = try await meridianSearch(try catalog.searcher(), centers, now: now)
+        if let binary = settings.meridianBinary, let center = centers.first {
+            let startup = try await StartupBenchmark(binary: binary, database: store.path, directory: settings.directory,
+                                                     center: center, radius: settings.radius, limit: settings.limit, expected: meridian.ids[0]).run()
+            output(startup)
+        }
         output(meridian.timing.line + "  (all \(centers.count) queries)")
         let subset = min(settings.sqlQueries, centers.count)
         let sql = try sqlSearch(store, Array(centers.prefix(subset)), now: now.timeIntervalSince1970)

@@ -14,6 +14,9 @@ struct ProximityCommand: AsyncParsableCommand {
     @Option(help: "Run the SpatiaLite SQL baseline on the first N queries only (it takes ~0.1 s per query in dense clusters).")
     var sqlQueries = 300
 
+    @Option(help: "A release meridian binary: time `meridian serve` starting on the benchmark's database.")
+    var meridian: String?
+
     @Option(help: "A postgres:// URL: benchmark the PostGIS backend there instead (import, search with and without the cache, plain PostGIS SQL).")
     var postgresURL: String?
 
@@ -25,6 +28,7 @@ struct ProximityCommand: AsyncParsableCommand {
             settings.seed = workload.seed
             settings.sqlQueries = sqlQueries
             settings.redisPort = workload.redisPort
+            settings.meridianBinary = meridian
             if let postgresURL {
                 try await PostGISBenchmark(settings: settings, url: postgresURL) { print($0) }.run()
             } else {

@@ -12,12 +12,21 @@ import Synchronization
 /// called after each own write and by `FlyerChangeFeed` when another writer changed something).
 /// Reads use the cache when it is warm, else the database (PostGIS) when it can answer; while the
 /// database is unreachable, a warm cache answers flagged as stale.
+///
+/// With SpatiaLite the cache is a packed index stored in the database (`PersistedFlyerIndex`), read in
+/// bulk at start and brought up to date from the change log; it is built again (and stored) only when
+/// it is missing, damaged or too far behind, and meanwhile SpatiaLite answers searches itself.
 public final class FlyerCatalog: Sendable {
     public let store: any FlyerStore
-    /// The cache: every stored flyer, for nearest-first search.
+    /// PostGIS: the cache of every flyer. SpatiaLite: the flyers written since the packed index was built.
     public let index: FlyerIndex
-    /// Searches by the database itself, for a cold cache (PostGIS only).
+    /// SpatiaLite: the packed index with `index` on top.
+    let packed: PackedCache?
+    /// Searches by the database itself, for a cold cache.
     let databaseSearch: (any FlyerSearching)?
+    /// SpatiaLite: changes since the stored index past which it is stored again, so that the change log
+    /// (the latest 10,000 entries) still reaches back to it at the next start.
+    static let restoreAfterChanges: Int64 = 5_000
     private let cellSize: Double
     private let logger: Logger
     private let state = Mutex(State())
@@ -32,6 +41,9 @@ public final class FlyerCatalog: Sendable {
         var available = true
         /// Why the database is unavailable.
         var problem: String?
+        /// SpatiaLite: the change the stored index holds, and whether a build is under way.
+        var storedChange: Int64 = 0
+        var building = false
     }
 
     /// A catalogue over `store` with a cold cache (see `load()`).
@@ -39,36 +51,156 @@ public final class FlyerCatalog: Sendable {
         self.store = store
         self.cellSize = cellSize
         self.logger = logger
-        index = FlyerIndex(cellSize: cellSize)
-        databaseSearch = (store as? PostGISFlyerStore).map { PostGISSearch(store: $0) }
+        if let repository = store as? FlyerRepository {
+            let cache = PackedCache(cellSize: cellSize, repository: repository)
+            packed = cache
+            index = cache.changed
+            databaseSearch = SpatiaLiteSearch(repository: repository)
+        } else {
+            packed = nil
+            index = FlyerIndex(cellSize: cellSize)
+            databaseSearch = (store as? PostGISFlyerStore).map { PostGISSearch(store: $0) }
+        }
     }
 
-    /// A catalogue over the SpatiaLite `repository` with its cache loaded, without waiting on anything else.
+    /// A catalogue over the SpatiaLite `repository` with its cache loaded: the stored index when it can
+    /// be used, else one built now (and stored).
     public convenience init(loading repository: FlyerRepository, cellSize: Double = 0.05) throws(FlyerStoreError) {
         self.init(store: repository, cellSize: cellSize)
-        let latest = try repository.lastChange()
-        var loader = FlyerIndex.Loader(into: index)
-        try repository.forEach { loader.add($0) }
-        loader.finish()
-        state.withLock { $0.lastChange = latest; $0.warm = true; $0.loaded = true }
+        if try !openStoredIndex() { try build(storing: true) }
     }
 
-    /// A SpatiaLite catalogue over `store` (the flyer table is created on first use), loaded.
-    public convenience init(store: Store, cellSize: Double = 0.05) throws(FlyerStoreError) {
+    /// A SpatiaLite catalogue over `store` (the flyer table is created on first use) with the stored index
+    /// when it can be used; else the cache is cold (SpatiaLite answers) until `prepare()` has built it.
+    public convenience init(store: Store, cellSize: Double = 0.05, logger: Logger = Logger(label: "meridian.flyers")) throws(FlyerStoreError) {
+        let repository: FlyerRepository
         do {
-            try self.init(loading: try FlyerRepository(store: store), cellSize: cellSize)
-        } catch let error as FlyerStoreError {
-            throw error
+            repository = try FlyerRepository(store: store)
         } catch {
             throw .database("\(error)")
+        }
+        self.init(store: repository, cellSize: cellSize, logger: logger)
+        _ = try openStoredIndex()
+    }
+
+    /// The number of cached flyers.
+    public var count: Int { packed?.count ?? index.count }
+
+    /// Whatever answers searches now (see `reader()`).
+    public func searcher() throws(FlyerStoreError) -> any FlyerSearching {
+        try reader().searcher
+    }
+
+    /// The query's page from whatever answers reads now (see `reader()`).
+    public func nearby(_ query: NearbyQuery) async throws(FlyerStoreError) -> NearbyMatches {
+        try await reader().searcher.nearby(query)
+    }
+
+    /// The first `limit` flyers by id (none when the database cannot say).
+    public func first(_ limit: Int) -> [Flyer] {
+        guard let packed else { return index.list(limit: limit, after: nil).flyers }
+        var flyers: [Flyer] = []
+        try? packed.repository.scan("1 ORDER BY id LIMIT ?", [limit]) { flyers.append($0); return true }
+        return flyers
+    }
+
+    /// What the proximity watcher reads.
+    var proximitySource: any ProximitySource { packed ?? index }
+
+    // MARK: Stored index (SpatiaLite)
+
+    /// Takes the stored index when it is sound and the change log reaches back to it, and applies the
+    /// changes since; true when the cache is warm then.
+    @discardableResult
+    func openStoredIndex() throws(FlyerStoreError) -> Bool {
+        guard let packed else { return false }
+        let (found, latest, schemaVersion) = try packed.repository.storedIndex(cellSize: cellSize)
+        switch found {
+        case .none:
+            logger.info("flyers: no stored search index yet; building it")
+            return false
+        case .rejected(let reason):
+            logger.warning("flyers: the stored search index is not used: \(reason); building it again")
+            return false
+        case .found(let stored, let meta):
+            guard meta.schemaVersion == schemaVersion, latest >= meta.change else {
+                logger.info("flyers: the stored search index is older than the flyer table's schema or change log; building it again")
+                return false
+            }
+            let changes = try packed.repository.changes(after: meta.change)
+            guard let ids = changes.ids else {
+                logger.info("flyers: too much changed since the stored search index was built; building it again")
+                return false
+            }
+            packed.replaceBase(with: stored)
+            let found = try packed.repository.flyers(ids: Array(ids))
+            apply(found, changed: ids)
+            state.withLock {
+                $0.lastChange = changes.latest; $0.storedChange = meta.change; $0.warm = true; $0.loaded = true
+            }
+            logger.debug("flyers: stored search index read", metadata: ["flyers": "\(packed.count)", "changes since": "\(ids.count)"])
+            return true
+        }
+    }
+
+    /// Builds the packed index from every stored flyer (on this thread), stores it when `storing`,
+    /// and makes it the cache with the changes since applied.
+    private func build(storing: Bool) throws(FlyerStoreError) {
+        guard let packed else { return }
+        let built = try packed.repository.buildIndex(cellSize: cellSize)
+        if storing {
+            do {
+                try packed.repository.saveIndex(built.index, change: built.change, schemaVersion: built.schemaVersion)
+            } catch {
+                logger.warning("flyers: the search index could not be stored (\(error)); it is built again at the next start")
+            }
+        }
+        packed.replaceBase(with: built.index)
+        let changes = try packed.repository.changes(after: built.change)
+        if let ids = changes.ids {
+            apply(try packed.repository.flyers(ids: Array(ids)), changed: ids)
+        }
+        state.withLock {
+            $0.lastChange = changes.ids == nil ? built.change : changes.latest
+            $0.storedChange = built.change; $0.warm = true; $0.loaded = true
+        }
+        logger.info("flyers: search index built and stored", metadata: ["flyers": "\(built.index.count)"])
+    }
+
+    /// Builds the packed index off the cooperative threads (SpatiaLite answers while the cache is cold).
+    private func buildInBackground() async throws(FlyerStoreError) {
+        let result = await BlockingWork.onOwnThread { Result { () throws(FlyerStoreError) in try self.build(storing: true) } }
+        try result.get()
+    }
+
+    /// SpatiaLite: builds the index when the stored one could not be used (the service calls this once it runs).
+    public func prepare() async throws(FlyerStoreError) {
+        guard packed != nil, !state.withLock({ $0.warm }) else { return }
+        try await serialised { () async throws(FlyerStoreError) in try await buildInBackground() }
+    }
+
+    private func apply(_ found: [Flyer], changed ids: Set<String>) {
+        let present = Set(found.map(\.id))
+        if let packed {
+            packed.upsert(found)
+            for id in ids where !present.contains(id) { packed.remove(id: id) }
+        } else {
+            index.upsert(found)
+            for id in ids where !present.contains(id) { index.remove(id: id) }
         }
     }
 
     // MARK: Cache
 
-    /// Reads every flyer into a new cache and swaps it in (at start, and after a reconnect).
+    /// Reads every flyer into a new cache and swaps it in (at start, and after a reconnect); with
+    /// SpatiaLite builds and stores the packed index, the database answering meanwhile.
     public func load() async throws(FlyerStoreError) {
         try await serialised { () async throws(FlyerStoreError) in
+            if packed != nil {
+                markCold()
+                try await buildInBackground()
+                return
+            }
             let latest = try await store.lastChange()
             let fresh = FlyerIndex(cellSize: cellSize)
             var loader = FlyerIndex.Loader(into: fresh)
@@ -88,14 +220,26 @@ public final class FlyerCatalog: Sendable {
             let changes = try await store.changes(after: since)
             guard changes.latest != since else { return false }
             guard let ids = changes.ids else { return true }
-            let found = try await store.flyers(ids: Array(ids))
-            let present = Set(found.map(\.id))
-            index.upsert(found)
-            for id in ids where !present.contains(id) { index.remove(id: id) }
+            apply(try await store.flyers(ids: Array(ids)), changed: ids)
             state.withLock { $0.lastChange = changes.latest }
             return false
         }
         if needsLoad { try await load() }
+        let (latest, stored, building) = state.withLock { ($0.lastChange, $0.storedChange, $0.building) }
+        if packed != nil, !building, latest - stored > Self.restoreAfterChanges { storeAgain() }
+    }
+
+    /// Builds and stores the packed index again in the background while the cache keeps answering.
+    private func storeAgain() {
+        state.withLock { $0.building = true }
+        Task {
+            defer { state.withLock { $0.building = false } }
+            do {
+                try await serialised { () async throws(FlyerStoreError) in try await buildInBackground() }
+            } catch {
+                logger.warning("flyers: the search index could not be built again: \(error)")
+            }
+        }
     }
 
     /// Marks the cache as no longer following the store (the connection was lost: changes may be missed).
@@ -132,19 +276,29 @@ public final class FlyerCatalog: Sendable {
     func reader() throws(FlyerStoreError) -> (searcher: any FlyerSearching, stale: Bool) {
         let current = state.withLock { $0 }
         if current.available {
-            if current.warm { return (index, false) }
+            if current.warm { return (cache, false) }
             if let databaseSearch { return (databaseSearch, false) }
             throw .unavailable("the flyers are still being loaded; try again in a moment")
         }
-        if current.loaded { return (index, true) }
+        if current.loaded { return (cache, true) }
         throw .unavailable(current.problem ?? "the database cannot be reached")
+    }
+
+    /// The cache as a searcher.
+    private var cache: any FlyerSearching {
+        guard let packed, let database = databaseSearch as? SpatiaLiteSearch else { return index }
+        return PackedSearch(cache: packed, database: database) { () async throws(FlyerStoreError) in try await self.refresh() }
     }
 
     /// The database's state for `/v1/providers` and `/health`.
     public var report: DatabaseState {
         let current = state.withLock { $0 }
+        if let damage = storeDamage {
+            return DatabaseState(backend: store.backend, state: "damaged", cache: current.warm ? "warm" : "cold", items: count,
+                                 lastChange: current.lastChange, problem: damage.description)
+        }
         return DatabaseState(backend: store.backend, state: current.available ? "connected" : "unavailable",
-                             cache: current.warm ? "warm" : "cold", items: index.count, lastChange: current.lastChange,
+                             cache: current.warm ? "warm" : "cold", items: count, lastChange: current.lastChange,
                              problem: current.problem)
     }
 
@@ -171,7 +325,11 @@ public final class FlyerCatalog: Sendable {
         try await reader().searcher.flyer(id: id)
     }
 
+    /// What the SpatiaLite store's background check found damaged.
+    private var storeDamage: StoreError? { (store as? FlyerRepository)?.store.damage }
+
     private func checkWritable() throws(FlyerStoreError) {
+        if let damage = storeDamage { throw .unavailable(damage.description) }
         let current = state.withLock { $0 }
         if !current.available { throw .unavailable(current.problem ?? "the database cannot be reached") }
     }

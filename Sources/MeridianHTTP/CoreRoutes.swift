@@ -47,14 +47,16 @@ struct CoreRoutes {
         var databases: [String: DatabaseState]?
     }
 
-    /// Status, version and uptime; with `detailed`, also the plugin counts and whether a position is known.
+    /// Status (`damaged` when a consumer's database was found damaged), version and uptime; with `detailed`,
+    /// also the plugin counts and whether a position is known.
     func health(detailed: Bool) -> Health {
-        var health = Health(status: "ok", version: MeridianVersion.current, uptimeS: (ContinuousClock.now - startedAt).seconds)
+        let databases = host.consumerReports().compactMap { report in report.database.map { (report.id, $0) } }
+        let status = databases.contains { $0.1.state == "damaged" } ? "damaged" : "ok"
+        var health = Health(status: status, version: MeridianVersion.current, uptimeS: (ContinuousClock.now - startedAt).seconds)
         if detailed {
             health.providers = host.providers.count
             health.consumers = host.consumers.count
             health.positionAvailable = host.position.latest != nil
-            let databases = host.consumerReports().compactMap { report in report.database.map { (report.id, $0) } }
             if !databases.isEmpty { health.databases = Dictionary(databases, uniquingKeysWith: { first, _ in first }) }
         }
         return health

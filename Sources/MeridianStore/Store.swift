@@ -3,6 +3,7 @@ import GRDB
 import GRDBSQLite
 import Logging
 import MeridianCore
+import Synchronization
 
 /// The SpatiaLite database: a GRDB `DatabasePool` (WAL) with `mod_spatialite`
 /// loaded on every connection. Plugins register their own migrations.
@@ -11,6 +12,7 @@ public final class Store: Sendable {
     public let database: any DatabaseWriter
     /// The file path, or ":memory:".
     public let path: String
+    private let foundDamage = Mutex<String?>(nil)
 
     private init(database: any DatabaseWriter, path: String) {
         self.database = database
@@ -27,8 +29,9 @@ public final class Store: Sendable {
     }
 
     /// Opens (creating if needed) the database at `path`, loads SpatiaLite,
-    /// initialises spatial metadata once and checks the file with `check`.
-    public static func open(path: String, check: OpeningCheck = .quick, busyTimeout: Double = Store.defaultBusyTimeout,
+    /// initialises spatial metadata once and checks the file with `check` (nil: no check now; see
+    /// `checkInBackground`).
+    public static func open(path: String, check: OpeningCheck? = .quick, busyTimeout: Double = Store.defaultBusyTimeout,
                             logger: Logger = Logger(label: "meridian.store")) throws(StoreError) -> Store {
         guard !looksLikeURL(path) else {
             throw .cannotOpen(path: path, detail: "this is a URL, but the store is a SpatiaLite file; give a file path")
@@ -46,7 +49,7 @@ public final class Store: Sendable {
             throw classify(error, path: path)
         }
         let store = Store(database: pool, path: path)
-        try store.checkIntegrity(check)
+        if let check { try store.checkIntegrity(check) }
         try store.initialiseSpatialMetadata()
         logger.debug("store opened", metadata: ["path": "\(path)"])
         return store
@@ -85,22 +88,42 @@ public final class Store: Sendable {
         let failed: [StoreCheck.Check]
         do {
             failed = try database.read { db in
-                switch check {
-                case .quick:
-                    let rows = try String.fetchAll(db, sql: "PRAGMA quick_check(20)")
-                    return rows == ["ok"] ? [] : [StoreCheck.Check(name: "quick_check", subject: nil, problems: rows.isEmpty ? ["no answer"] : rows)]
-                case .integrity:
-                    return StoreCheck.checks(db, full: false).filter { !$0.isOK }
-                }
+                let rows = try String.fetchAll(db, sql: "PRAGMA \(check.rawValue)(20)")
+                return rows == ["ok"] ? [] : [StoreCheck.Check(name: check.rawValue, subject: nil, problems: rows.isEmpty ? ["no answer"] : rows)]
             }
         } catch {
             throw Self.classify(error, path: path)
         }
         guard failed.isEmpty else {
-            throw .damaged(path: path, detail: failed.map { check in
-                "\(check.name)\(check.subject.map { " \($0)" } ?? ""): " + check.problems.joined(separator: "; ")
-            }.joined(separator: "; "))
+            throw .damaged(path: path, detail: failed.map(\.summary).joined(separator: "; "))
         }
+    }
+
+    /// What a check found damaged (nil while nothing was found): from then on every write is refused.
+    public var damage: StoreError? {
+        foundDamage.withLock { $0 }.map { .damaged(path: path, detail: $0) }
+    }
+
+    /// Runs `meridian store check`'s checks (`integrity_check`, `rtreecheck` of every R*Tree) on a connection
+    /// of their own, off the cooperative threads, while the service answers. When they find damage, the
+    /// store refuses writes from then on (`PRAGMA query_only`), `damage` says what was found, and the log
+    /// says it with what to do. Returns the report.
+    @discardableResult
+    public func checkInBackground(logger: Logger) async throws(StoreError) -> StoreCheckReport {
+        let started = ContinuousClock.now
+        let path = self.path
+        let result = await BlockingWork.onOwnThread { Result { () throws(StoreError) in try StoreCheck.run(path: path, full: false) } }
+        let report = try result.get()
+        let seconds = (ContinuousClock.now - started) / .milliseconds(1) / 1000
+        if report.isHealthy {
+            logger.info("store check: \(path) is sound (integrity_check, rtreecheck; \(String(format: "%.2f", seconds)) s)")
+            return report
+        }
+        let found = report.checks.filter { !$0.isOK }.map(\.summary)
+        foundDamage.withLock { $0 = "damaged: \(report.damaged.joined(separator: ", ")); " + found.joined(separator: "; ") }
+        try? await database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        logger.critical("store check: \(damage?.description ?? path); writes are refused until the service is restarted on a sound file")
+        return report
     }
 
     private func initialiseSpatialMetadata() throws(StoreError) {

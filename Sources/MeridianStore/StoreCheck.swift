@@ -12,6 +12,11 @@ public struct StoreCheckReport: Sendable, Encodable, Equatable {
         public var problems: [String]
 
         public var isOK: Bool { problems.isEmpty }
+
+        /// The check, its subject and its problems on one line (for messages).
+        public var summary: String {
+            "\(name)\(subject.map { " \($0)" } ?? ""): " + problems.joined(separator: "; ")
+        }
     }
 
     public var path: String

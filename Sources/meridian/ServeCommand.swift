@@ -39,10 +39,12 @@ struct ServeCommand: AsyncParsableCommand {
             MetricsSystem.bootstrap(metrics)
 
             let resources = Resources()
+            let store: Store
             do {
-                // The service runs for a long time on what it reads now: check every index against its table.
-                resources[StoreKey.self] = try Store.open(path: settings.store.path, check: .integrity,
-                                                          busyTimeout: settings.store.busyTimeout, logger: logger)
+                // Opening reads the header and the schema (damage there is refused now); every page and index
+                // is checked in the background (`StoreCheckService`), so that the service answers at once.
+                store = try Store.open(path: settings.store.path, check: nil, busyTimeout: settings.store.busyTimeout, logger: logger)
+                resources[StoreKey.self] = store
             } catch {
                 throw CommandFailure("\(error)")
             }
@@ -62,7 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             // Shutdown runs in reverse order: the host drains the consumers first, the HTTP server stops last.
             let group = ServiceGroup(configuration: .init(
-                services: [app] + host.services,
+                services: [app] + host.services + [StoreCheckService(store: store, logger: logger)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             ))

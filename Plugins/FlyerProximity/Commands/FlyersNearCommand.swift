@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import MeridianCLI
 import MeridianCore
 
@@ -68,11 +69,14 @@ extension FlyersCommand {
             }
         }
 
-        /// PostGIS answers by itself; SpatiaLite's flyers are loaded into the search index first.
+        /// PostGIS answers by itself; SpatiaLite through the stored search index, or by itself when there is none
+        /// that can be used (one search does not pay for building it).
         private static func searcher(_ store: any FlyerStore) throws(FlyerStoreError) -> any FlyerSearching {
             if let postgis = store as? PostGISFlyerStore { return PostGISSearch(store: postgis) }
             guard let repository = store as? FlyerRepository else { throw .database("unknown flyer store \(store.backend)") }
-            return try FlyerCatalog(loading: repository).index
+            let catalog = FlyerCatalog(store: repository, logger: Logger(label: "meridian.flyers", factory: { _ in SwiftLogNoOpLogHandler() }))
+            guard try catalog.openStoredIndex() else { return SpatiaLiteSearch(repository: repository) }
+            return try catalog.reader().searcher
         }
 
         static func table(_ response: NearbyResponse) -> String {

@@ -27,7 +27,7 @@ public final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
                 catalog = FlyerCatalog(store: store, logger: context.logger)
             } else {
                 do {
-                    catalog = try FlyerCatalog(store: try context.store())
+                    catalog = try FlyerCatalog(store: try context.store(), logger: context.logger)
                 } catch let error as FlyerStoreError {
                     throw PluginStartError(plugin: context.id, message: "cannot load the flyers: \(error)")
                 }
@@ -50,7 +50,7 @@ public final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
         self.catalog = catalog
         self.options = options
         self.context = context
-        watcher = ProximityWatcher(index: catalog.index, events: context.events, moveThreshold: options.moveThreshold)
+        watcher = ProximityWatcher(index: catalog.proximitySource, events: context.events, moveThreshold: options.moveThreshold)
         search = NearbySearch(presenter: FlyerPresenter(units: context.units, mapStyle: options.mapStyle))
     }
 
@@ -61,7 +61,14 @@ public final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
     /// Follows the store's changes until shutdown.
     public func run() async throws {
         let feed = FlyerChangeFeed(catalog: catalog, logger: context.logger)
-        await cancelWhenGracefulShutdown { await feed.run() }
+        await cancelWhenGracefulShutdown { [catalog, logger = context.logger] in
+            do {
+                try await catalog.prepare()
+            } catch {
+                logger.error("flyers: the search index cannot be built: \(error); SpatiaLite answers searches meanwhile")
+            }
+            await feed.run()
+        }
         if let store = catalog.store as? PostGISFlyerStore { await store.close() }
     }
 

@@ -26,15 +26,15 @@ public final class ProximityWatcher: Sendable {
         var inside: Set<String> = []
     }
 
-    private let index: FlyerIndex
+    private let source: any ProximitySource
     private let events: EventBus
     private let moveThreshold: Double
     private let state = Mutex(State())
     /// The smallest exit margin, metres.
     public static let minimumHysteresis = 10.0
 
-    public init(index: FlyerIndex, events: EventBus, moveThreshold: Double) {
-        self.index = index
+    public init(index: any ProximitySource, events: EventBus, moveThreshold: Double) {
+        source = index
         self.events = events
         self.moveThreshold = moveThreshold
     }
@@ -52,7 +52,14 @@ public final class ProximityWatcher: Sendable {
         }
         guard moved else { return }
         let margin = max(Self.minimumHysteresis, fix.horizontalAccuracy.flatMap { $0.isFinite ? $0 : nil } ?? 0)
-        let nearby = index.within(index.largestPointRadius + margin, of: position, at: now)
+        let nearby: [NearbyMatch]
+        do {
+            nearby = try source.candidates(near: position, margin: margin, at: now)
+        } catch {
+            // Judged again at the next fix.
+            state.withLock { $0.lastEvaluated = nil }
+            return
+        }
         var entered: [NearbyMatch] = []
         var exited: [(id: String, match: NearbyMatch?)] = []
         state.withLock { state in
@@ -60,11 +67,7 @@ public final class ProximityWatcher: Sendable {
             for match in nearby {
                 let id = match.flyer.id
                 seen.insert(id)
-                let enterLimit: Double
-                switch match.flyer.geometry {
-                case .point: enterLimit = match.flyer.radiusM
-                case .polygon, .multiPolygon: enterLimit = 0
-                }
+                let enterLimit = match.flyer.enterLimit
                 if state.inside.contains(id) {
                     if match.distance > enterLimit + margin {
                         state.inside.remove(id)
@@ -87,9 +90,9 @@ public final class ProximityWatcher: Sendable {
         }
         for (id, match) in exited {
             // Flyers no longer in the search (far away, expired or deleted) are measured directly.
-            let flyer = match?.flyer ?? index.flyer(id: id)
+            let flyer = match?.flyer ?? (try? source.flyer(id: id)) ?? nil
             events.publish("flyer.exit", FlyerEvent(flyerId: id, title: flyer?.title ?? id, category: flyer?.category,
-                                                    distanceM: match?.distance ?? index.distance(id: id, from: position),
+                                                    distanceM: match?.distance ?? source.distance(id: id, from: position),
                                                     lat: position.latitude, lon: position.longitude, time: fix.time))
         }
     }

@@ -40,84 +40,45 @@ struct CellGrid: Sendable {
         var entry: AreaEntry
     }
 
-    /// Cell edge in degrees.
-    let cellSize: Double
-    private let rows: Int
-    private let columns: Int
+    let layout: GridLayout
     private var cells: [Int: Cell] = [:]
     private var large: [Int32: LargeArea] = [:]
-    /// Areas touching more cells than this go to the large list.
-    private static let maximumCellsPerArea = 256
-    /// A cell with more points than this is split into parts.
-    fileprivate static let maximumPointsPerCell = 128
-    fileprivate static let partsPerSide = 16
     /// Heap entry kinds besides a part number.
     private static let flyerEntry: Int32 = -1
     private static let cellEntry: Int32 = -2
-    /// Added to an area's reach in boxes, against rounding.
-    private static let roundingSlack = 0.01
 
     init(cellSize: Double) {
-        self.cellSize = cellSize
-        rows = Int((180 / cellSize).rounded(.up))
-        columns = Int((360 / cellSize).rounded(.up))
-    }
-
-    private func row(_ latitude: Double) -> Int { min(rows - 1, max(0, Int(((latitude + 90) / cellSize).rounded(.down)))) }
-    private func column(_ longitude: Double) -> Int { min(columns - 1, max(0, Int(((longitude + 180) / cellSize).rounded(.down)))) }
-
-    /// The part of its cell that `point` falls in.
-    private func part(of point: Coordinate) -> Int32 {
-        let side = Self.partsPerSide
-        let rowInCell = ((point.latitude + 90) / cellSize - Double(row(point.latitude))) * Double(side)
-        let columnInCell = ((point.longitude + 180) / cellSize - Double(column(point.longitude))) * Double(side)
-        let r = min(side - 1, max(0, Int(rowInCell.rounded(.down))))
-        let c = min(side - 1, max(0, Int(columnInCell.rounded(.down))))
-        return Int32(r * side + c)
-    }
-
-    private func cellCount(_ boxes: [LatLonBox]) -> Int {
-        boxes.reduce(0) { total, box in
-            total + (row(box.maxLatitude) - row(box.minLatitude) + 1) * (column(box.maxLongitude) - column(box.minLongitude) + 1)
-        }
-    }
-
-    private func forEachCell(of boxes: [LatLonBox], _ body: (Int) -> Void) {
-        for box in boxes {
-            for r in row(box.minLatitude)...row(box.maxLatitude) {
-                for c in column(box.minLongitude)...column(box.maxLongitude) { body(r * columns + c) }
-            }
-        }
+        layout = GridLayout(cellSize: cellSize)
     }
 
     mutating func insert(point: Coordinate, anchor: EarthPoint, slot: Int32) {
-        let entry = PointEntry(anchor: anchor, slot: slot, part: part(of: point))
-        let key = row(point.latitude) * columns + column(point.longitude)
+        let entry = PointEntry(anchor: anchor, slot: slot, part: layout.part(of: point))
+        let key = layout.key(of: point)
         cells[key, default: Cell()].insert(entry)
     }
 
     mutating func remove(point: Coordinate, slot: Int32) {
-        let key = row(point.latitude) * columns + column(point.longitude)
-        let part = Int(part(of: point))
+        let key = layout.key(of: point)
+        let part = Int(layout.part(of: point))
         cells[key]?.remove(slot, part: part)
         if cells[key]?.isEmpty == true { cells[key] = nil }
     }
 
     mutating func insert(area boxes: [LatLonBox], anchor: EarthPoint, reach: Double, slot: Int32) {
         let entry = AreaEntry(anchor: anchor, reach: reach, slot: slot)
-        if cellCount(boxes) > Self.maximumCellsPerArea {
+        if layout.cellCount(boxes) > GridLayout.maximumCellsPerArea {
             large[slot] = LargeArea(boxes: boxes, entry: entry)
         } else {
-            forEachCell(of: boxes) { key in
+            layout.forEachCell(of: boxes) { key in
                 cells[key, default: Cell()].areas.append(entry)
-                cells[key]?.box.include(anchor, margin: reach + Self.roundingSlack)
+                cells[key]?.box.include(anchor, margin: reach + GridLayout.roundingSlack)
             }
         }
     }
 
     mutating func remove(area boxes: [LatLonBox], slot: Int32) {
         if large.removeValue(forKey: slot) != nil { return }
-        forEachCell(of: boxes) { key in
+        layout.forEachCell(of: boxes) { key in
             cells[key]?.removeArea(slot)
             if cells[key]?.isEmpty == true { cells[key] = nil }
         }
@@ -138,7 +99,7 @@ struct CellGrid: Sendable {
             for point in points { pushEntry(center.chord(to: point.anchor), point.slot, Self.flyerEntry) }
         }
         forEachCell(in: box) { key, cell in pushEntry(cell.box.distance(from: center), Int32(key), Self.cellEntry) }
-        for (_, area) in large where area.boxes.contains(where: { Self.meets($0, box) }) { pushArea(area.entry) }
+        for (_, area) in large where area.boxes.contains(where: { GridLayout.meets($0, box) }) { pushArea(area.entry) }
         while let entry = heap.popMin(), entry.key <= cutoff {
             switch entry.part {
             case Self.flyerEntry:
@@ -159,8 +120,8 @@ struct CellGrid: Sendable {
 
     /// Calls `body` with every cell that may meet `box`.
     private func forEachCell(in box: BoundingBox, _ body: (Int, Cell) -> Void) {
-        let firstRow = row(box.minLatitude), lastRow = row(box.maxLatitude)
-        let spans = box.longitudeRanges.map { (column($0.lowerBound), column($0.upperBound)) }
+        let (rowRange, spans) = layout.spans(of: box)
+        let firstRow = rowRange.lowerBound, lastRow = rowRange.upperBound, columns = layout.columns
         let wanted = (lastRow - firstRow + 1) * spans.reduce(0) { $0 + $1.1 - $1.0 + 1 }
         if wanted > cells.count {
             for (key, cell) in cells {
@@ -180,11 +141,6 @@ struct CellGrid: Sendable {
             }
         }
     }
-
-    private static func meets(_ area: LatLonBox, _ box: BoundingBox) -> Bool {
-        guard area.maxLatitude >= box.minLatitude, area.minLatitude <= box.maxLatitude else { return false }
-        return box.longitudeRanges.contains { area.maxLongitude >= $0.lowerBound && area.minLongitude <= $0.upperBound }
-    }
 }
 
 private extension CellGrid.Cell {
@@ -194,8 +150,8 @@ private extension CellGrid.Cell {
         box.include(entry.anchor)
         if parts.isEmpty {
             points.append(entry)
-            guard points.count > CellGrid.maximumPointsPerCell else { return }
-            parts = Array(repeating: CellGrid.Part(), count: CellGrid.partsPerSide * CellGrid.partsPerSide)
+            guard points.count > GridLayout.maximumPointsPerCell else { return }
+            parts = Array(repeating: CellGrid.Part(), count: GridLayout.partsPerSide * GridLayout.partsPerSide)
             for point in points { parts[Int(point.part)].add(point) }
             points = []
         } else {

@@ -31,8 +31,6 @@ public final class FlyerIndex: @unchecked Sendable {
 
     private let lock = ReadWriteLock()
     private var state: State
-    /// Beyond this every point of the Earth is inside the search box.
-    private static let worldRadius = 20_100_000.0
     /// The category code meaning "no filter"; flyers without a category have `uncategorised`.
     private static let noCategory: Int32 = -1
     private static let uncategorised: Int32 = -2
@@ -87,14 +85,10 @@ public final class FlyerIndex: @unchecked Sendable {
 
     /// Every flyer whose distance to `center` is at most `radius`, each with its distance.
     func within(_ radius: Double, of center: Coordinate, at instant: Date) -> [NearbyMatch] {
-        var all: [NearbyMatch] = []
-        var after: DistancePosition?
-        repeat {
-            let page = nearby(NearbyQuery(center: center, radius: radius, limit: 500, at: instant, after: after))
-            all += page.matches
-            after = page.hasMore ? page.matches.last?.position : nil
-        } while after != nil
-        return all
+        BestMatches<NearbyMatch>.all(within: radius, of: center, at: instant, position: \.position) { query in
+            let page = nearby(query)
+            return (page.matches, page.hasMore)
+        }
     }
 
     // MARK: Search
@@ -104,20 +98,8 @@ public final class FlyerIndex: @unchecked Sendable {
         lock.reading {
             let filter = FlyerFilter(category: query.category, at: query.at, includeInactive: query.includeInactive)
             guard let category = categoryCode(filter.category) else { return NearbyMatches(matches: [], hasMore: false) }
-            let keep = max(1, query.limit) + 1
-            var best: [NearbyMatch]
-            if let radius = query.radius {
-                best = pass(query, radius: radius, keep: keep, category: category)
-            } else {
-                var radius = 1000.0
-                while true {
-                    best = pass(query, radius: radius, keep: keep, category: category)
-                    if best.count >= keep || radius >= Self.worldRadius { break }
-                    radius *= 4
-                }
-            }
-            let hasMore = best.count > max(1, query.limit)
-            return NearbyMatches(matches: Array(best.prefix(max(1, query.limit))), hasMore: hasMore)
+            let page = BestMatches<NearbyMatch>.page(query) { radius, keep in pass(query, radius: radius, keep: keep, category: category) }
+            return NearbyMatches(matches: page.matches, hasMore: page.hasMore)
         }
     }
 
@@ -136,30 +118,18 @@ public final class FlyerIndex: @unchecked Sendable {
         let time = query.at.timeIntervalSince1970
         let checkTime = !query.includeInactive
         var seenAreas = Set<Int32>()
-        var best: [NearbyMatch] = []
-        best.reserveCapacity(keep)
-        func consider(_ slot: Int32) {
-            let entry = bounds[Int(slot)]
-            if category != Self.noCategory && entry.category != category { return }
-            if checkTime && (time < entry.validFrom || time > entry.validUntil) { return }
-            if entry.isArea && !seenAreas.insert(slot).inserted { return }
-            guard let prepared = state.slots[Int(slot)] else { return }
-            let (distance, point) = prepared.distance(from: query.center)
-            guard distance <= radius else { return }
-            let id = prepared.flyer.id
-            if let after = query.after, !after.precedes(distance, id) { return }
-            if best.count == keep, let last = best.last, !DistancePosition(distance: distance, id: id).precedes(last.distance, last.flyer.id) {
-                return
-            }
-            let index = best.partitioningIndex { !$0.position.precedes(distance, id) }
-            best.insert(NearbyMatch(flyer: prepared.flyer, distance: distance, nearest: point), at: index)
-            if best.count > keep { best.removeLast() }
-        }
+        var best = BestMatches<NearbyMatch>(keep: keep, radius: radius, after: query.after)
         state.grid.nearestFirst(from: center, in: box, cutoff: radius) { slot in
-            consider(slot)
-            return best.count == keep ? best[keep - 1].distance : radius
+            let entry = bounds[Int(slot)]
+            if category != Self.noCategory && entry.category != category { return best.cutoff }
+            if checkTime && (time < entry.validFrom || time > entry.validUntil) { return best.cutoff }
+            if entry.isArea && !seenAreas.insert(slot).inserted { return best.cutoff }
+            guard let prepared = state.slots[Int(slot)] else { return best.cutoff }
+            let (distance, point) = prepared.distance(from: query.center)
+            best.offer(distance, id: { prepared.flyer.id }, match: { NearbyMatch(flyer: prepared.flyer, distance: distance, nearest: point) })
+            return best.cutoff
         }
-        return best
+        return best.items.map(\.match)
     }
 
     /// Flyers sorted by title then id (for a user without a location).

@@ -181,7 +181,7 @@ public struct FlyerRepository: FlyerStore {
 
     public func lastChange() throws(FlyerStoreError) -> Int64 {
         try run {
-            try store.database.read { db in try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) FROM flyer_changes") ?? 0 }
+            try store.database.read { db in try Self.lastChange(db) }
         }
     }
 
@@ -194,6 +194,61 @@ public struct FlyerRepository: FlyerStore {
                 return FlyerChanges(after: after, rows: rows.map { ($0[0], $0[1]) }, oldestLogged: oldest)
             }
         }
+    }
+
+    /// The stored search index, checked, or why it cannot be used.
+    func storedIndex(cellSize: Double) throws(FlyerStoreError) -> (found: PersistedFlyerIndex.Found, latest: Int64, schemaVersion: Int64) {
+        try run {
+            try store.database.read { db in
+                (try PersistedFlyerIndex.load(from: db, cellSize: cellSize), try Self.lastChange(db), try Self.schemaVersion(db))
+            }
+        }
+    }
+
+    /// A packed index of every stored flyer, with the change and schema version it holds (one read transaction).
+    func buildIndex(cellSize: Double) throws(FlyerStoreError) -> (index: PackedFlyerIndex, change: Int64, schemaVersion: Int64) {
+        try run {
+            try store.database.read { db in
+                let change = try Self.lastChange(db), schemaVersion = try Self.schemaVersion(db)
+                var builder = PackedIndexBuilder(cellSize: cellSize)
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers")
+                while let row = try rows.next() { builder.add(try Self.flyer(from: row)) }
+                return (builder.build(), change, schemaVersion)
+            }
+        }
+    }
+
+    /// Stores `index` as the search index (replacing the stored one).
+    func saveIndex(_ index: PackedFlyerIndex, change: Int64, schemaVersion: Int64) throws(FlyerStoreError) {
+        try run {
+            try store.database.write { db in try PersistedFlyerIndex.save(index, change: change, schemaVersion: schemaVersion, in: db) }
+        }
+    }
+
+    /// Flyers chosen by `condition` (SQL after WHERE, with bound `arguments`, may end in ORDER BY), one at a time
+    /// until `body` returns false.
+    func scan(_ condition: String, _ arguments: StatementArguments, _ body: (Flyer) throws -> Bool) throws(FlyerStoreError) {
+        try run {
+            try store.database.read { db in
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers WHERE \(condition)", arguments: arguments)
+                while let row = try rows.next() {
+                    guard try body(try Self.flyer(from: row)) else { return }
+                }
+            }
+        }
+    }
+
+    /// The row ids a query returns.
+    func rowids(_ sql: String, _ arguments: StatementArguments) throws(FlyerStoreError) -> [Int64] {
+        try run { try store.database.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) } }
+    }
+
+    private static func lastChange(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) FROM flyer_changes") ?? 0
+    }
+
+    private static func schemaVersion(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
     }
 
     /// Calls `body` with every stored flyer in id order.

@@ -4,6 +4,7 @@ import MeridianStore
 /// SpatiaLite column (SRID 4326, any of Point/Polygon/MultiPolygon) with an R*Tree index.
 /// `flyer_changes` logs the id of every written or deleted flyer (triggers, so writes from any
 /// process count; a NULL id after a bulk write means "everything"), keeping the latest 10,000.
+/// `flyer_search_index` holds the packed search index (`PersistedFlyerIndex`).
 enum FlyerSchema {
     static func migrate(_ store: Store) throws(StoreError) {
         try store.migrate(plugin: "flyers") { migrations in
@@ -38,6 +39,9 @@ enum FlyerSchema {
                     CREATE TRIGGER flyer_changes_prune AFTER INSERT ON flyer_changes
                         BEGIN DELETE FROM flyer_changes WHERE seq <= NEW.seq - 10000; END;
                     """)
+            }
+            migrations.register("v3-search-index") { db in
+                try db.execute(sql: "CREATE TABLE flyer_search_index (name TEXT NOT NULL PRIMARY KEY, data BLOB NOT NULL)")
             }
         }
     }

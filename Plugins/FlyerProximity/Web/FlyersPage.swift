@@ -90,7 +90,7 @@ struct FlyersPage {
 
     /// The categories of the first thousand flyers, for the filter's suggestions.
     func categories() -> [String] {
-        let flyers = plugin.catalog.index.list(limit: 1000, after: nil).flyers
+        let flyers = plugin.catalog.first(1000)
         return Array(Set(flyers.compactMap(\.category).filter { !$0.isEmpty })).sorted()
     }
 

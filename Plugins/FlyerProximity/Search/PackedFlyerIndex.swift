@@ -1,0 +1,273 @@
+import Foundation
+import MeridianCore
+
+/// An immutable search index over every flyer in flat arrays: points sorted by grid cell (and by
+/// part within crowded cells), so a cell is a range of slots and nothing but areas needs a pointer.
+/// It is stored in the database as it is in memory (`PersistedFlyerIndex`) and read back in bulk
+/// at start. It keeps what search needs (positions, validity, radius, category, id); titles and
+/// the other text come from the database for the flyers a search returns.
+///
+/// The search is the mutable `FlyerIndex`'s: cells, then parts, then flyers nearest bound first,
+/// measured exactly until no remaining bound can beat the page, so both give the same answers.
+final class PackedFlyerIndex: Sendable {
+    let layout: GridLayout
+    let slots: [PackedSlot]
+    let ids: PackedStrings
+    /// Slots in id byte order, for finding a flyer by id.
+    let byID: [Int32]
+    let categories: PackedStrings
+    /// Cell numbers (`GridLayout`) in increasing order, and per cell: its first point slot (one more
+    /// entry at the end), its box, and its first part (-1 when it is not split).
+    let cellKeys: [Int64]
+    let cellPointStart: [Int32]
+    let cellBoxes: [SpaceBox]
+    let cellFirstPart: [Int32]
+    /// Per part of a split cell (`partsPerSide`² each, in order): its first point slot and its box.
+    let partStart: [Int32]
+    let partBoxes: [SpaceBox]
+    /// Per cell, the area slots touching it (`cellAreaStart` has one more entry at the end).
+    let cellAreaStart: [Int32]
+    let cellAreas: [Int32]
+    /// Areas touching too many cells, checked on every query.
+    let largeAreas: [Int32]
+    /// Per area (`PackedSlot.area`): its geometry and its prepared shape.
+    let areaGeometries: [FlyerGeometry]
+    let areaShapes: [AreaShape]
+    let largestPointRadius: Double
+    private let categoryCodes: [String: Int32]
+
+    private static let flyerEntry: Int32 = -1
+    private static let cellEntry: Int32 = -2
+
+    struct Arrays {
+        var slots: [PackedSlot]
+        var ids: PackedStrings
+        var byID: [Int32]
+        var categories: PackedStrings
+        var cellKeys: [Int64]
+        var cellPointStart: [Int32]
+        var cellBoxes: [SpaceBox]
+        var cellFirstPart: [Int32]
+        var partStart: [Int32]
+        var partBoxes: [SpaceBox]
+        var cellAreaStart: [Int32]
+        var cellAreas: [Int32]
+        var largeAreas: [Int32]
+        var areaGeometries: [FlyerGeometry]
+        var areaShapes: [AreaShape]
+    }
+
+    /// Arrays read back from storage, checked: throws when they do not describe a well-formed index
+    /// (a slot, cell, part or area out of range, an area that is not one).
+    static func checked(cellSize: Double, _ stored: Arrays) throws(PackedIndexError) -> PackedFlyerIndex {
+        let arrays = stored
+        let layout = GridLayout(cellSize: cellSize)
+        let count = arrays.slots.count
+        let cells = arrays.cellKeys.count
+        let parts = arrays.partStart.count
+        let areaCount = arrays.areaGeometries.count
+        let side = GridLayout.partsPerSide * GridLayout.partsPerSide
+        func check(_ condition: Bool, _ what: String) throws(PackedIndexError) {
+            if !condition { throw .malformed(what) }
+        }
+        try check(arrays.ids.count == count && arrays.byID.count == count, "ids")
+        try check(arrays.byID.allSatisfy { $0 >= 0 && Int($0) < count }, "id order")
+        try check(arrays.cellPointStart.count == cells + 1 && arrays.cellBoxes.count == cells && arrays.cellFirstPart.count == cells
+                  && arrays.cellAreaStart.count == cells + 1 && arrays.partBoxes.count == parts && parts % side == 0, "cells")
+        try check(arrays.cellPointStart.first == 0 && zip(arrays.cellPointStart, arrays.cellPointStart.dropFirst()).allSatisfy { $0 <= $1 }
+                  && Int(arrays.cellPointStart.last ?? 0) <= count, "cell points")
+        try check(zip(arrays.cellKeys, arrays.cellKeys.dropFirst()).allSatisfy { $0 < $1 }
+                  && arrays.cellKeys.allSatisfy { $0 >= 0 && $0 < Int64(layout.rows * layout.columns) }, "cell numbers")
+        for cell in 0..<cells where arrays.cellFirstPart[cell] != -1 {
+            let first = Int(arrays.cellFirstPart[cell])
+            try check(first >= 0 && first % side == 0 && first + side <= parts, "parts")
+            var previous = arrays.cellPointStart[cell]
+            for part in first..<(first + side) {
+                try check(arrays.partStart[part] >= previous && arrays.partStart[part] <= arrays.cellPointStart[cell + 1], "part points")
+                previous = arrays.partStart[part]
+            }
+        }
+        try check(arrays.cellAreaStart.first == 0 && zip(arrays.cellAreaStart, arrays.cellAreaStart.dropFirst()).allSatisfy { $0 <= $1 }
+                  && Int(arrays.cellAreaStart.last ?? 0) == arrays.cellAreas.count, "cell areas")
+        let isArea = { (slot: Int32) in slot >= 0 && Int(slot) < count && arrays.slots[Int(slot)].area >= 0 }
+        try check(arrays.cellAreas.allSatisfy(isArea) && arrays.largeAreas.allSatisfy(isArea), "areas")
+        let categoryCount = Int32(arrays.categories.count)
+        try check(arrays.slots.allSatisfy { slot in
+            slot.area < Int32(areaCount) && slot.category < categoryCount && slot.category >= PackedSlot.uncategorised
+                && (try? Coordinate(latitude: slot.latitude, longitude: slot.longitude)) != nil
+        }, "slots")
+        try check(arrays.areaShapes.count == areaCount, "area shapes")
+        return PackedFlyerIndex(cellSize: cellSize, arrays)
+    }
+
+    /// An index over `arrays` as the builder made them.
+    init(cellSize: Double, _ arrays: Arrays) {
+        layout = GridLayout(cellSize: cellSize)
+        slots = arrays.slots
+        ids = arrays.ids
+        byID = arrays.byID
+        categories = arrays.categories
+        cellKeys = arrays.cellKeys
+        cellPointStart = arrays.cellPointStart
+        cellBoxes = arrays.cellBoxes
+        cellFirstPart = arrays.cellFirstPart
+        partStart = arrays.partStart
+        partBoxes = arrays.partBoxes
+        cellAreaStart = arrays.cellAreaStart
+        cellAreas = arrays.cellAreas
+        largeAreas = arrays.largeAreas
+        areaGeometries = arrays.areaGeometries
+        areaShapes = arrays.areaShapes
+        largestPointRadius = slots.reduce(0) { $1.area < 0 ? max($0, $1.radius) : $0 }
+        var codes: [String: Int32] = [:]
+        for code in 0..<categories.count { codes[categories[code]] = Int32(code) }
+        categoryCodes = codes
+    }
+
+    var count: Int { slots.count }
+
+    // MARK: Reading
+
+    /// The slot of flyer `id`.
+    func slot(id: String) -> Int32? {
+        let key = Array(id.utf8)
+        var low = 0, high = byID.count
+        while low < high {
+            let middle = (low + high) / 2
+            let order = ids.compare(Int(byID[middle]), key)
+            if order == 0 { return byID[middle] }
+            if order < 0 { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// True when `flyer` is what `slot` holds: the same geometry, validity, radius and category.
+    func describes(_ slot: Int32, _ flyer: Flyer) -> Bool {
+        let entry = slots[Int(slot)]
+        let category = entry.category == PackedSlot.uncategorised ? nil : categories[Int(entry.category)]
+        guard entry.matches(flyer, category: category) else { return false }
+        return entry.area >= 0 ? areaGeometries[Int(entry.area)] == flyer.geometry : flyer.geometry == .point(entry.coordinate)
+    }
+
+    /// The exact distance from `center` to the flyer in `slot`, and its nearest point.
+    func distance(_ slot: Int32, from center: Coordinate) -> (distance: Double, point: Coordinate) {
+        let entry = slots[Int(slot)]
+        if entry.area >= 0 { return areaShapes[Int(entry.area)].distance(to: center) }
+        let point = entry.coordinate
+        return (Geodesic.wgs84.distance(center, point), point)
+    }
+
+    // MARK: Search
+
+    /// One hit: the slot, its (distance, id) and the flyer's point nearest to the centre.
+    struct Match: Sendable {
+        var slot: Int32
+        var position: DistancePosition
+        var nearest: Coordinate
+    }
+
+    /// The query's page of live slots (those not in `dead`), by exact distance, then id.
+    func nearby(_ query: NearbyQuery, excluding dead: SlotSet) -> (matches: [Match], hasMore: Bool) {
+        var category = PackedSlot.uncategorised - 1
+        if let name = query.category {
+            guard let code = categoryCodes[name.lowercased()] else { return ([], false) }
+            category = code
+        }
+        return BestMatches<Match>.page(query) { radius, keep in pass(query, radius: radius, keep: keep, category: category, dead: dead) }
+    }
+
+    /// Every live slot within `radius` of `center`.
+    func within(_ radius: Double, of center: Coordinate, at instant: Date, excluding dead: SlotSet) -> [Match] {
+        BestMatches<Match>.all(within: radius, of: center, at: instant, position: \.position) { nearby($0, excluding: dead) }
+    }
+
+    private func pass(_ query: NearbyQuery, radius: Double, keep: Int, category: Int32, dead: SlotSet) -> [Match] {
+        let center = EarthPoint(query.center)
+        let box = Geodesic.wgs84.boundingBox(center: query.center, radius: radius)
+        let time = query.at.timeIntervalSince1970
+        let checkTime = !query.includeInactive
+        let filterCategory = category >= PackedSlot.uncategorised
+        var seenAreas = Set<Int32>()
+        var best = BestMatches<(Int32, Coordinate)>(keep: keep, radius: radius, after: query.after)
+        nearestFirst(from: center, in: box, cutoff: radius) { slot in
+            let entry = slots[Int(slot)]
+            if filterCategory && entry.category != category { return best.cutoff }
+            if checkTime && (time < entry.validFrom || time > entry.validUntil) { return best.cutoff }
+            if dead.contains(slot) { return best.cutoff }
+            if entry.area >= 0 && !seenAreas.insert(slot).inserted { return best.cutoff }
+            let (distance, point) = distance(slot, from: query.center)
+            best.offer(distance, id: { ids[Int(slot)] }, match: { (slot, point) })
+            return best.cutoff
+        }
+        return best.items.map { Match(slot: $0.match.0, position: $0.position, nearest: $0.match.1) }
+    }
+
+    /// Offers the slots that may meet `box` to `visit` in increasing order of a lower bound of their
+    /// distance from `center` (areas may come more than once); `visit` returns the new cutoff.
+    private func nearestFirst(from center: EarthPoint, in box: BoundingBox, cutoff initialCutoff: Double, _ visit: (Int32) -> Double) {
+        var cutoff = initialCutoff
+        var heap = MinHeap()
+        func push(_ key: Double, _ reference: Int32, _ part: Int32) {
+            if key <= cutoff { heap.push(MinHeap.Entry(key: key, reference: reference, part: part)) }
+        }
+        func pushArea(_ slot: Int32) {
+            let entry = slots[Int(slot)]
+            push(max(0, center.chord(to: entry.anchor) - entry.reach), slot, Self.flyerEntry)
+        }
+        func pushPoints(_ range: Range<Int>) {
+            for slot in range { push(center.chord(to: slots[slot].anchor), Int32(slot), Self.flyerEntry) }
+        }
+        let (rows, spans) = layout.spans(of: box)
+        for row in rows {
+            for (west, east) in spans {
+                let low = Int64(row * layout.columns + west), high = Int64(row * layout.columns + east)
+                var cell = cellKeys.partitioningIndex { $0 >= low }
+                while cell < cellKeys.count && cellKeys[cell] <= high {
+                    push(cellBoxes[cell].distance(from: center), Int32(cell), Self.cellEntry)
+                    cell += 1
+                }
+            }
+        }
+        for slot in largeAreas where areaShapes[Int(slots[Int(slot)].area)].boxes.contains(where: { GridLayout.meets($0, box) }) {
+            pushArea(slot)
+        }
+        let side = Int32(GridLayout.partsPerSide * GridLayout.partsPerSide)
+        while let entry = heap.popMin(), entry.key <= cutoff {
+            let cell = Int(entry.reference)
+            switch entry.part {
+            case Self.flyerEntry:
+                cutoff = visit(entry.reference)
+            case Self.cellEntry:
+                for index in Int(cellAreaStart[cell])..<Int(cellAreaStart[cell + 1]) { pushArea(cellAreas[index]) }
+                let first = cellFirstPart[cell]
+                if first < 0 {
+                    pushPoints(Int(cellPointStart[cell])..<Int(cellPointStart[cell + 1]))
+                } else {
+                    for part in first..<(first + side) where partRange(part, cell: cell).count > 0 {
+                        push(partBoxes[Int(part)].distance(from: center), entry.reference, part)
+                    }
+                }
+            default:
+                pushPoints(partRange(entry.part, cell: cell))
+            }
+        }
+    }
+
+    /// The point slots of `part` of `cell`.
+    private func partRange(_ part: Int32, cell: Int) -> Range<Int> {
+        let side = Int32(GridLayout.partsPerSide * GridLayout.partsPerSide)
+        let end = (part - cellFirstPart[cell]) == side - 1 ? cellPointStart[cell + 1] : partStart[Int(part) + 1]
+        return Int(partStart[Int(part)])..<Int(end)
+    }
+}
+
+/// Why stored index arrays were not used.
+enum PackedIndexError: Error, Equatable, CustomStringConvertible {
+    case malformed(String)
+
+    var description: String {
+        switch self {
+        case .malformed(let what): return "the stored search index is malformed (\(what))"
+        }
+    }
+}

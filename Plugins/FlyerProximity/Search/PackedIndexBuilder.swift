@@ -1,0 +1,126 @@
+import Foundation
+import MeridianCore
+
+/// Builds a `PackedFlyerIndex` from flyers given one at a time (in any order), keeping only their
+/// search data, so that a million flyers can be read from the database without holding them.
+struct PackedIndexBuilder {
+    private let layout: GridLayout
+    private var slots: [PackedSlot] = []
+    private var ids = PackedStrings()
+    /// Per slot: its cell and part (points), or -1 (areas).
+    private var keys: [Int64] = []
+    private var parts: [Int32] = []
+    private var categories = PackedStrings()
+    private var categoryCodes: [String: Int32] = [:]
+    private var areaGeometries: [FlyerGeometry] = []
+    private var areaShapes: [AreaShape] = []
+
+    init(cellSize: Double) {
+        layout = GridLayout(cellSize: cellSize)
+    }
+
+    /// Adds `flyer` (an area without any vertex, which validation rejects earlier, is left out).
+    mutating func add(_ flyer: Flyer) {
+        var category = PackedSlot.uncategorised
+        if let name = flyer.category?.lowercased() {
+            if let code = categoryCodes[name] {
+                category = code
+            } else {
+                category = Int32(categories.count)
+                categoryCodes[name] = category
+                categories.append(name)
+            }
+        }
+        var slot = PackedSlot(anchor: EarthPoint(x: 0, y: 0, z: 0), latitude: 0, longitude: 0,
+                              validFrom: flyer.validFrom?.timeIntervalSince1970 ?? -.infinity,
+                              validUntil: flyer.validUntil?.timeIntervalSince1970 ?? .infinity,
+                              radius: flyer.radiusM, reach: 0, category: category, area: -1)
+        switch flyer.geometry {
+        case .point(let point):
+            slot.anchor = EarthPoint(point)
+            slot.latitude = point.latitude
+            slot.longitude = point.longitude
+            keys.append(Int64(layout.key(of: point)))
+            parts.append(layout.part(of: point))
+        case .polygon, .multiPolygon:
+            guard let shape = AreaShape(flyer.geometry.polygons) else { return }
+            slot.anchor = shape.anchor
+            slot.reach = shape.reach
+            slot.latitude = shape.representative.latitude
+            slot.longitude = shape.representative.longitude
+            slot.area = Int32(areaShapes.count)
+            areaShapes.append(shape)
+            areaGeometries.append(flyer.geometry)
+            keys.append(-1)
+            parts.append(0)
+        }
+        slots.append(slot)
+        ids.append(flyer.id)
+    }
+
+    /// The index: points ordered by cell and part, then the areas.
+    func build() -> PackedFlyerIndex {
+        let order = slots.indices.sorted { a, b in
+            let keyA = keys[a] < 0 ? Int64.max : keys[a], keyB = keys[b] < 0 ? Int64.max : keys[b]
+            return keyA != keyB ? keyA < keyB : (parts[a] != parts[b] ? parts[a] < parts[b] : a < b)
+        }
+        let ordered = order.map { slots[$0] }
+        var orderedIDs = PackedStrings()
+        for index in order { orderedIDs.append(ids[index]) }
+        let byID = ordered.indices.sorted { orderedIDs.precedes($0, $1) }.map(Int32.init)
+
+        // Cells: every cell holding a point or touched by an area, with its point range.
+        var areaCells: [Int64: [Int32]] = [:]
+        var largeAreas: [Int32] = []
+        for (slot, entry) in ordered.enumerated() where entry.area >= 0 {
+            let boxes = areaShapes[Int(entry.area)].boxes
+            if layout.cellCount(boxes) > GridLayout.maximumCellsPerArea {
+                largeAreas.append(Int32(slot))
+            } else {
+                layout.forEachCell(of: boxes) { areaCells[Int64($0), default: []].append(Int32(slot)) }
+            }
+        }
+        let orderedKeys = order.map { keys[$0] }
+        let orderedParts = order.map { parts[$0] }
+        let pointCount = orderedKeys.partitioningIndex { $0 < 0 }
+        let cellKeys = Array(Set(orderedKeys[..<pointCount]).union(areaCells.keys)).sorted()
+        let side = GridLayout.partsPerSide * GridLayout.partsPerSide
+        var cellPointStart: [Int32] = [0], cellBoxes: [SpaceBox] = [], cellFirstPart: [Int32] = []
+        var partStart: [Int32] = [], partBoxes: [SpaceBox] = []
+        var cellAreaStart: [Int32] = [0], cellAreas: [Int32] = []
+        var next = 0
+        for key in cellKeys {
+            let start = next
+            while next < pointCount && orderedKeys[next] == key { next += 1 }
+            var box = SpaceBox()
+            for slot in start..<next { box.include(ordered[slot].anchor) }
+            for slot in areaCells[key] ?? [] {
+                box.include(ordered[Int(slot)].anchor, margin: ordered[Int(slot)].reach + GridLayout.roundingSlack)
+                cellAreas.append(slot)
+            }
+            if next - start > GridLayout.maximumPointsPerCell {
+                cellFirstPart.append(Int32(partStart.count))
+                var slot = start
+                for part in 0..<Int32(side) {
+                    partStart.append(Int32(slot))
+                    var partBox = SpaceBox()
+                    while slot < next && orderedParts[slot] == part {
+                        partBox.include(ordered[slot].anchor)
+                        slot += 1
+                    }
+                    partBoxes.append(partBox)
+                }
+            } else {
+                cellFirstPart.append(-1)
+            }
+            cellBoxes.append(box)
+            cellPointStart.append(Int32(next))
+            cellAreaStart.append(Int32(cellAreas.count))
+        }
+        return PackedFlyerIndex(cellSize: layout.cellSize, .init(
+            slots: ordered, ids: orderedIDs, byID: byID, categories: categories, cellKeys: cellKeys, cellPointStart: cellPointStart,
+            cellBoxes: cellBoxes, cellFirstPart: cellFirstPart, partStart: partStart, partBoxes: partBoxes,
+            cellAreaStart: cellAreaStart, cellAreas: cellAreas, largeAreas: largeAreas,
+            areaGeometries: areaGeometries, areaShapes: areaShapes))
+    }
+}

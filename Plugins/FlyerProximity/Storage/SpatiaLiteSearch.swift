@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+import MeridianCore
+import Synchronization
+
+/// Searches answered by SpatiaLite itself, while the packed index is being built: candidates from
+/// the R*Tree, every one measured exactly (WGS84, Karney) as the index does, so answers are the same.
+///
+/// - Points and small areas: the R*Tree entries meeting the query's latitude/longitude box
+///   (`Geodesic.boundingBox`), widened by `margin` degrees. The R*Tree's boxes are rounded outward;
+///   an area whose vertices span at most `wide` degrees either way bulges past them by far less
+///   than the margin along its geodesic edges.
+/// - Wider areas (those around a pole or across ±180° among them, whose vertex boxes do not hold
+///   them): every one is measured. Their row ids are read from the R*Tree once per change of the
+///   change log.
+/// - Without a radius: growing radii (1 km, then 4× each time), as the index does.
+/// - Listings by id and by title come from SQL in byte order, which is Swift's order of NFC text.
+final class SpatiaLiteSearch: FlyerSearching {
+    let repository: FlyerRepository
+    private let wideAreas = Mutex<(change: Int64, rowids: String?)?>(nil)
+
+    init(repository: FlyerRepository) {
+        self.repository = repository
+    }
+
+    static let margin = 1e-6
+    static let wide = 0.01
+
+    func nearby(_ query: NearbyQuery) async throws(FlyerStoreError) -> NearbyMatches {
+        let wide = try wideAreaRowids()
+        var failure: FlyerStoreError?
+        let page = BestMatches<NearbyMatch>.page(query) { radius, keep in
+            guard failure == nil else { return [] }
+            do throws(FlyerStoreError) {
+                return try within(radius, query, keep: keep, wide: wide)
+            } catch {
+                failure = error
+                return []
+            }
+        }
+        if let failure { throw failure }
+        return NearbyMatches(matches: page.matches, hasMore: page.hasMore)
+    }
+
+    /// The best `keep` flyers within `radius` that pass the query's filters and cursor.
+    private func within(_ radius: Double, _ query: NearbyQuery, keep: Int, wide: String?) throws(FlyerStoreError) -> [NearbyMatch] {
+        let box = Geodesic.wgs84.boundingBox(center: query.center, radius: radius)
+        var conditions: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        for range in box.longitudeRanges {
+            conditions.append("(xmax >= ? AND xmin <= ? AND ymax >= ? AND ymin <= ?)")
+            arguments += [range.lowerBound - Self.margin, range.upperBound + Self.margin, box.minLatitude - Self.margin, box.maxLatitude + Self.margin]
+        }
+        let inBox = "rowid IN (SELECT pkid FROM idx_flyers_geom WHERE \(conditions.joined(separator: " OR ")))"
+        let sql = wide == nil ? inBox : "\(inBox) OR rowid IN (SELECT value FROM json_each(?))"
+        if let wide { arguments.append(wide) }
+        let category = query.category?.lowercased()
+        let time = query.at.timeIntervalSince1970
+        var best = BestMatches<NearbyMatch>(keep: keep, radius: radius, after: query.after)
+        try repository.scan(sql, StatementArguments(arguments)) { flyer in
+            if let category, flyer.category?.lowercased() != category { return true }
+            if !query.includeInactive && (time < (flyer.validFrom?.timeIntervalSince1970 ?? -.infinity)
+                                          || time > (flyer.validUntil?.timeIntervalSince1970 ?? .infinity)) { return true }
+            guard let prepared = PreparedFlyer(flyer) else { return true }
+            let (distance, point) = prepared.distance(from: query.center)
+            best.offer(distance, id: { flyer.id }, match: { NearbyMatch(flyer: flyer, distance: distance, nearest: point) })
+            return true
+        }
+        return best.items.map(\.match)
+    }
+
+    /// The row ids of the areas wider than `wide` degrees as a JSON array (one parameter, however many there
+    /// are), nil when there are none; read again when the change log has moved.
+    private func wideAreaRowids() throws(FlyerStoreError) -> String? {
+        let change = try repository.lastChange()
+        if let known = wideAreas.withLock({ $0 }), known.change == change { return known.rowids }
+        let rowids = try repository.rowids("SELECT pkid FROM idx_flyers_geom WHERE xmax - xmin > ? OR ymax - ymin > ?", [Self.wide, Self.wide])
+        let json = rowids.isEmpty ? nil : "[" + rowids.map(String.init).joined(separator: ",") + "]"
+        wideAreas.withLock { $0 = (change, json) }
+        return json
+    }
+
+    func byTitle(limit: Int, category: String?, at instant: Date, includeInactive: Bool,
+                 after: TitlePosition?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
+        let keep = max(1, limit) + 1
+        var condition = "1"
+        var arguments: StatementArguments = []
+        if let after {
+            condition = "(title > ? OR (title = ? AND id > ?))"
+            arguments = [after.title, after.title, after.id]
+        }
+        let category = category?.lowercased()
+        var found: [Flyer] = []
+        try repository.scan("\(condition) ORDER BY title, id", arguments) { flyer in
+            if let category, flyer.category?.lowercased() != category { return true }
+            if !includeInactive && !flyer.isActive(at: instant) { return true }
+            found.append(flyer)
+            return found.count < keep
+        }
+        return (Array(found.prefix(keep - 1)), found.count == keep)
+    }
+
+    func list(limit: Int, after: String?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
+        let keep = max(1, limit) + 1
+        var found: [Flyer] = []
+        try repository.scan("id > ? ORDER BY id LIMIT ?", [after ?? "", keep]) { found.append($0); return true }
+        return (Array(found.prefix(keep - 1)), found.count == keep)
+    }
+
+    func flyer(id: String) async throws(FlyerStoreError) -> Flyer? {
+        try repository.flyer(id: id)
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import MeridianCore
+import MeridianStore
+import MeridianTesting
+import Testing
+@testable import FlyerProximity
+import Workloads
+
+/// The packed search index stored in the database: read back at start instead of built, brought up to
+/// date from the change log, built again when it cannot be trusted, and exact all along.
+@Suite("stored search index")
+struct PersistedIndexTests {
+    static let now = Date(timeIntervalSince1970: 1_750_000_000)
+
+    /// 4,000 flyers with areas, poles and the antimeridian, stored, and a catalogue that built and stored the index.
+    static func stored() throws -> (TemporaryStore, [Flyer]) {
+        let temporary = try TemporaryStore()
+        var workload = FlyerWorkload(.init(seed: 9, uniformShare: 0.3, areaShare: 0.03, includePolar: true, inactiveShare: 0.2, referenceTime: now))
+        let flyers = (0..<4000).map { workload.flyer(number: $0) }
+        let repository = try FlyerRepository(store: temporary.store)
+        try repository.write(flyers, mode: .create)
+        _ = try FlyerCatalog(loading: repository)
+        return (temporary, flyers)
+    }
+
+    /// The catalogue a starting service makes over the file at `path` (its own connection).
+    static func opened(_ path: String) throws -> FlyerCatalog {
+        try FlyerCatalog(store: try Store.open(path: path))
+    }
+
+    /// 300 queries (every tenth at a pole or on ±180°) answered by `catalog` as a brute-force search over `flyers` answers them.
+    static func expectExact(_ catalog: FlyerCatalog, _ flyers: [Flyer], _ what: String) async throws {
+        let reference = BruteForceReference(flyers)
+        var workload = FlyerWorkload(.init(seed: 31, uniformShare: 0.3, includePolar: true))
+        let radii: [Double?] = [nil, 200, 2000, 20_000, 300_000]
+        for number in 0..<300 {
+            var center = workload.queryPoint()
+            if number % 10 == 0 { center = try Coordinate(latitude: [89.99, -89.95, 65, -16.5][number / 10 % 4], longitude: [180, -179.9995, 0][number / 40 % 3]) }
+            var query = NearbyQuery(center: center, radius: radii[number % radii.count], limit: 1 + number % 13, at: now, includeInactive: number % 4 == 0)
+            if number % 7 == 0 { query.category = FlyerWorkload.categories[number % FlyerWorkload.categories.count].uppercased() }
+            let got = try await catalog.nearby(query)
+            let want = reference.nearby(query)
+            let context = Comment(rawValue: "\(what): query \(number) at \(center)")
+            try #require(got.matches.map(\.flyer.id) == want.matches.map(\.flyer.id), context)
+            #expect(got.hasMore == want.hasMore, context)
+            #expect(got.matches.map(\.flyer) == want.matches.map(\.flyer), context)
+            for (a, b) in zip(got.matches, want.matches) { #expect(abs(a.distance - b.distance) <= 0.001, context) }
+        }
+    }
+
+    @Test("a service start reads the stored index (warm at once) and answers as a brute-force search")
+    func readBack() async throws {
+        let (temporary, flyers) = try Self.stored()
+        defer { temporary.remove() }
+        let catalog = try Self.opened(temporary.store.path)
+        #expect(catalog.report.cache == "warm" && catalog.count == flyers.count)
+        try await Self.expectExact(catalog, flyers, "stored index")
+    }
+
+    @Test("flyers added, moved and deleted by another writer after the index was stored are applied at start; answers stay exact")
+    func otherWriter() async throws {
+        let (temporary, flyers) = try Self.stored()
+        defer { temporary.remove() }
+        var now = flyers
+        let other = try FlyerRepository(store: try Store.open(path: temporary.store.path))
+        var moved = now[10]
+        moved.geometry = .point(try Coordinate(latitude: 48.8566, longitude: 2.3522))
+        moved.title = "Moved"
+        now[10] = moved
+        let added = Flyer(id: "added", title: "Added", category: "food", geometry: .point(try Coordinate(latitude: 51.5, longitude: -0.12)))
+        now.append(added)
+        try other.write([moved, added], mode: .upsert)
+        #expect(try other.delete(id: now[20].id))
+        now.remove(at: 20)
+        let catalog = try Self.opened(temporary.store.path)
+        #expect(catalog.report.cache == "warm" && catalog.count == now.count)
+        try await Self.expectExact(catalog, now, "after another writer")
+    }
+
+    @Test("a row edited with the change log's trigger set aside (the schema changed) is not trusted: the database answers, then the index is built again")
+    func editedBehindItsBack() async throws {
+        let (temporary, flyers) = try Self.stored()
+        defer { temporary.remove() }
+        var now = flyers
+        let target = try #require(now.firstIndex { if case .point = $0.geometry { return true } else { return false } })
+        let targetID = now[target].id
+        try await temporary.store.database.write { db in
+            let trigger = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'flyer_changes_update'") ?? ""
+            try db.execute(sql: "DROP TRIGGER flyer_changes_update")
+            try db.execute(sql: "UPDATE flyers SET geom = MakePoint(2.3522, 48.8566, 4326) WHERE id = ?", arguments: [targetID])
+            try db.execute(sql: trigger)
+        }
+        now[target].geometry = .point(try Coordinate(latitude: 48.8566, longitude: 2.3522))
+        let catalog = try Self.opened(temporary.store.path)
+        #expect(catalog.report.cache == "cold")
+        try await Self.expectExact(catalog, now, "database while cold")
+        try await catalog.prepare()
+        #expect(catalog.report.cache == "warm")
+        try await Self.expectExact(catalog, now, "index built again")
+        #expect(try Self.opened(temporary.store.path).report.cache == "warm")
+    }
+
+    @Test("a damaged index array is rejected (checksum), never used: the index is built and stored again")
+    func damagedBlob() async throws {
+        let (temporary, flyers) = try Self.stored()
+        defer { temporary.remove() }
+        for name in ["slots", "cell_point_start", "id_bytes"] {
+            try await temporary.store.database.write { db in
+                var bytes = try #require(try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name = ?", arguments: [name]))
+                bytes[bytes.count / 2] ^= 0x5A
+                try db.execute(sql: "UPDATE flyer_search_index SET data = ? WHERE name = ?", arguments: [bytes, name])
+            }
+            let catalog = try Self.opened(temporary.store.path)
+            #expect(catalog.report.cache == "cold", "\(name)")
+            try await catalog.prepare()
+            try await Self.expectExact(catalog, flyers, "rebuilt after \(name) was damaged")
+            #expect(try Self.opened(temporary.store.path).report.cache == "warm", "\(name)")
+        }
+    }
+
+    @Test("a write the cache has not followed yet is read from the database, not shown stale")
+    func behindTheChangeLog() async throws {
+        let (temporary, flyers) = try Self.stored()
+        defer { temporary.remove() }
+        let catalog = try Self.opened(temporary.store.path)
+        var moved = try #require(flyers.first { if case .point = $0.geometry { return true } else { return false } })
+        guard case .point(let point) = moved.geometry else { return }
+        let other = try FlyerRepository(store: try Store.open(path: temporary.store.path))
+        moved.geometry = .point(try Coordinate(latitude: point.latitude, longitude: point.longitude + 0.001))
+        try other.write([moved], mode: .upsert)
+        let page = try await catalog.nearby(NearbyQuery(center: point, limit: 3, at: Self.now, includeInactive: true))
+        let now = flyers.map { $0.id == moved.id ? moved : $0 }
+        #expect(page == BruteForceReference(now).nearby(NearbyQuery(center: point, limit: 3, at: Self.now, includeInactive: true)))
+    }
+}
