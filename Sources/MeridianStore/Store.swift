@@ -88,8 +88,13 @@ public final class Store: Sendable {
         let failed: [StoreCheck.Check]
         do {
             failed = try database.read { db in
-                let rows = try String.fetchAll(db, sql: "PRAGMA \(check.rawValue)(20)")
-                return rows == ["ok"] ? [] : [StoreCheck.Check(name: check.rawValue, subject: nil, problems: rows.isEmpty ? ["no answer"] : rows)]
+                switch check {
+                case .quick:
+                    let rows = try String.fetchAll(db, sql: "PRAGMA quick_check(20)")
+                    return rows == ["ok"] ? [] : [StoreCheck.Check(name: "quick_check", subject: nil, problems: rows.isEmpty ? ["no answer"] : rows)]
+                case .integrity:
+                    return StoreCheck.checks(db, full: false).filter { !$0.isOK }
+                }
             }
         } catch {
             throw Self.classify(error, path: path)
