@@ -174,6 +174,7 @@ let package = Package(
             dependencies: [
                 "MeridianCore", "MeridianStore", "MeridianCLI", "MeridianWeb", "MeridianTesting", "FlyerProximity", "RunTracker", "Workloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

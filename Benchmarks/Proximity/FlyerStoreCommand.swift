@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlyerProximity
 import Foundation
 import MeridianCLI
 import MeridianCore
@@ -19,8 +20,11 @@ struct FlyerStoreCommand: AsyncParsableCommand {
             let folder = URL(fileURLWithPath: workload.directory)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let catalogue = FlyerWorkload.benchmarkFlyers(count: workload.flyers, seed: workload.seed, now: Date())
-            let (_, imported, seconds) = try ProximityBenchmark.importFlyers(catalogue, into: folder)
+            let (store, imported, seconds) = try ProximityBenchmark.importFlyers(catalogue, into: folder)
             print("stored \(imported) flyers in bench.sqlite (seed \(workload.seed), import \(NumberText.fixed(seconds, decimals: 2)) s)")
+            let indexStart = DispatchTime.now().uptimeNanoseconds
+            try FlyerRepository(store: store).storeSearchIndex()
+            print("stored the search index in \(NumberText.fixed(Double(DispatchTime.now().uptimeNanoseconds - indexStart) / 1e9, decimals: 2)) s (as `meridian flyers import` does)")
             let points = FlyerWorkload.benchmarkQueries(count: workload.queries, seed: workload.seed)
             // One "LAT LON" line per query, in full precision (Swift's shortest round-tripping text).
             let lines = points.map { "\($0.latitude) \($0.longitude)\n" }.joined()

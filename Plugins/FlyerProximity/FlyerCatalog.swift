@@ -14,12 +14,15 @@ import Synchronization
 /// database is unreachable, a warm cache answers flagged as stale.
 ///
 /// With SpatiaLite the cache is a packed index stored in the database (`PersistedFlyerIndex`), read in
-/// bulk at start and brought up to date from the change log; it is built again (and stored) only when
-/// it is missing, damaged or too far behind, and meanwhile SpatiaLite answers searches itself.
+/// bulk at start, brought up to date from the change log and compared with the flyer table in the
+/// background; it is built again (and stored) only when it is missing, damaged, too far behind or
+/// found to differ, and while it is built SpatiaLite answers searches itself.
 public final class FlyerCatalog: Sendable {
     public let store: any FlyerStore
     /// PostGIS: the cache of every flyer. SpatiaLite: the flyers written since the packed index was built.
     public let index: FlyerIndex
+    /// SpatiaLite: the store.
+    private let repository: FlyerRepository?
     /// SpatiaLite: the packed index with `index` on top.
     let packed: PackedCache?
     /// Searches by the database itself, for a cold cache.
@@ -41,9 +44,10 @@ public final class FlyerCatalog: Sendable {
         var available = true
         /// Why the database is unavailable.
         var problem: String?
-        /// SpatiaLite: the change the stored index holds, and whether a build is under way.
-        var storedChange: Int64 = 0
+        /// SpatiaLite: whether a build is under way, and whether the index was read back from the
+        /// database (and is still to be compared with the flyer table).
         var building = false
+        var readBack = false
     }
 
     /// A catalogue over `store` with a cold cache (see `load()`).
@@ -51,8 +55,9 @@ public final class FlyerCatalog: Sendable {
         self.store = store
         self.cellSize = cellSize
         self.logger = logger
-        if let repository = store as? FlyerRepository {
-            let cache = PackedCache(cellSize: cellSize, repository: repository)
+        repository = store as? FlyerRepository
+        if let repository {
+            let cache = PackedCache(cellSize: cellSize)
             packed = cache
             index = cache.changed
             databaseSearch = SpatiaLiteSearch(repository: repository)
@@ -98,9 +103,9 @@ public final class FlyerCatalog: Sendable {
 
     /// The first `limit` flyers by id (none when the database cannot say).
     public func first(_ limit: Int) -> [Flyer] {
-        guard let packed else { return index.list(limit: limit, after: nil).flyers }
+        guard let repository else { return index.list(limit: limit, after: nil).flyers }
         var flyers: [Flyer] = []
-        try? packed.repository.scan("1 ORDER BY id LIMIT ?", [limit]) { flyers.append($0); return true }
+        try? repository.scan("1 ORDER BY id LIMIT ?", [limit]) { flyers.append($0); return true }
         return flyers
     }
 
@@ -113,8 +118,8 @@ public final class FlyerCatalog: Sendable {
     /// changes since; true when the cache is warm then.
     @discardableResult
     func openStoredIndex() throws(FlyerStoreError) -> Bool {
-        guard let packed else { return false }
-        let (found, latest, schemaVersion) = try packed.repository.storedIndex(cellSize: cellSize)
+        guard let packed, let repository else { return false }
+        let (found, latest) = try repository.storedIndex(cellSize: cellSize)
         switch found {
         case .none:
             logger.info("flyers: no stored search index yet; building it")
@@ -123,22 +128,22 @@ public final class FlyerCatalog: Sendable {
             logger.warning("flyers: the stored search index is not used: \(reason); building it again")
             return false
         case .found(let stored, let meta):
-            guard meta.schemaVersion == schemaVersion, latest >= meta.change else {
-                logger.info("flyers: the stored search index is older than the flyer table's schema or change log; building it again")
+            guard latest >= meta.change else {
+                logger.info("flyers: the stored search index is newer than the flyer table's change log (a restored copy?); building it again")
                 return false
             }
-            let changes = try packed.repository.changes(after: meta.change)
+            let changes = try repository.changes(after: meta.change)
             guard let ids = changes.ids else {
                 logger.info("flyers: too much changed since the stored search index was built; building it again")
                 return false
             }
-            packed.replaceBase(with: stored)
-            let found = try packed.repository.flyers(ids: Array(ids))
+            packed.replaceBase(with: stored, change: meta.change)
+            let found = try repository.flyers(ids: Array(ids))
             apply(found, changed: ids)
             state.withLock {
-                $0.lastChange = changes.latest; $0.storedChange = meta.change; $0.warm = true; $0.loaded = true
+                $0.lastChange = changes.latest; $0.readBack = true; $0.warm = true; $0.loaded = true
             }
-            logger.debug("flyers: stored search index read", metadata: ["flyers": "\(packed.count)", "changes since": "\(ids.count)"])
+            logger.info("flyers: stored search index read", metadata: ["flyers": "\(packed.count)", "changes since": "\(ids.count)"])
             return true
         }
     }
@@ -146,23 +151,23 @@ public final class FlyerCatalog: Sendable {
     /// Builds the packed index from every stored flyer (on this thread), stores it when `storing`,
     /// and makes it the cache with the changes since applied.
     private func build(storing: Bool) throws(FlyerStoreError) {
-        guard let packed else { return }
-        let built = try packed.repository.buildIndex(cellSize: cellSize)
+        guard let packed, let repository else { return }
+        let built = try repository.buildIndex(cellSize: cellSize)
         if storing {
             do {
-                try packed.repository.saveIndex(built.index, change: built.change, schemaVersion: built.schemaVersion)
+                try repository.saveIndex(built.index, change: built.change)
             } catch {
                 logger.warning("flyers: the search index could not be stored (\(error)); it is built again at the next start")
             }
         }
-        packed.replaceBase(with: built.index)
-        let changes = try packed.repository.changes(after: built.change)
+        packed.replaceBase(with: built.index, change: built.change)
+        let changes = try repository.changes(after: built.change)
         if let ids = changes.ids {
-            apply(try packed.repository.flyers(ids: Array(ids)), changed: ids)
+            apply(try repository.flyers(ids: Array(ids)), changed: ids)
         }
         state.withLock {
             $0.lastChange = changes.ids == nil ? built.change : changes.latest
-            $0.storedChange = built.change; $0.warm = true; $0.loaded = true
+            $0.readBack = false; $0.warm = true; $0.loaded = true
         }
         logger.info("flyers: search index built and stored", metadata: ["flyers": "\(built.index.count)"])
     }
@@ -173,10 +178,24 @@ public final class FlyerCatalog: Sendable {
         try result.get()
     }
 
-    /// SpatiaLite: builds the index when the stored one could not be used (the service calls this once it runs).
+    /// SpatiaLite (the service calls this once it runs): builds the index when the stored one could not
+    /// be used; else compares the stored one with the flyer table, off the cooperative threads, and builds
+    /// it again when they differ (a write that bypassed the change log).
     public func prepare() async throws(FlyerStoreError) {
-        guard packed != nil, !state.withLock({ $0.warm }) else { return }
-        try await serialised { () async throws(FlyerStoreError) in try await buildInBackground() }
+        guard let packed, let repository else { return }
+        let (warm, readBack) = state.withLock { ($0.warm, $0.readBack) }
+        guard warm else { return try await serialised { () async throws(FlyerStoreError) in try await buildInBackground() } }
+        guard readBack else { return }
+        let (index, change) = packed.base
+        let result = await BlockingWork.onOwnThread(lowPriority: true) {
+            Result { () throws(FlyerStoreError) in try repository.differences(from: index, builtAt: change) }
+        }
+        guard let differences = try result.get(), differences > 0 else {
+            logger.debug("flyers: the stored search index matches the flyer table")
+            return
+        }
+        logger.warning("flyers: the stored search index differs from the flyer table on \(differences) flyers (written without the change log?); building it again")
+        try await load()
     }
 
     private func apply(_ found: [Flyer], changed ids: Set<String>) {
@@ -225,8 +244,9 @@ public final class FlyerCatalog: Sendable {
             return false
         }
         if needsLoad { try await load() }
-        let (latest, stored, building) = state.withLock { ($0.lastChange, $0.storedChange, $0.building) }
-        if packed != nil, !building, latest - stored > Self.restoreAfterChanges { storeAgain() }
+        guard let packed else { return }
+        let (latest, building) = state.withLock { ($0.lastChange, $0.building) }
+        if !building, latest - packed.base.change > Self.restoreAfterChanges { storeAgain() }
     }
 
     /// Builds and stores the packed index again in the background while the cache keeps answering.
@@ -287,7 +307,7 @@ public final class FlyerCatalog: Sendable {
     /// The cache as a searcher.
     private var cache: any FlyerSearching {
         guard let packed, let database = databaseSearch as? SpatiaLiteSearch else { return index }
-        return PackedSearch(cache: packed, database: database) { () async throws(FlyerStoreError) in try await self.refresh() }
+        return PackedSearch(cache: packed, database: database)
     }
 
     /// The database's state for `/v1/providers` and `/health`.

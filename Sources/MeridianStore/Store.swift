@@ -14,9 +14,17 @@ public final class Store: Sendable {
     public let path: String
     private let foundDamage = Mutex<String?>(nil)
 
-    private init(database: any DatabaseWriter, path: String) {
+    /// The whole-file check was left for later (`checkInBackground`): the file was as a checked store left it.
+    public let wholeFileCheckDeferred: Bool
+    /// The file was checked whole when opened, or was as a checked store left it: a clean close stamps it
+    /// (`VerifiedStamp`).
+    private let verified: Bool
+
+    private init(database: any DatabaseWriter, path: String, verified: Bool = false, wholeFileCheckDeferred: Bool = false) {
         self.database = database
         self.path = path
+        self.verified = verified
+        self.wholeFileCheckDeferred = wholeFileCheckDeferred
     }
 
     /// How thoroughly `open` checks the file before using it.
@@ -26,12 +34,14 @@ public final class Store: Sendable {
         /// `PRAGMA integrity_check`, also that every index matches its table, and `rtreecheck` of every R*Tree
         /// (about 2 s per million flyers; for the service, which then runs for a long time on what it read).
         case integrity
+        /// `integrity`, unless the file is exactly as a checked store left it at its last clean close
+        /// (`VerifiedStamp`); then nothing now, and `wholeFileCheckDeferred` asks for `checkInBackground`.
+        case integrityUnlessUnchanged
     }
 
     /// Opens (creating if needed) the database at `path`, loads SpatiaLite,
-    /// initialises spatial metadata once and checks the file with `check` (nil: no check now; see
-    /// `checkInBackground`).
-    public static func open(path: String, check: OpeningCheck? = .quick, busyTimeout: Double = Store.defaultBusyTimeout,
+    /// initialises spatial metadata once and checks the file with `check`.
+    public static func open(path: String, check: OpeningCheck = .quick, busyTimeout: Double = Store.defaultBusyTimeout,
                             logger: Logger = Logger(label: "meridian.store")) throws(StoreError) -> Store {
         guard !looksLikeURL(path) else {
             throw .cannotOpen(path: path, detail: "this is a URL, but the store is a SpatiaLite file; give a file path")
@@ -42,14 +52,16 @@ public final class Store: Sendable {
         } catch {
             throw .cannotOpen(path: path, detail: "cannot create the folder \(directory.path): \(error.localizedDescription)")
         }
+        // Before the pool opens: opening may write (the write-ahead log's first frames).
+        let unchanged = check == .integrityUnlessUnchanged && VerifiedStamp.matches(path)
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration(busyTimeout: busyTimeout))
         } catch {
             throw classify(error, path: path)
         }
-        let store = Store(database: pool, path: path)
-        if let check { try store.checkIntegrity(check) }
+        let store = Store(database: pool, path: path, verified: check != .quick, wholeFileCheckDeferred: unchanged)
+        if !unchanged { try store.checkIntegrity(check) }
         try store.initialiseSpatialMetadata()
         logger.debug("store opened", metadata: ["path": "\(path)"])
         return store
@@ -92,7 +104,7 @@ public final class Store: Sendable {
                 case .quick:
                     let rows = try String.fetchAll(db, sql: "PRAGMA quick_check(20)")
                     return rows == ["ok"] ? [] : [StoreCheck.Check(name: "quick_check", subject: nil, problems: rows.isEmpty ? ["no answer"] : rows)]
-                case .integrity:
+                case .integrity, .integrityUnlessUnchanged:
                     return StoreCheck.checks(db, full: false).filter { !$0.isOK }
                 }
             }
@@ -117,7 +129,7 @@ public final class Store: Sendable {
     public func checkInBackground(logger: Logger) async throws(StoreError) -> StoreCheckReport {
         let started = ContinuousClock.now
         let path = self.path
-        let result = await BlockingWork.onOwnThread { Result { () throws(StoreError) in try StoreCheck.run(path: path, full: false) } }
+        let result = await BlockingWork.onOwnThread(lowPriority: true) { Result { () throws(StoreError) in try StoreCheck.run(path: path, full: false) } }
         let report = try result.get()
         let seconds = (ContinuousClock.now - started) / .milliseconds(1) / 1000
         if report.isHealthy {
@@ -126,9 +138,29 @@ public final class Store: Sendable {
         }
         let found = report.checks.filter { !$0.isOK }.map(\.summary)
         foundDamage.withLock { $0 = "damaged: \(report.damaged.joined(separator: ", ")); " + found.joined(separator: "; ") }
+        VerifiedStamp.remove(path)
         try? await database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 1") }
         logger.critical("store check: \(damage?.description ?? path); writes are refused until the service is restarted on a sound file")
         return report
+    }
+
+    /// Closes the database (every later use fails). When the file was checked whole at open, or was as a
+    /// checked store left it, and no check found damage since, stamps it (`VerifiedStamp`) so that the next
+    /// start on it can skip the whole-file check.
+    public func close(logger: Logger) {
+        do {
+            // The write-ahead log is copied into the file and emptied now: the pool closes its writer first,
+            // and its read-only readers, closing last, could not.
+            try database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            try (database as? DatabasePool)?.close()
+        } catch {
+            logger.warning("store: \(path) could not be closed cleanly: \(error)")
+            return
+        }
+        guard verified, damage == nil else { return }
+        if !VerifiedStamp.record(path) {
+            logger.warning("store: cannot write \(VerifiedStamp.path(for: path)); the next start checks the whole file again")
+        }
     }
 
     private func initialiseSpatialMetadata() throws(StoreError) {

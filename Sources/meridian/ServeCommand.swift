@@ -41,9 +41,11 @@ struct ServeCommand: AsyncParsableCommand {
             let resources = Resources()
             let store: Store
             do {
-                // Opening reads the header and the schema (damage there is refused now); every page and index
-                // is checked in the background (`StoreCheckService`), so that the service answers at once.
-                store = try Store.open(path: settings.store.path, check: nil, busyTimeout: settings.store.busyTimeout, logger: logger)
+                // The service runs for a long time on what it reads now: every page and index is checked before
+                // it starts, unless the file is exactly as this service left it after such a check (then the
+                // check runs in the background, `StoreCheckService`, and the service answers at once).
+                store = try Store.open(path: settings.store.path, check: .integrityUnlessUnchanged,
+                                       busyTimeout: settings.store.busyTimeout, logger: logger)
                 resources[StoreKey.self] = store
             } catch {
                 throw CommandFailure("\(error)")
@@ -64,11 +66,15 @@ struct ServeCommand: AsyncParsableCommand {
             }
             // Shutdown runs in reverse order: the host drains the consumers first, the HTTP server stops last.
             let group = ServiceGroup(configuration: .init(
-                services: [app] + host.services + [StoreCheckService(store: store, logger: logger)],
+                services: [app] + host.services + (store.wholeFileCheckDeferred ? [StoreCheckService(store: store, logger: logger)] : []),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             ))
+            if store.wholeFileCheckDeferred {
+                logger.notice("store: \(store.path) is as this service left it after its last check; checking it again in the background")
+            }
             try await group.run()
+            store.close(logger: logger)
             logger.notice("Meridian stopped")
         }
     }

@@ -53,6 +53,10 @@ struct ImportExportTests {
             {"type":"Feature","geometry":{"type":"Point","coordinates":[2,48]},"properties":{"category":"food"}}
             """))
         #expect(untitled.field == "properties.title" && untitled.message.contains("missing title"))
+        let nul = try #require(geojsonError("""
+            {"type":"Feature","geometry":{"type":"Point","coordinates":[2,48]},"properties":{"title":"x","address":"1 rue\\u0000 B"}}
+            """))
+        #expect(nul.field == "properties.address" && nul.message.contains("NUL"), "\(nul)")
         let badDate = try #require(geojsonError("""
             {"type":"Feature","geometry":{"type":"Point","coordinates":[2,48]},"properties":{"title":"x","valid_until":"next week"}}
             """))

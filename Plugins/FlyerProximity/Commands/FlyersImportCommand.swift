@@ -50,6 +50,8 @@ extension FlyersCommand {
                             { bar.update(fraction: $0.fractionRead, detail: "\(Int($0.fractionRead * 100)) % read, \(Counted.string($0.written, "flyer")) written") }
                         })
                         progress?.finish()
+                        // A service started next reads the search index instead of building it.
+                        try (repository as? FlyerRepository)?.storeSearchIndex()
                         return imported
                     } catch {
                         progress?.finish()

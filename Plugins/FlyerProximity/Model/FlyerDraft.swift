@@ -37,6 +37,11 @@ struct FlyerDraft {
             }
             radiusM = value
         }
+        // SQLite keeps text only up to a NUL: refused rather than cut short.
+        for (field, text) in [("title", title), ("description", description), ("address", address), ("category", category), ("url", url)]
+        where text?.utf8.contains(0) == true {
+            throw fail(field, "contains a NUL character (U+0000), which the database cannot keep; remove it")
+        }
         let from = try date(validFrom, field: "valid_from", fail: fail)
         let until = try date(validUntil, field: "valid_until", fail: fail)
         if let from, let until, from > until {

@@ -4,8 +4,8 @@ import MeridianCore
 /// An immutable search index over every flyer in flat arrays: points sorted by grid cell (and by
 /// part within crowded cells), so a cell is a range of slots and nothing but areas needs a pointer.
 /// It is stored in the database as it is in memory (`PersistedFlyerIndex`) and read back in bulk
-/// at start. It keeps what search needs (positions, validity, radius, category, id); titles and
-/// the other text come from the database for the flyers a search returns.
+/// at start. It keeps what search needs (positions, validity, radius, category, id) in fixed-size
+/// slots and each flyer's display text packed (`PackedFlyerTexts`), so results need no database reads.
 ///
 /// The search is the mutable `FlyerIndex`'s: cells, then parts, then flyers nearest bound first,
 /// measured exactly until no remaining bound can beat the page, so both give the same answers.
@@ -13,6 +13,8 @@ final class PackedFlyerIndex: Sendable {
     let layout: GridLayout
     let slots: [PackedSlot]
     let ids: PackedStrings
+    /// Per slot, its display text (`PackedFlyerTexts`).
+    let texts: PackedStrings
     /// Slots in id byte order, for finding a flyer by id.
     let byID: [Int32]
     let categories: PackedStrings
@@ -42,6 +44,7 @@ final class PackedFlyerIndex: Sendable {
     struct Arrays {
         var slots: [PackedSlot]
         var ids: PackedStrings
+        var texts: PackedStrings
         var byID: [Int32]
         var categories: PackedStrings
         var cellKeys: [Int64]
@@ -71,6 +74,7 @@ final class PackedFlyerIndex: Sendable {
             if !condition { throw .malformed(what) }
         }
         try check(arrays.ids.count == count && arrays.byID.count == count, "ids")
+        try check(arrays.texts.count == count && (0..<count).allSatisfy { arrays.texts.withBytes($0, PackedFlyerTexts.decode) != nil }, "texts")
         try check(arrays.byID.allSatisfy { $0 >= 0 && Int($0) < count }, "id order")
         try check(arrays.cellPointStart.count == cells + 1 && arrays.cellBoxes.count == cells && arrays.cellFirstPart.count == cells
                   && arrays.cellAreaStart.count == cells + 1 && arrays.partBoxes.count == parts && parts % side == 0, "cells")
@@ -105,6 +109,7 @@ final class PackedFlyerIndex: Sendable {
         layout = GridLayout(cellSize: cellSize)
         slots = arrays.slots
         ids = arrays.ids
+        texts = arrays.texts
         byID = arrays.byID
         categories = arrays.categories
         cellKeys = arrays.cellKeys
@@ -141,12 +146,16 @@ final class PackedFlyerIndex: Sendable {
         return nil
     }
 
-    /// True when `flyer` is what `slot` holds: the same geometry, validity, radius and category.
-    func describes(_ slot: Int32, _ flyer: Flyer) -> Bool {
+    /// The flyer in `slot`, as it was stored.
+    func flyer(_ slot: Int32) -> Flyer {
         let entry = slots[Int(slot)]
-        let category = entry.category == PackedSlot.uncategorised ? nil : categories[Int(entry.category)]
-        guard entry.matches(flyer, category: category) else { return false }
-        return entry.area >= 0 ? areaGeometries[Int(entry.area)] == flyer.geometry : flyer.geometry == .point(entry.coordinate)
+        // Every record was decoded when the index was read back (`checked`) or built.
+        let fields = texts.withBytes(Int(slot), PackedFlyerTexts.decode) ?? PackedFlyerTexts.Fields(title: "")
+        return Flyer(id: ids[Int(slot)], title: fields.title, description: fields.description, address: fields.address,
+                     category: fields.category, url: fields.url, radiusM: entry.radius,
+                     validFrom: entry.validFrom.isFinite ? Date(timeIntervalSince1970: entry.validFrom) : nil,
+                     validUntil: entry.validUntil.isFinite ? Date(timeIntervalSince1970: entry.validUntil) : nil,
+                     geometry: entry.area >= 0 ? areaGeometries[Int(entry.area)] : .point(entry.coordinate))
     }
 
     /// The exact distance from `center` to the flyer in `slot`, and its nearest point.

@@ -2,11 +2,12 @@ import Foundation
 import MeridianCore
 
 /// Builds a `PackedFlyerIndex` from flyers given one at a time (in any order), keeping only their
-/// search data, so that a million flyers can be read from the database without holding them.
+/// search data and packed text, so that a million flyers can be read from the database without holding them.
 struct PackedIndexBuilder {
     private let layout: GridLayout
     private var slots: [PackedSlot] = []
     private var ids = PackedStrings()
+    private var texts = PackedStrings()
     /// Per slot: its cell and part (points), or -1 (areas).
     private var keys: [Int64] = []
     private var parts: [Int32] = []
@@ -56,6 +57,8 @@ struct PackedIndexBuilder {
         }
         slots.append(slot)
         ids.append(flyer.id)
+        texts.append(bytes: PackedFlyerTexts.encode(.init(title: flyer.title, description: flyer.description, address: flyer.address,
+                                                          category: flyer.category, url: flyer.url)))
     }
 
     /// The index: points ordered by cell and part, then the areas.
@@ -65,8 +68,11 @@ struct PackedIndexBuilder {
             return keyA != keyB ? keyA < keyB : (parts[a] != parts[b] ? parts[a] < parts[b] : a < b)
         }
         let ordered = order.map { slots[$0] }
-        var orderedIDs = PackedStrings()
-        for index in order { orderedIDs.append(ids[index]) }
+        var orderedIDs = PackedStrings(), orderedTexts = PackedStrings()
+        for index in order {
+            orderedIDs.append(ids[index])
+            texts.withBytes(index) { orderedTexts.append(bytes: $0) }
+        }
         let byID = ordered.indices.sorted { orderedIDs.precedes($0, $1) }.map(Int32.init)
 
         // Cells: every cell holding a point or touched by an area, with its point range.
@@ -118,7 +124,7 @@ struct PackedIndexBuilder {
             cellAreaStart.append(Int32(cellAreas.count))
         }
         return PackedFlyerIndex(cellSize: layout.cellSize, .init(
-            slots: ordered, ids: orderedIDs, byID: byID, categories: categories, cellKeys: cellKeys, cellPointStart: cellPointStart,
+            slots: ordered, ids: orderedIDs, texts: orderedTexts, byID: byID, categories: categories, cellKeys: cellKeys, cellPointStart: cellPointStart,
             cellBoxes: cellBoxes, cellFirstPart: cellFirstPart, partStart: partStart, partBoxes: partBoxes,
             cellAreaStart: cellAreaStart, cellAreas: cellAreas, largeAreas: largeAreas,
             areaGeometries: areaGeometries, areaShapes: areaShapes))

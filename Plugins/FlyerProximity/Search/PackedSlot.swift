@@ -1,7 +1,7 @@
 import MeridianCore
 
 /// What a packed index keeps of one flyer (80 bytes, no pointers): enough to find and measure it.
-/// Its text fields stay in the database.
+/// Its text is packed beside it (`PackedFlyerIndex.texts`).
 struct PackedSlot: Sendable, Equatable {
     /// The point itself, or the area's anchor.
     var anchor: EarthPoint
@@ -24,11 +24,4 @@ struct PackedSlot: Sendable, Equatable {
 
     /// The point (checked when the index was built or read, so never `.zero` in practice).
     var coordinate: Coordinate { (try? Coordinate(latitude: latitude, longitude: longitude)) ?? .zero }
-
-    /// True when the slot holds `flyer`'s validity, radius and category (its geometry is compared by the index).
-    func matches(_ flyer: Flyer, category name: String?) -> Bool {
-        validFrom == (flyer.validFrom?.timeIntervalSince1970 ?? -.infinity)
-            && validUntil == (flyer.validUntil?.timeIntervalSince1970 ?? .infinity)
-            && radius == flyer.radiusM && name == flyer.category?.lowercased()
-    }
 }

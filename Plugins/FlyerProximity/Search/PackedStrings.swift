@@ -17,8 +17,17 @@ struct PackedStrings: Sendable {
     var count: Int { starts.count - 1 }
 
     mutating func append(_ text: String) {
-        bytes += text.utf8
+        append(bytes: text.utf8)
+    }
+
+    mutating func append<Bytes: Sequence>(bytes run: Bytes) where Bytes.Element == UInt8 {
+        bytes += run
         starts.append(UInt32(bytes.count))
+    }
+
+    /// Calls `body` with the bytes of entry `index`, without copying them.
+    func withBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        bytes.withUnsafeBytes { all in body(UnsafeRawBufferPointer(rebasing: all[Int(starts[index])..<Int(starts[index + 1])])) }
     }
 
     subscript(index: Int) -> String {

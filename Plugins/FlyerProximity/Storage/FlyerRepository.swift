@@ -64,7 +64,7 @@ public struct FlyerRepository: FlyerStore {
     /// The page cache of a bulk write, as SQLite's negative `cache_size` (KiB): 512 MiB at most, used as needed.
     private static let bulkCacheKibibytes = -524_288
 
-    private static let columns = "id, title, description, address, category, url, radius_m, valid_from, valid_until"
+    static let columns = "id, title, description, address, category, url, radius_m, valid_from, valid_until"
 
     /// Writes `flyers` in one transaction (all or nothing). Ids repeated within `flyers` are rejected.
     public func write(_ flyers: [Flyer], mode: FlyerWriteMode) throws(FlyerStoreError) {
@@ -187,42 +187,16 @@ public struct FlyerRepository: FlyerStore {
 
     public func changes(after: Int64) throws(FlyerStoreError) -> FlyerChanges {
         try run {
-            try store.database.read { db in
-                let rows = try Row.fetchAll(db, sql: "SELECT seq, flyer_id FROM flyer_changes WHERE seq > ? ORDER BY seq LIMIT ?",
-                                            arguments: [after, FlyerChanges.limit + 1])
-                let oldest = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM flyer_changes")
-                return FlyerChanges(after: after, rows: rows.map { ($0[0], $0[1]) }, oldestLogged: oldest)
-            }
+            try store.database.read { db in try Self.changes(db, after: after) }
         }
     }
 
-    /// The stored search index, checked, or why it cannot be used.
-    func storedIndex(cellSize: Double) throws(FlyerStoreError) -> (found: PersistedFlyerIndex.Found, latest: Int64, schemaVersion: Int64) {
-        try run {
-            try store.database.read { db in
-                (try PersistedFlyerIndex.load(from: db, cellSize: cellSize), try Self.lastChange(db), try Self.schemaVersion(db))
-            }
-        }
-    }
-
-    /// A packed index of every stored flyer, with the change and schema version it holds (one read transaction).
-    func buildIndex(cellSize: Double) throws(FlyerStoreError) -> (index: PackedFlyerIndex, change: Int64, schemaVersion: Int64) {
-        try run {
-            try store.database.read { db in
-                let change = try Self.lastChange(db), schemaVersion = try Self.schemaVersion(db)
-                var builder = PackedIndexBuilder(cellSize: cellSize)
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers")
-                while let row = try rows.next() { builder.add(try Self.flyer(from: row)) }
-                return (builder.build(), change, schemaVersion)
-            }
-        }
-    }
-
-    /// Stores `index` as the search index (replacing the stored one).
-    func saveIndex(_ index: PackedFlyerIndex, change: Int64, schemaVersion: Int64) throws(FlyerStoreError) {
-        try run {
-            try store.database.write { db in try PersistedFlyerIndex.save(index, change: change, schemaVersion: schemaVersion, in: db) }
-        }
+    /// The change log after `after`, read in `db`'s transaction.
+    static func changes(_ db: Database, after: Int64) throws -> FlyerChanges {
+        let rows = try Row.fetchAll(db, sql: "SELECT seq, flyer_id FROM flyer_changes WHERE seq > ? ORDER BY seq LIMIT ?",
+                                    arguments: [after, FlyerChanges.limit + 1])
+        let oldest = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM flyer_changes")
+        return FlyerChanges(after: after, rows: rows.map { ($0[0], $0[1]) }, oldestLogged: oldest)
     }
 
     /// Flyers chosen by `condition` (SQL after WHERE, with bound `arguments`, may end in ORDER BY), one at a time
@@ -243,12 +217,8 @@ public struct FlyerRepository: FlyerStore {
         try run { try store.database.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) } }
     }
 
-    private static func lastChange(_ db: Database) throws -> Int64 {
+    static func lastChange(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) FROM flyer_changes") ?? 0
-    }
-
-    private static func schemaVersion(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
     }
 
     /// Calls `body` with every stored flyer in id order.
@@ -268,7 +238,7 @@ public struct FlyerRepository: FlyerStore {
         return flyers
     }
 
-    private static func flyer(from row: Row) throws(FlyerStoreError) -> Flyer {
+    static func flyer(from row: Row) throws(FlyerStoreError) -> Flyer {
         let id: String = (try? row.decode(String.self, atIndex: 0)) ?? "?"
         guard let title = try? row.decode(String.self, atIndex: 1),
               let radius = try? row.decode(Double.self, atIndex: 6),
@@ -281,7 +251,7 @@ public struct FlyerRepository: FlyerStore {
                      radiusM: radius, validFrom: date(7), validUntil: date(8), geometry: geometry)
     }
 
-    private func run<T>(_ body: () throws -> T) throws(FlyerStoreError) -> T {
+    func run<T>(_ body: () throws -> T) throws(FlyerStoreError) -> T {
         do {
             return try body()
         } catch let error as FlyerStoreError {

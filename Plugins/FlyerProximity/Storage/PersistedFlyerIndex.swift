@@ -5,21 +5,19 @@ import GRDB
 /// bytes as they are in memory, and a `meta` row), so that the service reads it in bulk at start
 /// instead of building it from every flyer.
 ///
-/// The meta row names the change-log entry and the schema version the index was built at, the
-/// layout it was written with, and a checksum of every array. A reader uses it only when all of
-/// them fit; then the change log since that entry brings it up to date.
+/// The meta row names the change-log entry the index was built at, the layout it was written with,
+/// and a checksum of every array. A reader uses it only when all of them fit; then the change log
+/// since that entry brings it up to date, and `FlyerRepository.verify` compares it with the flyer
+/// table in the background (a write that bypassed the change log shows there).
 enum PersistedFlyerIndex {
     /// Bumped whenever the layout of the arrays changes.
-    static let format = 1
+    static let format = 2
 
     struct Meta: Codable, Equatable {
         var format: Int
         var cellSize: Double
         /// The latest change-log entry the index holds.
         var change: Int64
-        /// `PRAGMA schema_version` when it was built: a schema change (triggers set aside, a table
-        /// rebuilt) may have let writes past the change log.
-        var schemaVersion: Int64
         var flyers: Int
         var slotStride: Int
         var boxStride: Int
@@ -34,13 +32,15 @@ enum PersistedFlyerIndex {
         case found(PackedFlyerIndex, Meta)
     }
 
-    /// Replaces the stored index with `index`, built at change `change` and schema version `schemaVersion`.
-    static func save(_ index: PackedFlyerIndex, change: Int64, schemaVersion: Int64, in db: Database) throws {
+    /// Replaces the stored index with `index`, built at change `change`.
+    static func save(_ index: PackedFlyerIndex, change: Int64, in db: Database) throws {
         var sections: [(String, [UInt8])] = []
         func add<T>(_ name: String, _ array: [T]) { sections.append((name, array.withUnsafeBytes { Array($0) })) }
         add("slots", index.slots)
         add("id_starts", index.ids.starts)
         add("id_bytes", index.ids.bytes)
+        add("text_starts", index.texts.starts)
+        add("text_bytes", index.texts.bytes)
         add("by_id", index.byID)
         add("category_starts", index.categories.starts)
         add("category_bytes", index.categories.bytes)
@@ -63,7 +63,7 @@ enum PersistedFlyerIndex {
         add("area_wkb", areaBytes)
         var checksums: [String: String] = [:]
         for (name, bytes) in sections { checksums[name] = String(bytes.withUnsafeBytes(Checksum.of), radix: 16) }
-        let meta = Meta(format: format, cellSize: index.layout.cellSize, change: change, schemaVersion: schemaVersion, flyers: index.count,
+        let meta = Meta(format: format, cellSize: index.layout.cellSize, change: change, flyers: index.count,
                         slotStride: MemoryLayout<PackedSlot>.stride, boxStride: MemoryLayout<SpaceBox>.stride, checksums: checksums)
         try db.execute(sql: "DELETE FROM flyer_search_index")
         let insert = try db.makeStatement(sql: "INSERT INTO flyer_search_index (name, data) VALUES (?, ?)")
@@ -106,6 +106,7 @@ enum PersistedFlyerIndex {
     private struct Arrays {
         var names = Set<String>()
         var slots: [PackedSlot] = [], idStarts: [UInt32] = [], idBytes: [UInt8] = [], byID: [Int32] = []
+        var textStarts: [UInt32] = [], textBytes: [UInt8] = []
         var categoryStarts: [UInt32] = [], categoryBytes: [UInt8] = [], cellKeys: [Int64] = [], cellPointStart: [Int32] = []
         var cellBoxes: [SpaceBox] = [], cellFirstPart: [Int32] = [], partStart: [Int32] = [], partBoxes: [SpaceBox] = []
         var cellAreaStart: [Int32] = [], cellAreas: [Int32] = [], largeAreas: [Int32] = [], areaStarts: [UInt32] = [], areaBytes: [UInt8] = []
@@ -125,6 +126,8 @@ enum PersistedFlyerIndex {
             case "slots": return copy(PackedSlot.self).map { slots = $0 } != nil
             case "id_starts": return copy(UInt32.self).map { idStarts = $0 } != nil
             case "id_bytes": return copy(UInt8.self).map { idBytes = $0 } != nil
+            case "text_starts": return copy(UInt32.self).map { textStarts = $0 } != nil
+            case "text_bytes": return copy(UInt8.self).map { textBytes = $0 } != nil
             case "by_id": return copy(Int32.self).map { byID = $0 } != nil
             case "category_starts": return copy(UInt32.self).map { categoryStarts = $0 } != nil
             case "category_bytes": return copy(UInt8.self).map { categoryBytes = $0 } != nil
@@ -145,6 +148,7 @@ enum PersistedFlyerIndex {
 
         func index(cellSize: Double) throws(PackedIndexError) -> PackedFlyerIndex {
             guard let ids = PackedStrings(starts: idStarts, bytes: idBytes) else { throw .malformed("id offsets") }
+            guard let texts = PackedStrings(starts: textStarts, bytes: textBytes) else { throw .malformed("text offsets") }
             guard let categories = PackedStrings(starts: categoryStarts, bytes: categoryBytes) else { throw .malformed("category offsets") }
             guard let areas = PackedStrings(starts: areaStarts, bytes: areaBytes) else { throw .malformed("area offsets") }
             var geometries: [FlyerGeometry] = [], shapes: [AreaShape] = []
@@ -156,7 +160,7 @@ enum PersistedFlyerIndex {
                 shapes.append(shape)
             }
             return try PackedFlyerIndex.checked(cellSize: cellSize, .init(
-                slots: slots, ids: ids, byID: byID, categories: categories, cellKeys: cellKeys, cellPointStart: cellPointStart,
+                slots: slots, ids: ids, texts: texts, byID: byID, categories: categories, cellKeys: cellKeys, cellPointStart: cellPointStart,
                 cellBoxes: cellBoxes, cellFirstPart: cellFirstPart, partStart: partStart, partBoxes: partBoxes,
                 cellAreaStart: cellAreaStart, cellAreas: cellAreas, largeAreas: largeAreas, areaGeometries: geometries, areaShapes: shapes))
         }

@@ -15,10 +15,17 @@ public enum BlockingWork {
 
     /// The result of `work`, run on a thread of its own: for work of seconds (building an index, checking a
     /// whole database) that must not hold a dispatch worker either, since on Linux the cooperative pool and
-    /// the global queues share the same few workers.
-    public static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    /// the global queues share the same few workers. With `lowPriority` the thread runs niced (Linux nice 10),
+    /// so that work done in the background (checks after start) gives way to answering requests.
+    public static func onOwnThread<T: Sendable>(lowPriority: Bool = false, _ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
+            Thread {
+                #if os(Linux)
+                // On Linux the nice value is per thread, and 0 names the calling thread.
+                if lowPriority { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
+                #endif
+                continuation.resume(returning: work())
+            }.start()
         }
     }
 }

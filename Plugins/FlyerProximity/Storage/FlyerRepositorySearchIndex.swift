@@ -1,0 +1,63 @@
+import GRDB
+
+/// The packed search index and the flyer table: building it, storing it, reading it back, and
+/// checking it against the table.
+extension FlyerRepository {
+    /// The stored search index, checked, or why it cannot be used, with the latest change.
+    func storedIndex(cellSize: Double) throws(FlyerStoreError) -> (found: PersistedFlyerIndex.Found, latest: Int64) {
+        try run {
+            try store.database.read { db in (try PersistedFlyerIndex.load(from: db, cellSize: cellSize), try Self.lastChange(db)) }
+        }
+    }
+
+    /// A packed index of every stored flyer, with the change it holds (one read transaction).
+    func buildIndex(cellSize: Double) throws(FlyerStoreError) -> (index: PackedFlyerIndex, change: Int64) {
+        try run {
+            try store.database.read { db in
+                let change = try Self.lastChange(db)
+                var builder = PackedIndexBuilder(cellSize: cellSize)
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers")
+                while let row = try rows.next() { builder.add(try Self.flyer(from: row)) }
+                return (builder.build(), change)
+            }
+        }
+    }
+
+    /// Builds the search index from every stored flyer and stores it, so that the next service start reads
+    /// it instead of building it (after a bulk import). Returns the number of flyers it holds.
+    @discardableResult
+    public func storeSearchIndex(cellSize: Double = 0.05) throws(FlyerStoreError) -> Int {
+        let built = try buildIndex(cellSize: cellSize)
+        try saveIndex(built.index, change: built.change)
+        return built.index.count
+    }
+
+    /// Stores `index`, built at change `change`, as the search index (replacing the stored one).
+    func saveIndex(_ index: PackedFlyerIndex, change: Int64) throws(FlyerStoreError) {
+        try run {
+            try store.database.write { db in try PersistedFlyerIndex.save(index, change: change, in: db) }
+        }
+    }
+
+    /// How many flyers the table and `index` (built at change `change`) disagree on, leaving out those the
+    /// change log names since: each such flyer the table holds otherwise than the index, or that only one
+    /// of them holds. Nil when the change log no longer reaches back to `change` (the index is then built
+    /// again anyway). One read transaction.
+    func differences(from index: PackedFlyerIndex, builtAt change: Int64) throws(FlyerStoreError) -> Int? {
+        try run {
+            try store.database.read { db in
+                guard let changed = try Self.changes(db, after: change).ids else { return nil }
+                var unchanged = 0, same = 0
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers")
+                while let row = try rows.next() {
+                    let flyer = try Self.flyer(from: row)
+                    guard !changed.contains(flyer.id) else { continue }
+                    unchanged += 1
+                    if let slot = index.slot(id: flyer.id), index.flyer(slot) == flyer { same += 1 }
+                }
+                let indexedUnchanged = index.count - changed.filter { index.slot(id: $0) != nil }.count
+                return (unchanged - same) + (indexedUnchanged - same)
+            }
+        }
+    }
+}
