@@ -15,6 +15,8 @@ final class PackedFlyerIndex: Sendable {
     let ids: PackedStrings
     /// Per slot, its display text (`PackedFlyerTexts`).
     let texts: PackedStrings
+    /// The validity of the slots that have one (`PackedSlot.validity`).
+    let validities: [PackedValidity]
     /// Slots in id byte order, for finding a flyer by id.
     let byID: [Int32]
     let categories: PackedStrings
@@ -45,6 +47,7 @@ final class PackedFlyerIndex: Sendable {
         var slots: [PackedSlot]
         var ids: PackedStrings
         var texts: PackedStrings
+        var validities: [PackedValidity]
         var byID: [Int32]
         var categories: PackedStrings
         var cellKeys: [Int64]
@@ -74,7 +77,7 @@ final class PackedFlyerIndex: Sendable {
             if !condition { throw .malformed(what) }
         }
         try check(arrays.ids.count == count && arrays.byID.count == count, "ids")
-        try check(arrays.texts.count == count && (0..<count).allSatisfy { arrays.texts.withBytes($0, PackedFlyerTexts.decode) != nil }, "texts")
+        try check(arrays.texts.count == count && (0..<count).allSatisfy { arrays.texts.withBytes($0, PackedFlyerTexts.isWellFormed) }, "texts")
         try check(arrays.byID.allSatisfy { $0 >= 0 && Int($0) < count }, "id order")
         try check(arrays.cellPointStart.count == cells + 1 && arrays.cellBoxes.count == cells && arrays.cellFirstPart.count == cells
                   && arrays.cellAreaStart.count == cells + 1 && arrays.partBoxes.count == parts && parts % side == 0, "cells")
@@ -98,7 +101,8 @@ final class PackedFlyerIndex: Sendable {
         let categoryCount = Int32(arrays.categories.count)
         try check(arrays.slots.allSatisfy { slot in
             slot.area < Int32(areaCount) && slot.category < categoryCount && slot.category >= PackedSlot.uncategorised
-                && (try? Coordinate(latitude: slot.latitude, longitude: slot.longitude)) != nil
+                && slot.validity >= PackedSlot.alwaysValid && Int(slot.validity) < arrays.validities.count
+                && (-90.0...90.0).contains(slot.latitude) && (-180.0...180.0).contains(slot.longitude)
         }, "slots")
         try check(arrays.areaShapes.count == areaCount, "area shapes")
         return PackedFlyerIndex(cellSize: cellSize, arrays)
@@ -110,6 +114,7 @@ final class PackedFlyerIndex: Sendable {
         slots = arrays.slots
         ids = arrays.ids
         texts = arrays.texts
+        validities = arrays.validities
         byID = arrays.byID
         categories = arrays.categories
         cellKeys = arrays.cellKeys
@@ -149,12 +154,13 @@ final class PackedFlyerIndex: Sendable {
     /// The flyer in `slot`, as it was stored.
     func flyer(_ slot: Int32) -> Flyer {
         let entry = slots[Int(slot)]
+        let validity = entry.validity == PackedSlot.alwaysValid ? nil : validities[Int(entry.validity)]
         // Every record was decoded when the index was read back (`checked`) or built.
         let fields = texts.withBytes(Int(slot), PackedFlyerTexts.decode) ?? PackedFlyerTexts.Fields(title: "")
         return Flyer(id: ids[Int(slot)], title: fields.title, description: fields.description, address: fields.address,
                      category: fields.category, url: fields.url, radiusM: entry.radius,
-                     validFrom: entry.validFrom.isFinite ? Date(timeIntervalSince1970: entry.validFrom) : nil,
-                     validUntil: entry.validUntil.isFinite ? Date(timeIntervalSince1970: entry.validUntil) : nil,
+                     validFrom: validity.flatMap { $0.from.isFinite ? Date(timeIntervalSince1970: $0.from) : nil },
+                     validUntil: validity.flatMap { $0.until.isFinite ? Date(timeIntervalSince1970: $0.until) : nil },
                      geometry: entry.area >= 0 ? areaGeometries[Int(entry.area)] : .point(entry.coordinate))
     }
 
@@ -201,7 +207,10 @@ final class PackedFlyerIndex: Sendable {
         nearestFirst(from: center, in: box, cutoff: radius) { slot in
             let entry = slots[Int(slot)]
             if filterCategory && entry.category != category { return best.cutoff }
-            if checkTime && (time < entry.validFrom || time > entry.validUntil) { return best.cutoff }
+            if checkTime && entry.validity != PackedSlot.alwaysValid {
+                let validity = validities[Int(entry.validity)]
+                if time < validity.from || time > validity.until { return best.cutoff }
+            }
             if dead.contains(slot) { return best.cutoff }
             if entry.area >= 0 && !seenAreas.insert(slot).inserted { return best.cutoff }
             let (distance, point) = distance(slot, from: query.center)
@@ -221,7 +230,7 @@ final class PackedFlyerIndex: Sendable {
         }
         func pushArea(_ slot: Int32) {
             let entry = slots[Int(slot)]
-            push(max(0, center.chord(to: entry.anchor) - entry.reach), slot, Self.flyerEntry)
+            push(max(0, center.chord(to: entry.anchor) - areaShapes[Int(entry.area)].reach), slot, Self.flyerEntry)
         }
         func pushPoints(_ range: Range<Int>) {
             for slot in range { push(center.chord(to: slots[slot].anchor), Int32(slot), Self.flyerEntry) }

@@ -31,12 +31,31 @@ enum PackedFlyerTexts {
         return bytes
     }
 
+    /// True when `bytes` is a packed record (as `decode` would find), without making its strings.
+    static func isWellFormed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        walk(bytes) { _ in } != nil
+    }
+
     /// The fields packed in `bytes`; nil when they are not a packed record (cut short, lengths past the
     /// end, bytes left over, unknown presence bits).
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Fields? {
+        var texts: [String] = []
+        guard let presence = walk(bytes, { texts.append(String(decoding: $0, as: UTF8.self)) }) else { return nil }
+        var next = 1
+        func optional(_ bit: UInt8) -> String? {
+            guard presence & (1 << bit) != 0 else { return nil }
+            defer { next += 1 }
+            return texts[next]
+        }
+        return Fields(title: texts[0], description: optional(0), address: optional(1), category: optional(2), url: optional(3))
+    }
+
+    /// Calls `field` with the bytes of each field in order (the title first) and returns the presence byte;
+    /// nil when `bytes` is not a packed record.
+    private static func walk(_ bytes: UnsafeRawBufferPointer, _ field: (UnsafeRawBufferPointer) -> Void) -> UInt8? {
         guard let presence = bytes.first, presence < 16 else { return nil }
         var offset = 1
-        func next() -> String? {
+        for _ in 0..<(1 + presence.nonzeroBitCount) {
             var length = 0, shift = 0
             while true {
                 guard offset < bytes.count, shift < 35 else { return nil }
@@ -47,16 +66,9 @@ enum PackedFlyerTexts {
                 if byte < 0x80 { break }
             }
             guard length <= bytes.count - offset else { return nil }
-            defer { offset += length }
-            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self)
+            field(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]))
+            offset += length
         }
-        func optional(_ bit: UInt8) -> String?? {
-            guard presence & (1 << bit) != 0 else { return .some(nil) }
-            return next().map { .some($0) }
-        }
-        guard let title = next(), let description = optional(0), let address = optional(1), let category = optional(2),
-              let url = optional(3), offset == bytes.count
-        else { return nil }
-        return Fields(title: title, description: description, address: address, category: category, url: url)
+        return offset == bytes.count ? presence : nil
     }
 }

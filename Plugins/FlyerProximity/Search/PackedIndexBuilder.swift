@@ -8,6 +8,7 @@ struct PackedIndexBuilder {
     private var slots: [PackedSlot] = []
     private var ids = PackedStrings()
     private var texts = PackedStrings()
+    private var validities: [PackedValidity] = []
     /// Per slot: its cell and part (points), or -1 (areas).
     private var keys: [Int64] = []
     private var parts: [Int32] = []
@@ -32,10 +33,14 @@ struct PackedIndexBuilder {
                 categories.append(name)
             }
         }
-        var slot = PackedSlot(anchor: EarthPoint(x: 0, y: 0, z: 0), latitude: 0, longitude: 0,
-                              validFrom: flyer.validFrom?.timeIntervalSince1970 ?? -.infinity,
-                              validUntil: flyer.validUntil?.timeIntervalSince1970 ?? .infinity,
-                              radius: flyer.radiusM, reach: 0, category: category, area: -1)
+        var validity = PackedSlot.alwaysValid
+        if flyer.validFrom != nil || flyer.validUntil != nil {
+            validity = Int32(validities.count)
+            validities.append(PackedValidity(from: flyer.validFrom?.timeIntervalSince1970 ?? -.infinity,
+                                             until: flyer.validUntil?.timeIntervalSince1970 ?? .infinity))
+        }
+        var slot = PackedSlot(anchor: EarthPoint(x: 0, y: 0, z: 0), latitude: 0, longitude: 0, radius: flyer.radiusM,
+                              category: category, area: -1, validity: validity)
         switch flyer.geometry {
         case .point(let point):
             slot.anchor = EarthPoint(point)
@@ -46,7 +51,6 @@ struct PackedIndexBuilder {
         case .polygon, .multiPolygon:
             guard let shape = AreaShape(flyer.geometry.polygons) else { return }
             slot.anchor = shape.anchor
-            slot.reach = shape.reach
             slot.latitude = shape.representative.latitude
             slot.longitude = shape.representative.longitude
             slot.area = Int32(areaShapes.count)
@@ -101,7 +105,8 @@ struct PackedIndexBuilder {
             var box = SpaceBox()
             for slot in start..<next { box.include(ordered[slot].anchor) }
             for slot in areaCells[key] ?? [] {
-                box.include(ordered[Int(slot)].anchor, margin: ordered[Int(slot)].reach + GridLayout.roundingSlack)
+                let entry = ordered[Int(slot)]
+                box.include(entry.anchor, margin: areaShapes[Int(entry.area)].reach + GridLayout.roundingSlack)
                 cellAreas.append(slot)
             }
             if next - start > GridLayout.maximumPointsPerCell {
@@ -124,7 +129,7 @@ struct PackedIndexBuilder {
             cellAreaStart.append(Int32(cellAreas.count))
         }
         return PackedFlyerIndex(cellSize: layout.cellSize, .init(
-            slots: ordered, ids: orderedIDs, texts: orderedTexts, byID: byID, categories: categories, cellKeys: cellKeys, cellPointStart: cellPointStart,
+            slots: ordered, ids: orderedIDs, texts: orderedTexts, validities: validities, byID: byID, categories: categories, cellKeys: cellKeys, cellPointStart: cellPointStart,
             cellBoxes: cellBoxes, cellFirstPart: cellFirstPart, partStart: partStart, partBoxes: partBoxes,
             cellAreaStart: cellAreaStart, cellAreas: cellAreas, largeAreas: largeAreas,
             areaGeometries: areaGeometries, areaShapes: areaShapes))

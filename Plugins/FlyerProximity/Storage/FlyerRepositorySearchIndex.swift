@@ -6,7 +6,12 @@ extension FlyerRepository {
     /// The stored search index, checked, or why it cannot be used, with the latest change.
     func storedIndex(cellSize: Double) throws(FlyerStoreError) -> (found: PersistedFlyerIndex.Found, latest: Int64) {
         try run {
-            try store.database.read { db in (try PersistedFlyerIndex.load(from: db, cellSize: cellSize), try Self.lastChange(db)) }
+            try store.database.read { db in
+                // Read through a memory map of the file (no read() per page); unmapped again after.
+                try db.execute(sql: "PRAGMA mmap_size = 2147418112")
+                defer { try? db.execute(sql: "PRAGMA mmap_size = 0") }
+                return (try PersistedFlyerIndex.load(from: db, cellSize: cellSize), try Self.lastChange(db))
+            }
         }
     }
 

@@ -11,7 +11,7 @@ import GRDB
 /// table in the background (a write that bypassed the change log shows there).
 enum PersistedFlyerIndex {
     /// Bumped whenever the layout of the arrays changes.
-    static let format = 2
+    static let format = 3
 
     struct Meta: Codable, Equatable {
         var format: Int
@@ -41,6 +41,7 @@ enum PersistedFlyerIndex {
         add("id_bytes", index.ids.bytes)
         add("text_starts", index.texts.starts)
         add("text_bytes", index.texts.bytes)
+        add("validities", index.validities)
         add("by_id", index.byID)
         add("category_starts", index.categories.starts)
         add("category_bytes", index.categories.bytes)
@@ -79,17 +80,16 @@ enum PersistedFlyerIndex {
               meta.boxStride == MemoryLayout<SpaceBox>.stride
         else { return .rejected("it was written in another layout") }
         var arrays = Arrays()
-        let rows = try Row.fetchCursor(db, sql: "SELECT name, data FROM flyer_search_index WHERE name <> 'meta'")
+        // Each array is read straight into its own storage (no copy of the whole blob first).
+        let rows = try Row.fetchAll(db, sql: "SELECT rowid, name, length(data) FROM flyer_search_index WHERE name <> 'meta'")
         var problem: String?
-        while let row = try rows.next(), problem == nil {
-            let name: String = row[0]
-            try row.withUnsafeData(atIndex: 1) { data in
-                guard let data else { problem = "\(name) is empty"; return }
-                data.withUnsafeBytes { bytes in
-                    guard meta.checksums[name] == String(Checksum.of(bytes), radix: 16) else { problem = "the checksum of \(name) does not match"; return }
-                    if !arrays.take(name, bytes) { problem = "\(name) has a size that fits no array" }
-                }
+        for row in rows where problem == nil {
+            let rowid: Int64 = row[0], name: String = row[1], byteCount: Int = row[2]
+            guard let checksum = try arrays.read(name, byteCount: byteCount, { try StoredBlob.read(db, table: "flyer_search_index", rowid: rowid, into: $0) }) else {
+                problem = "\(name) has a size that fits no array"
+                break
             }
+            if meta.checksums[name] != String(checksum, radix: 16) { problem = "the checksum of \(name) does not match" }
         }
         if let problem { return .rejected(problem) }
         guard arrays.names == Set(meta.checksums.keys), arrays.names.count == meta.checksums.count else { return .rejected("arrays are missing") }
@@ -106,43 +106,49 @@ enum PersistedFlyerIndex {
     private struct Arrays {
         var names = Set<String>()
         var slots: [PackedSlot] = [], idStarts: [UInt32] = [], idBytes: [UInt8] = [], byID: [Int32] = []
-        var textStarts: [UInt32] = [], textBytes: [UInt8] = []
+        var textStarts: [UInt32] = [], textBytes: [UInt8] = [], validities: [PackedValidity] = []
         var categoryStarts: [UInt32] = [], categoryBytes: [UInt8] = [], cellKeys: [Int64] = [], cellPointStart: [Int32] = []
         var cellBoxes: [SpaceBox] = [], cellFirstPart: [Int32] = [], partStart: [Int32] = [], partBoxes: [SpaceBox] = []
         var cellAreaStart: [Int32] = [], cellAreas: [Int32] = [], largeAreas: [Int32] = [], areaStarts: [UInt32] = [], areaBytes: [UInt8] = []
 
-        /// Copies `bytes` into the array `name`; false for an unknown name or a size that is no whole number of elements.
-        mutating func take(_ name: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-            func copy<T>(_ type: T.Type) -> [T]? {
-                guard bytes.count % MemoryLayout<T>.stride == 0 else { return nil }
-                let count = bytes.count / MemoryLayout<T>.stride
-                return [T](unsafeUninitializedCapacity: count) { buffer, initialised in
-                    if count > 0 { UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes) }
+        /// Reads array `name` of `byteCount` bytes, which `fill` writes into the array's storage, and returns
+        /// their checksum; nil for an unknown name or a size that is no whole number of elements.
+        mutating func read(_ name: String, byteCount: Int, _ fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws -> UInt64? {
+            func into<T>(_ array: WritableKeyPath<Arrays, [T]>) throws -> UInt64? {
+                guard byteCount % MemoryLayout<T>.stride == 0 else { return nil }
+                let count = byteCount / MemoryLayout<T>.stride
+                var checksum: UInt64 = 0
+                self[keyPath: array] = try [T](unsafeUninitializedCapacity: count) { buffer, initialised in
+                    let bytes = UnsafeMutableRawBufferPointer(buffer)
+                    try fill(bytes)
+                    checksum = Checksum.of(UnsafeRawBufferPointer(bytes))
                     initialised = count
                 }
+                names.insert(name)
+                return checksum
             }
-            names.insert(name)
             switch name {
-            case "slots": return copy(PackedSlot.self).map { slots = $0 } != nil
-            case "id_starts": return copy(UInt32.self).map { idStarts = $0 } != nil
-            case "id_bytes": return copy(UInt8.self).map { idBytes = $0 } != nil
-            case "text_starts": return copy(UInt32.self).map { textStarts = $0 } != nil
-            case "text_bytes": return copy(UInt8.self).map { textBytes = $0 } != nil
-            case "by_id": return copy(Int32.self).map { byID = $0 } != nil
-            case "category_starts": return copy(UInt32.self).map { categoryStarts = $0 } != nil
-            case "category_bytes": return copy(UInt8.self).map { categoryBytes = $0 } != nil
-            case "cell_keys": return copy(Int64.self).map { cellKeys = $0 } != nil
-            case "cell_point_start": return copy(Int32.self).map { cellPointStart = $0 } != nil
-            case "cell_boxes": return copy(SpaceBox.self).map { cellBoxes = $0 } != nil
-            case "cell_first_part": return copy(Int32.self).map { cellFirstPart = $0 } != nil
-            case "part_start": return copy(Int32.self).map { partStart = $0 } != nil
-            case "part_boxes": return copy(SpaceBox.self).map { partBoxes = $0 } != nil
-            case "cell_area_start": return copy(Int32.self).map { cellAreaStart = $0 } != nil
-            case "cell_areas": return copy(Int32.self).map { cellAreas = $0 } != nil
-            case "large_areas": return copy(Int32.self).map { largeAreas = $0 } != nil
-            case "area_starts": return copy(UInt32.self).map { areaStarts = $0 } != nil
-            case "area_wkb": return copy(UInt8.self).map { areaBytes = $0 } != nil
-            default: return false
+            case "slots": return try into(\.slots)
+            case "id_starts": return try into(\.idStarts)
+            case "id_bytes": return try into(\.idBytes)
+            case "text_starts": return try into(\.textStarts)
+            case "text_bytes": return try into(\.textBytes)
+            case "validities": return try into(\.validities)
+            case "by_id": return try into(\.byID)
+            case "category_starts": return try into(\.categoryStarts)
+            case "category_bytes": return try into(\.categoryBytes)
+            case "cell_keys": return try into(\.cellKeys)
+            case "cell_point_start": return try into(\.cellPointStart)
+            case "cell_boxes": return try into(\.cellBoxes)
+            case "cell_first_part": return try into(\.cellFirstPart)
+            case "part_start": return try into(\.partStart)
+            case "part_boxes": return try into(\.partBoxes)
+            case "cell_area_start": return try into(\.cellAreaStart)
+            case "cell_areas": return try into(\.cellAreas)
+            case "large_areas": return try into(\.largeAreas)
+            case "area_starts": return try into(\.areaStarts)
+            case "area_wkb": return try into(\.areaBytes)
+            default: return nil
             }
         }
 
@@ -160,7 +166,7 @@ enum PersistedFlyerIndex {
                 shapes.append(shape)
             }
             return try PackedFlyerIndex.checked(cellSize: cellSize, .init(
-                slots: slots, ids: ids, texts: texts, byID: byID, categories: categories, cellKeys: cellKeys, cellPointStart: cellPointStart,
+                slots: slots, ids: ids, texts: texts, validities: validities, byID: byID, categories: categories, cellKeys: cellKeys, cellPointStart: cellPointStart,
                 cellBoxes: cellBoxes, cellFirstPart: cellFirstPart, partStart: partStart, partBoxes: partBoxes,
                 cellAreaStart: cellAreaStart, cellAreas: cellAreas, largeAreas: largeAreas, areaGeometries: geometries, areaShapes: shapes))
         }
