@@ -1,4 +1,5 @@
 import Foundation
+@testable import MeridianStore
 import MeridianTesting
 import Testing
 
@@ -121,6 +122,42 @@ struct StoreIntegrityTests {
         let damaged = try await Self.serve(path, in: directory)
         #expect(!damaged.started && damaged.status == 1, "\(damaged.output)")
         #expect(damaged.output.contains(path) && damaged.output.contains("meridian store check"), "\(damaged.output)")
+    }
+
+    @Test("damage the stamp cannot show (bits flipped on the disk after a clean stop) is found by the background check: /health says damaged, writes get 503")
+    func damageBehindTheStamp() async throws {
+        let directory = try TestData.temporaryDirectory("damage-behind-stamp")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (original, _) = try Self.makeDatabase(in: directory)
+        // An overwrite the file still opens with (quick_check passes) but the whole-file check finds.
+        var damaged: String?
+        for seed in UInt64(0)..<10 where damaged == nil {
+            let copy = directory.appendingPathComponent("damaged-\(seed).sqlite").path
+            try FileManager.default.copyItem(atPath: original, toPath: copy)
+            try Self.damage(copy, seed: seed)
+            let check = try MeridianBinary.run(["store", "check", "--db", copy])
+            if check.status == 1, try Self.quickCheck(copy) == "ok" { damaged = copy }
+        }
+        let path = try #require(damaged, "no seeded overwrite of the kind quick_check misses")
+        #expect(VerifiedStamp.record(path))
+        let port = try FreePort.next()
+        let config = directory.appendingPathComponent("serve.yaml")
+        try "http:\n  port: \(port)\nstore:\n  path: \(path)\nconsumers:\n  - type: flyers\n".write(to: config, atomically: true, encoding: .utf8)
+        let process = try ManagedProcess(MeridianBinary.path, ["serve", "--config", config.path], currentDirectory: directory)
+        defer { process.stop() }
+        try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen and check the store in the background") {
+            !process.isRunning || (process.output().contains("listening on") && process.output().contains("store check:"))
+        }
+        let output = process.output()
+        try #require(process.isRunning, "\(output)")
+        #expect(output.contains("as this service left it") && output.contains("critical") && output.contains(path)
+                && output.contains("meridian store check") && output.contains("writes are refused"), "\(output)")
+        let client = HTTPTestClient(port: port)
+        #expect(try await client.request("GET", "/health").json()["status"] as? String == "damaged")
+        let feature = #"{"type": "Feature", "id": "probe", "geometry": {"type": "Point", "coordinates": [2.35, 48.85]}, "properties": {"title": "Probe"}}"#
+        #expect(try await client.request("POST", "/v1/flyers", body: Data(feature.utf8)).status == 503)
+        process.stop()
+        #expect(!FileManager.default.fileExists(atPath: VerifiedStamp.path(for: path)), "a file found damaged keeps no stamp")
     }
 
     @Test("a damaged spatial index is named by store check and what it belongs to")
