@@ -23,6 +23,26 @@ extension Request {
         QueryParameters(self).string(name)
     }
 
+    /// A comma-separated list parameter: the raw value is split at its literal commas and each item is
+    /// percent-decoded after, so that an item holding a comma gives it encoded (`%2C`). Nil when absent;
+    /// an item that is not valid percent-encoding is a 400 naming the parameter.
+    public func listQuery(_ name: String) throws(APIError) -> [String]? {
+        guard let query = uri.query else { return nil }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts[0] == name else { continue }
+            var items: [String] = []
+            for raw in (parts.count > 1 ? parts[1] : "").split(separator: ",") {
+                guard let item = String(raw).removingPercentEncoding else {
+                    throw APIError.badRequest("query parameter '\(name)' has an item that is not valid percent-encoding: '\(raw)'")
+                }
+                items.append(item)
+            }
+            return items
+        }
+        return nil
+    }
+
     /// A numeric query parameter; a present but invalid value is a 400 naming the parameter.
     public func doubleQuery(_ name: String) throws -> Double? {
         try QueryParameters(self).double(name)

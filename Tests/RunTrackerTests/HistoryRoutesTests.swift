@@ -119,6 +119,23 @@ struct HistoryRoutesTests {
         }
     }
 
+    @Test("DELETE /v1/runs?ids= takes an id holding a comma given as %2C, and ids with spaces as they are")
+    func deleteIdsWithCommas() async throws {
+        let runs = ["a,b", " c", "d"].enumerated().map { day, id in
+            Fixtures.run(id, day: day, name: "Run \(day)", duration: 600, pace: 300, seed: UInt64(day + 1))
+        }
+        try await TrackerServer.with(runs) { server in
+            let split = try await server.call("DELETE", "/v1/runs?ids=a,b")
+            #expect(split.status == 404, "\(split.text)")
+            let deleted = try await server.call("DELETE", "/v1/runs?ids=a%2Cb,%20c")
+            #expect(deleted.status == 200, "\(deleted.text)")
+            #expect(Set(try #require(try deleted.json()["deleted"] as? [String])) == ["a,b", " c"])
+            #expect(try Self.ids(await server.call("GET", "/v1/runs")) == ["d"])
+            #expect(try await server.call("DELETE", "/v1/runs?ids=%zz").status == 400)
+            #expect(try await server.call("DELETE", "/v1/runs?ids=").status == 400)
+        }
+    }
+
     @Test("GET /v1/records lists current records and their history; deleting the record run recomputes them")
     func records() async throws {
         try await Self.withServer { server in

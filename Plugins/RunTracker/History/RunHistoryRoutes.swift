@@ -22,10 +22,9 @@ public enum RunHistoryRoutes {
         }
         runs.delete { request, _ in
             try request.allowQuery(["ids"])
-            guard let text = request.query("ids") else {
-                throw APIError.badRequest("give the runs to delete as ?ids=ID1,ID2")
+            guard let ids = try request.listQuery("ids"), !ids.isEmpty else {
+                throw APIError.badRequest("give the runs to delete as ?ids=ID1,ID2 (a comma inside an id as %2C)")
             }
-            let ids = text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             return JSONResponse(try await mapped { try await history.delete(ids: ids) })
         }
         runs.get("{id}") { request, context in
