@@ -16,8 +16,8 @@ public final class Store: Sendable {
 
     /// The whole-file check was left for later (`checkInBackground`): the file was as a checked store left it.
     public let wholeFileCheckDeferred: Bool
-    /// The file was checked whole when opened, or was as a checked store left it: a clean close stamps it
-    /// (`VerifiedStamp`).
+    /// The file was created by this open, checked whole when opened, or was as a checked store left it:
+    /// a clean close stamps it (`VerifiedStamp`).
     private let verified: Bool
 
     private init(database: any DatabaseWriter, path: String, verified: Bool = false, wholeFileCheckDeferred: Bool = false) {
@@ -52,15 +52,18 @@ public final class Store: Sendable {
         } catch {
             throw .cannotOpen(path: path, detail: "cannot create the folder \(directory.path): \(error.localizedDescription)")
         }
-        // Before the pool opens: opening may write (the write-ahead log's first frames).
-        let unchanged = check == .integrityUnlessUnchanged && VerifiedStamp.matches(path)
+        // Before the pool opens: opening may write (the write-ahead log's first frames). A file SQLite creates
+        // now is sound by construction, as much as one it was found as a checked store left it.
+        let created = ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) == 0
+        let stamped = VerifiedStamp.matches(path)
+        let unchanged = check == .integrityUnlessUnchanged && stamped
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration(busyTimeout: busyTimeout))
         } catch {
             throw classify(error, path: path)
         }
-        let store = Store(database: pool, path: path, verified: check != .quick, wholeFileCheckDeferred: unchanged)
+        let store = Store(database: pool, path: path, verified: created || stamped || check != .quick, wholeFileCheckDeferred: unchanged)
         if !unchanged { try store.checkIntegrity(check) }
         try store.initialiseSpatialMetadata()
         logger.debug("store opened", metadata: ["path": "\(path)"])
@@ -144,20 +147,30 @@ public final class Store: Sendable {
         return report
     }
 
-    /// Closes the database (every later use fails). When the file was checked whole at open, or was as a
-    /// checked store left it, and no check found damage since, stamps it (`VerifiedStamp`) so that the next
-    /// start on it can skip the whole-file check.
+    /// Closes the database (every later use fails). When the file was created by this open, checked whole
+    /// at open, or was as a checked store left it, and no check found damage since, stamps it
+    /// (`VerifiedStamp`) so that the next start on it can skip the whole-file check.
     public func close(logger: Logger) {
+        var emptied = false
         do {
             // The write-ahead log is copied into the file and emptied now: the pool closes its writer first,
-            // and its read-only readers, closing last, could not.
-            try database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            // and its read-only readers, closing last, could not. Another process at work on the file means
+            // no stamp rather than a wait.
+            try database.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA busy_timeout = 200")
+                try db.checkpoint(.truncate)
+            }
+            emptied = true
+        } catch {
+            logger.info("store: the write-ahead log of \(path) could not be emptied (\(error)); the next start checks the whole file")
+        }
+        do {
             try (database as? DatabasePool)?.close()
         } catch {
             logger.warning("store: \(path) could not be closed cleanly: \(error)")
             return
         }
-        guard verified, damage == nil else { return }
+        guard emptied, verified, damage == nil else { return }
         if !VerifiedStamp.record(path) {
             logger.warning("store: cannot write \(VerifiedStamp.path(for: path)); the next start checks the whole file again")
         }

@@ -32,7 +32,11 @@ extension StoreLocationOptions {
             } catch let error as StoreError {
                 throw CommandFailure(error.description)
             }
-            return try await body(store)
+            let result = try await body(store)
+            // A file this command created, or found as a checked service left it, is stamped again, so
+            // that the service's next start need not check it whole (`VerifiedStamp`).
+            store.store.close(logger: Logger(label: "meridian.store", factory: { _ in SwiftLogNoOpLogHandler() }))
+            return result
         }
         let location: PostgresLocation
         do {
