@@ -47,11 +47,12 @@ struct CoreRoutes {
         var databases: [String: DatabaseState]?
     }
 
-    /// Status (`damaged` when a consumer's database was found damaged), version and uptime; with `detailed`,
-    /// also the plugin counts and whether a position is known.
+    /// Status (`damaged` when the host's store or a consumer's database was found damaged), version and
+    /// uptime; with `detailed`, also the plugin counts and whether a position is known.
     func health(detailed: Bool) -> Health {
         let databases = host.consumerReports().compactMap { report in report.database.map { (report.id, $0) } }
-        let status = databases.contains { $0.1.state == "damaged" } ? "damaged" : "ok"
+        let storeDamaged = host.resources[StoreConditionKey.self]?.damageDescription != nil
+        let status = storeDamaged || databases.contains { $0.1.state == "damaged" } ? "damaged" : "ok"
         var health = Health(status: status, version: MeridianVersion.current, uptimeS: (ContinuousClock.now - startedAt).seconds)
         if detailed {
             health.providers = host.providers.count

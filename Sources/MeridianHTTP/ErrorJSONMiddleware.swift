@@ -1,9 +1,11 @@
 import Hummingbird
 import Logging
+import MeridianCore
 
 /// Turns every error into the API's JSON error shape: Hummingbird's own errors
 /// (unknown route, bad body) keep their status, a known path asked with the wrong method is a
-/// 405 with an `Allow` header; anything else is a 500 that is logged. A HEAD request gets the
+/// 405 with an `Allow` header; the database busy or refusing writes (`StorageUnavailable`) is a 503 with
+/// `Retry-After`; anything else is a 500 that is logged. A HEAD request gets the
 /// error's status and headers without its body.
 struct ErrorJSONMiddleware: RouterMiddleware {
     typealias Context = MeridianRequestContext
@@ -41,6 +43,12 @@ struct ErrorJSONMiddleware: RouterMiddleware {
             return APIError(error.status, code: "http_\(error.status.code)", message: error.body ?? error.status.reasonPhrase)
         case let error as any HTTPResponseError:
             return APIError(error.status, code: "http_\(error.status.code)", message: error.status.reasonPhrase)
+        case let error as any StorageUnavailable:
+            guard let unavailability = error.unavailability else { fallthrough }
+            var answer = APIError(.serviceUnavailable, code: unavailability.code,
+                                  message: "the database cannot take this now (\(error)); try again in \(unavailability.retryAfterSeconds) s")
+            answer.headers[.retryAfter] = String(unavailability.retryAfterSeconds)
+            return answer
         default:
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             return APIError(.internalServerError, code: "internal_error", message: "the server failed to handle the request: \(error)")

@@ -47,6 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
                 store = try Store.open(path: settings.store.path, check: .integrityUnlessUnchanged,
                                        busyTimeout: settings.store.busyTimeout, logger: logger)
                 resources[StoreKey.self] = store
+                resources[StoreConditionKey.self] = store
             } catch {
                 throw CommandFailure("\(error)")
             }

@@ -136,6 +136,27 @@ struct HistoryRoutesTests {
         }
     }
 
+    @Test("a store that refuses writes (damage found, query_only) answers writes 503 database_unavailable with Retry-After; reads go on")
+    func refusedWrites() async throws {
+        let fixture = try HistoryFixture()
+        defer { fixture.remove() }
+        try fixture.insert(Fixtures.run("run-0", day: 0, duration: 600, pace: 300, seed: 1))
+        let server = try await TrackerServer.start(store: fixture.store)
+        do {
+            try await fixture.store.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 1") }
+            let edit = try await server.call("PATCH", "/v1/runs/run-0", #"{"name": "Renamed"}"#)
+            #expect(edit.status == 503 && edit.errorCode == "database_unavailable", "\(edit.status) \(edit.text)")
+            #expect(edit.headers["retry-after"] == "5")
+            let start = try await server.call("POST", "/v1/runs", #"{"name": "Probe"}"#)
+            #expect(start.status == 503, "\(start.status) \(start.text)")
+            #expect(try await server.call("GET", "/v1/runs/run-0").status == 200)
+        } catch {
+            try await server.stop()
+            throw error
+        }
+        try await server.stop()
+    }
+
     @Test("GET /v1/records lists current records and their history; deleting the record run recomputes them")
     func records() async throws {
         try await Self.withServer { server in

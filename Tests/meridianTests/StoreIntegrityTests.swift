@@ -143,7 +143,8 @@ struct StoreIntegrityTests {
         #expect(VerifiedStamp.record(path))
         let port = try FreePort.next()
         let config = directory.appendingPathComponent("serve.yaml")
-        try "http:\n  port: \(port)\nstore:\n  path: \(path)\nconsumers:\n  - type: flyers\n".write(to: config, atomically: true, encoding: .utf8)
+        try "http:\n  port: \(port)\nstore:\n  path: \(path)\nconsumers:\n  - type: flyers\n  - type: run-tracker\n"
+            .write(to: config, atomically: true, encoding: .utf8)
         let process = try ManagedProcess(MeridianBinary.path, ["serve", "--config", config.path], currentDirectory: directory)
         defer { process.stop() }
         try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen and check the store in the background") {
@@ -157,6 +158,8 @@ struct StoreIntegrityTests {
         #expect(try await client.request("GET", "/health").json()["status"] as? String == "damaged")
         let feature = #"{"type": "Feature", "id": "probe", "geometry": {"type": "Point", "coordinates": [2.35, 48.85]}, "properties": {"title": "Probe"}}"#
         #expect(try await client.request("POST", "/v1/flyers", body: Data(feature.utf8)).status == 503)
+        let run = try await client.request("POST", "/v1/runs", body: Data(#"{"name": "Probe"}"#.utf8))
+        #expect(run.status == 503 && run.text.contains("database_unavailable"), "\(run.status) \(run.text)")
         process.stop()
         #expect(!FileManager.default.fileExists(atPath: VerifiedStamp.path(for: path)), "a file found damaged keeps no stamp")
     }
