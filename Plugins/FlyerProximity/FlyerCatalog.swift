@@ -27,6 +27,8 @@ public final class FlyerCatalog: Sendable {
     let packed: PackedCache?
     /// Searches by the database itself, for a cold cache.
     let databaseSearch: (any FlyerSearching)?
+    /// Searches by the cache (the packed index with `index` on top, or `index` alone).
+    private let cacheSearch: any FlyerSearching
     /// SpatiaLite: changes since the stored index past which it is stored again, so that the change log
     /// (the latest 10,000 entries) still reaches back to it at the next start.
     static let restoreAfterChanges: Int64 = 5_000
@@ -58,13 +60,16 @@ public final class FlyerCatalog: Sendable {
         repository = store as? FlyerRepository
         if let repository {
             let cache = PackedCache(cellSize: cellSize)
+            let database = SpatiaLiteSearch(repository: repository)
             packed = cache
             index = cache.changed
-            databaseSearch = SpatiaLiteSearch(repository: repository)
+            databaseSearch = database
+            cacheSearch = PackedSearch(cache: cache, database: database)
         } else {
             packed = nil
             index = FlyerIndex(cellSize: cellSize)
             databaseSearch = (store as? PostGISFlyerStore).map { PostGISSearch(store: $0) }
+            cacheSearch = index
         }
     }
 
@@ -72,7 +77,7 @@ public final class FlyerCatalog: Sendable {
     /// be used, else one built now (and stored).
     public convenience init(loading repository: FlyerRepository, cellSize: Double = 0.05) throws(FlyerStoreError) {
         self.init(store: repository, cellSize: cellSize)
-        if try !openStoredIndex() { try build(storing: true) }
+        if try !openStoredIndex() { try build() }
     }
 
     /// A SpatiaLite catalogue over `store` (the flyer table is created on first use) with the stored index
@@ -148,17 +153,15 @@ public final class FlyerCatalog: Sendable {
         }
     }
 
-    /// Builds the packed index from every stored flyer (on this thread), stores it when `storing`,
-    /// and makes it the cache with the changes since applied.
-    private func build(storing: Bool) throws(FlyerStoreError) {
+    /// Builds the packed index from every stored flyer (on this thread), stores it, and makes it the
+    /// cache with the changes since applied.
+    private func build() throws(FlyerStoreError) {
         guard let packed, let repository else { return }
         let built = try repository.buildIndex(cellSize: cellSize)
-        if storing {
-            do {
-                try repository.saveIndex(built.index, change: built.change)
-            } catch {
-                logger.warning("flyers: the search index could not be stored (\(error)); it is built again at the next start")
-            }
+        do {
+            try repository.saveIndex(built.index, change: built.change)
+        } catch {
+            logger.warning("flyers: the search index could not be stored (\(error)); it is built again at the next start")
         }
         packed.replaceBase(with: built.index, change: built.change)
         let changes = try repository.changes(after: built.change)
@@ -174,7 +177,7 @@ public final class FlyerCatalog: Sendable {
 
     /// Builds the packed index off the cooperative threads (SpatiaLite answers while the cache is cold).
     private func buildInBackground() async throws(FlyerStoreError) {
-        let result = await BlockingWork.onOwnThread { Result { () throws(FlyerStoreError) in try self.build(storing: true) } }
+        let result = await BlockingWork.onOwnThread { Result { () throws(FlyerStoreError) in try self.build() } }
         try result.get()
     }
 
@@ -296,18 +299,12 @@ public final class FlyerCatalog: Sendable {
     func reader() throws(FlyerStoreError) -> (searcher: any FlyerSearching, stale: Bool) {
         let current = state.withLock { $0 }
         if current.available {
-            if current.warm { return (cache, false) }
+            if current.warm { return (cacheSearch, false) }
             if let databaseSearch { return (databaseSearch, false) }
             throw .unavailable("the flyers are still being loaded; try again in a moment")
         }
-        if current.loaded { return (cache, true) }
+        if current.loaded { return (cacheSearch, true) }
         throw .unavailable(current.problem ?? "the database cannot be reached")
-    }
-
-    /// The cache as a searcher.
-    private var cache: any FlyerSearching {
-        guard let packed, let database = databaseSearch as? SpatiaLiteSearch else { return index }
-        return PackedSearch(cache: packed, database: database)
     }
 
     /// The database's state for `/v1/providers` and `/health`.
@@ -346,7 +343,7 @@ public final class FlyerCatalog: Sendable {
     }
 
     /// What the SpatiaLite store's background check found damaged.
-    private var storeDamage: StoreError? { (store as? FlyerRepository)?.store.damage }
+    private var storeDamage: StoreError? { repository?.store.damage }
 
     private func checkWritable() throws(FlyerStoreError) {
         if let damage = storeDamage { throw .unavailable(damage.description) }

@@ -45,13 +45,19 @@ struct StoreIntegrityTests {
         return shell.output().trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Launches `meridian serve` on `database` with `consumers` on a free port (the caller stops it).
+    static func launch(_ database: String, consumers: [String] = ["flyers"], in directory: URL) throws -> (process: ManagedProcess, port: Int) {
+        let port = try FreePort.next()
+        let config = directory.appendingPathComponent("serve.yaml")
+        try "http:\n  port: \(port)\nstore:\n  path: \(database)\nconsumers:\n\(consumers.map { "  - type: \($0)\n" }.joined())"
+            .write(to: config, atomically: true, encoding: .utf8)
+        return (try ManagedProcess(MeridianBinary.path, ["serve", "--config", config.path], currentDirectory: directory), port)
+    }
+
     /// Starts `meridian serve` with only the flyers consumer on `database` and returns whether it started
     /// (then stopped again) and its output.
     static func serve(_ database: String, in directory: URL) async throws -> (started: Bool, status: Int32?, output: String) {
-        let config = directory.appendingPathComponent("serve.yaml")
-        try "http:\n  port: \(try FreePort.next())\nstore:\n  path: \(database)\nconsumers:\n  - type: flyers\n"
-            .write(to: config, atomically: true, encoding: .utf8)
-        let process = try ManagedProcess(MeridianBinary.path, ["serve", "--config", config.path], currentDirectory: directory)
+        let (process, _) = try launch(database, in: directory)
         defer { process.stop() }
         try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen or exit") {
             !process.isRunning || process.output().contains("listening on")
@@ -141,11 +147,7 @@ struct StoreIntegrityTests {
         }
         let path = try #require(damaged, "no seeded overwrite of the kind quick_check misses")
         #expect(VerifiedStamp.record(path))
-        let port = try FreePort.next()
-        let config = directory.appendingPathComponent("serve.yaml")
-        try "http:\n  port: \(port)\nstore:\n  path: \(path)\nconsumers:\n  - type: flyers\n  - type: run-tracker\n"
-            .write(to: config, atomically: true, encoding: .utf8)
-        let process = try ManagedProcess(MeridianBinary.path, ["serve", "--config", config.path], currentDirectory: directory)
+        let (process, port) = try Self.launch(path, consumers: ["flyers", "run-tracker"], in: directory)
         defer { process.stop() }
         try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen and check the store in the background") {
             !process.isRunning || (process.output().contains("listening on") && process.output().contains("store check:"))

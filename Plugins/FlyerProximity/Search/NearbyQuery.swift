@@ -82,4 +82,11 @@ struct FlyerFilter {
     var category: String?
     var at: Date
     var includeInactive: Bool
+
+    /// True when `flyer` passes: its category is the filter's (letter case aside) and it is valid at `at`,
+    /// unless inactive flyers are included.
+    func admits(_ flyer: Flyer) -> Bool {
+        if let category, flyer.category?.lowercased() != category.lowercased() { return false }
+        return includeInactive || flyer.isActive(at: at)
+    }
 }

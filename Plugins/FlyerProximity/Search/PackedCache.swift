@@ -53,7 +53,7 @@ final class PackedCache: @unchecked Sendable {
     func nearby(_ query: NearbyQuery) -> NearbyMatches {
         let (index, packed, written) = lock.reading { (packedIndex, packedIndex.nearby(query, excluding: dead), changed.nearby(query)) }
         let limit = max(1, query.limit)
-        let read = packed.matches.map { NearbyMatch(flyer: index.flyer($0.slot), distance: $0.position.distance, nearest: $0.nearest) }
+        let read = packed.matches.map(index.nearbyMatch)
         guard !written.matches.isEmpty else { return NearbyMatches(matches: read, hasMore: packed.hasMore) }
         let all = (read + written.matches).sorted { $0.position.precedes($1.distance, $1.flyer.id) }
         return NearbyMatches(matches: Array(all.prefix(limit)), hasMore: all.count > limit || packed.hasMore || written.hasMore)
@@ -70,7 +70,7 @@ extension PackedCache: ProximitySource {
             }
             return (packedIndex, packed, changed.candidates(near: position, margin: margin, at: instant))
         }
-        let read = packed.map { NearbyMatch(flyer: index.flyer($0.slot), distance: $0.position.distance, nearest: $0.nearest) }
+        let read = packed.map(index.nearbyMatch)
         return (read + written).sorted { $0.position.precedes($1.distance, $1.flyer.id) }
     }
 

@@ -181,6 +181,11 @@ final class PackedFlyerIndex: Sendable {
         var nearest: Coordinate
     }
 
+    /// `match` with its flyer, as searches answer it.
+    func nearbyMatch(_ match: Match) -> NearbyMatch {
+        NearbyMatch(flyer: flyer(match.slot), distance: match.position.distance, nearest: match.nearest)
+    }
+
     /// The query's page of live slots (those not in `dead`), by exact distance, then id.
     func nearby(_ query: NearbyQuery, excluding dead: SlotSet) -> (matches: [Match], hasMore: Bool) {
         var category = PackedSlot.uncategorised - 1

@@ -203,12 +203,17 @@ public struct FlyerRepository: FlyerStore {
     /// until `body` returns false.
     func scan(_ condition: String, _ arguments: StatementArguments, _ body: (Flyer) throws -> Bool) throws(FlyerStoreError) {
         try run {
-            try store.database.read { db in
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers WHERE \(condition)", arguments: arguments)
-                while let row = try rows.next() {
-                    guard try body(try Self.flyer(from: row)) else { return }
-                }
-            }
+            try store.database.read { db in try Self.eachFlyer(db, where: condition, arguments, body) }
+        }
+    }
+
+    /// Calls `body` with each flyer `condition` chooses (SQL after WHERE, with bound `arguments`, may end in
+    /// ORDER BY), read in `db`'s transaction, until `body` returns false.
+    static func eachFlyer(_ db: Database, where condition: String = "1", _ arguments: StatementArguments = [],
+                          _ body: (Flyer) throws -> Bool) throws {
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(columns), AsBinary(geom) FROM flyers WHERE \(condition)", arguments: arguments)
+        while let row = try rows.next() {
+            guard try body(try flyer(from: row)) else { return }
         }
     }
 
@@ -224,10 +229,7 @@ public struct FlyerRepository: FlyerStore {
     /// Calls `body` with every stored flyer in id order.
     public func forEach(_ body: (Flyer) throws -> Void) throws(FlyerStoreError) {
         try run {
-            try store.database.read { db in
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers ORDER BY id")
-                while let row = try rows.next() { try body(try Self.flyer(from: row)) }
-            }
+            try store.database.read { db in try Self.eachFlyer(db, where: "1 ORDER BY id") { try body($0); return true } }
         }
     }
 

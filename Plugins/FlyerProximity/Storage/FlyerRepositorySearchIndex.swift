@@ -21,8 +21,7 @@ extension FlyerRepository {
             try store.database.read { db in
                 let change = try Self.lastChange(db)
                 var builder = PackedIndexBuilder(cellSize: cellSize)
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers")
-                while let row = try rows.next() { builder.add(try Self.flyer(from: row)) }
+                try Self.eachFlyer(db) { builder.add($0); return true }
                 return (builder.build(), change)
             }
         }
@@ -53,12 +52,11 @@ extension FlyerRepository {
             try store.database.read { db in
                 guard let changed = try Self.changes(db, after: change).ids else { return nil }
                 var unchanged = 0, same = 0
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers")
-                while let row = try rows.next() {
-                    let flyer = try Self.flyer(from: row)
-                    guard !changed.contains(flyer.id) else { continue }
+                try Self.eachFlyer(db) { flyer in
+                    guard !changed.contains(flyer.id) else { return true }
                     unchanged += 1
                     if let slot = index.slot(id: flyer.id), index.flyer(slot) == flyer { same += 1 }
+                    return true
                 }
                 let indexedUnchanged = index.count - changed.filter { index.slot(id: $0) != nil }.count
                 return (unchanged - same) + (indexedUnchanged - same)

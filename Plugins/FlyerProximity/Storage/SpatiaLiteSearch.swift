@@ -54,14 +54,10 @@ final class SpatiaLiteSearch: FlyerSearching {
         let inBox = "rowid IN (SELECT pkid FROM idx_flyers_geom WHERE \(conditions.joined(separator: " OR ")))"
         let sql = wide == nil ? inBox : "\(inBox) OR rowid IN (SELECT value FROM json_each(?))"
         if let wide { arguments.append(wide) }
-        let category = query.category?.lowercased()
-        let time = query.at.timeIntervalSince1970
+        let filter = FlyerFilter(category: query.category, at: query.at, includeInactive: query.includeInactive)
         var best = BestMatches<NearbyMatch>(keep: keep, radius: radius, after: query.after)
         try repository.scan(sql, StatementArguments(arguments)) { flyer in
-            if let category, flyer.category?.lowercased() != category { return true }
-            if !query.includeInactive && (time < (flyer.validFrom?.timeIntervalSince1970 ?? -.infinity)
-                                          || time > (flyer.validUntil?.timeIntervalSince1970 ?? .infinity)) { return true }
-            guard let prepared = PreparedFlyer(flyer) else { return true }
+            guard filter.admits(flyer), let prepared = PreparedFlyer(flyer) else { return true }
             let (distance, point) = prepared.distance(from: query.center)
             best.offer(distance, id: { flyer.id }, match: { NearbyMatch(flyer: flyer, distance: distance, nearest: point) })
             return true
@@ -89,11 +85,10 @@ final class SpatiaLiteSearch: FlyerSearching {
             condition = "(title > ? OR (title = ? AND id > ?))"
             arguments = [after.title, after.title, after.id]
         }
-        let category = category?.lowercased()
+        let filter = FlyerFilter(category: category, at: instant, includeInactive: includeInactive)
         var found: [Flyer] = []
         try repository.scan("\(condition) ORDER BY title, id", arguments) { flyer in
-            if let category, flyer.category?.lowercased() != category { return true }
-            if !includeInactive && !flyer.isActive(at: instant) { return true }
+            guard filter.admits(flyer) else { return true }
             found.append(flyer)
             return found.count < keep
         }
