@@ -43,9 +43,7 @@ enum RunText {
 
     /// Average pace, or average speed for a ride (riders think in speed).
     static func averagePaceOrSpeed(_ run: RunSummary, units: UnitSystem) -> String {
-        let pace = run.averagePace ?? .infinity
-        guard run.activity == .ride else { return TimeFormat.pace(secondsPerKilometre: pace, units: units) }
-        return TimeFormat.speed(metresPerSecond: pace.isFinite && pace > 0 ? 1000 / pace : 0, units: units)
+        PaceOrSpeed.text(secondsPerKilometre: run.averagePace, activity: run.activity, units: units)
     }
 
     static func pad(_ text: String, _ width: Int) -> String {
@@ -53,7 +51,7 @@ enum RunText {
     }
 
     /// The header of `record(_:style:)` lines.
-    static let recordHeader = "\(pad("distance", 14)) \(pad("time", 8)) \(pad("pace", 10)) \(pad("date", 10))  run"
+    static let recordHeader = "\(pad("distance", 14)) \(pad("time", 8)) \(pad("pace/speed", 10)) \(pad("date", 10))  run"
 
     static func record(_ record: PersonalRecord, style: RunTextStyle) -> String {
         let date = LocalTime.day(record.achievedAt, in: style.timeZone)
@@ -61,7 +59,8 @@ enum RunText {
         let label = record.activity == .run ? record.distance.label : "\(record.distance.label) (\(record.activity.rawValue))"
         let value = record.distance == .longest ? DistanceFormat.string(metres: record.distanceMetres, units: style.units)
             : TimeFormat.duration(seconds: record.elapsedTime)
-        return "\(pad(label, 14)) \(pad(value, 8)) \(pad(TimeFormat.pace(secondsPerKilometre: record.pace, units: style.units), 10)) \(date)  \(record.runName) [\(record.runID)]\(mark)"
+        let pace = PaceOrSpeed.text(secondsPerKilometre: record.pace, activity: record.activity, units: style.units)
+        return "\(pad(label, 14)) \(pad(value, 8)) \(pad(pace, 10)) \(date)  \(record.runName) [\(record.runID)]\(mark)"
     }
 
     /// `5 km (run): 2024-05-01 25:10, 2024-06-03 24:30 (-0:40), …`: when each record was set and by how much.
@@ -78,9 +77,9 @@ enum RunText {
         return "  \(progression.distance.label) (\(progression.activity.rawValue)): " + steps.joined(separator: ", ")
     }
 
-    /// A run object as a few lines of text.
+    /// A run object as a few lines of text: totals, then its sensors and the device's own figures when it has them.
     static func summary(_ run: RunSummary, style: RunTextStyle) -> [String] {
-        let average = run.activity == .ride ? "avg speed" : "avg pace"
+        let average = "avg \(PaceOrSpeed.label(run.activity))"
         return [
             "\(run.name) (\(run.activity.rawValue), \(run.state.rawValue)) id \(run.id)",
             "started \(LocalTime.minute(run.startedAt, in: style.timeZone)) (\(style.timeZone.identifier))",
@@ -90,6 +89,44 @@ enum RunText {
                 + "max speed \(TimeFormat.speed(metresPerSecond: run.maxSpeed, units: style.units))  "
                 + "ascent \(ElevationText.string(metres: run.ascent, units: style.units))  descent \(ElevationText.string(metres: run.descent, units: style.units))",
             "points \(run.pointCount) (\(run.rejectedPointCount) not on the route)  segments \(run.segmentCount)",
-        ]
+        ] + sensors(run) + device(run, units: style.units)
+    }
+
+    /// `heart rate 142 bpm (max 171)  cadence 84 spm  power 212 W`, or nothing without sensors.
+    static func sensors(_ run: RunSummary) -> [String] {
+        var parts: [String] = []
+        if let heartRate = run.averageHeartRate {
+            parts.append("heart rate \(Int(heartRate.rounded())) bpm" + (run.maxHeartRate.map { " (max \(Int($0.rounded())))" } ?? ""))
+        }
+        if let cadence = run.averageCadence { parts.append("cadence \(Int(cadence.rounded())) \(run.activity.countsSteps ? "spm" : "rpm")") }
+        if let power = run.averagePower { parts.append("power \(Int(power.rounded())) W") }
+        return parts.isEmpty ? [] : [parts.joined(separator: "  ")]
+    }
+
+    /// `device garmin fr110: distance 4.8 km (Meridian 4.7 km, −2.4 %)  timer 43:45 (Meridian 43:44, −0.0 %)`, or
+    /// nothing for a run that was not imported from a device's file.
+    static func device(_ run: RunSummary, units: UnitSystem) -> [String] {
+        guard let device = run.device else { return [] }
+        let rows = DeviceComparison.rows(run).map { row in
+            "\(row.what.lowercased()) \(row.text(row.theirs, units: units)) (Meridian \(row.text(row.ours, units: units)), \(row.difference))"
+        }
+        return ["device \(device.name ?? "unnamed")" + (rows.isEmpty ? "" : ": " + rows.joined(separator: "  "))]
+    }
+
+    /// The time in each heart-rate zone: a header line and one line per zone, the time below the first included.
+    static func zones(_ zones: HeartRateZones) -> [String] {
+        let total = zones.zones.map(\.time).reduce(zones.below, +)
+        func share(_ time: Double) -> String { total > 0 ? "\(NumberText.fixed(time / total * 100, decimals: 0)) %" : "–" }
+        func bpm(_ value: Double) -> String { String(Int(value.rounded())) }
+        var lines = ["heart rate zones (of max \(bpm(zones.maxHeartRate)) bpm):",
+                     "  \(pad("zone", 5)) \(pad("bpm", 9)) \(pad("time", 8)) share"]
+        if let first = zones.zones.first {
+            lines.append("  \(pad("-", 5)) \(pad("< \(bpm(first.fromBpm))", 9)) \(pad(TimeFormat.duration(seconds: zones.below), 8)) \(share(zones.below))")
+        }
+        for zone in zones.zones {
+            let range = zone.toBpm.map { "\(bpm(zone.fromBpm))–\(bpm($0))" } ?? "≥ \(bpm(zone.fromBpm))"
+            lines.append("  \(pad(String(zone.zone), 5)) \(pad(range, 9)) \(pad(TimeFormat.duration(seconds: zone.time), 8)) \(share(zone.time))")
+        }
+        return lines
     }
 }

@@ -37,6 +37,11 @@ struct RunsCompareCommand: AsyncParsableCommand {
             "\(RunText.pad(label, 10))  \(RunText.pad(first, 22))  \(RunText.pad(second, 22))  \(change)"
         }
         func pace(_ value: Double?) -> String { TimeFormat.pace(secondsPerKilometre: value ?? .infinity, units: units) }
+        // Two rides compare by speed (riders think in speed): B's average speed less A's.
+        let rides = a.activity == .ride && b.activity == .ride
+        func speed(_ pace: Double?) -> Double? { pace.flatMap { $0 > 0 && $0.isFinite ? 1000 / $0 : nil } }
+        let speedChange = speed(b.averagePace).flatMap { second in speed(a.averagePace).map { second - $0 } }
+            .map { ($0 < 0 ? "-" : "+") + TimeFormat.speed(metresPerSecond: abs($0), units: units) } ?? ""
         var lines = [
             row("", "A", "B", "B - A"),
             row("name", a.name, b.name, ""),
@@ -47,8 +52,10 @@ struct RunsCompareCommand: AsyncParsableCommand {
                 ProgressText.signedDuration(difference.elapsedTime)),
             row("moving", TimeFormat.duration(seconds: a.movingTime), TimeFormat.duration(seconds: b.movingTime),
                 ProgressText.signedDuration(difference.movingTime)),
-            row("pace", pace(a.averagePace), pace(b.averagePace),
-                difference.averagePace.map { ProgressText.signedDuration(units == .metric ? $0 : $0 * UnitSystem.metresPerMile / 1000) } ?? ""),
+            rides ? row("speed", PaceOrSpeed.text(secondsPerKilometre: a.averagePace, activity: .ride, units: units),
+                        PaceOrSpeed.text(secondsPerKilometre: b.averagePace, activity: .ride, units: units), speedChange)
+                : row("pace", pace(a.averagePace), pace(b.averagePace),
+                      difference.averagePace.map { ProgressText.signedDuration(units == .metric ? $0 : $0 * UnitSystem.metresPerMile / 1000) } ?? ""),
             row("ascent", ElevationText.string(metres: a.ascent, units: units), ElevationText.string(metres: b.ascent, units: units), ""),
         ]
         if !comparison.splits.isEmpty {

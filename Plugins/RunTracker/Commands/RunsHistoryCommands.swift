@@ -21,7 +21,9 @@ struct RunsStoreOptions: ParsableArguments {
         let config = try location.loadConfig()
         let store = try location.openStore(config)
         try RunHistorySchema.migrateAll(store)
-        return (RunHistory(store: store), RunTextStyle(units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current))
+        let maxHeartRate = try RunsImportCommand.trackerOptions(config).maxHeartRate
+        return (RunHistory(store: store, maxHeartRate: maxHeartRate),
+                RunTextStyle(units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current))
     }
 
     func printJSON<T: Encodable>(_ value: T) throws {
@@ -100,24 +102,29 @@ struct RunsShowCommand: AsyncParsableCommand {
             if !run.notes.isEmpty { print("notes: \(run.notes)") }
             let table = detail.analysis.splits.first { $0.unit == (units == .metric ? "km" : "mile") }
             let splits = table?.splits ?? []
-            if !splits.isEmpty { print("  \(RunText.pad("split", 5)) \(RunText.pad("distance", 8)) \(RunText.pad("time", 8)) \(run.activity == .ride ? "speed" : "pace")") }
+            let heartRate = splits.contains { $0.averageHeartRate != nil }
+            if !splits.isEmpty {
+                print("  \(RunText.pad("split", 5)) \(RunText.pad("distance", 8)) \(RunText.pad("time", 8)) "
+                      + (heartRate ? "\(RunText.pad(PaceOrSpeed.label(run.activity), 10)) heart rate" : PaceOrSpeed.label(run.activity)))
+            }
             for split in splits {
                 var flag = ""
                 if split.index == table?.fastest { flag = "  fastest" }
                 if split.index == table?.slowest { flag = "  slowest" }
-                let pace = run.activity == .ride
-                    ? TimeFormat.speed(metresPerSecond: split.pace > 0 && split.pace.isFinite ? 1000 / split.pace : 0, units: units)
-                    : TimeFormat.pace(secondsPerKilometre: split.pace, units: units)
-                print("  \(RunText.pad("\(split.index)\(split.partial ? "*" : "")", 5)) \(RunText.pad(DistanceFormat.string(metres: split.distance, units: units), 8)) \(RunText.pad(TimeFormat.duration(seconds: split.timerTime), 8)) \(pace)\(flag)")
+                let pace = PaceOrSpeed.text(secondsPerKilometre: split.pace, activity: run.activity, units: units)
+                let beats = heartRate ? " " + (split.averageHeartRate.map { "\(Int($0.rounded())) bpm" } ?? "–") : ""
+                print("  \(RunText.pad("\(split.index)\(split.partial ? "*" : "")", 5)) \(RunText.pad(DistanceFormat.string(metres: split.distance, units: units), 8)) \(RunText.pad(TimeFormat.duration(seconds: split.timerTime), 8)) \(heartRate ? RunText.pad(pace, 10) : pace)\(beats)\(flag)")
             }
+            if let zones = detail.analysis.heartRateZones { RunText.zones(zones).forEach { print($0) } }
             let route = detail.analysis.route
             print("route: straight line \(DistanceFormat.string(metres: route.straightLine, units: units)), " +
                   (route.efficiency.map { "efficiency \(NumberText.fixed($0, decimals: 2))" } ?? "loop"))
             let quality = detail.analysis.quality
             let accuracy = quality.accuracyP50.map { DistanceFormat.string(metres: $0, units: units) } ?? "--"
             print("data: \(Counted.string(quality.received, "point")), \(quality.rejected) rejected, \(Counted.string(quality.gaps.count, "gap")) (\(TimeFormat.duration(seconds: quality.gapTime))), accuracy p50 \(accuracy)")
-            if !detail.newRecords.isEmpty { print("new records:\n  \(RunText.recordHeader)") }
-            for record in detail.newRecords { print("  \(RunText.record(record, style: style))") }
+            let records = detail.newRecords.sorted { ($0.activity.rawValue, $0.distance) < ($1.activity.rawValue, $1.distance) }
+            if !records.isEmpty { print("new records:\n  \(RunText.recordHeader)") }
+            for record in records { print("  \(RunText.record(record, style: style))") }
         }
     }
 }

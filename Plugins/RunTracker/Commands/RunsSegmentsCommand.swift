@@ -116,7 +116,7 @@ struct SegmentsEffortsCommand: AsyncParsableCommand {
             print(SegmentsListCommand.line(report.segment, settings: settings))
             for effort in report.efforts {
                 print("  \(RunText.pad("#\(effort.rank)", 5)) \(RunText.pad(TimeFormat.duration(seconds: effort.elapsedTime), 8)) "
-                      + "\(RunText.pad(TimeFormat.pace(secondsPerKilometre: effort.pace, units: settings.units), 10)) "
+                      + "\(RunText.pad(PaceOrSpeed.text(secondsPerKilometre: effort.pace, activity: report.segment.activity, units: settings.units), 10)) "
                       + "\(LocalTime.minute(effort.startedAt, in: settings.timeZone))  \(RunText.pad(effort.runName, 28))  \(effort.runID)")
             }
         }

@@ -34,7 +34,7 @@ public enum ProgressRoutes {
         v1.get("runs/stats") { request, _ in
             try request.allowQuery(["by", "from", "to", "activity"])
             let (period, filter) = try mappedNow {
-                (try StatsPeriod.parse(request.query("by") ?? StatsPeriod.week.rawValue, field: "by"),
+                (try request.query("by").map { text throws(ProgressError) in try StatsPeriod.parse(text, field: "by") },
                  try RunHistoryRoutes.filter(request, timeZone: settings.timeZone))
             }
             return JSONResponse(try await mapped {

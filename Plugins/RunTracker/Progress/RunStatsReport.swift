@@ -5,14 +5,18 @@ import MeridianCore
 /// Totals per calendar period of the saved runs a `RunFilter` selects (the runs `GET /v1/runs` lists for the same
 /// filter), every period of the range included, with the totals of the whole range and the trend.
 ///
-/// JSON: `{"by", "time_zone", "periods": [period…], "totals": {…}, "trend": {…}}`. A period is `{"start", "end",
-/// "label", "runs", "distance_m", "moving_s", "ascent_m", "avg_pace_s_per_km", "avg_speed_mps", "longest_run_id"}`
-/// (`end` exclusive; pace is moving time per km and speed distance over moving time, `null` without distance or
-/// moving time; `longest_run_id` `null` without runs); `totals` has the same keys without `start`, `end`, `label`.
-/// The range is `from` (or the first run's period) to `to` (or now).
+/// JSON: `{"by", "time_zone", "activities", "periods": [period…], "totals": {…}, "trend": {…}}`. A period is
+/// `{"start", "end", "label", "runs", "distance_m", "moving_s", "ascent_m", "avg_pace_s_per_km", "avg_speed_mps",
+/// "longest_run_id"}` (`end` exclusive; pace is moving time per km and speed distance over moving time, `null`
+/// without distance or moving time and over runs of several activities; `longest_run_id` `null` without runs);
+/// `totals` has the same keys without `start`, `end`, `label`. `activities` names the activities of the runs
+/// counted; over more than one, every figure of the trend is `null` (a ride's pace or distance is no trend of a
+/// runner's). The range is `from` (or the first run's period) to `to` (or now).
 public struct RunStatsReport: Sendable, Encodable {
     public var by: StatsPeriod
     public var timeZone: String
+    /// The activities of the runs counted, in the order of `Activity.allCases` (run, walk, hike, ride, other).
+    public var activities: [Activity]
     public var periods: [PeriodTotals]
     public var totals: StatsTotals
     public var trend: StatsTrend
@@ -20,8 +24,9 @@ public struct RunStatsReport: Sendable, Encodable {
     /// The most periods a report may hold.
     public static let maximumPeriods = 5_000
 
-    /// The report for `filter` by `period` in `timeZone`; `now` ends a range without `to`.
-    public static func make(by period: StatsPeriod, filter: RunFilter, timeZone: TimeZone, now: Date = Date(),
+    /// The report for `filter` by `period` in `timeZone` (without a period, the shortest of week, month and year
+    /// that cuts the range into at most `StatsPeriod.automaticLimit` periods); `now` ends a range without `to`.
+    public static func make(by period: StatsPeriod?, filter: RunFilter, timeZone: TimeZone, now: Date = Date(),
                             in db: Database) throws -> RunStatsReport {
         if let from = filter.from, let to = filter.to, to <= from {
             throw ProgressError.invalid(field: "to", message: "\(ISO8601.string(from: to)) is not after from (\(ISO8601.string(from: from)))")
@@ -33,20 +38,21 @@ public struct RunStatsReport: Sendable, Encodable {
             arguments.append(condition.argument)
         }
         let runs = try Row.fetchAll(db, sql: """
-            SELECT id, started_at, distance_m, moving_s, ascent_m FROM runs WHERE \(conditions.joined(separator: " AND "))
+            SELECT id, started_at, distance_m, moving_s, ascent_m, activity FROM runs WHERE \(conditions.joined(separator: " AND "))
             ORDER BY started_at, id
             """, arguments: StatementArguments(arguments)).map(StatsRun.init)
         let calendar = StatsPeriod.calendar(in: timeZone)
         var periods: [PeriodTotals] = []
+        var chosen = period ?? .week
         if let first = filter.from ?? runs.first?.startedAt {
             let last = filter.to.map { $0.addingTimeInterval(-0.001) } ?? max(now, runs.last?.startedAt ?? now)
-            var interval = period.interval(containing: first, in: calendar)
-            while let current = interval, current.start <= last {
-                guard periods.count < maximumPeriods else {
+            if let period {
+                guard let listed = period.periods(from: first, through: last, limit: maximumPeriods, in: calendar) else {
                     throw ProgressError.invalid(field: "by", message: "the range holds more than \(maximumPeriods) \(period.rawValue)s; give a later from, an earlier to, or a longer period")
                 }
-                periods.append(PeriodTotals(interval: current, label: period.label(of: current, in: calendar)))
-                interval = period.interval(containing: current.end, in: calendar)
+                periods = listed
+            } else {
+                (chosen, periods) = StatsPeriod.automatic(from: first, through: last, in: calendar)
             }
         }
         var totals = StatsTotals()
@@ -56,11 +62,16 @@ public struct RunStatsReport: Sendable, Encodable {
             while index < periods.count, run.startedAt >= periods[index].end { index += 1 }
             if index < periods.count, run.startedAt >= periods[index].start { periods[index].totals.add(run) }
         }
-        let withDistance = periods.indices.filter { periods[$0].totals.pace != nil }
+        let present = Set(runs.compactMap(\.activity))
+        let activities = Activity.allCases.filter(present.contains)
+        // Over several activities there is no trend: the lines are fitted through no periods at all.
+        let trended = activities.count > 1 ? [] : periods
+        let withDistance = trended.indices.filter { trended[$0].totals.pace != nil }
         let trend = StatsTrend(
-            distance: TrendLine(indices: periods.indices.map(Double.init), values: periods.map(\.totals.distance)),
-            pace: TrendLine(indices: withDistance.map(Double.init), values: withDistance.compactMap { periods[$0].totals.pace }))
-        return RunStatsReport(by: period, timeZone: timeZone.identifier, periods: periods, totals: totals, trend: trend)
+            distance: TrendLine(indices: trended.indices.map(Double.init), values: trended.map(\.totals.distance)),
+            pace: TrendLine(indices: withDistance.map(Double.init), values: withDistance.compactMap { trended[$0].totals.pace }))
+        return RunStatsReport(by: chosen, timeZone: timeZone.identifier, activities: activities, periods: periods, totals: totals,
+                              trend: trend)
     }
 }
 
@@ -71,6 +82,7 @@ struct StatsRun {
     var distance: Double
     var movingTime: Double
     var ascent: Double
+    var activity: Activity?
 
     init(row: Row) {
         id = row[0]
@@ -78,6 +90,7 @@ struct StatsRun {
         distance = row[2] ?? 0
         movingTime = row[3] ?? 0
         ascent = row[4] ?? 0
+        activity = (row[5] as String?).flatMap(Activity.init(rawValue:))
     }
 }
 
@@ -90,13 +103,18 @@ public struct StatsTotals: Sendable, Equatable, Encodable {
     public var ascent = 0.0
     public var longestRunID: String?
     private var longest = -1.0
+    /// The activity of the last run added, and whether the runs are of more than one.
+    private var activity: Activity?
+    private var mixed = false
 
-    /// Moving time per kilometre; `nil` without distance or moving time.
-    public var pace: Double? { distance > 0 && movingTime > 0 ? movingTime / distance * 1000 : nil }
-    /// Distance over moving time, m/s; `nil` without distance or moving time.
-    public var speed: Double? { distance > 0 && movingTime > 0 ? distance / movingTime : nil }
+    /// Moving time per kilometre; `nil` without distance or moving time, and over runs of several activities.
+    public var pace: Double? { !mixed && distance > 0 && movingTime > 0 ? movingTime / distance * 1000 : nil }
+    /// Distance over moving time, m/s; `nil` without distance or moving time, and over runs of several activities.
+    public var speed: Double? { !mixed && distance > 0 && movingTime > 0 ? distance / movingTime : nil }
 
     mutating func add(_ run: StatsRun) {
+        mixed = mixed || (runs > 0 && run.activity != activity)
+        activity = run.activity
         runs += 1
         distance += run.distance
         movingTime += run.movingTime

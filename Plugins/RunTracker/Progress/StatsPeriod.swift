@@ -31,6 +31,31 @@ public enum StatsPeriod: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// The most periods a report chooses its period for: the shortest of week, month and year that cuts the range
+    /// into no more (years otherwise), so a first look at ten years of imported runs is ten lines, not 520.
+    public static let automaticLimit = 26
+
+    /// The periods from the one holding `first` to the one holding `last`, empty; `nil` when there are more
+    /// than `limit`.
+    func periods(from first: Date, through last: Date, limit: Int, in calendar: Calendar) -> [PeriodTotals]? {
+        var periods: [PeriodTotals] = []
+        var interval = self.interval(containing: first, in: calendar)
+        while let current = interval, current.start <= last {
+            guard periods.count < limit else { return nil }
+            periods.append(PeriodTotals(interval: current, label: label(of: current, in: calendar)))
+            interval = self.interval(containing: current.end, in: calendar)
+        }
+        return periods
+    }
+
+    /// The shortest period that cuts `first`…`last` into at most `automaticLimit` periods (else years), and them.
+    static func automatic(from first: Date, through last: Date, in calendar: Calendar) -> (StatsPeriod, [PeriodTotals]) {
+        for period in [StatsPeriod.week, .month] {
+            if let periods = period.periods(from: first, through: last, limit: automaticLimit, in: calendar) { return (period, periods) }
+        }
+        return (.year, StatsPeriod.year.periods(from: first, through: last, limit: .max, in: calendar) ?? [])
+    }
+
     /// The period holding `date`.
     func interval(containing date: Date, in calendar: Calendar) -> DateInterval? {
         calendar.dateInterval(of: component, for: date)

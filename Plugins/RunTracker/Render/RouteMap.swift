@@ -1,7 +1,7 @@
 import MeridianCore
 
 /// A route drawn to scale in a local plane, with no map tiles: coloured by pace, dashed across pauses, start and
-/// finish markers, a mark every kilometre or mile, a scale bar and a pace legend.
+/// finish markers, a mark every kilometre or mile, a scale bar and a pace legend (speed for a ride).
 struct RouteMap {
     private let usable: [TrackPoint]
     private let distances: [Double]
@@ -10,6 +10,8 @@ struct RouteMap {
     private let scale: Double
     private let colours: PaceColours
     private let units: UnitSystem
+    /// The run's activity: the legend gives a ride's speeds, everything else's paces.
+    private let activity: Activity
     /// Drawing width and the frame's height.
     let width: Double
     let height: Double
@@ -19,12 +21,13 @@ struct RouteMap {
     /// Space kept free above and below the route.
     private static let padding = 24.0
 
-    init(points: [TrackPoint], profile: Profile, units: UnitSystem, width: Double) {
+    init(points: [TrackPoint], profile: Profile, activity: Activity, units: UnitSystem, width: Double) {
         usable = RunProgress.usable(points)
         distances = usable.map { $0.distance ?? 0 }
         totalDistance = RunProgress(points: points, start: points.first?.time ?? .distantPast).totalDistance
         colours = PaceColours(profile: profile)
         self.units = units
+        self.activity = activity
         self.width = width
         // Projection: a local plane at the route's centre, one scale for both axes.
         let coordinates = usable.compactMap(\.coordinate)
@@ -98,9 +101,11 @@ struct RouteMap {
         for (index, colour) in PaceColours.palette.enumerated() {
             svg += "<rect x=\"\(f(x + Double(index) * 14))\" y=\"\(f(y))\" width=\"14\" height=\"8\" fill=\"\(colour)\"/>"
         }
-        svg += "<text x=\"\(f(x))\" y=\"\(f(y + 20))\">\(TimeFormat.pace(secondsPerKilometre: colours.fast, units: units))</text>"
-        svg += "<text x=\"\(f(x + 112))\" y=\"\(f(y + 20))\" text-anchor=\"end\">\(TimeFormat.pace(secondsPerKilometre: colours.slow, units: units))</text>"
-        svg += "<text x=\"\(f(x + 120))\" y=\"\(f(y + 8))\">pace</text></g>\n"
+        let fast = PaceOrSpeed.text(secondsPerKilometre: colours.fast, activity: activity, units: units)
+        let slow = PaceOrSpeed.text(secondsPerKilometre: colours.slow, activity: activity, units: units)
+        svg += "<text x=\"\(f(x))\" y=\"\(f(y + 20))\">\(fast)</text>"
+        svg += "<text x=\"\(f(x + 112))\" y=\"\(f(y + 20))\" text-anchor=\"end\">\(slow)</text>"
+        svg += "<text x=\"\(f(x + 120))\" y=\"\(f(y + 8))\">\(PaceOrSpeed.label(activity))</text></g>\n"
         return svg
     }
 

@@ -22,7 +22,7 @@ public struct RouteRenderer: Sendable {
         let profile = Profile(points: points)
         let W = Double(width)
         let m: Double = Self.margin
-        let map = RouteMap(points: points, profile: profile, units: units, width: W - 2 * m)
+        let map = RouteMap(points: points, profile: profile, activity: run.activity, units: units, width: W - 2 * m)
         let top = Self.headerHeight
         let height = top + map.height + Self.profileHeight + m
         var svg = """
@@ -43,8 +43,8 @@ public struct RouteRenderer: Sendable {
 
     /// The route alone (to scale, coloured by pace, marks, scale bar and legend) as an SVG that fills the width of
     /// its container: the map of the run page when the browser draws none.
-    public func mapSVG(points: [TrackPoint], profile: Profile) -> String {
-        let map = RouteMap(points: points, profile: profile, units: units, width: Double(width) - 2 * Self.margin)
+    public func mapSVG(points: [TrackPoint], profile: Profile, activity: Activity) -> String {
+        let map = RouteMap(points: points, profile: profile, activity: activity, units: units, width: Double(width) - 2 * Self.margin)
         return """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(width) \(Int(map.height))" font-family="sans-serif" role="img">\
             <title>The route, coloured by pace</title><rect width="100%" height="100%" fill="#f3f5ef"/>
@@ -53,10 +53,11 @@ public struct RouteRenderer: Sendable {
             """
     }
 
-    private func headline(_ run: RunSummary) -> String {
+    /// Start (UTC), distance, elapsed time, average pace (a ride's speed) and ascent, in the configured units.
+    func headline(_ run: RunSummary) -> String {
         let date = ISO8601.string(from: run.startedAt).prefix(16).replacingOccurrences(of: "T", with: " ")
-        let pace = run.averagePace.map { TimeFormat.pace(secondsPerKilometre: $0, units: units) } ?? TimeFormat.pace(secondsPerKilometre: .infinity, units: units)
-        return "\(date) UTC · \(DistanceFormat.string(metres: run.distance, units: units)) · \(TimeFormat.duration(seconds: run.elapsedTime)) · \(pace) · ↑\(Int(run.ascent.rounded())) m"
+        let pace = PaceOrSpeed.text(secondsPerKilometre: run.averagePace, activity: run.activity, units: units)
+        return "\(date) UTC · \(DistanceFormat.string(metres: run.distance, units: units)) · \(TimeFormat.duration(seconds: run.elapsedTime)) · \(pace) · ↑\(ElevationText.string(metres: run.ascent, units: units))"
     }
 
     private func f(_ value: Double) -> String { NumberText.fixed(value, decimals: 1) }

@@ -19,7 +19,7 @@ struct RecordsPage {
         let current = report.records.sorted { ($0.activity.rawValue, $0.distance) < ($1.activity.rawValue, $1.distance) }.map { record in
             Current(distance: name(record.activity, record.distance),
                     time: record.distance == .longest ? figures.distance(record.distanceMetres) : figures.duration(record.elapsedTime),
-                    pace: figures.pace(record.pace), runName: record.runName, href: link(record), date: site.format.day(record.achievedAt))
+                    pace: PaceOrSpeed.text(secondsPerKilometre: record.pace, activity: record.activity, units: site.units), runName: record.runName, href: link(record), date: site.format.day(record.achievedAt))
         }
         // Every effort that beat all earlier ones, newest first: computed from the saved runs, so files imported
         // in any order still give the true progression.

@@ -128,8 +128,8 @@ struct RunDetailModel {
         pictureURL = "\(path)/route.svg"
         mapData = leaflet ? site.mapData(RunRouteMap.view(points: points, profile: analysis.profile, units: units), id: "route-data") : ""
         let colours = PaceColours(profile: analysis.profile)
-        fast = figures.pace(colours.fast)
-        slow = figures.pace(colours.slow)
+        fast = PaceOrSpeed.text(secondsPerKilometre: colours.fast, activity: run.activity, units: units)
+        slow = PaceOrSpeed.text(secondsPerKilometre: colours.slow, activity: run.activity, units: units)
 
         let chart = DistanceChart(total: analysis.profile.samples.last.map { $0.distance + analysis.profile.sliceLength / 2 } ?? 0,
                                   units: units, fontSize: 15)
@@ -150,12 +150,11 @@ struct RunDetailModel {
         let splits = table?.splits ?? []
         let fastestPace = splits.filter { !$0.partial }.map(\.pace).min() ?? splits.map(\.pace).min() ?? 1
         splitUnit = units == .metric ? "km" : "Mile"
-        splitPaceLabel = run.activity == .ride ? "Speed" : "Pace"
+        splitPaceLabel = PaceOrSpeed.label(run.activity).capitalized
         self.splits = splits.map { split in
             let unitLength = table?.unitDistance ?? 1000
             return SplitRow(label: split.partial ? "+\(NumberText.fixed(split.distance / unitLength, decimals: 2))" : "\(split.index)",
-                            pace: run.activity == .ride ? figures.speed(split.timerTime > 0 ? split.distance / split.timerTime : 0)
-                                : figures.pace(split.pace),
+                            pace: PaceOrSpeed.text(secondsPerKilometre: split.pace, activity: run.activity, units: units),
                             heartRate: split.averageHeartRate.map { "\(Int($0.rounded())) bpm" } ?? "–",
                             relative: NumberText.fixed(split.pace > 0 ? min(1, fastestPace / split.pace) : 0, decimals: 3),
                             fastest: table?.fastest == split.index && splits.count > 1)
@@ -165,7 +164,7 @@ struct RunDetailModel {
 
         quality = Self.quality(analysis.quality, units: units)
         deviceName = run.device?.name ?? "the device"
-        comparison = Self.comparison(run, figures: figures)
+        comparison = Self.comparison(run, units: units)
         hasComparison = !comparison.isEmpty
         editAction = "\(path)/edit"
         deleteAction = "\(path)/delete"
@@ -216,22 +215,10 @@ struct RunDetailModel {
     }
 
     /// Meridian's distance and timer beside the ones the device computed, for a run imported from a device file.
-    static func comparison(_ run: RunSummary, figures: RunFigures) -> [ComparisonRow] {
-        guard let device = run.device else { return [] }
-        func difference(_ ours: Double, _ theirs: Double) -> String {
-            guard theirs > 0 else { return "–" }
-            let percent = (ours - theirs) / theirs * 100
-            return "\(percent >= 0 ? "+" : "−")\(NumberText.fixed(abs(percent), decimals: 1)) %"
+    static func comparison(_ run: RunSummary, units: UnitSystem) -> [ComparisonRow] {
+        DeviceComparison.rows(run).map { row in
+            ComparisonRow(what: row.what, ours: row.text(row.ours, units: units), theirs: row.text(row.theirs, units: units),
+                          difference: row.difference)
         }
-        var rows: [ComparisonRow] = []
-        if let distance = device.distance {
-            rows.append(ComparisonRow(what: "Distance", ours: figures.distance(run.distance), theirs: figures.distance(distance),
-                                      difference: difference(run.distance, distance)))
-        }
-        if let timer = device.timerTime {
-            rows.append(ComparisonRow(what: "Timer", ours: figures.duration(run.timerTime), theirs: figures.duration(timer),
-                                      difference: difference(run.timerTime, timer)))
-        }
-        return rows
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import MeridianCore
 import MeridianWeb
 
@@ -14,8 +15,7 @@ struct RunFigures {
 
     /// "Pace" and the average pace, or "Speed" and the average speed over the timer time for a ride.
     func paceOrSpeed(_ run: RunSummary) -> (label: String, value: String) {
-        guard run.activity == .ride else { return ("Pace", pace(run.averagePace)) }
-        return ("Speed", speed(run.timerTime > 0 ? run.distance / run.timerTime : 0))
+        (PaceOrSpeed.label(run.activity).capitalized, PaceOrSpeed.text(secondsPerKilometre: run.averagePace, activity: run.activity, units: units))
     }
 
     /// "Run", "Ride"… for an activity.

@@ -24,8 +24,8 @@ extension RunTrackerPlugin: WebPages {
         }
         pages.get("runs/{id}/route.svg") { request, context in
             let id = try context.parameters.decoded("id")
-            let (_, points) = try await RunHistoryRoutes.mapped { try await history.track(id: id) }
-            let svg = RouteRenderer(units: site.units).mapSVG(points: points, profile: Profile(points: points))
+            let (run, points) = try await RunHistoryRoutes.mapped { try await history.track(id: id) }
+            let svg = RouteRenderer(units: site.units).mapSVG(points: points, profile: Profile(points: points), activity: run.activity)
             return RunHistoryRoutes.document(svg, type: "image/svg+xml", filename: nil)
         }
         pages.post("runs/{id}/edit") { request, context in

@@ -77,7 +77,7 @@ enum RunTemplates {
 {{#leaflet}}<div class="map" data-map="route-data" role="region" aria-label="Map of the route"><noscript><img src="{{pictureURL}}" alt="The route, coloured by pace"></noscript></div>
 {{{mapData}}}{{/leaflet}}
 {{^leaflet}}<div class="map static"><img src="{{pictureURL}}" alt="The route, coloured by pace"></div>{{/leaflet}}
-<p class="legend"><span>Pace</span> <span>{{fast}}</span><span class="ramp" aria-hidden="true"><span class="c0"></span><span class="c1"></span><span class="c2"></span><span class="c3"></span><span class="c4"></span><span class="c5"></span><span class="c6"></span><span class="c7"></span></span><span>{{slow}}</span> <span>· dashed: paused or no signal</span></p>
+<p class="legend"><span>{{splitPaceLabel}}</span> <span>{{fast}}</span><span class="ramp" aria-hidden="true"><span class="c0"></span><span class="c1"></span><span class="c2"></span><span class="c3"></span><span class="c4"></span><span class="c5"></span><span class="c6"></span><span class="c7"></span></span><span>{{slow}}</span> <span>· dashed: paused or no signal</span></p>
 </section>
 {{#hasCharts}}<section class="card charts" aria-label="Charts">{{#charts}}<figure class="chart"><figcaption>{{title}}</figcaption>{{{svg}}}</figure>{{/charts}}</section>{{/hasCharts}}
 <div class="grid-2">
@@ -112,7 +112,7 @@ enum RunTemplates {
 <p class="lede">Fastest efforts within your runs · times in {{zone}}</p>
 <section class="card" aria-labelledby="current-title"><h2 id="current-title">Personal records</h2>
 {{#hasRecords}}<div class="table-wrap"><table>
-<thead><tr><th scope="col">Distance</th><th scope="col" class="num">Time</th><th scope="col" class="num">Pace</th><th scope="col">When</th></tr></thead>
+<thead><tr><th scope="col">Distance</th><th scope="col" class="num">Time</th><th scope="col" class="num">Pace or speed</th><th scope="col">When</th></tr></thead>
 <tbody>{{#current}}<tr><th scope="row">{{distance}}</th><td class="num"><strong>{{time}}</strong></td><td class="num">{{pace}}</td><td>{{#href}}<a href="{{href}}">{{runName}}</a>{{/href}}{{^href}}{{runName}}{{/href}}<div class="muted small">{{date}}</div></td></tr>
 {{/current}}</tbody></table></div>{{/hasRecords}}
 {{^hasRecords}}<p class="muted">No records yet: they come from saved runs of activity “run”.</p>{{/hasRecords}}
