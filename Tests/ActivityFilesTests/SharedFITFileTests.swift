@@ -11,7 +11,7 @@ struct FITTruth: CustomTestStringConvertible, Sendable {
     var name: String
     var device: String
     var sportName: String
-    var sport: Sport
+    var sport: Sport?
     var distance: Double
     var timer: Double
     var elapsed: Double
@@ -75,7 +75,7 @@ struct SharedFITFileTests {
               heartRate: true, cadence: true, power: false, recordHeartRateMean: 134.0103520, deviceHeartRate: 134,
               pauses: 16, pausedSeconds: 551),
         .init(name: "sportstracker__Garmin_Fenix2_running_with_hrm.fit", device: "garmin fenix2", sportName: "generic",
-              sport: .other, distance: 6234.99, timer: 2396, elapsed: 2396, records: 2392, withPosition: 2392,
+              sport: nil, distance: 6234.99, timer: 2396, elapsed: 2396, records: 2392, withPosition: 2392,
               heartRate: true, cadence: true, power: false, recordHeartRateMean: 169.0748328),
     ]
 

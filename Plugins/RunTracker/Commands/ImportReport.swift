@@ -6,6 +6,8 @@ import MeridianCore
 struct ImportReport: Encodable {
     var imported: [RunSummary] = []
     var duplicates: [Duplicate] = []
+    var skipped: [Skipped] = []
+    var inferred: [RunImporter.Inferred] = []
     var failed: [Failure] = []
 
     struct Duplicate: Encodable {
@@ -14,42 +16,58 @@ struct ImportReport: Encodable {
         var existingID: String
     }
 
+    struct Skipped: Encodable {
+        var file: String
+        var run: RunSummary
+        var reason: String
+    }
+
     struct Failure: Encodable {
         var file: String
         var error: String
     }
 
-    enum CodingKeys: String, CodingKey { case imported, duplicates, failed }
+    enum CodingKeys: String, CodingKey { case imported, duplicates, skipped, inferred, failed }
 
     mutating func add(_ outcomes: [RunImporter.Outcome], file: String) {
         for outcome in outcomes {
             switch outcome {
             case .imported(let run):
                 imported.append(run.summary)
+                inferred += RunImporter.Inferred(run).map { [$0] } ?? []
             case .duplicate(let run, let existing):
                 duplicates.append(Duplicate(file: file, run: run, existingID: existing.id))
+            case .skipped(let run, let reason):
+                skipped.append(Skipped(file: file, run: run, reason: reason))
             }
         }
     }
 
-    /// Prints every run (in full when `detailed`), every duplicate and failure, and the totals.
+    /// Prints every run (in full when `detailed`) with how its activity was inferred when the file named none, every
+    /// duplicate, skipped activity and failure, and the totals.
     func print(style: RunTextStyle, detailed: Bool) {
         let units = style.units
+        let inferences = Dictionary(inferred.map { ($0.runID, $0.inference) }, uniquingKeysWith: { first, _ in first })
         for run in imported {
+            let activity = inferences[run.id].map { $0.text(units: units) } ?? run.activity.rawValue
             if detailed {
                 Swift.print(RunText.summary(run, style: style).joined(separator: "\n"))
-                if run.state == .draft { Swift.print(LiveRunController.stopResult(run).message) }
+                if inferences[run.id] != nil { Swift.print("activity: \(activity) (set it with --activity)") }
             } else {
-                Swift.print("imported  \(run.name): \(DistanceFormat.string(metres: run.distance, units: units)) in \(TimeFormat.duration(seconds: run.timerTime)) (\(run.activity.rawValue), id \(run.id))")
+                Swift.print("imported  \(run.name): \(DistanceFormat.string(metres: run.distance, units: units)) in \(TimeFormat.duration(seconds: run.timerTime)) (\(activity), id \(run.id))")
             }
         }
         for duplicate in duplicates {
             Swift.print("skipped   \(duplicate.file): the same run is stored as \(duplicate.existingID) (use --allow-duplicates to import it again)")
         }
+        for skip in skipped {
+            Swift.print("skipped   \(skip.file): \(skip.run.name) has nothing to save: \(skip.reason)")
+        }
         for failure in failed {
             Standard.error("meridian: \(failure.error)")
         }
+        let empty = skipped.isEmpty ? "" : "\(skipped.count) with nothing to save, "
         Swift.print("imported \(Counted.string(imported.count, "run")), skipped \(Counted.string(duplicates.count, "duplicate")), "
-                    + "\(Counted.string(failed.count, "file")) failed")
+                    + "\(empty)\(Counted.string(failed.count, "file")) failed")
     }
 }

@@ -52,12 +52,17 @@ struct RunsPauseCommand: AsyncParsableCommand {
 
 /// `meridian runs resume`.
 struct RunsResumeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume the paused run (or a draft, by id).")
+    static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume the paused run (or the run just stopped too short to save, by id).")
     @OptionGroup var target: RunTargetOptions
 
     func run() async throws {
         try await reportingFailures {
-            try LiveRunText.printStatus(try await target.post("resume").answer, json: target.server.json)
+            let answer = try await target.post("resume") { id in
+                ["run_not_resumable": "run \(id) is an older draft: only the run just stopped can be resumed, within "
+                    + "\(Int(LiveRunController.draftResumeWindow / 60)) minutes. Discard it with `meridian runs discard --id \(id)`, "
+                    + "or start a new run with `meridian runs start`"]
+            }.answer
+            try LiveRunText.printStatus(answer, json: target.server.json)
         }
     }
 }

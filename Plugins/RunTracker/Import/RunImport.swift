@@ -9,12 +9,16 @@ public enum RunImport {
     /// and is paused during the recording's pauses (FIT timer stops, GPX `trkseg` and TCX `Track` boundaries) and
     /// across silences longer than `settings.pauseGapSeconds`. Files with the device's own timer events (FIT) are
     /// tracked with the device's pauses only; the others with the configured auto-pause as well.
-    /// `activity` overrides the file's sport (default: run). Returns `nil` when the recording has no samples.
+    /// `activity` overrides the file's sport; a file without one gets the activity its speeds show
+    /// (`ActivityInference`). A recording is always saved, however short: a device recorded it, and only a live run
+    /// can go on as a draft. Returns `nil` when the recording has no samples.
     public static func track(_ recording: RecordedActivity, id: String = UUID().uuidString.lowercased(), name: String,
                              activity: Activity? = nil, settings: TrackerSettings = TrackerSettings()) -> TrackedRecording? {
         let samples = inTimeOrder(recording.samples)
         guard let first = samples.first, let last = samples.last else { return nil }
-        let activity = activity ?? recording.sport.map(Activity.init) ?? .run
+        let named = activity ?? recording.sport.map(Activity.init)
+        let inference = named == nil ? ActivityInference(samples) : nil
+        let activity = named ?? inference?.activity ?? .other
         let start = min(recording.startTime ?? first.time, first.time)
         var engine = RunEngine(runID: id, name: name, activity: activity, startedAt: start,
                                settings: recording.hasDeviceTimer ? settings.withoutAutoPause : settings)
@@ -25,10 +29,11 @@ public enum RunImport {
             pauses.apply(before: sample.time, to: &engine)
             points.append(engine.feed(sample.fix(providerID: "import"), sensors: sample.sensors))
         }
-        engine.stop(at: last.time)
+        engine.stop(at: last.time, savingShortRuns: true)
         return TrackedRecording(engine: engine, points: points,
                                 device: DeviceFigures(name: recording.device, distance: recording.totals?.distance,
-                                                      timerTime: recording.totals?.timerTime))
+                                                      timerTime: recording.totals?.timerTime),
+                                inference: inference)
     }
 
     /// Recordings are nearly always in time order already; a stable sort fixes the others.
@@ -38,12 +43,26 @@ public enum RunImport {
     }
 }
 
-/// A tracked recording: the engine after the last sample, every sample as a track point, and what the device
-/// itself computed.
+/// A tracked recording: the engine after the last sample, every sample as a track point, what the device itself
+/// computed, and how the activity was inferred when the file named none.
 public struct TrackedRecording: Sendable {
     public var engine: RunEngine
     public var points: [TrackPoint]
     public var device: DeviceFigures?
+    /// `nil` when the caller or the file gave the activity.
+    public var inference: ActivityInference?
+
+    /// Why the recording is no activity to save, or `nil`: it spans no time, or holds neither a usable position
+    /// nor a sensor reading.
+    public var reasonToSkip: String? {
+        let summary = self.summary
+        if summary.timerTime <= 0 { return "it spans no time (a single sample, or all at the same moment)" }
+        let sensed = summary.averageHeartRate != nil || summary.averageCadence != nil || summary.averagePower != nil
+        if summary.pointCount == summary.rejectedPointCount, !sensed {
+            return "it holds no usable position and no sensor reading"
+        }
+        return nil
+    }
 
     /// The run object, with the device's figures beside Meridian's.
     public var summary: RunSummary {

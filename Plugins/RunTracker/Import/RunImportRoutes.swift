@@ -10,14 +10,22 @@ enum RunImportRoutes {
     /// The largest file accepted, bytes.
     static let maximumFileSize = 64 << 20
 
-    /// What the route answers: the runs stored and those skipped as duplicates.
+    /// What the route answers: the runs stored, those skipped as duplicates or with nothing to save, and how the
+    /// activity of each stored run whose file named none was inferred.
     struct Answer: Encodable, Sendable {
-        var imported: [RunSummary]
-        var duplicates: [Duplicate]
+        var imported: [RunSummary] = []
+        var duplicates: [Duplicate] = []
+        var skipped: [Skipped] = []
+        var inferred: [RunImporter.Inferred] = []
 
         struct Duplicate: Encodable, Sendable {
             var run: RunSummary
             var existingID: String
+        }
+
+        struct Skipped: Encodable, Sendable {
+            var run: RunSummary
+            var reason: String
         }
     }
 
@@ -45,14 +53,17 @@ enum RunImportRoutes {
             } catch let error as ActivityFileError {
                 throw APIError.badRequest(error.description, code: "invalid_file")
             }
-            var answer = Answer(imported: [], duplicates: [])
+            var answer = Answer()
             for outcome in outcomes {
                 switch outcome {
                 case .imported(let run):
                     answer.imported.append(run.summary)
+                    answer.inferred += RunImporter.Inferred(run).map { [$0] } ?? []
                     RunCompletion.publish(run.records, to: events)
                 case .duplicate(let run, let existing):
                     answer.duplicates.append(.init(run: run, existingID: existing.id))
+                case .skipped(let run, let reason):
+                    answer.skipped.append(.init(run: run, reason: reason))
                 }
             }
             return JSONResponse(answer, status: answer.imported.isEmpty ? .ok : .created)

@@ -4,7 +4,8 @@ import MeridianCore
 
 /// Imports activity files into the run store, for `meridian runs import` and `POST /v1/runs/import`: every
 /// activity in a file becomes a run (a FIT file with several sessions gives several), tracked by Meridian's own
-/// engine, with the device's figures kept beside. A run that matches a stored one is a duplicate and skipped.
+/// engine, with the device's figures kept beside. A run that matches a stored one is a duplicate and skipped, and so
+/// is an activity with nothing to save (no time, or neither a position nor a sensor reading); a short one is saved.
 public struct RunImporter: Sendable {
     public let runStore: RunStore
     public let settings: TrackerSettings
@@ -25,13 +26,28 @@ public struct RunImporter: Sendable {
         case imported(ImportedRun)
         /// Skipped: the same run is already stored (`existing`).
         case duplicate(RunSummary, existing: RunSummary)
+        /// Skipped: the activity holds nothing to save, for `reason`.
+        case skipped(RunSummary, reason: String)
+    }
+
+    /// How the activity of an imported run was inferred (its file named none): JSON `{"run_id", "inference": {…}}`.
+    public struct Inferred: Encodable, Sendable {
+        public var runID: String
+        public var inference: ActivityInference
+
+        /// The inference of `run`, or `nil` when the caller or the file gave its activity.
+        public init?(_ run: ImportedRun) {
+            guard let inference = run.inference else { return nil }
+            runID = run.summary.id
+            self.inference = inference
+        }
     }
 
     /// What the caller may set for every run of a file.
     public struct Request: Sendable {
         /// The run name (default: the file's own name for the activity, else the file name).
         public var name: String?
-        /// The activity (default: the file's sport, else run).
+        /// The activity (default: the file's sport, else the one its speeds show).
         public var activity: Activity?
         /// Store runs that match a stored run too.
         public var allowDuplicates: Bool

@@ -8,6 +8,9 @@ import MeridianCore
 public actor LiveRunController {
     /// Longest time points wait in memory before they are written, seconds.
     public static let flushInterval = 0.5
+    /// A live run stopped too short to save can be resumed this long after it stopped, seconds; later it would join
+    /// an old run to the present position (it stays a draft, to discard).
+    public static let draftResumeWindow = 3600.0
 
     private let runStore: RunStore
     private let settings: TrackerSettings
@@ -101,16 +104,28 @@ public actor LiveRunController {
         try await command(id: id, "pause") { engine, now throws(RunCommandError) in try engine.pause(at: now) }
     }
 
-    /// Resumes run `id` (idempotent); a draft can be resumed when no other run is active.
+    /// Resumes run `id` (idempotent): the active run, or the current draft (`currentDraft()`). Any other draft is
+    /// refused (`notCurrentDraft`): resuming it would join an old run, or an imported one, to today's position.
     public func resume(id: String) async throws -> LiveStatus {
         try await restoreIfNeeded()
-        if engine?.state.runID != id, let draft = try await runStore.draftState(id: id) {
-            if let engine, engine.state.state.isActive {
-                throw RunCommandError.anotherRunActive(id: engine.state.runID, name: engine.state.name)
-            }
-            engine = RunEngine(restoring: draft, settings: settings)
+        let current = engine.map { $0.state.runID == id && ($0.state.state != .draft || isCurrentDraft($0)) } ?? false
+        if !current, let summary = try await runStore.summary(id: id), summary.state == .draft {
+            throw RunCommandError.notCurrentDraft(id: id, endedAt: summary.endedAt)
         }
         return try await command(id: id, "resume") { engine, now throws(RunCommandError) in try engine.resume(at: now) }
+    }
+
+    /// The current draft: the live run this service stopped last, too short to save, while it can still be resumed
+    /// (for `draftResumeWindow` after it stopped, and until another run starts or it is discarded); else `nil`.
+    public func currentDraft() async throws -> RunSummary? {
+        try await restoreIfNeeded()
+        guard let engine, isCurrentDraft(engine) else { return nil }
+        return engine.summary(at: clock())
+    }
+
+    private func isCurrentDraft(_ engine: RunEngine) -> Bool {
+        guard engine.state.state == .draft, let endedAt = engine.state.endedAt else { return false }
+        return clock().timeIntervalSince1970 - endedAt <= Self.draftResumeWindow
     }
 
     /// What stopping a run produced.

@@ -89,6 +89,7 @@ func mapped<T>(_ operation: () async throws -> T) async throws -> T {
         case .notActive: throw APIError.conflict(error.description, code: "run_not_active")
         case .notDraft: throw APIError.conflict(error.description, code: "run_not_draft")
         case .finished: throw APIError.conflict(error.description, code: "run_finished")
+        case .notCurrentDraft: throw APIError.conflict(error.description, code: "run_not_resumable")
         case .invalidName: throw APIError.badRequest(error.description)
         }
     }

@@ -229,9 +229,8 @@ extension RunSummary {
 
     /// Runs matching an SQL condition on `runs` (e.g. `"deleted_at IS NULL AND state = ?"`), newest first.
     public static func fetchAll(_ db: Database, where condition: String = "deleted_at IS NULL",
-                                arguments: StatementArguments = [], limit: Int? = nil) throws -> [RunSummary] {
-        var sql = "SELECT \(columns) FROM runs WHERE \(condition) ORDER BY started_at DESC"
-        if let limit { sql += " LIMIT \(max(0, limit))" }
+                                arguments: StatementArguments = []) throws -> [RunSummary] {
+        let sql = "SELECT \(columns) FROM runs WHERE \(condition) ORDER BY started_at DESC"
         return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try RunSummary(row: $0) }
     }
 }

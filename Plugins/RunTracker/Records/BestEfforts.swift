@@ -44,9 +44,10 @@ extension RunProgress {
         distances.compactMap { bestEffort(over: $0) }
     }
 
-    /// The best efforts of the records kept for `activity`.
+    /// The best efforts of the records kept for `activity`, without those faster than the activity allows
+    /// (`BestEffort.isPlausible(for:)`): they keep a ride or a car trip given as a run out of the records.
     public func bestEfforts(for activity: Activity) -> [BestEffort] {
-        bestEfforts(RecordDistance.kept(for: activity))
+        bestEfforts(RecordDistance.kept(for: activity)).filter { $0.isPlausible(for: activity) }
     }
 
     /// The fastest elapsed time over `distance`, with both ends interpolated between samples (for `longest`: the

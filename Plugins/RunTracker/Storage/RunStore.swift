@@ -48,11 +48,13 @@ public struct RunStore: Sendable {
 
     /// Tracks a recording with `RunImport.track` (the live engine at full speed, so the metrics are computed
     /// exactly as live) and stores it in one transaction: row, points, metrics and `RunCompletion.didSave`.
-    /// Returns `nil` when the recording has no samples. A run too short to save is stored as a draft.
-    /// (`prepareImport` then `store` do the same in two steps, so that several imports can overlap.)
+    /// Returns `nil` when the recording has no samples or nothing to save (`PreparedImport.reasonToSkip`); a short
+    /// one is saved (only live runs have drafts). (`prepareImport` then `store` do the same in two steps, so that
+    /// several imports can overlap.)
     public func importRun(_ recording: RecordedActivity, id: String = UUID().uuidString.lowercased(), name: String,
                           activity: Activity? = nil, settings: TrackerSettings = TrackerSettings()) throws -> ImportedRun? {
-        guard let prepared = try Self.prepareImport(recording, id: id, name: name, activity: activity, settings: settings) else {
+        guard let prepared = try Self.prepareImport(recording, id: id, name: name, activity: activity, settings: settings),
+              prepared.reasonToSkip == nil else {
             return nil
         }
         return try store(prepared)
@@ -68,14 +70,14 @@ public struct RunStore: Sendable {
             return nil
         }
         let summary = tracked.summary
-        let saved = summary.state == .stopped
-        // A draft keeps its engine state, so it can be resumed like a live one.
-        return PreparedImport(summary: summary, points: tracked.points, liveState: saved ? nil : try encode(tracked.engine.state),
-                              progress: saved ? RunProgress(points: tracked.points, start: summary.startedAt) : nil,
-                              geometry: saved ? RunGeometry(points: tracked.points, start: summary.startedAt) : nil)
+        return PreparedImport(summary: summary, points: tracked.points, inference: tracked.inference,
+                              reasonToSkip: tracked.reasonToSkip,
+                              progress: RunProgress(points: tracked.points, start: summary.startedAt),
+                              geometry: RunGeometry(points: tracked.points, start: summary.startedAt))
     }
 
-    /// Stores a prepared import in one transaction: row, points, metrics and `RunCompletion.didSave`.
+    /// Stores a prepared import in one transaction: row, points, metrics and `RunCompletion.didSave` (whatever its
+    /// `reasonToSkip`: check it first).
     public func store(_ prepared: PreparedImport) throws -> ImportedRun {
         let matcher = matcher
         return try database.write { db in try Self.insert(prepared, matcher: matcher, in: db) }
@@ -88,9 +90,9 @@ public struct RunStore: Sendable {
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """, arguments: [summary.id, summary.name, summary.notes, summary.activity.rawValue, summary.state.rawValue,
                              summary.startedAt.timeIntervalSince1970, Date().timeIntervalSince1970])
-        let records = try write(db, summary: summary, liveState: prepared.liveState, points: prepared.points,
+        let records = try write(db, summary: summary, liveState: nil, points: prepared.points,
                                 progress: prepared.progress, geometry: prepared.geometry, matcher: matcher)
-        return ImportedRun(summary: summary, points: prepared.points, records: records)
+        return ImportedRun(summary: summary, points: prepared.points, records: records, inference: prepared.inference)
     }
 
     /// When a run counts as already stored: a stored run (not deleted) of the same activity that started within
@@ -100,12 +102,14 @@ public struct RunStore: Sendable {
         public var distanceFraction: Double
     }
 
-    /// Stores prepared imports in one transaction, each like `store(_:)`; with a `duplicates` rule, a run matching a
-    /// stored one (or one stored earlier in the same call) is skipped and reported with the run it matches.
+    /// Stores prepared imports in one transaction, each like `store(_:)`; one with a `reasonToSkip` is skipped and
+    /// reported with it; with a `duplicates` rule, a run matching a stored one (or one stored earlier in the same
+    /// call) is skipped and reported with the run it matches.
     public func store(_ prepared: [PreparedImport], duplicates: DuplicateRule?) throws -> [RunImporter.Outcome] {
         let matcher = matcher
         return try database.write { db in
             try prepared.map { prepared in
+                if let reason = prepared.reasonToSkip { return .skipped(prepared.summary, reason: reason) }
                 if let duplicates, let existing = try Self.storedRun(matching: prepared.summary, rule: duplicates, in: db) {
                     return .duplicate(prepared.summary, existing: existing)
                 }
@@ -165,30 +169,12 @@ public struct RunStore: Sendable {
     // MARK: Reading
 
     /// The saved tracker state of every run that was tracking or paused (normally at most one).
+    /// The rows read are plain values (Sendable), so the read runs on GRDB's reader, not on the caller's thread.
     public func activeStates() async throws -> [EngineState] {
-        try await loadStates(where: "state IN ('tracking', 'paused') AND deleted_at IS NULL")
-    }
-
-    /// The saved tracker state of draft `id` (to resume it), or `nil`.
-    public func draftState(id: String) async throws -> EngineState? {
-        try await loadStates(where: "state = 'draft' AND id = ?", arguments: [id]).first
-    }
-
-    /// The run object of `id`, or `nil`.
-    public func summary(id: String) async throws -> RunSummary? {
-        try await database.read { db in try RunSummary.fetch(db, id: id) }
-    }
-
-    /// All points of run `runID` in order (see `RunPoints.load`).
-    public func points(runID: String) async throws -> [TrackPoint] {
-        try await database.read { db in try RunPoints.load(db, runID: runID) }
-    }
-
-    /// `arguments` and the rows read are plain values (Sendable), so the read runs on GRDB's reader, not on the caller's thread.
-    private func loadStates(where condition: String, arguments: [String] = []) async throws -> [EngineState] {
         let rows = try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, live_state FROM runs WHERE \(condition) ORDER BY started_at",
-                             arguments: StatementArguments(arguments)).map { row in (id: row[0] as String, state: row[1] as String?) }
+            try Row.fetchAll(db, sql: """
+                SELECT id, live_state FROM runs WHERE state IN ('tracking', 'paused') AND deleted_at IS NULL ORDER BY started_at
+                """).map { row in (id: row[0] as String, state: row[1] as String?) }
         }
         return try rows.map { row in
             guard let text = row.state else {
@@ -200,6 +186,16 @@ public struct RunStore: Sendable {
                 throw RunStoreError.unreadableLiveState(runID: row.id, detail: "\(error)")
             }
         }
+    }
+
+    /// The run object of `id`, or `nil`.
+    public func summary(id: String) async throws -> RunSummary? {
+        try await database.read { db in try RunSummary.fetch(db, id: id) }
+    }
+
+    /// All points of run `runID` in order (see `RunPoints.load`).
+    public func points(runID: String) async throws -> [TrackPoint] {
+        try await database.read { db in try RunPoints.load(db, runID: runID) }
     }
 
     static func encode(_ state: EngineState) throws -> String {
@@ -219,17 +215,21 @@ public struct RunStore: Sendable {
 public struct PreparedImport: Sendable {
     public var summary: RunSummary
     public var points: [TrackPoint]
-    /// The engine state of a draft (so it can be resumed); `nil` for a saved run.
-    var liveState: String?
-    /// The packed progress of a saved run; `nil` for a draft.
-    var progress: RunProgress?
-    /// The samples and track of a saved run, for routes and segments; `nil` for a draft.
-    var geometry: RunGeometry?
+    /// How the activity was inferred; `nil` when the caller or the file gave it.
+    public var inference: ActivityInference?
+    /// Why it is no activity to save (`TrackedRecording.reasonToSkip`), or `nil`.
+    public var reasonToSkip: String?
+    /// The packed progress, for splits and records.
+    var progress: RunProgress
+    /// The samples and track, for routes and segments.
+    var geometry: RunGeometry
 }
 
-/// A stored recording: the run object, every point with its rejection reason, and the records it set.
+/// A stored recording: the run object, every point with its rejection reason, the records it set, and how its
+/// activity was inferred (`nil` when the caller or the file gave it).
 public struct ImportedRun: Sendable {
     public var summary: RunSummary
     public var points: [TrackPoint]
     public var records: [PersonalRecord]
+    public var inference: ActivityInference?
 }

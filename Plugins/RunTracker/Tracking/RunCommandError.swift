@@ -1,3 +1,6 @@
+import Foundation
+import MeridianCore
+
 /// A start/pause/resume/stop request that makes no sense in the run's current state.
 public enum RunCommandError: Error, Equatable, CustomStringConvertible {
     /// Another run is being tracked.
@@ -12,6 +15,9 @@ public enum RunCommandError: Error, Equatable, CustomStringConvertible {
     case notDraft(id: String)
     /// A start gave the id of a run that has already finished (saved, kept as a draft, or deleted).
     case finished(id: String, state: RunState)
+    /// A resume named a draft that is not the live run just stopped: resuming it would join an old run to the
+    /// present position.
+    case notCurrentDraft(id: String, endedAt: Date?)
 
     public var description: String {
         switch self {
@@ -28,6 +34,11 @@ public enum RunCommandError: Error, Equatable, CustomStringConvertible {
         case .finished(let id, let state):
             let draft = state == .draft ? " (it is a draft: continue it with POST /v1/runs/\(id)/resume)" : ""
             return "run \(id) has already finished\(draft); start a new run without an id, or with a new one"
+        case .notCurrentDraft(let id, let endedAt):
+            let stopped = endedAt.map { " (stopped \(ISO8601.string(from: $0)))" } ?? ""
+            return "run \(id) is a draft\(stopped) but not the run just stopped; only that one can be resumed, within "
+                + "\(Int(LiveRunController.draftResumeWindow / 60)) minutes, so that an old run is never joined to today's "
+                + "position. Discard it with POST /v1/runs/\(id)/discard, or start a new run"
         }
     }
 }

@@ -317,14 +317,16 @@ public struct RunEngine: Sendable {
         }
     }
 
-    /// Stops the run: `.stopped` when it is long enough to save, else `.draft`. Stopping again changes nothing.
+    /// Stops the run: `.stopped` when it is long enough to save, else `.draft` (a live run stopped by mistake can go
+    /// on). With `savingShortRuns` (a recording: a device recorded it, and nothing can continue it) it is always
+    /// `.stopped`. Stopping again changes nothing.
     @discardableResult
-    public mutating func stop(at date: Date) -> RunState {
+    public mutating func stop(at date: Date, savingShortRuns: Bool = false) -> RunState {
         guard state.state.isActive else { return state.state }
         let time = max(date.timeIntervalSince1970, state.startedAt)
         if state.state == .paused { endPause(at: time) }
         state.endedAt = time
-        state.state = isLongEnough(at: time) ? .stopped : .draft
+        state.state = savingShortRuns || isLongEnough(at: time) ? .stopped : .draft
         return state.state
     }
 

@@ -3,7 +3,8 @@ import MeridianCore
 import MeridianWeb
 
 /// The run card of the "now" page: the active run with live distance, time, pace, moving pattern and power
-/// state and its pause/resume/stop buttons; a draft to resume or discard; or a form to start a run.
+/// state and its pause/resume/stop buttons; the run just stopped too short to save, to resume or discard (older drafts
+/// and imports never take the card); or a form to start a run.
 struct LiveRunSection {
     let controller: LiveRunController
     let history: RunHistory
@@ -13,10 +14,7 @@ struct LiveRunSection {
         if let status = try await controller.activeStatus() {
             return try RunTemplates.set.render("live", activeModel(status, figures: figures))
         }
-        let drafts = try await history.store.database.read { db in
-            try RunSummary.fetchAll(db, where: "state = 'draft' AND deleted_at IS NULL", limit: 1)
-        }
-        if let draft = drafts.first {
+        if let draft = try await controller.currentDraft() {
             return try RunTemplates.set.render("live", Model(state: "draft", refreshEvery: 0, draft: DraftModel(
                 name: draft.name, distance: figures.distance(draft.distance), timer: figures.duration(draft.timerTime),
                 resumeURL: RunLinks.api(draft.id, "resume"), discardURL: RunLinks.api(draft.id, "discard"))))

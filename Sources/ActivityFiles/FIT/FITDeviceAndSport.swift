@@ -23,9 +23,11 @@ extension FITProfileNames {
         sports[number] ?? "sport \(number)"
     }
 
-    /// running→run, cycling and e_biking→ride, walking→walk, hiking→hike, anything else→other.
-    static func sport(_ number: Int) -> Sport {
+    /// running→run, cycling and e_biking→ride, walking→walk, hiking→hike, generic→`nil` (the device did not say:
+    /// a Fenix 2 records runs as generic), anything else→other.
+    static func sport(_ number: Int) -> Sport? {
         switch number {
+        case 0: return nil
         case 1: return .run
         case 2, 21: return .ride
         case 11: return .walk
