@@ -36,6 +36,8 @@ public final class FlyerCatalog: Sendable {
     private let logger: Logger
     private let state = Mutex(State())
     private let serial = AsyncSerial()
+    /// SpatiaLite: where writes wait for SQLite's write lock and run (see `storeWrite`).
+    private let writes = DispatchQueue(label: "meridian.flyers.writes")
 
     private struct State {
         /// The latest change the cache holds.
@@ -120,11 +122,19 @@ public final class FlyerCatalog: Sendable {
     // MARK: Stored index (SpatiaLite)
 
     /// Takes the stored index when it is sound and the change log reaches back to it, and applies the
-    /// changes since; true when the cache is warm then.
+    /// changes since; true when the cache is warm then. When SQLite cannot read it (the file is damaged there),
+    /// the store refuses writes and the cache stays cold: SpatiaLite answers from the file itself.
     @discardableResult
     func openStoredIndex() throws(FlyerStoreError) -> Bool {
         guard let packed, let repository else { return false }
-        let (found, latest) = try repository.storedIndex(cellSize: cellSize)
+        let found: PersistedFlyerIndex.Found, latest: Int64
+        do {
+            (found, latest) = try repository.storedIndex(cellSize: cellSize)
+        } catch {
+            guard storeDamage != nil else { throw error }
+            logger.error("flyers: the stored search index cannot be read (\(error)); SpatiaLite answers searches from the file itself")
+            return false
+        }
         switch found {
         case .none:
             logger.info("flyers: no stored search index yet; building it")
@@ -175,8 +185,10 @@ public final class FlyerCatalog: Sendable {
         logger.info("flyers: search index built and stored", metadata: ["flyers": "\(built.index.count)"])
     }
 
-    /// Builds the packed index off the cooperative threads (SpatiaLite answers while the cache is cold).
+    /// Builds the packed index off the cooperative threads (SpatiaLite answers while the cache is cold); not in
+    /// a damaged store, which could not store it and whose flyers SpatiaLite reads as they are.
     private func buildInBackground() async throws(FlyerStoreError) {
+        guard storeDamage == nil else { return }
         let result = await BlockingWork.onOwnThread { Result { () throws(FlyerStoreError) in try self.build() } }
         try result.get()
     }
@@ -237,6 +249,8 @@ public final class FlyerCatalog: Sendable {
     /// Applies what the change log holds beyond the cache's latest change: the changed flyers are
     /// read again (or all of them after a bulk write or a gap in the log).
     public func refresh() async throws(FlyerStoreError) {
+        // A cold cache over a damaged store is not built again: SpatiaLite answers, always up to date.
+        if packed != nil, storeDamage != nil, !state.withLock({ $0.warm }) { return }
         let needsLoad = try await serialised { () async throws(FlyerStoreError) -> Bool in
             let since = state.withLock { $0.lastChange }
             let changes = try await store.changes(after: since)
@@ -325,14 +339,18 @@ public final class FlyerCatalog: Sendable {
     /// Ids repeated within `flyers` are rejected, and then nothing is written.
     public func write(_ flyers: [Flyer], mode: FlyerWriteMode) async throws(FlyerStoreError) {
         try checkWritable()
-        try await noting { () async throws(FlyerStoreError) in try await store.write(flyers, mode: mode) }
+        try await storeWrite { (repository) throws(FlyerStoreError) in try repository.write(flyers, mode: mode) } or: { () async throws(FlyerStoreError) in
+            try await store.write(flyers, mode: mode)
+        }
         await follow()
     }
 
     /// Deletes flyer `id`; false when there was none.
     public func delete(id: String) async throws(FlyerStoreError) -> Bool {
         try checkWritable()
-        let deleted = try await noting { () async throws(FlyerStoreError) in try await store.delete(id: id) }
+        let deleted = try await storeWrite { (repository) throws(FlyerStoreError) in try repository.delete(id: id) } or: { () async throws(FlyerStoreError) in
+            try await store.delete(id: id)
+        }
         await follow()
         return deleted
     }
@@ -351,12 +369,24 @@ public final class FlyerCatalog: Sendable {
         if !current.available { throw .unavailable(current.problem ?? "the database cannot be reached") }
     }
 
+    /// Runs a write: with SpatiaLite, `spatiaLite` on the writes' own queue, since SQLite's writes block their thread
+    /// while they run or wait for another writer's lock (up to `store.busy_timeout`), and waiting on a cooperative
+    /// thread would leave none for searches (there are as many as cores); with PostGIS, `other`, which awaits.
+    private func storeWrite<T: Sendable>(_ spatiaLite: @escaping @Sendable (FlyerRepository) throws(FlyerStoreError) -> T,
+                                         or other: () async throws(FlyerStoreError) -> T) async throws(FlyerStoreError) -> T {
+        guard let repository else { return try await noting(other) }
+        let result = await withCheckedContinuation { continuation in
+            writes.async { continuation.resume(returning: Result { () throws(FlyerStoreError) in try spatiaLite(repository) }) }
+        }
+        return try await noting { () throws(FlyerStoreError) in try result.get() }
+    }
+
     /// Runs a store operation, noting when it finds the database unreachable.
     private func noting<T>(_ body: () async throws(FlyerStoreError) -> T) async throws(FlyerStoreError) -> T {
         do {
             return try await body()
         } catch {
-            if case .unavailable(let problem) = error { setAvailable(false, problem: problem) }
+            if case .unavailable(let problem) = error, storeDamage == nil { setAvailable(false, problem: problem) }
             throw error
         }
     }

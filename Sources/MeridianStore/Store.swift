@@ -132,19 +132,33 @@ public final class Store: Sendable {
     public func checkInBackground(logger: Logger) async throws(StoreError) -> StoreCheckReport {
         let started = ContinuousClock.now
         let path = self.path
-        let result = await BlockingWork.onOwnThread(lowPriority: true) { Result { () throws(StoreError) in try StoreCheck.run(path: path, full: false) } }
+        let result = await BlockingWork.onOwnThread(lowPriority: true) {
+            Result { () throws(StoreError) in
+                let report = try StoreCheck.run(path: path, full: false)
+                if !report.isHealthy {
+                    let found = report.checks.filter { !$0.isOK }.map(\.summary)
+                    self.recordDamage("damaged: \(report.damaged.joined(separator: ", ")); " + found.joined(separator: "; "),
+                                      foundBy: "store check", logger: logger)
+                }
+                return report
+            }
+        }
         let report = try result.get()
         let seconds = (ContinuousClock.now - started) / .milliseconds(1) / 1000
         if report.isHealthy {
             logger.info("store check: \(path) is sound (integrity_check, rtreecheck; \(String(format: "%.2f", seconds)) s)")
-            return report
         }
-        let found = report.checks.filter { !$0.isOK }.map(\.summary)
-        foundDamage.withLock { $0 = "damaged: \(report.damaged.joined(separator: ", ")); " + found.joined(separator: "; ") }
-        VerifiedStamp.remove(path)
-        try? await database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 1") }
-        logger.critical("store check: \(damage?.description ?? path); writes are refused until the service is restarted on a sound file")
         return report
+    }
+
+    /// Records damage found in the file (by the background check, or by a read SQLite answered with "malformed"):
+    /// from then on the store refuses writes (`PRAGMA query_only`), `damage` says what was found, the stamp is
+    /// removed, and the log says it (critical, naming `foundBy`) with what to do. Blocks while another write runs.
+    public func recordDamage(_ detail: String, foundBy: String, logger: Logger) {
+        foundDamage.withLock { $0 = detail }
+        VerifiedStamp.remove(path)
+        try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        logger.critical("\(foundBy): \(damage?.description ?? path); writes are refused until the service is restarted on a sound file")
     }
 
     /// Closes the database (every later use fails). When the file was created by this open, checked whole

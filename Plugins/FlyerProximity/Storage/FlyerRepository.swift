@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import MeridianCore
 import MeridianStore
 
@@ -56,9 +57,11 @@ public struct FlyerRepository: FlyerStore {
     /// Whether a write of about `expected` flyers into a table of `stored` should rebuild the
     /// spatial index once (see `write(mode:progress:checkRepeatedIDs:next:)`). A rebuild packs every stored row
     /// (about 1.5 µs each) where row-at-a-time upkeep costs about 12 µs per written row, so it
-    /// pays when the write is large and at least an eighth of what is stored.
-    static func rebuildsIndex(expected: Double, stored: Int) -> Bool {
-        expected >= Double(bulkThreshold) && expected * 8 >= Double(stored)
+    /// pays when the write is large and at least an eighth of what is stored. `stored` is asked only for a
+    /// large write: counting the table reads all of its smallest index, which would make every small write's
+    /// cost grow with the table.
+    static func rebuildsIndex(expected: Double, stored: @autoclosure () throws -> Int) rethrows -> Bool {
+        try expected >= Double(bulkThreshold) && expected * 8 >= Double(stored())
     }
 
     /// The page cache of a bulk write, as SQLite's negative `cache_size` (KiB): 512 MiB at most, used as needed.
@@ -114,7 +117,7 @@ public struct FlyerRepository: FlyerStore {
                 var cacheSize: Int?
                 defer { if let cacheSize { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") } }
                 while let batch = try next() {
-                    if written == 0, Self.rebuildsIndex(expected: Double(batch.flyers.count) / max(batch.fractionRead, 1e-9),
+                    if written == 0, try Self.rebuildsIndex(expected: Double(batch.flyers.count) / max(batch.fractionRead, 1e-9),
                                                         stored: try Int.fetchOne(db, sql: "SELECT count(*) FROM flyers") ?? 0) {
                         triggers = try SpatialTriggers.suspend(on: db, table: "flyers")
                         // A page cache that holds the whole write: a small one spills pages to the WAL and reads them back.
@@ -260,6 +263,10 @@ public struct FlyerRepository: FlyerStore {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
             throw .busy
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+            // A page SQLite cannot read is damage like any the whole-file check finds: writes are refused from now on.
+            store.recordDamage(error.message ?? "\(error)", foundBy: "flyers", logger: Logger(label: "meridian.flyers"))
+            throw .unavailable(store.damage?.description ?? "\(error)")
         } catch let error as DatabaseError {
             throw .database(error.message ?? "\(error)")
         } catch {
