@@ -26,6 +26,15 @@ public enum MapLinkError: Error, Equatable, CustomStringConvertible {
     /// `from=here` was asked for but no fix with a position has arrived.
     case noCurrentPosition
 
+    /// True when the request itself is wrong (a 400, and exit 2 on the command line); false when it is well formed
+    /// but names a flyer that does not exist, needs the flyers plugin or a current position (a 404 or 409, exit 1).
+    public var isBadInput: Bool {
+        switch self {
+        case .unknownFlyer, .flyerLookupUnavailable, .noCurrentPosition: return false
+        default: return true
+        }
+    }
+
     public var description: String {
         switch self {
         case .invalidCoordinate(let parameter, let error):

@@ -7,9 +7,7 @@ public enum CoordinateArguments {
     /// The points in `values`, which must number `count`; an unknown option (`--radus`) or a value that is not
     /// `LAT,LON` is a usage error (exit 2) naming it. `expected` describes the points for the count message.
     public static func parse(_ values: [String], count: ClosedRange<Int>, expected: String) throws(CommandFailure) -> [Coordinate] {
-        if let option = values.first(where: looksLikeOption) {
-            throw CommandFailure("unknown option '\(option)'; see --help for the options", code: 2)
-        }
+        let values = try positional(values)
         guard count.contains(values.count) else {
             throw CommandFailure("expected \(expected), got \(values.count)", code: 2)
         }
@@ -22,6 +20,17 @@ public enum CoordinateArguments {
             }
         }
         return points
+    }
+
+    /// The positional values among what ArgumentParser left unrecognised: a `--` ends the options, as in every Unix
+    /// command, and everything after it is taken as written; before it, a value that looks like an option (`--radus`,
+    /// not `-33.87,151.21`) is a usage error (exit 2) naming it.
+    public static func positional(_ values: [String]) throws(CommandFailure) -> [String] {
+        let end = values.firstIndex(of: "--") ?? values.endIndex
+        if let option = values[..<end].first(where: looksLikeOption) {
+            throw CommandFailure("unknown option '\(option)'; see --help for the options (give values that start with '-' after '--')", code: 2)
+        }
+        return Array(values[..<end]) + values[end...].dropFirst()
     }
 
     /// `-x`, `--x`: an option, not a negative number (`-33.87,151.21`, `-.5,2`).

@@ -80,6 +80,15 @@ public enum StoreCheck {
                                 problems: problems(db, "SELECT rtreecheck(?)", [rtree])))
         }
         if full {
+            // CheckSpatialIndex records each check as a row of spatialite_history; on this read-only connection that
+            // INSERT fails and SpatiaLite prints "SQL error: attempt to write a readonly database" to stderr. A
+            // temporary table of the same name (temporary names are found first) takes the row, so the check
+            // changes nothing and says nothing; it goes with the connection.
+            try? db.execute(sql: """
+                CREATE TEMP TABLE IF NOT EXISTS spatialite_history (
+                    event_id INTEGER PRIMARY KEY AUTOINCREMENT, table_name TEXT, geometry_column TEXT, event TEXT,
+                    timestamp TEXT, ver_sqlite TEXT, ver_splite TEXT)
+                """)
             for (table, column) in spatialColumns(db) {
                 let valid = Result { try Int.fetchOne(db, sql: "SELECT CheckSpatialIndex(?, ?)", arguments: [table, column]) }
                 let found: [String]

@@ -35,11 +35,14 @@ struct FormatCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            if let option = value.first(where: { $0.hasPrefix("--") }) {
-                throw CommandFailure("unknown option '\(option)'; see --help for the options", code: 2)
-            }
+            let value = try CoordinateArguments.positional(value)
             guard value.count == 1, let number = Double(value[0]) else {
                 throw CommandFailure("expected one number after '\(kind.rawValue)', got '\(value.joined(separator: " "))'", code: 2)
+            }
+            // A negative distance, duration or speed means nothing (the formats would show 0); a pace of 0 or less is
+            // the documented "--:--" (no pace).
+            guard !(number < 0) || kind == .pace else {
+                throw CommandFailure("\(kind.rawValue) \(value[0]) is negative; give a value of 0 or more in SI units", code: 2)
             }
             let text: String
             switch kind {

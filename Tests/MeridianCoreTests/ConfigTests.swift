@@ -124,8 +124,8 @@ struct ConfigTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("m.yaml")
         try valid.write(to: file, atomically: true, encoding: .utf8)
-        let config = try ConfigLoader.load(path: file.path, environment: ["MERIDIAN_TOKEN": "s3cret", "MERIDIAN_DB": "/tmp/x.sqlite"])
-        #expect(config.http.token == "s3cret" && config.store.path == "/tmp/x.sqlite")
+        let config = try ConfigLoader.load(path: file.path, environment: ["MERIDIAN_TOKEN": "s3cret-token-0123", "MERIDIAN_DB": "/tmp/x.sqlite"])
+        #expect(config.http.token == "s3cret-token-0123" && config.store.path == "/tmp/x.sqlite")
         #expect(ConfigLoader.resolvePath(nil, environment: ["MERIDIAN_CONFIG": file.path]) == file.path)
         #expect(ConfigLoader.resolvePath("explicit.yaml", environment: ["MERIDIAN_CONFIG": file.path]) == "explicit.yaml")
         #expect(ConfigLoader.resolvePath(nil, environment: [:]) == "Config/meridian.yaml")

@@ -47,10 +47,10 @@ struct ConfigurationTests {
         let directory = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try MeridianBinary.run(["flyers", "near"], in: directory)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("no configuration") && result.stderr.contains("data/meridian.sqlite"), "\(result.stderr)")
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("no configuration") && result.stderr.contains("no database at data/meridian.sqlite"), "\(result.stderr)")
         let named = try MeridianBinary.run(["flyers", "near", "--db", directory.appendingPathComponent("f.sqlite").path], in: directory)
-        #expect(named.stderr.isEmpty, "\(named.stderr)")
+        #expect(!named.stderr.contains("no configuration"), "\(named.stderr)")
     }
 
     /// A service with the run tracker only, on a free port.

@@ -122,7 +122,7 @@ struct ConnectionLimitsTests {
 
     @Test("with a token: 401 says WWW-Authenticate: Bearer; /health stays open with status, version and uptime only")
     func tokenAndHealth() async throws {
-        let served = try await ServedInstance(extraEnvironment: ["MERIDIAN_TOKEN": "s3cret"])
+        let served = try await ServedInstance(extraEnvironment: ["MERIDIAN_TOKEN": "s3cret-token-0123"])
         defer { served.stop() }
         let denied = try await served.client.request("GET", "/v1/providers")
         #expect(denied.status == 401)
@@ -132,17 +132,17 @@ struct ConnectionLimitsTests {
         let open = try await served.client.request("GET", "/health")
         #expect(open.status == 200)
         #expect(Set(try open.json().keys) == ["status", "version", "uptime_s"])
-        let full = try await HTTPTestClient(port: served.client.port, headers: ["Authorization": "Bearer s3cret"]).request("GET", "/health")
+        let full = try await HTTPTestClient(port: served.client.port, headers: ["Authorization": "Bearer s3cret-token-0123"]).request("GET", "/health")
         #expect(try full.json()["providers"] as? Int == 1)
     }
 
     @Test("http.protect_health puts /health behind the token too")
     func protectedHealth() async throws {
-        let served = try await ServedInstance(extraEnvironment: ["MERIDIAN_TOKEN": "s3cret"], http: ["protect_health: true"])
+        let served = try await ServedInstance(extraEnvironment: ["MERIDIAN_TOKEN": "s3cret-token-0123"], http: ["protect_health: true"])
         defer { served.stop() }
         let denied = try await served.client.request("GET", "/health")
         #expect(denied.status == 401)
-        let allowed = try await HTTPTestClient(port: served.client.port, headers: ["Authorization": "Bearer s3cret"]).request("GET", "/health")
+        let allowed = try await HTTPTestClient(port: served.client.port, headers: ["Authorization": "Bearer s3cret-token-0123"]).request("GET", "/health")
         #expect(allowed.status == 200)
     }
 

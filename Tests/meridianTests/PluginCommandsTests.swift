@@ -24,7 +24,7 @@ struct PluginCommandsTests {
         #expect(link.status == 0, "\(link.stderr)")
         #expect(link.stdout == "https://maps.apple.com/place?coordinate=48.85,2.35&name=Lost%20cat\n")
         let missing = try MeridianBinary.run(["maplink", "--flyer", "dog", "--db", db])
-        #expect(missing.status == 2)
+        #expect(missing.status == 1, "not found is a failure, not bad usage")
         #expect(missing.stderr.contains("no flyer with id 'dog'"), "\(missing.stderr)")
     }
 }

@@ -15,10 +15,16 @@ extension StoreLocationOptions {
         }
     }
 
+    /// The configuration's `time_zone` (the system's without a configuration): bare dates are days there.
+    func timeZone() throws -> TimeZone {
+        try loadConfig()?.timeZone ?? .current
+    }
+
     /// Runs `body` with the flyer store this command uses: `--db`, else `MERIDIAN_FLYERS_DB`, else the
     /// flyers consumer's `database` option, else the SpatiaLite store (`MERIDIAN_DB`, `store.path`).
-    /// A `postgres://` URL is PostGIS; any other URL is an error.
-    func withFlyerStore<T>(_ body: (any FlyerStore) async throws -> T) async throws -> T {
+    /// A `postgres://` URL is PostGIS; any other URL is an error. A SpatiaLite file must exist unless `creating`
+    /// (the commands that add flyers): the others say there is none and where they looked.
+    func withFlyerStore<T>(creating: Bool = false, _ body: (any FlyerStore) async throws -> T) async throws -> T {
         let config = try loadConfig()
         let environment = ProcessInfo.processInfo.environment["MERIDIAN_FLYERS_DB"].flatMap { $0.isEmpty ? nil : $0 }
         let configured = try flyerOptions(config).database
@@ -27,8 +33,9 @@ extension StoreLocationOptions {
         guard let named, Store.looksLikeURL(named) else {
             let store: FlyerRepository
             do {
+                if let named, !creating { try Self.requireExisting(named, source: source) }
                 store = try FlyerRepository(store: try named.map { try Store.open(path: $0, busyTimeout: config?.store.busyTimeout ?? Store.defaultBusyTimeout) }
-                                                ?? openStore(config))
+                                                ?? (creating ? openStore(config) : openExistingStore(config)))
             } catch let error as StoreError {
                 throw CommandFailure(error.description)
             }

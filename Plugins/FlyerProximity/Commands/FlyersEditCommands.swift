@@ -52,7 +52,7 @@ extension FlyersCommand {
                     throw CommandFailure(error.description.replacingOccurrences(of: "properties.", with: "--").replacingOccurrences(of: "_", with: "-"), code: 2)
                 }
                 do {
-                    try await store.withFlyerStore { try await $0.write(flyers, mode: .create) }
+                    try await store.withFlyerStore(creating: true) { try await $0.write(flyers, mode: .create) }
                 } catch let error as FlyerStoreError {
                     throw CommandFailure(error.description)
                 }

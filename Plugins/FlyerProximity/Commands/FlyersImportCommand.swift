@@ -43,7 +43,7 @@ extension FlyersCommand {
                 } catch {
                     throw inputFailure(error)
                 }
-                let imported = try await store.withFlyerStore { repository in
+                let imported = try await store.withFlyerStore(creating: true) { repository in
                     let progress = ProgressBar(label: "importing", large: data.count >= 1 << 20)
                     do throws(FlyerStoreError) {
                         let imported = try await repository.write(from: source, mode: .upsert, progress: progress.map { bar in

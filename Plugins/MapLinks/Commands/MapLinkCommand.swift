@@ -64,7 +64,7 @@ struct MapLinkCommand: AsyncParsableCommand {
             do {
                 result = try await resolver.link(for: request)
             } catch let error as MapLinkError {
-                throw CommandFailure(error.description, code: 2)
+                throw CommandFailure(error.description, code: error.isBadInput ? CommandFailure.usage : 1)
             }
             print(json ? try MeridianJSON.string(result) : result.url)
             if request.namesPlace, !(result.mode == TravelMode.showWord && result.style.showsPlaceDetails) {
@@ -91,7 +91,7 @@ struct MapLinkCommand: AsyncParsableCommand {
     /// The flyer store's places (offered by the flyers plugin), opened only when a flyer is asked for.
     private func flyerLookup(_ config: MeridianConfig?) throws -> (any FlyerPlaceLookup)? {
         guard flyer != nil, let places = CommandResources.shared[StoredFlyerPlacesKey.self] else { return nil }
-        let store = try store.openStore(config)
+        let store = try store.openExistingStore(config)
         do {
             return try places(store)
         } catch {

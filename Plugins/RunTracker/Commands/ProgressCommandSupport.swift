@@ -9,7 +9,7 @@ extension RunsStoreOptions {
     /// `route_match_m` (defaults without a configuration).
     func openProgress() throws -> (Store, ProgressSettings) {
         let config = try location.loadConfig()
-        let store = try location.openStore(config)
+        let store = try location.openExistingStore(config)
         try RunHistorySchema.migrateAll(store)
         let options = try RunsImportCommand.trackerOptions(config)
         return (store, ProgressSettings(units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current,

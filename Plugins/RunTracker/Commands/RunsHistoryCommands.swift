@@ -19,7 +19,7 @@ struct RunsStoreOptions: ParsableArguments {
     /// The opened store and how text output shows figures and times (the configuration's units and time zone).
     func openStyled() throws -> (RunHistory, RunTextStyle) {
         let config = try location.loadConfig()
-        let store = try location.openStore(config)
+        let store = try location.openExistingStore(config)
         try RunHistorySchema.migrateAll(store)
         let maxHeartRate = try RunsImportCommand.trackerOptions(config).maxHeartRate
         return (RunHistory(store: store, maxHeartRate: maxHeartRate),

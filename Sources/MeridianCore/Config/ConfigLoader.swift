@@ -24,6 +24,9 @@ public enum ConfigLoader {
         }
         var config = try parse(text, file: path)
         applyOverrides(&config, environment: environment)
+        if let token = environment["MERIDIAN_TOKEN"], !token.isEmpty {
+            try checkToken(token, file: path, line: nil, path: "MERIDIAN_TOKEN")
+        }
         return config
     }
 
@@ -86,9 +89,23 @@ public enum ConfigLoader {
         var logLevel: String?
 
         enum CodingKeys: String, CodingKey {
-            case http, store, web, units
+            case http, store, web, units, providers, consumers
             case timeZone = "time_zone"
             case logLevel = "log_level"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            http = try container.decodeIfPresent(HTTPSettings.self, forKey: .http)
+            store = try container.decodeIfPresent(StoreSettings.self, forKey: .store)
+            web = try container.decodeIfPresent(WebSettings.self, forKey: .web)
+            units = try container.decodeIfPresent(UnitSystem.self, forKey: .units)
+            timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+            logLevel = try container.decodeIfPresent(String.self, forKey: .logLevel)
+            // Read apart (`pluginList`), but asked for here so that a misspelt top-level key (`provider:`) is
+            // matched against them too and they are listed among the expected keys.
+            _ = container.contains(.providers)
+            _ = container.contains(.consumers)
         }
     }
 
@@ -105,6 +122,9 @@ public enum ConfigLoader {
                                   message: "\(seconds) is not a timeout; give seconds above 0 and at most 86400")
             }
         }
+        if let token = config.http.token, !token.isEmpty {
+            try checkToken(token, file: file, line: line("http"), path: "http.token")
+        }
         guard logLevels.contains(config.logLevel) else {
             throw ConfigError(file: file, line: line("log_level"), path: "log_level", message: "'\(config.logLevel)' is not a log level; expected one of: \(logLevels.joined(separator: ", "))")
         }
@@ -118,6 +138,16 @@ public enum ConfigLoader {
             throw ConfigError(file: file, line: line("web"), path: "web.tile_attribution",
                               message: "is only used with web.tile_url; set the tile URL or remove the attribution")
         }
+    }
+
+    /// The fewest characters a bearer token may have: a short one can be guessed by trying.
+    public static let minimumTokenLength = 16
+
+    /// Refuses a token shorter than `minimumTokenLength` (an empty one means no token and is not checked here).
+    private static func checkToken(_ token: String, file: String?, line: Int?, path: String) throws(ConfigError) {
+        guard token.count < minimumTokenLength else { return }
+        throw ConfigError(file: file, line: line, path: path,
+                          message: "the token has \(token.count) characters; use at least \(minimumTokenLength), e.g. from `openssl rand -hex 24`")
     }
 
     private static let providerKeys: Set<String> = ["id", "type", "priority", "stale_after"]
