@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import MeridianCore
+import MeridianStore
+import MeridianTesting
+import Testing
+@testable import FlyerProximity
+import Workloads
+
+/// Writes beside searches: a write's cost does not grow with the table, searches do not wait for writes, and
+/// storing the search index again blocks no writer.
+@Suite("writers beside readers")
+struct WritersBesideReadersTests {
+    /// Pages the writer's connection asks SQLite's page cache for while `body` runs.
+    static func pagesRead(_ store: Store, _ body: () throws -> Void) throws -> Int32 {
+        func pages(reset: Bool) throws -> Int32 {
+            try store.database.writeWithoutTransaction { db in
+                var hits: Int32 = 0, misses: Int32 = 0, highest: Int32 = 0
+                sqlite3_db_status(db.sqliteConnection, SQLITE_DBSTATUS_CACHE_HIT, &hits, &highest, reset ? 1 : 0)
+                sqlite3_db_status(db.sqliteConnection, SQLITE_DBSTATUS_CACHE_MISS, &misses, &highest, reset ? 1 : 0)
+                return hits + misses
+            }
+        }
+        _ = try pages(reset: true)
+        try body()
+        return try pages(reset: false)
+    }
+
+    @Test("one-flyer writes read no more of a table of 40,000 flyers than of one of 2,000")
+    func writeCostDoesNotGrowWithTheTable() throws {
+        /// Pages read by ten one-flyer writes into a table of `stored` flyers (written in batches small enough
+        /// to keep SQLite's row-by-row R*Tree, as the ten writes do).
+        func pages(stored: Int) throws -> Int32 {
+            let temporary = try TemporaryStore()
+            defer { temporary.remove() }
+            let repository = try FlyerRepository(store: temporary.store)
+            var workload = FlyerWorkload(.init(seed: 5))
+            for start in stride(from: 0, to: stored, by: 2_000) {
+                try repository.write((start..<start + 2_000).map { workload.flyer(number: $0) }, mode: .create)
+            }
+            let ten = (0..<10).map { workload.flyer(number: stored + $0) }
+            return try Self.pagesRead(temporary.store) { for flyer in ten { try repository.write([flyer], mode: .create) } }
+        }
+        let small = try pages(stored: 2_000), large = try pages(stored: 40_000)
+        #expect(large * 2 <= small * 3, "pages read by ten one-flyer writes: \(small) into 2,000 flyers, \(large) into 40,000")
+    }
+
+    @Test("searches answer while many API writes wait for another process's write lock")
+    func searchesDoNotWaitForWrites() async throws {
+        let database = try FlyerBackend.spatialite.makeDatabase()
+        defer { database.remove() }
+        guard case .spatialite(let temporary) = database else { return }
+        try await FlyerServer.with(database, busyTimeout: 60) { server in
+            #expect(try await server.send("POST", "/v1/flyers", FlyerIDTests.feature(id: "first")).status == 201)
+            let other = try await OtherWritersTests.holdWriteLock(temporary.store.path)
+            defer { other.stop() }
+            // More waiting writes than there are threads for Swift's tasks.
+            let writers = 4 * ProcessInfo.processInfo.activeProcessorCount
+            let client = server.client
+            let writes = Task {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for number in 0..<writers {
+                        group.addTask {
+                            try await client.request("POST", "/v1/flyers", body: Data(FlyerIDTests.feature(id: "w\(number)").utf8), timeout: 90).status
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            for _ in 0..<50 {
+                let answer = try await server.send("GET", "/v1/flyers/nearby?lat=52.5&lon=13.4&radius_m=5000")
+                try #require(answer.status == 200, "\(answer.text)")
+            }
+            other.stop()
+            #expect(try await writes.value == Array(repeating: 201, count: writers), "every write waited for the lock and was written")
+        }
+    }
+}
