@@ -1,4 +1,5 @@
 import Foundation
+import GPSDProtocol
 import Logging
 import MeridianCore
 import NIOCore
@@ -48,6 +49,7 @@ public final class GPSDProvider: LocationProvider, Sendable {
     /// Connects, serves the connection until it ends, and waits with backoff, until shutdown.
     public func run() async throws {
         let endpoint = session.endpoint
+        context.health.declare(GPSDStreamDecoder.counterNames + ["overlong_lines", "stalls", "connect_failures"])
         await ReconnectLoop.runUntilShutdown(backoff: timing.backoff, health: context.health, logger: context.logger,
                                              connectingMessage: "connecting to gpsd at \(endpoint)",
                                              retryCounter: "reconnects") {

@@ -49,6 +49,7 @@ public final class NMEASerialProvider: LocationProvider, Sendable {
     /// Opens the device, reads until it is gone, and waits with backoff, until shutdown.
     public func run() async throws {
         let device = options.device
+        context.health.declare(Array(NMEACounters().dictionary.keys) + ["open_failures", "silences"])
         await ReconnectLoop.runUntilShutdown(backoff: timing.backoff, health: context.health, logger: context.logger,
                                              connectingMessage: "opening \(device) at \(options.baud) baud",
                                              retryCounter: "reopens") {

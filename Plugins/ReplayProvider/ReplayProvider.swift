@@ -48,6 +48,7 @@ public final class ReplayProvider: LocationProvider {
     }
 
     public func run() async throws {
+        context.health.declare(["passes", "read_errors"])
         await ReconnectLoop.runUntilShutdown(backoff: backoff, health: context.health, logger: context.logger,
                                              connectingMessage: "opening \(url.path)", retryCounter: "retries") {
             await self.replayPasses()
@@ -107,8 +108,9 @@ public final class ReplayProvider: LocationProvider {
                 health.count("read_errors")
                 if let shown = problems.admit(error) { logger.warning("\(shown)") }
             }) {
-                // Published even when the replay is cancelled half-way through the batch.
-                defer { health.setCounters(reader.counters) }
+                // Published before the batch is paced out: the reader has decoded it (a GPX file whole), and a slow
+                // replay would otherwise show nothing until the batch ends.
+                health.setCounters(reader.counters)
                 for fix in batch {
                     let wait = pacer.delay(for: fix.time, now: Date())
                     if wait > 0 { try await Task.sleep(for: .seconds(wait)) }

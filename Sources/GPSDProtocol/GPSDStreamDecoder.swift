@@ -20,8 +20,11 @@ public struct GPSDStreamDecoder: Sendable {
     public private(set) var lastGPSDError: String?
     /// Paths of the devices gpsd reports as active.
     public private(set) var activeDevices: Set<String> = []
-    /// Named counters: lines, tpv, sky, gst, fixes, no_fix, malformed, unknown_class, gpsd_errors…
-    public private(set) var counters: [String: Int] = [:]
+    /// What the decoder counts, each listed from the start at 0.
+    public static let counterNames = ["lines", "tpv", "sky", "gst", "fixes", "no_fix", "malformed", "unknown_class", "gpsd_errors",
+                                      "repeated_tpv", "tpv_without_time", "other_device", "invalid_position", "unsupported_protocol"]
+    /// Named counters (`counterNames`).
+    public private(set) var counters = Dictionary(uniqueKeysWithValues: counterNames.map { ($0, 0) })
 
     /// The epoch being merged, with the SKY/GST data that belongs to it.
     private struct Epoch {

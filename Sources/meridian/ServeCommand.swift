@@ -9,8 +9,9 @@ import MeridianWeb
 import Metrics
 import Prometheus
 import ServiceLifecycle
+import UnixSignals
 
-/// `meridian serve`: runs the providers, consumers and the HTTP API until SIGTERM/SIGINT.
+/// `meridian serve`: runs the providers, consumers and the HTTP API until SIGTERM/SIGINT; SIGHUP reloads logging.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -21,6 +22,8 @@ struct ServeCommand: AsyncParsableCommand {
     var config: String?
 
     func run() async throws {
+        // Trapped first: SIGHUP's default action would end the process (see `ReloadService`).
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
         try await reportingFailures {
             let environment = ProcessInfo.processInfo.environment
             let path = ConfigLoader.resolvePath(config, environment: environment)
@@ -67,7 +70,8 @@ struct ServeCommand: AsyncParsableCommand {
             }
             // Shutdown runs in reverse order: the host drains the consumers first, the HTTP server stops last.
             let group = ServiceGroup(configuration: .init(
-                services: [app] + host.services + (store.wholeFileCheckDeferred ? [StoreCheckService(store: store, logger: logger)] : []),
+                services: [app] + host.services + (store.wholeFileCheckDeferred ? [StoreCheckService(store: store, logger: logger)] : [])
+                    + [ReloadService(signals: hangups, configPath: path, environment: environment, logger: logger)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             ))

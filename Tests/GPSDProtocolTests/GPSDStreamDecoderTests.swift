@@ -209,7 +209,7 @@ struct GPSDStreamDecoderTests {
         for (index, fix) in fixes.enumerated() {
             #expect(ProviderConformance.check(fix, index: index, id: "gpsd").isEmpty)
         }
-        #expect(decoder.counters["malformed"] == nil)
+        #expect(decoder.counters["malformed"] == 0)
         #expect(decoder.counters["fixes"] == 122)
     }
 }

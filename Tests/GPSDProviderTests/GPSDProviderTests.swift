@@ -51,7 +51,7 @@ struct GPSDProviderTests {
                 GPSDProvider(options: GPSDOptions(port: port, device: readerPath), context: context)
             }
             #expect(report.violations.isEmpty, "\(report.violations)")
-            #expect(report.finalHealth.counters["other_device"] == nil)
+            #expect(report.finalHealth.counters["other_device"] == 0)
             #expect(report.fixes.contains { $0.satellitesUsed != nil && $0.horizontalAccuracy != nil })
         }
     }

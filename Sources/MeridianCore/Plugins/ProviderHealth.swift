@@ -50,6 +50,13 @@ public final class ProviderHealth: Sendable {
         storage.withLock { $0.counters[name, default: 0] += amount }
     }
 
+    /// Lists `names` at 0 until they are counted, so that every counter a provider documents shows from its start.
+    public func declare(_ names: some Sequence<String>) {
+        storage.withLock { snapshot in
+            for name in names where snapshot.counters[name] == nil { snapshot.counters[name] = 0 }
+        }
+    }
+
     /// Replaces the listed counters with absolute values.
     public func setCounters(_ values: [String: Int]) {
         storage.withLock { snapshot in

@@ -41,6 +41,7 @@ public enum ReconnectLoop {
                            retryCounter: String, attempt: () async -> Outcome) async {
         var backoff = backoff
         var attempts = 0
+        health.declare([retryCounter])
         while !Task.isCancelled {
             health.update(.connecting, message: connectingMessage)
             if attempts > 0 { health.count(retryCounter) }

@@ -1,0 +1,40 @@
+import Logging
+import MeridianCore
+import ServiceLifecycle
+import UnixSignals
+
+/// What SIGHUP does to `meridian serve`: it reads the configuration file again and applies what can change while the
+/// service runs, which today is the log level (TLS certificates will join it), and logs what it did; everything else
+/// takes effect at the next start. A file that no longer loads changes nothing and is logged as an error. SIGHUP
+/// never stops the service.
+struct ReloadService: Service {
+    /// SIGHUPs, trapped from the start of `serve` so that none arriving before this service runs kills the process.
+    let signals: UnixSignalsSequence
+    let configPath: String
+    let environment: [String: String]
+    let logger: Logger
+
+    func run() async throws {
+        for await _ in signals.cancelOnGracefulShutdown() {
+            reload()
+        }
+    }
+
+    /// Applies the configuration file's log level, saying what changed.
+    func reload() {
+        let loaded: MeridianConfig
+        do {
+            loaded = try ConfigLoader.load(path: configPath, environment: environment)
+        } catch {
+            logger.error("SIGHUP: \(configPath) was not reloaded: \(error); nothing changed (fix the file and send SIGHUP again)")
+            return
+        }
+        let level = Logger.Level(rawValue: loaded.logLevel) ?? .info
+        let previous = LogSetup.level.withLock { $0 }
+        let change = previous == level ? "log level \(level) (unchanged)" : "log level \(previous) → \(level)"
+        // Said at the more verbose of the two levels, so that a switch to a quieter one is still shown.
+        LogSetup.level.withLock { $0 = min(previous, level) }
+        logger.notice("SIGHUP: reloaded logging from \(configPath): \(change); other settings take effect when the service restarts")
+        LogSetup.level.withLock { $0 = level }
+    }
+}
