@@ -4,14 +4,14 @@ import Testing
 
 @Suite("meridian core commands")
 struct CoreCommandsTests {
-    @Test("distance prints full-precision JSON, negative coordinates included")
+    @Test("distance prints JSON in centimetres, negative coordinates included")
     func distanceJSON() throws {
         let result = try MeridianBinary.run(["distance", "-33.8688,151.2093", "51.5074,-0.1278", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Double])
         #expect(Set(object.keys) == ["meters", "initial_bearing", "final_bearing"])
-        // GeographicLib: 16,989,295.77 m for Sydney → London.
-        #expect(abs((object["meters"] ?? 0) - 16_989_295.770_540) < 1e-5)
+        // GeographicLib: 16,989,295.77 m for Sydney → London (16,989,295.770540), written to the centimetre.
+        #expect(result.stdout.contains(#""meters":16989295.77}"#), "\(result.stdout)")
     }
 
     @Test("distance rejects bad points with exit code 2 and a message naming the value")

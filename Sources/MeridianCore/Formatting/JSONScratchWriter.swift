@@ -41,13 +41,17 @@ public struct JSONScratchWriter: TextOutputStream {
         count += 1
     }
 
-    /// `key` (with its comma and colon) and the number as JSONEncoder writes it: `Double.description`
-    /// without a trailing ".0" (100.0 → 100, 1e-05 stays 1e-05). Nothing when the value is unknown.
-    /// The value must be finite (the encoder refuses others).
+    /// `key` (with its comma and colon) and the number as `MeridianJSON`'s encoder writes it: rounded as the key
+    /// says (`JSONRounding`), else `Double.description` without a trailing ".0" (100.0 → 100, 1e-05 stays 1e-05).
+    /// Nothing when the value is unknown. The value must be finite (the encoder refuses others).
     public mutating func number(_ key: StaticString, _ value: Double?) {
         guard let value else { return }
         append(key)
-        number(value)
+        if let decimals = JSONRounding.decimals(forWrittenKey: key), let rounded = JSONRounding.text(value, decimals: decimals) {
+            write(rounded)
+        } else {
+            number(value)
+        }
     }
 
     /// `key` (with its comma and colon) and the quoted, escaped text; nothing when the text is absent.

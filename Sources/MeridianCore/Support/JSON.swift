@@ -1,10 +1,14 @@
 import Foundation
 
 /// Meridian's JSON conventions: `snake_case` keys, ISO 8601 UTC dates with
-/// milliseconds, no escaped slashes.
+/// milliseconds, no escaped slashes, numbers rounded to what they mean (`JSONRounding`).
 public enum MeridianJSON {
     /// A new encoder with Meridian's settings.
-    public static func makeEncoder(pretty: Bool = false) -> JSONEncoder {
+    public static func makeEncoder(pretty: Bool = false) -> MeridianJSONEncoder {
+        MeridianJSONEncoder(encoder: makeFoundationEncoder(pretty: pretty))
+    }
+
+    private static func makeFoundationEncoder(pretty: Bool) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -34,5 +38,16 @@ public enum MeridianJSON {
     /// Encodes `value` as one line of JSON text.
     public static func string<T: Encodable>(_ value: T) throws -> String {
         String(decoding: try makeEncoder().encode(value), as: UTF8.self)
+    }
+}
+
+/// Foundation's `JSONEncoder` with Meridian's settings, whose numbers are then rounded to what their keys say they
+/// mean (`JSONRounding`).
+public struct MeridianJSONEncoder {
+    let encoder: JSONEncoder
+
+    /// The JSON text of `value`.
+    public func encode<T: Encodable>(_ value: T) throws -> Data {
+        JSONRounding.roundNumbers(in: try encoder.encode(value))
     }
 }
