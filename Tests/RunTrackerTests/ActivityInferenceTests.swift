@@ -35,6 +35,14 @@ import Testing
         #expect(tracked.inference?.activity == file.activity)
     }
 
+    @Test("the Fenix 2 generic run, inferred a run, has its cadence in steps like a run the file names (80 strides → 159 steps)")
+    func inferredRunCountsSteps() throws {
+        let recording = try TrackingRealFileTests.recording("fit/sportstracker__Garmin_Fenix2_running_with_hrm.fit")
+        let summary = try #require(RunImport.track(recording, name: "fenix2")).summary
+        let cadence = try #require(summary.averageCadence)
+        #expect(cadence > 150 && cadence < 170, "\(cadence) per minute")
+    }
+
     @Test("a file's own sport is kept, and --activity overrides both")
     func theFileOrTheCallerDecides() throws {
         let biking = try TrackingRealFileTests.recording("gpx/sportstracker__Edge705-Running-HR-2Laps.from-tcx.gpx")

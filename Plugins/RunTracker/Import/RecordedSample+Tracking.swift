@@ -1,9 +1,11 @@
 import ActivityFiles
 
 extension RecordedSample {
-    /// What the athlete's sensors measured with the sample.
-    var sensors: SensorReading {
-        SensorReading(heartRate: heartRate, cadence: cadence, power: power, temperature: temperature, distance: distance)
+    /// What the athlete's sensors measured with the sample; `stridesToSteps` doubles the cadence (a foot activity whose
+    /// file named no sport: the reader left the device's strides per minute as they were).
+    func sensors(stridesToSteps: Bool) -> SensorReading {
+        SensorReading(heartRate: heartRate, cadence: cadence.map { stridesToSteps ? $0 * 2 : $0 }, power: power,
+                      temperature: temperature, distance: distance)
     }
 }
 

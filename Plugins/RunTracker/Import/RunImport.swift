@@ -19,6 +19,8 @@ public enum RunImport {
         let named = activity ?? recording.sport.map(Activity.init)
         let inference = named == nil ? ActivityInference(samples) : nil
         let activity = named ?? inference?.activity ?? .other
+        // The reader turns strides into steps only for a foot sport the file names; for the others it happens here.
+        let stridesToSteps = recording.sport == nil && [.run, .walk, .hike].contains(activity)
         let start = min(recording.startTime ?? first.time, first.time)
         var engine = RunEngine(runID: id, name: name, activity: activity, startedAt: start,
                                settings: recording.hasDeviceTimer ? settings.withoutAutoPause : settings)
@@ -27,7 +29,7 @@ public enum RunImport {
         var pauses = PauseSchedule(recording.pauses, silence: settings.pauseGapSeconds)
         for sample in samples {
             pauses.apply(before: sample.time, to: &engine)
-            points.append(engine.feed(sample.fix(providerID: "import"), sensors: sample.sensors))
+            points.append(engine.feed(sample.fix(providerID: "import"), sensors: sample.sensors(stridesToSteps: stridesToSteps)))
         }
         engine.stop(at: last.time, savingShortRuns: true)
         return TrackedRecording(engine: engine, points: points,
