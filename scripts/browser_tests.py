@@ -3,8 +3,9 @@
 Every page loads without script errors or Content-Security-Policy violations (read from the browser log); sign-in
 is required and then works; the run page shows the route on a map and the splits; start, pause, resume and stop
 from the buttons change the live card and the history; flyers near a typed position come nearest first; a flyer
-whose title is a script shows as text; uploads show their errors line by line; screenshots at 1280 and 390 px
-are taken, checked to be non-blank and saved. Ends with 'N passed, N failed'.
+whose title is a script shows as text; uploads show their errors line by line; at 390 px the run page's splits and
+device-comparison tables fit their card; screenshots at 1280 and 390 px are taken, checked to be non-blank and saved.
+Ends with 'N passed, N failed'.
 """
 import argparse
 import json
@@ -186,7 +187,7 @@ PAGE_SIZE = "return performance.getEntriesByType('navigation')[0].decodedBodySiz
 
 @test("every page loads without script errors or policy violations, within 150 KB of HTML, CSS and script")
 def pages():
-    runs = api("/v1/runs?limit=5")["runs"]
+    runs = api("/v1/runs?limit=5&q=Edge%20705")["runs"]
     check(runs, "the seeded run is missing")
     state["run"] = runs[0]
     weights = []
@@ -215,6 +216,34 @@ def run_page():
     picture = re.search(r'<noscript><img src="([^"]+)"', html)
     check(picture, "no picture for browsers without JavaScript")
     check(fetch(picture.group(1)).startswith(b"<svg"), "the route picture is not an SVG")
+
+
+NARROW_TABLES = """return Array.from(arguments[0]).map(function (selector) {
+    var wrap = document.querySelector(selector);
+    if (!wrap) { return [selector, -1, -1, -1]; }
+    var table = wrap.querySelector("table");
+    return [selector, wrap.scrollWidth, wrap.clientWidth, Math.ceil(table.getBoundingClientRect().right)];
+});"""
+
+
+@test("at 390 px the run page's splits (with heart rate) and device-comparison tables fit without scrolling sideways")
+def narrow_run_tables():
+    runs = api("/v1/runs?q=Fenix%202")["runs"]
+    check(runs and runs[0]["device_distance_m"], "the seeded device run is missing")
+    load("/runs/" + runs[0]["id"])
+    width = 390
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": True})
+    driver.refresh()
+    wait(lambda: driver.execute_script("return document.readyState") == "complete", "the run page to load")
+    check(driver.find_elements(By.XPATH, "//th[text()='Heart rate']"), "the splits have no heart-rate column")
+    tables = driver.execute_script(NARROW_TABLES, ["#splits-title ~ .table-wrap", "#quality-title ~ .table-wrap"])
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    check(all(scroll >= 0 for _, scroll, _, _ in tables), "a table is missing: %r" % tables)
+    wide = ["%s is %d px wide in a %d px box, its right edge at %d px" % (selector, scroll, client, right)
+            for selector, scroll, client, right in tables if scroll > client or right > width]
+    check(not wide, "at %d px: " % width + "; ".join(wide))
+    screenshot("run-device", width)
 
 
 @test("start, then pause and resume from the buttons change the live card")

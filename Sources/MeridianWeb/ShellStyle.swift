@@ -135,7 +135,9 @@ footer { max-width: 1080px; margin: 0 auto; padding: 0 16px 32px; color: var(--m
   .stat dd { font-size: 1.35rem; }
   .stats.big .stat dd { font-size: 1.8rem; }
   .map { height: 300px; }
-  th, td { padding: 8px 6px; }
+  th, td { padding: 8px 4px; }
+  th { letter-spacing: 0; }
+  meter { min-width: 36px; }
   .hide-narrow { display: none; }
   .top .bar { padding: 8px 12px; gap: 6px 10px; }
   .top nav { order: 3; flex-basis: 100%; }
