@@ -24,6 +24,7 @@ struct RideAndActivityViewsTests {
             let page = try await server.client.request("GET", "/runs/ride").text
             let legend = try #require(page.components(separatedBy: "<p class=\"legend\">").dropFirst().first?.components(separatedBy: "</p>").first)
             #expect(legend.hasPrefix("<span>Speed</span>") && legend.contains(" km/h<") && !legend.contains("/km<"), "\(legend)")
+            #expect(page.contains("Speed (faster is higher)") && !page.contains("Pace (faster") && page.contains(">speed "), "the chart")
             let svg = try await server.client.request("GET", "/runs/ride/route.svg").text
             #expect(svg.contains(">speed</text>") && svg.contains(" km/h</text>"), "the picture's legend")
         }

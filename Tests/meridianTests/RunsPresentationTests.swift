@@ -76,6 +76,7 @@ struct RunsPresentationTests {
         let headline = try #require(svg.split(separator: "\n").first { $0.contains("font-size=\"13\"") && $0.contains("UTC") })
         #expect(headline.contains(" mph") && !headline.contains("/mi") && headline.contains(" ft<"), "\(headline)")
         #expect(svg.contains(">speed</text>") && !svg.contains(">pace</text>"), "the map's legend")
+        #expect(svg.contains(">speed ") && !svg.contains("/mi"), "the chart's caption: no pace anywhere in a ride's picture")
     }
 
     @Test("runs stats keeps activities apart (a table each, rides in speeds, no mixed pace or trend) and picks a period that fits the range")

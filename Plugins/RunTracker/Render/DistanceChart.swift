@@ -100,8 +100,10 @@ public struct DistanceChart: Sendable {
     }
 
     /// The profile's moving pace as a line, fast drawn high, between the 2nd and 98th percentile (`nil` without two
-    /// paces); with `smoothing`, each point is the mean of the paces up to that many slices either side.
-    public static func pace(_ profile: Profile, units: UnitSystem, stroke: String = "#2166ac", smoothing: Int = 0) -> Series? {
+    /// paces), captioned in speeds for a ride; with `smoothing`, each point is the mean of the paces up to that many
+    /// slices either side.
+    public static func pace(_ profile: Profile, activity: Activity, units: UnitSystem, stroke: String = "#2166ac",
+                            smoothing: Int = 0) -> Series? {
         let raw = profile.samples.compactMap { sample in sample.pace.map { (distance: sample.distance, value: $0) } }
         let samples = raw.indices.map { index in
             let window = raw[max(0, index - smoothing)...min(raw.count - 1, index + smoothing)]
@@ -112,7 +114,9 @@ public struct DistanceChart: Sendable {
         let fast = paces[Int(Double(paces.count - 1) * 0.02)], slow = paces[Int(Double(paces.count - 1) * 0.98)]
         return Series(samples: samples, low: fast, high: fast + max(slow - fast, 1), inverted: true,
                       style: .line(stroke: stroke, width: 1.8),
-                      caption: "pace \(TimeFormat.pace(secondsPerKilometre: fast, units: units)) – \(TimeFormat.pace(secondsPerKilometre: slow, units: units))",
+                      caption: activity == .ride
+                        ? "speed \(PaceOrSpeed.text(secondsPerKilometre: slow, activity: activity, units: units)) – \(PaceOrSpeed.text(secondsPerKilometre: fast, activity: activity, units: units))"
+                        : "pace \(TimeFormat.pace(secondsPerKilometre: fast, units: units)) – \(TimeFormat.pace(secondsPerKilometre: slow, units: units))",
                       captionColour: stroke)
     }
 

@@ -35,7 +35,7 @@ public struct RouteRenderer: Sendable {
             """
         svg += map.draw(x: m, y: top)
         let chart = DistanceChart(total: map.totalDistance, units: units)
-        svg += chart.draw([DistanceChart.elevation(profile, units: units), DistanceChart.pace(profile, units: units)].compactMap { $0 },
+        svg += chart.draw([DistanceChart.elevation(profile, units: units), DistanceChart.pace(profile, activity: run.activity, units: units)].compactMap { $0 },
                           x: m, y: top + map.height + 18, width: W - 2 * m, height: Self.profileHeight - 36)
         svg += "</svg>\n"
         return svg

@@ -137,8 +137,9 @@ struct RunDetailModel {
         if let elevation = DistanceChart.elevation(analysis.profile, units: units) {
             charts.append(Chart(title: "Elevation", svg: chart.standalone([elevation], title: "Elevation along the run")))
         }
-        if let pace = DistanceChart.pace(analysis.profile, units: units, smoothing: 2) {
-            charts.append(Chart(title: "Pace (faster is higher)", svg: chart.standalone([pace], title: "Pace along the run")))
+        let paceLabel = PaceOrSpeed.label(run.activity).capitalized
+        if let pace = DistanceChart.pace(analysis.profile, activity: run.activity, units: units, smoothing: 2) {
+            charts.append(Chart(title: "\(paceLabel) (faster is higher)", svg: chart.standalone([pace], title: "\(paceLabel) along the run")))
         }
         if let heartRate = Self.heartRate(points: points, sliceLength: analysis.profile.sliceLength) {
             charts.append(Chart(title: "Heart rate", svg: chart.standalone([heartRate], title: "Heart rate along the run")))
@@ -150,7 +151,7 @@ struct RunDetailModel {
         let splits = table?.splits ?? []
         let fastestPace = splits.filter { !$0.partial }.map(\.pace).min() ?? splits.map(\.pace).min() ?? 1
         splitUnit = units == .metric ? "km" : "Mile"
-        splitPaceLabel = PaceOrSpeed.label(run.activity).capitalized
+        splitPaceLabel = paceLabel
         self.splits = splits.map { split in
             let unitLength = table?.unitDistance ?? 1000
             return SplitRow(label: split.partial ? "+\(NumberText.fixed(split.distance / unitLength, decimals: 2))" : "\(split.index)",
