@@ -94,6 +94,7 @@ struct RunsPresentationTests {
         #expect(run.contains("  pace  ") && run.contains("\ntotal") && run.contains("/km") && !run.contains("km/h"), "\(run)")
         #expect(ride.contains("  speed ") && ride.contains("km/h") && !ride.contains("/km "), "\(ride)")
         #expect(text.contains("all activities: 3 runs"), "\(text)")
+        #expect(run.contains("\n2014                         0  -\n"), "an empty year is a dash: \(run)")
 
         let json = try #require(try JSONSerialization.jsonObject(with: Data(try history.run(["stats", "--json"]).stdout.utf8)) as? [String: Any])
         #expect(json["by"] as? String == "year" && json["activities"] as? [String] == ["run", "ride"])

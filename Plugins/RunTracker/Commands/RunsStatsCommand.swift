@@ -67,8 +67,10 @@ struct RunsStatsCommand: AsyncParsableCommand {
         var lines = ["\(RunText.pad("\(report.by.rawValue) (\(report.timeZone))", 24))  runs  \(RunText.pad("distance", 9))  \(RunText.pad("moving", 8))  \(RunText.pad(label, 10))  ascent"]
         func row(_ label: String, _ totals: StatsTotals) -> String {
             let runs = String(totals.runs)
-            return "\(RunText.pad(label, 24))  \(String(repeating: " ", count: max(0, 4 - runs.count)))\(runs)  "
-                + "\(RunText.pad(DistanceFormat.string(metres: totals.distance, units: units), 9))  "
+            let start = "\(RunText.pad(label, 24))  \(String(repeating: " ", count: max(0, 4 - runs.count)))\(runs)"
+            // A period without runs is a dash, not "0 ft  0:00  --:-- /mi  0 ft".
+            guard totals.runs > 0 else { return start + "  -" }
+            return start + "  \(RunText.pad(DistanceFormat.string(metres: totals.distance, units: units), 9))  "
                 + "\(RunText.pad(TimeFormat.duration(seconds: totals.movingTime), 8))  "
                 + "\(RunText.pad(PaceOrSpeed.text(secondsPerKilometre: totals.pace, activity: activity, units: units), 10))  "
                 + ElevationText.string(metres: totals.ascent, units: units)
