@@ -29,9 +29,13 @@ public final class FlyerCatalog: Sendable {
     let databaseSearch: (any FlyerSearching)?
     /// Searches by the cache (the packed index with `index` on top, or `index` alone).
     private let cacheSearch: any FlyerSearching
-    /// SpatiaLite: changes since the stored index past which it is stored again, so that the change log
-    /// (the latest 10,000 entries) still reaches back to it at the next start.
+    /// SpatiaLite: changes since the stored index (or its `changed` row) past which the ids of the flyers changed
+    /// since the index are stored again (a short write), so that the next start need not find the index's change
+    /// in the change log (the latest 10,000 entries).
     static let restoreAfterChanges: Int64 = 5_000
+    /// SpatiaLite: flyers on top of the packed index (or taken out of it) past which it is built again and stored,
+    /// off the cooperative threads while writes and searches go on. Also how many flyers a start reads at most.
+    let compactAfter: Int
     private let cellSize: Double
     private let logger: Logger
     private let state = Mutex(State())
@@ -52,12 +56,15 @@ public final class FlyerCatalog: Sendable {
         /// database (and is still to be compared with the flyer table).
         var building = false
         var readBack = false
+        /// SpatiaLite: the latest change the stored index with its `changed` row covers.
+        var storedChange: Int64 = 0
     }
 
-    /// A catalogue over `store` with a cold cache (see `load()`).
-    public init(store: any FlyerStore, cellSize: Double = 0.05, logger: Logger = Logger(label: "meridian.flyers")) {
+    /// A catalogue over `store` with a cold cache (see `load()`); `compactAfter` as the property says.
+    public init(store: any FlyerStore, cellSize: Double = 0.05, compactAfter: Int = 20_000, logger: Logger = Logger(label: "meridian.flyers")) {
         self.store = store
         self.cellSize = cellSize
+        self.compactAfter = compactAfter
         self.logger = logger
         repository = store as? FlyerRepository
         if let repository {
@@ -142,21 +149,23 @@ public final class FlyerCatalog: Sendable {
         case .rejected(let reason):
             logger.warning("flyers: the stored search index is not used: \(reason); building it again")
             return false
-        case .found(let stored, let meta):
-            guard latest >= meta.change else {
+        case .found(let stored, let meta, let changed):
+            let since = changed?.change ?? meta.change
+            guard latest >= since else {
                 logger.info("flyers: the stored search index is newer than the flyer table's change log (a restored copy?); building it again")
                 return false
             }
-            let changes = try repository.changes(after: meta.change)
-            guard let ids = changes.ids else {
+            let changes = try repository.changes(after: since)
+            guard let logged = changes.ids else {
                 logger.info("flyers: too much changed since the stored search index was built; building it again")
                 return false
             }
+            let ids = logged.union(changed?.ids ?? [])
             packed.replaceBase(with: stored, change: meta.change)
             let found = try repository.flyers(ids: Array(ids))
             apply(found, changed: ids)
             state.withLock {
-                $0.lastChange = changes.latest; $0.readBack = true; $0.warm = true; $0.loaded = true
+                $0.lastChange = changes.latest; $0.storedChange = since; $0.readBack = true; $0.warm = true; $0.loaded = true
             }
             logger.info("flyers: stored search index read", metadata: ["flyers": "\(packed.count)", "changes since": "\(ids.count)"])
             return true
@@ -166,13 +175,27 @@ public final class FlyerCatalog: Sendable {
     /// Builds the packed index from every stored flyer (on this thread), stores it, and makes it the
     /// cache with the changes since applied.
     private func build() throws(FlyerStoreError) {
-        guard let packed, let repository else { return }
+        guard let built = try buildAndStore() else { return }
+        try use(built)
+    }
+
+    /// The packed index of every stored flyer (read in one transaction, which no writer waits for), stored; the
+    /// store's write lock is held only while the arrays are written.
+    private func buildAndStore() throws(FlyerStoreError) -> (index: PackedFlyerIndex, change: Int64, stored: Bool)? {
+        guard let repository else { return nil }
         let built = try repository.buildIndex(cellSize: cellSize)
         do {
             try repository.saveIndex(built.index, change: built.change)
+            return (built.index, built.change, true)
         } catch {
             logger.warning("flyers: the search index could not be stored (\(error)); it is built again at the next start")
+            return (built.index, built.change, false)
         }
+    }
+
+    /// Makes `built` the cache, with the changes since it was built applied.
+    private func use(_ built: (index: PackedFlyerIndex, change: Int64, stored: Bool)) throws(FlyerStoreError) {
+        guard let packed, let repository else { return }
         packed.replaceBase(with: built.index, change: built.change)
         let changes = try repository.changes(after: built.change)
         if let ids = changes.ids {
@@ -180,6 +203,7 @@ public final class FlyerCatalog: Sendable {
         }
         state.withLock {
             $0.lastChange = changes.ids == nil ? built.change : changes.latest
+            if built.stored { $0.storedChange = built.change }
             $0.readBack = false; $0.warm = true; $0.loaded = true
         }
         logger.info("flyers: search index built and stored", metadata: ["flyers": "\(built.index.count)"])
@@ -201,9 +225,10 @@ public final class FlyerCatalog: Sendable {
         let (warm, readBack) = state.withLock { ($0.warm, $0.readBack) }
         guard warm else { return try await serialised { () async throws(FlyerStoreError) in try await buildInBackground() } }
         guard readBack else { return }
-        let (index, change) = packed.base
+        // The flyers the cache has taken from the table since the index was built are left out, as are those logged after.
+        let (index, known, since) = await serial.run { (packed.base.index, packed.changedIDs, state.withLock { $0.lastChange }) }
         let result = await BlockingWork.onOwnThread(lowPriority: true) {
-            Result { () throws(FlyerStoreError) in try repository.differences(from: index, builtAt: change) }
+            Result { () throws(FlyerStoreError) in try repository.differences(from: index, excluding: known, loggedAfter: since) }
         }
         guard let differences = try result.get(), differences > 0 else {
             logger.debug("flyers: the stored search index matches the flyer table")
@@ -261,18 +286,40 @@ public final class FlyerCatalog: Sendable {
             return false
         }
         if needsLoad { try await load() }
-        guard let packed else { return }
-        let (latest, building) = state.withLock { ($0.lastChange, $0.building) }
-        if !building, latest - packed.base.change > Self.restoreAfterChanges { storeAgain() }
+        guard let packed, storeDamage == nil else { return }
+        let (latest, stored, building) = state.withLock { ($0.lastChange, $0.storedChange, $0.building) }
+        if !building, packed.overlayCount > compactAfter {
+            compact()
+        } else if latest - stored > Self.restoreAfterChanges {
+            await storeChanged()
+        }
     }
 
-    /// Builds and stores the packed index again in the background while the cache keeps answering.
-    private func storeAgain() {
+    /// Stores the ids of the flyers changed since the stored index was built (one short write; the index stays).
+    private func storeChanged() async {
+        guard let packed else { return }
+        do {
+            try await serialised { () async throws(FlyerStoreError) in
+                let changed = PersistedFlyerIndex.Changed(base: packed.base.change, change: state.withLock { $0.lastChange },
+                                                          ids: packed.changedIDs.sorted())
+                try await storeWrite { (repository) throws(FlyerStoreError) in try repository.saveChanged(changed) } or: {}
+                state.withLock { $0.storedChange = max($0.storedChange, changed.change) }
+            }
+        } catch {
+            logger.warning("flyers: the flyers changed since the stored search index could not be noted (\(error)); tried again at the next change")
+        }
+    }
+
+    /// Builds and stores the packed index again on a niced thread of its own, while the cache keeps answering and
+    /// writes go on; only putting it in place waits for the cache's other updates.
+    private func compact() {
         state.withLock { $0.building = true }
         Task {
             defer { state.withLock { $0.building = false } }
+            let result = await BlockingWork.onOwnThread(lowPriority: true) { Result { () throws(FlyerStoreError) in try self.buildAndStore() } }
             do {
-                try await serialised { () async throws(FlyerStoreError) in try await buildInBackground() }
+                guard let built = try result.get() else { return }
+                try await serialised { () async throws(FlyerStoreError) in try use(built) }
             } catch {
                 logger.warning("flyers: the search index could not be built again: \(error)")
             }

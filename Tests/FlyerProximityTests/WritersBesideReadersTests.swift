@@ -76,4 +76,75 @@ struct WritersBesideReadersTests {
             #expect(try await writes.value == Array(repeating: 201, count: writers), "every write waited for the lock and was written")
         }
     }
+
+    /// `flyer` moved a little east (a point) or retitled (an area).
+    static func edited(_ flyer: Flyer) throws -> Flyer {
+        var edited = flyer
+        edited.title = "Edited " + flyer.title
+        if case .point(let point) = flyer.geometry, abs(point.latitude) < 89 {
+            edited.geometry = .point(try Coordinate(latitude: point.latitude, longitude: point.longitude < 179 ? point.longitude + 0.01 : point.longitude - 0.01))
+        }
+        return edited
+    }
+
+    /// The stored `meta` row and `changed` row of the search index.
+    static func storedRows(_ store: Store) throws -> (meta: Data?, changed: PersistedFlyerIndex.Changed?) {
+        try store.database.read { db in
+            let meta = try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name = 'meta'")
+            let changed = try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name = 'changed'")
+            return (meta, try changed.map { try JSONDecoder().decode(PersistedFlyerIndex.Changed.self, from: $0) })
+        }
+    }
+
+    @Test("past 5,000 changes only the ids changed since the stored index are stored: its arrays stay, and a start whose change log no longer reaches them reads those flyers and answers exactly")
+    func changedIDsStoredInsteadOfTheIndex() async throws {
+        let (temporary, original) = try PersistedIndexTests.stored()
+        defer { temporary.remove() }
+        let catalog = try PersistedIndexTests.opened(temporary.store.path)
+        let before = try Self.storedRows(temporary.store)
+        var workload = FlyerWorkload(.init(seed: 12, uniformShare: 0.3, areaShare: 0.03, referenceTime: PersistedIndexTests.now))
+        let added = (original.count..<original.count + 5_001).map { workload.flyer(number: $0) }
+        try await catalog.write(added, mode: .create)
+        let first = try Self.storedRows(temporary.store)
+        #expect(first.meta == before.meta, "the stored index was not written again")
+        let noted = try #require(first.changed, "the changed ids were stored")
+        #expect(Set(noted.ids) == Set(added.map(\.id)))
+        // 6,000 more (moves of stored flyers): the change log (10,000 entries) no longer reaches back to the index.
+        let moved = try (original.prefix(4_000) + added.prefix(2_000)).map(Self.edited)
+        try await catalog.write(moved, mode: .upsert)
+        let second = try Self.storedRows(temporary.store)
+        #expect(second.meta == before.meta)
+        #expect(try #require(second.changed).change > noted.change)
+        let byID = Dictionary(uniqueKeysWithValues: moved.map { ($0.id, $0) })
+        let expected = (original + added).map { byID[$0.id] ?? $0 }
+        let reopened = try PersistedIndexTests.opened(temporary.store.path)
+        #expect(reopened.report.cache == "warm" && reopened.count == expected.count)
+        try await PersistedIndexTests.expectExact(reopened, expected, "read back with the changed ids")
+        try await reopened.prepare()
+        #expect(try Self.storedRows(temporary.store).meta == before.meta, "the comparison with the table found no difference")
+        try await PersistedIndexTests.expectExact(catalog, expected, "the running catalogue")
+    }
+
+    @Test("past compactAfter flyers on top, the index is built again and stored off the cooperative threads; writes go on meanwhile and every answer stays exact")
+    func compaction() async throws {
+        let (temporary, original) = try PersistedIndexTests.stored()
+        defer { temporary.remove() }
+        let repository = try FlyerRepository(store: temporary.store)
+        let catalog = FlyerCatalog(store: repository, compactAfter: 1_000)
+        #expect(try catalog.openStoredIndex())
+        let before = try Self.storedRows(temporary.store)
+        var workload = FlyerWorkload(.init(seed: 13, uniformShare: 0.3, referenceTime: PersistedIndexTests.now))
+        let added = (original.count..<original.count + 1_001).map { workload.flyer(number: $0) }
+        try await catalog.write(added, mode: .create)
+        let late = workload.flyer(number: 9_999)
+        try await catalog.write([late], mode: .create)
+        try await ManagedProcess.waitUntil(timeout: 60, "the index to be built again and stored") {
+            (try? Self.storedRows(temporary.store).meta) != before.meta && catalog.packed?.overlayCount ?? 0 <= 1
+        }
+        let expected = original + added + [late]
+        try await PersistedIndexTests.expectExact(catalog, expected, "after the index was built again")
+        let reopened = try PersistedIndexTests.opened(temporary.store.path)
+        #expect(reopened.report.cache == "warm" && reopened.count == expected.count)
+        try await PersistedIndexTests.expectExact(reopened, expected, "the index stored again")
+    }
 }

@@ -46,6 +46,9 @@ public final class FlyerIndex: @unchecked Sendable {
     /// The largest `radius_m` of any point flyer (an upper bound; it never shrinks).
     public var largestPointRadius: Double { lock.reading { state.largestPointRadius } }
 
+    /// The ids of the flyers held.
+    var ids: Set<String> { lock.reading { Set(state.slotByID.keys) } }
+
     /// Adds flyers, replacing any with the same id.
     public func upsert<Flyers: Sequence>(_ flyers: Flyers) where Flyers.Element == Flyer {
         let prepared = flyers.compactMap(PreparedFlyer.init)

@@ -20,6 +20,15 @@ final class PackedCache: @unchecked Sendable {
     /// Number of flyers.
     var count: Int { lock.reading { packedIndex.count - dead.count + changed.count } }
 
+    /// How many flyers lie on top of the packed index (written since) or were taken out of it.
+    var overlayCount: Int { lock.reading { dead.count + changed.count } }
+
+    /// The ids of the flyers written or deleted since the packed index was built: those on top, and those whose
+    /// packed slots are dead.
+    var changedIDs: Set<String> {
+        lock.reading { changed.ids.union(dead.members.lazy.map { self.packedIndex.ids[Int($0)] }) }
+    }
+
     /// The packed index and the change-log entry it was built at.
     var base: (index: PackedFlyerIndex, change: Int64) { lock.reading { (packedIndex, baseChange) } }
 

@@ -43,14 +43,22 @@ extension FlyerRepository {
         }
     }
 
-    /// How many flyers the table and `index` (built at change `change`) disagree on, leaving out those the
-    /// change log names since: each such flyer the table holds otherwise than the index, or that only one
-    /// of them holds. Nil when the change log no longer reaches back to `change` (the index is then built
-    /// again anyway). One read transaction.
-    func differences(from index: PackedFlyerIndex, builtAt change: Int64) throws(FlyerStoreError) -> Int? {
+    /// Stores which flyers changed since the stored index was built, leaving the index as it is (one short write).
+    func saveChanged(_ changed: PersistedFlyerIndex.Changed) throws(FlyerStoreError) {
+        try run {
+            try store.database.write { db in try PersistedFlyerIndex.save(changed, in: db) }
+        }
+    }
+
+    /// How many flyers the table and `index` disagree on, leaving out those changed since it was built
+    /// (`known`, and those the change log names after change `change`): each other flyer the table holds
+    /// otherwise than the index, or that only one of them holds. Nil when the change log no longer reaches
+    /// back to `change` (the index is then built again anyway). One read transaction.
+    func differences(from index: PackedFlyerIndex, excluding known: Set<String>, loggedAfter change: Int64) throws(FlyerStoreError) -> Int? {
         try run {
             try store.database.read { db in
-                guard let changed = try Self.changes(db, after: change).ids else { return nil }
+                guard let logged = try Self.changes(db, after: change).ids else { return nil }
+                let changed = known.union(logged)
                 var unchanged = 0, same = 0
                 try Self.eachFlyer(db) { flyer in
                     guard !changed.contains(flyer.id) else { return true }

@@ -6,9 +6,10 @@ import GRDB
 /// instead of building it from every flyer.
 ///
 /// The meta row names the change-log entry the index was built at, the layout it was written with,
-/// and a checksum of every array. A reader uses it only when all of them fit; then the change log
-/// since that entry brings it up to date, and `FlyerRepository.verify` compares it with the flyer
-/// table in the background (a write that bypassed the change log shows there).
+/// and a checksum of every array. A reader uses it only when all of them fit; then the flyers changed
+/// since (the `changed` row's ids, and the change log after it) bring it up to date, and
+/// `FlyerRepository.differences` compares it with the flyer table in the background (a write that
+/// bypassed the change log shows there).
 enum PersistedFlyerIndex {
     /// Bumped whenever the layout of the arrays changes.
     static let format = 3
@@ -25,51 +26,75 @@ enum PersistedFlyerIndex {
         var checksums: [String: String]
     }
 
+    /// The flyers changed since the stored index was built (the `changed` row): stored in place of the whole
+    /// index as changes pile up, so that the change log need not reach back to the index at the next start.
+    struct Changed: Codable, Equatable {
+        /// The change the stored index was built at (the row is used only with that index).
+        var base: Int64
+        /// The latest change-log entry `ids` cover.
+        var change: Int64
+        /// Every flyer written or deleted after `base` up to `change`.
+        var ids: [String]
+    }
+
     /// What the database holds, and whether it can be used.
     enum Found {
         case none
         case rejected(String)
-        case found(PackedFlyerIndex, Meta)
+        /// The index, its meta row, and the flyers changed since it was built when they were stored.
+        case found(PackedFlyerIndex, Meta, Changed?)
     }
 
-    /// Replaces the stored index with `index`, built at change `change`.
+    /// Stores which flyers changed since the stored index was built (one small row; the index stays as it is).
+    static func save(_ changed: Changed, in db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO flyer_search_index (name, data) VALUES ('changed', ?)",
+                       arguments: [try JSONEncoder().encode(changed)])
+    }
+
+    /// Replaces the stored index with `index`, built at change `change`. Each array is bound straight from its
+    /// memory (SQLite copies one at a time), never gathered in copies of its own.
     static func save(_ index: PackedFlyerIndex, change: Int64, in db: Database) throws {
-        var sections: [(String, [UInt8])] = []
-        func add<T>(_ name: String, _ array: [T]) { sections.append((name, array.withUnsafeBytes { Array($0) })) }
-        add("slots", index.slots)
-        add("id_starts", index.ids.starts)
-        add("id_bytes", index.ids.bytes)
-        add("text_starts", index.texts.starts)
-        add("text_bytes", index.texts.bytes)
-        add("validities", index.validities)
-        add("by_id", index.byID)
-        add("category_starts", index.categories.starts)
-        add("category_bytes", index.categories.bytes)
-        add("cell_keys", index.cellKeys)
-        add("cell_point_start", index.cellPointStart)
-        add("cell_boxes", index.cellBoxes)
-        add("cell_first_part", index.cellFirstPart)
-        add("part_start", index.partStart)
-        add("part_boxes", index.partBoxes)
-        add("cell_area_start", index.cellAreaStart)
-        add("cell_areas", index.cellAreas)
-        add("large_areas", index.largeAreas)
         var areaStarts: [UInt32] = [0], areaBytes: [UInt8] = [], wkb: [UInt8] = []
         for geometry in index.areaGeometries {
             WKB.encode(geometry, into: &wkb)
             areaBytes += wkb
             areaStarts.append(UInt32(areaBytes.count))
         }
-        add("area_starts", areaStarts)
-        add("area_wkb", areaBytes)
+        /// Calls `body` with each array's name and bytes.
+        func arrays(_ body: (String, UnsafeRawBufferPointer) throws -> Void) throws {
+            func visit<T>(_ name: String, _ array: [T]) throws { try array.withUnsafeBytes { try body(name, $0) } }
+            try visit("slots", index.slots)
+            try visit("id_starts", index.ids.starts)
+            try visit("id_bytes", index.ids.bytes)
+            try visit("text_starts", index.texts.starts)
+            try visit("text_bytes", index.texts.bytes)
+            try visit("validities", index.validities)
+            try visit("by_id", index.byID)
+            try visit("category_starts", index.categories.starts)
+            try visit("category_bytes", index.categories.bytes)
+            try visit("cell_keys", index.cellKeys)
+            try visit("cell_point_start", index.cellPointStart)
+            try visit("cell_boxes", index.cellBoxes)
+            try visit("cell_first_part", index.cellFirstPart)
+            try visit("part_start", index.partStart)
+            try visit("part_boxes", index.partBoxes)
+            try visit("cell_area_start", index.cellAreaStart)
+            try visit("cell_areas", index.cellAreas)
+            try visit("large_areas", index.largeAreas)
+            try visit("area_starts", areaStarts)
+            try visit("area_wkb", areaBytes)
+        }
         var checksums: [String: String] = [:]
-        for (name, bytes) in sections { checksums[name] = String(bytes.withUnsafeBytes(Checksum.of), radix: 16) }
+        try arrays { name, bytes in checksums[name] = String(Checksum.of(bytes), radix: 16) }
         let meta = Meta(format: format, cellSize: index.layout.cellSize, change: change, flyers: index.count,
                         slotStride: MemoryLayout<PackedSlot>.stride, boxStride: MemoryLayout<SpaceBox>.stride, checksums: checksums)
         try db.execute(sql: "DELETE FROM flyer_search_index")
         let insert = try db.makeStatement(sql: "INSERT INTO flyer_search_index (name, data) VALUES (?, ?)")
         try insert.execute(arguments: ["meta", try JSONEncoder().encode(meta)])
-        for (name, bytes) in sections { try insert.execute(arguments: [name, Data(bytes)]) }
+        try arrays { name, bytes in
+            let data = bytes.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: bytes.count, deallocator: .none) } ?? Data()
+            try insert.execute(arguments: [name, data])
+        }
     }
 
     /// The stored index, checked against its meta row and checksums, for a grid of `cellSize`.
@@ -81,7 +106,7 @@ enum PersistedFlyerIndex {
         else { return .rejected("it was written in another layout") }
         var arrays = Arrays()
         // Each array is read straight into its own storage (no copy of the whole blob first).
-        let rows = try Row.fetchAll(db, sql: "SELECT rowid, name, length(data) FROM flyer_search_index WHERE name <> 'meta'")
+        let rows = try Row.fetchAll(db, sql: "SELECT rowid, name, length(data) FROM flyer_search_index WHERE name NOT IN ('meta', 'changed')")
         var problem: String?
         for row in rows where problem == nil {
             let rowid: Int64 = row[0], name: String = row[1], byteCount: Int = row[2]
@@ -93,10 +118,12 @@ enum PersistedFlyerIndex {
         }
         if let problem { return .rejected(problem) }
         guard arrays.names == Set(meta.checksums.keys), arrays.names.count == meta.checksums.count else { return .rejected("arrays are missing") }
+        let changed = try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name = 'changed'")
+            .flatMap { try? JSONDecoder().decode(Changed.self, from: $0) }
         do {
             let index = try arrays.index(cellSize: cellSize)
             guard index.count == meta.flyers else { return .rejected("it holds \(index.count) flyers, not \(meta.flyers)") }
-            return .found(index, meta)
+            return .found(index, meta, changed?.base == meta.change ? changed : nil)
         } catch {
             return .rejected("\(error)")
         }
