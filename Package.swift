@@ -48,7 +48,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        .target(name: "ActivityFiles", dependencies: ["MeridianCore", "NMEA", "GPSDProtocol", "CZlib"], exclude: ["README.md"]),
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "ActivityFiles", dependencies: ["MeridianCore", "NMEA", "GPSDProtocol", "CZlib", "CLibXML2"], exclude: ["README.md"]),
         .target(
             name: "MeridianStore",
             dependencies: [

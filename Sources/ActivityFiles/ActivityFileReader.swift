@@ -13,35 +13,66 @@ public enum ActivityFileReader {
     /// Throws when the bytes are not one of these formats or are damaged; the error names `file`
     /// and the byte offset or line. A receiver log's bad lines are skipped (receivers write them);
     /// the first of them are kept as warnings.
-    public static func read(_ data: Data, file: String) throws(ActivityFileError) -> [RecordedActivity] {
-        var bytes = data
-        if Gzip.isCompressed(data) {
-            do {
-                bytes = try Gzip.decompress(data)
-            } catch {
-                throw ActivityFileError(file: file, byteOffset: error.byteOffset, message: error.description)
-            }
+    ///
+    /// Compressed bytes are looked into before they are decompressed: what is not an activity file is
+    /// refused from its first 64 KiB. GPX and TCX are parsed as they decompress (up to
+    /// `Gzip.maximumDecompressedSize`); the other formats are decoded from memory, so they may decompress
+    /// to at most ``maximumBufferedSize``. `isCancelled` is asked while GPX and TCX are read; when it
+    /// says so, reading stops with an error.
+    public static func read(_ data: Data, file: String, isCancelled: () -> Bool = { false }) throws(ActivityFileError) -> [RecordedActivity] {
+        let prefix: Data
+        do {
+            prefix = Gzip.isCompressed(data) ? try leadingBytes(of: data) : data.prefix(detectionPrefix)
+        } catch {
+            throw ActivityFileError(file: file, byteOffset: error.byteOffset, message: error.description)
         }
-        switch detect(bytes.prefix(detectionPrefix)) {
+        // A gzip file inside a gzip file is none of the formats.
+        switch Gzip.isCompressed(prefix) ? nil : detect(prefix) {
         case .fit:
+            let bytes = try decompressed(data, file: file)
             let decoded = bytes.withUnsafeBytes { raw in
                 Result { () throws(ActivityFileError) in try FITDecoder(file: file).decode(raw) }
             }
             return try decoded.get().flatMap { FITActivities(contents: $0, file: file).activities() }
         case .tcx:
-            return try TCXReader.read(bytes, file: file)
+            return try TCXReader.read(data, file: file, isCancelled: isCancelled)
         case .gpx:
-            let result = GPXReader.read(bytes, file: file)
+            let result = GPXReader.read(data, file: file, isCancelled: isCancelled)
             if let error = result.error { throw error }
             return [result.activity]
         case .nmea?:
-            return [try readLog(bytes, file: file, format: .nmea)]
+            return [try readLog(try decompressed(data, file: file), file: file, format: .nmea)]
         case .gpsd?:
-            return [try readLog(bytes, file: file, format: .gpsd)]
-        case nil where bytes.isEmpty:
+            return [try readLog(try decompressed(data, file: file), file: file, format: .gpsd)]
+        case nil where prefix.isEmpty:
             throw ActivityFileError(file: file, message: "the file is empty; export the activity again")
         case nil:
-            throw ActivityFileError(file: file, byteOffset: 0, message: "not a FIT, TCX or GPX file (it starts with \(describe(bytes.prefix(16)))); export the activity as FIT, TCX or GPX")
+            throw ActivityFileError(file: file, byteOffset: 0, message: "not a FIT, TCX or GPX file (it starts with \(describe(prefix.prefix(16)))); export the activity as FIT, TCX or GPX")
+        }
+    }
+
+    /// The most bytes a compressed FIT file or receiver log may decompress to (64 MiB, as much as
+    /// `POST /v1/runs/import` takes uncompressed): these are decoded from memory. A day of FIT at one
+    /// record a second is a few MB, a day of NMEA at 1 Hz about 40 MB.
+    public static let maximumBufferedSize = 64 << 20
+
+    /// The first `detectionPrefix` decompressed bytes of gzip `data` (fewer when it is shorter).
+    private static func leadingBytes(of data: Data) throws(GzipError) -> Data {
+        var prefix = Data()
+        try Gzip.decompress(data) { chunk in
+            prefix.append(contentsOf: chunk.prefix(detectionPrefix - prefix.count))
+            return prefix.count < detectionPrefix
+        }
+        return prefix
+    }
+
+    /// `data` decompressed (up to ``maximumBufferedSize``) when it is gzip, else itself.
+    private static func decompressed(_ data: Data, file: String) throws(ActivityFileError) -> Data {
+        guard Gzip.isCompressed(data) else { return data }
+        do {
+            return try Gzip.decompress(data, limit: maximumBufferedSize)
+        } catch {
+            throw ActivityFileError(file: file, byteOffset: error.byteOffset, message: error.description)
         }
     }
 

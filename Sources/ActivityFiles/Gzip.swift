@@ -1,15 +1,18 @@
 import CZlib
 import Foundation
 
-/// gzip decompression (RFC 1952, several members back to back allowed) with a size cap.
+/// gzip decompression (RFC 1952, several members back to back allowed) with a size cap, whole or
+/// as a stream of chunks.
 ///
 /// For activity files and for the NMEA and gpsd JSON logs the caller reads itself:
 /// ```swift
 /// let text = Gzip.isCompressed(data) ? try Gzip.decompress(data) : data
 /// ```
 public enum Gzip {
-    /// The most bytes a file may decompress to (1 GiB); more is refused as a likely "zip bomb".
-    public static let maximumDecompressedSize = 1 << 30
+    /// The most bytes a file may decompress to (256 MiB); more is refused as a likely "zip bomb".
+    /// The largest real activity files are tens of MB (a day at one point a second with sensors:
+    /// about 25 MB of GPX); this leaves room for a multi-day GPX of a million points.
+    public static let maximumDecompressedSize = 256 << 20
 
     /// Whether `bytes` start with the gzip magic number 1F 8B.
     public static func isCompressed(_ bytes: some Collection<UInt8>) -> Bool {
@@ -19,8 +22,19 @@ public enum Gzip {
     /// The decompressed bytes of a whole gzip file.
     public static func decompress(_ data: Data, limit: Int = maximumDecompressedSize) throws(GzipError) -> Data {
         var output = Data()
-        try inflate(data, limit: limit, stopAt: nil) { output.append($0) }
+        try inflate(data, limit: limit) { chunk in
+            output.append(chunk)
+            return true
+        }
         return output
+    }
+
+    /// Hands the decompressed bytes of `data` to `sink` a chunk (at most 64 KiB) at a time, holding no
+    /// more than one chunk, until the stream ends or `sink` returns false. Throws once more than `limit`
+    /// bytes would come out, or when the stream is damaged (the chunks before stay handed over).
+    public static func decompress(_ data: Data, limit: Int = maximumDecompressedSize,
+                                  into sink: (UnsafeBufferPointer<UInt8>) -> Bool) throws(GzipError) {
+        try inflate(data, limit: limit, sink: sink)
     }
 
     /// Up to `count` decompressed bytes from the start of a gzip stream that may be cut short
@@ -28,17 +42,20 @@ public enum Gzip {
     static func decompressedPrefix(_ bytes: some Collection<UInt8>, count: Int) -> [UInt8]? {
         var output: [UInt8] = []
         do {
-            try inflate(Data(bytes), limit: count, stopAt: count, allowTruncation: true) { output.append(contentsOf: $0) }
+            try inflate(Data(bytes), limit: .max, allowTruncation: true) { chunk in
+                output.append(contentsOf: chunk.prefix(count - output.count))
+                return output.count < count
+            }
         } catch {
             return output.isEmpty ? nil : output
         }
         return output
     }
 
-    /// Runs zlib over `data`, handing each decompressed chunk to `sink`. Stops quietly once
-    /// `stopAt` bytes came out; throws once `limit` would be passed.
-    private static func inflate(_ data: Data, limit: Int, stopAt: Int?, allowTruncation: Bool = false,
-                                sink: (UnsafeBufferPointer<UInt8>) -> Void) throws(GzipError) {
+    /// Runs zlib over `data`, handing each decompressed chunk to `sink`. Stops quietly once `sink`
+    /// returns false; throws once `limit` would be passed.
+    private static func inflate(_ data: Data, limit: Int, allowTruncation: Bool = false,
+                                sink: (UnsafeBufferPointer<UInt8>) -> Bool) throws(GzipError) {
         guard isCompressed(data) else { throw .notGzip }
         // zlib remembers the stream's address, so it lives at one place until inflateEnd.
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
@@ -49,7 +66,7 @@ public enum Gzip {
             throw .corrupt(offset: 0, reason: "zlib could not start")
         }
         defer { inflateEnd(stream) }
-        let chunkSize = 256 * 1024
+        let chunkSize = 64 * 1024
         let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkSize)
         defer { chunk.deallocate() }
         var produced = 0
@@ -64,13 +81,9 @@ public enum Gzip {
                 let count = chunkSize - Int(stream.pointee.avail_out)
                 let consumed = input.count - Int(stream.pointee.avail_in)
                 if count > 0 {
-                    if let stopAt, produced + count >= stopAt {
-                        sink(UnsafeBufferPointer(rebasing: chunk[0..<(stopAt - produced)]))
-                        return nil
-                    }
                     guard produced + count <= limit else { return .tooLarge(limit: limit) }
                     produced += count
-                    sink(UnsafeBufferPointer(rebasing: chunk[0..<count]))
+                    guard sink(UnsafeBufferPointer(rebasing: chunk[0..<count])) else { return nil }
                 }
                 switch status {
                 case Z_STREAM_END:

@@ -9,11 +9,13 @@ import Foundation
 /// `distance`), Holux (`bpm`, `rpm`), `power` (Strava and others) and Garmin PowerExtension
 /// (`PowerInWatts`). Also the `gpx` `creator`, the first `trk`'s `name` and `type`.
 public enum GPXReader {
-    /// The activity in a GPX document, read as far as the XML is well-formed, and the XML error
-    /// that stopped reading, if one did (then the points before it are kept).
-    public static func read(_ data: Data, file: String) -> (activity: RecordedActivity, error: ActivityFileError?) {
+    /// The activity in a GPX document (plain or gzip-compressed), read as far as the XML is well-formed,
+    /// and the XML error that stopped reading, if one did (then the points before it are kept).
+    /// `isCancelled` is asked as the document is read; when it says so, reading stops with an error.
+    public static func read(_ data: Data, file: String,
+                            isCancelled: () -> Bool = { false }) -> (activity: RecordedActivity, error: ActivityFileError?) {
         let reader = GPXDocument(file: file)
-        let error = reader.parse(data)
+        let error = reader.parse(data, isCancelled: isCancelled)
         return (reader.finish(), error)
     }
 }

@@ -11,9 +11,10 @@ import MeridianCore
 /// track after a pause); the first track of a lap is not (some devices, the Forerunner 405 among them, start
 /// a new track with every lap and keep counting across it).
 enum TCXReader {
-    static func read(_ data: Data, file: String) throws(ActivityFileError) -> [RecordedActivity] {
+    /// The activities of a TCX document, plain or gzip-compressed; stops with an error when `isCancelled` says so.
+    static func read(_ data: Data, file: String, isCancelled: () -> Bool = { false }) throws(ActivityFileError) -> [RecordedActivity] {
         let reader = TCXDocument(file: file)
-        if let error = reader.parse(data) { throw error }
+        if let error = reader.parse(data, isCancelled: isCancelled) { throw error }
         return reader.activities
     }
 }
