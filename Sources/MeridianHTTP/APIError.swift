@@ -58,6 +58,17 @@ public struct APIError: HTTPResponseError, Sendable {
         return ByteBuffer(bytes: (try? MeridianJSON.makeEncoder().encode(body)) ?? Data())
     }
 
+    /// The whole HTTP/1.1 answer with `Connection: close`, as bytes, for handlers that write to the socket
+    /// before any request has been decoded.
+    var closingResponseBytes: ByteBuffer {
+        let body = jsonBody
+        var bytes = ByteBuffer()
+        bytes.writeString("HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\ncontent-type: application/json; charset=utf-8\r\n")
+        bytes.writeString("content-length: \(body.readableBytes)\r\nconnection: close\r\n\r\n")
+        bytes.writeImmutableBuffer(body)
+        return bytes
+    }
+
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"

@@ -1,29 +1,45 @@
 import HummingbirdCore
 import Logging
+import MeridianCore
 import NIOCore
 
 /// Hummingbird's HTTP/1.1 channel with Meridian's connection limits: the idle timeout
 /// (`http.idle_timeout`), a deadline for each request head (`http.header_timeout`, see
-/// `RequestHeadDeadline`) and `ConnectionGuard`.
+/// `RequestHeadDeadline`), the pace of request bodies and the rest of `ConnectionGuard`, and the
+/// cap on open connections (`http.max_connections`, see `ConnectionCap`).
 struct GuardedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
     let http1: HTTP1Channel
     let headerTimeout: TimeAmount
+    let bodyPace: ConnectionGuard.BodyPace
+    let cap: ConnectionCap
 
-    init(responder: @escaping HTTPChannelHandler.Responder, idleTimeout: TimeAmount, headerTimeout: TimeAmount) {
-        http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout))
-        self.headerTimeout = headerTimeout
+    init(responder: @escaping HTTPChannelHandler.Responder, settings: HTTPSettings, cap: ConnectionCap) {
+        http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: Self.time(settings.idleTimeout)))
+        headerTimeout = Self.time(settings.headerTimeout)
+        bodyPace = .init(window: Self.time(settings.bodyTimeout),
+                         minimumBytes: Int((settings.bodyTimeout * Double(settings.bodyMinRate)).rounded(.up)))
+        self.cap = cap
+    }
+
+    private static func time(_ seconds: Double) -> TimeAmount {
+        .nanoseconds(Int64(seconds * 1e9))
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let limit = headerTimeout
+        let headerTimeout = headerTimeout, bodyPace = bodyPace
+        let admitted = cap.admit(channel), limit = cap.limit
         return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
-            let headDeadline = RequestHeadDeadline(limit: limit)
+            guard admitted else {
+                try operations.addHandler(ConnectionRefusal(limit: limit, linger: headerTimeout), position: .first)
+                return value
+            }
+            let headDeadline = RequestHeadDeadline(limit: headerTimeout)
             try operations.addHandler(headDeadline, position: .first)
             let connectionState = try operations.handler(type: HTTPConnectionStateHandler.self)
-            try operations.addHandler(ConnectionGuard(headDeadline: headDeadline), position: .before(connectionState))
+            try operations.addHandler(ConnectionGuard(headDeadline: headDeadline, bodyPace: bodyPace), position: .before(connectionState))
             return value
         }
     }
@@ -34,11 +50,10 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 }
 
 extension HTTPServerBuilder {
-    /// HTTP/1.1 with Meridian's connection limits, in seconds.
-    static func guardedHTTP1(idleTimeout: Double, headerTimeout: Double) -> HTTPServerBuilder {
+    /// HTTP/1.1 with Meridian's connection limits from `settings`.
+    static func guardedHTTP1(_ settings: HTTPSettings) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            GuardedHTTP1Channel(responder: responder, idleTimeout: .nanoseconds(Int64(idleTimeout * 1e9)),
-                                headerTimeout: .nanoseconds(Int64(headerTimeout * 1e9)))
+            GuardedHTTP1Channel(responder: responder, settings: settings, cap: ConnectionCap(limit: settings.maxConnections))
         }
     }
 }

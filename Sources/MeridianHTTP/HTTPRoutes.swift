@@ -2,9 +2,6 @@ import Hummingbird
 import HummingbirdCore
 import MeridianCore
 
-/// The request context used by every Meridian route.
-public typealias MeridianRequestContext = BasicRequestContext
-
 /// Implemented by plugins that serve HTTP. The server calls `addRoutes(to:)` with
 /// the `/v1` group; a plugin adds its paths under its own prefix (`flyers/...`, `runs/...`).
 public protocol HTTPRoutes: Sendable {

@@ -7,7 +7,8 @@ import Prometheus
 
 /// Builds Meridian's HTTP application: core routes, every plugin's routes, the pages for people (a
 /// `BrowserSite`), bearer or session authentication when a token is set, the cross-site guard, JSON
-/// errors, request metrics, HEAD and OPTIONS, and the connection limits (idle and request-head timeouts).
+/// errors, request metrics, HEAD and OPTIONS, and the connection limits (idle, request-head and body timeouts, the
+/// connection cap).
 public enum MeridianServer {
     /// Refuses settings that would expose the API without authentication.
     public static func validate(_ settings: HTTPSettings) throws(ConfigError) {
@@ -51,7 +52,7 @@ public enum MeridianServer {
         let router = makeRouter(host: host, settings: settings, registry: registry, metrics: metrics, site: site)
         return Application(
             router: router,
-            server: .guardedHTTP1(idleTimeout: settings.idleTimeout, headerTimeout: settings.headerTimeout),
+            server: .guardedHTTP1(settings),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "meridian"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? settings.port) },
             logger: logger

@@ -56,12 +56,8 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
     /// Writes a 408 straight to the socket (no request is being answered) and closes.
     private static func refuse(_ context: ChannelHandlerContext, after limit: TimeAmount) {
         let seconds = Double(limit.nanoseconds) / 1e9
-        let body = APIError(.requestTimeout, code: "request_timeout",
-                            message: "the request line and headers did not arrive within \(seconds) s of the first byte (http.header_timeout)").jsonBody
-        var response = context.channel.allocator.buffer(capacity: 160 + body.readableBytes)
-        response.writeString("HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json; charset=utf-8\r\n")
-        response.writeString("content-length: \(body.readableBytes)\r\nconnection: close\r\n\r\n")
-        response.writeImmutableBuffer(body)
-        context.writeAndFlush(NIOAny(response)).whenComplete { _ in context.close(promise: nil) }
+        let response = APIError(.requestTimeout, code: "request_timeout",
+                                message: "the request line and headers did not arrive within \(seconds) s of the first byte (http.header_timeout)")
+        context.writeAndFlush(NIOAny(response.closingResponseBytes)).whenComplete { _ in context.close(promise: nil) }
     }
 }

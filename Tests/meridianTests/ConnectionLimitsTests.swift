@@ -12,6 +12,19 @@ struct ConnectionLimitsTests {
         return response.body.count >= Int(response.headers["content-length"] ?? "0") ?? 0
     }
 
+    /// Sends `byte` every half second (up to 30 s) until the server answers or closes, then reads until it closes
+    /// (up to 10 s more).
+    static func trickle(_ byte: String, to socket: TestSocket) async throws -> (data: Data, closed: Bool) {
+        var answer = Data()
+        var closed = false
+        for _ in 0..<60 where !closed && answer.isEmpty {
+            try? await socket.send(byte)
+            (answer, closed) = try await socket.read(timeout: 0.5) { !$0.isEmpty }
+        }
+        if !closed { (answer, closed) = try await socket.readUntilClosed(timeout: 10) }
+        return (answer, closed)
+    }
+
     @Test("a connection that sends nothing is closed after http.idle_timeout")
     func idleConnectionClosed() async throws {
         let served = try await ServedInstance(http: ["idle_timeout: 1"])
@@ -28,13 +41,7 @@ struct ConnectionLimitsTests {
         defer { served.stop() }
         let socket = try TestSocket(port: served.client.port)
         try await socket.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-        var answer = Data()
-        var closed = false
-        for _ in 0..<60 where !closed && answer.isEmpty {
-            try? await socket.send("X")
-            (answer, closed) = try await socket.read(timeout: 0.5) { !$0.isEmpty }
-        }
-        if !closed { (answer, closed) = try await socket.readUntilClosed(timeout: 10) }
+        let (answer, closed) = try await Self.trickle("X", to: socket)
         #expect(closed, "the slow connection was still open: \(String(decoding: answer, as: UTF8.self))")
         let response = try HTTPTestClient.parse(answer)
         #expect(response.status == 408)

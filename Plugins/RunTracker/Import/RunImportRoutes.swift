@@ -30,7 +30,7 @@ enum RunImportRoutes {
     }
 
     static func add(to runs: RouterGroup<MeridianRequestContext>, importer: RunImporter, events: EventBus) {
-        runs.post("import") { request, _ in
+        runs.post("import") { request, context in
             try request.allowQuery(["activity", "name", "allow_duplicates"])
             let activity = try request.query("activity").map { text in
                 guard let activity = Activity(rawValue: text) else {
@@ -45,12 +45,21 @@ enum RunImportRoutes {
             let data = try await request.collectBody(limit: maximumFileSize, mediaTypes: mediaTypes)
             let name = request.query("name").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
             let outcomes: [RunImporter.Outcome]
+            // Reading stops when the client goes away or the service is stopping: nobody waits for the answer.
+            let cancellation = RequestCancellation()
             do {
-                outcomes = try await BlockingWork.run {
+                outcomes = try await cancellation.run(for: context) {
                     try importer.importFile(data, file: name ?? "upload", request: .init(
-                        name: name, activity: activity, allowDuplicates: allowDuplicates))
+                        name: name, activity: activity, allowDuplicates: allowDuplicates), isCancelled: { cancellation.isCancelled })
                 }
             } catch let error as ActivityFileError {
+                if cancellation.isCancelled {
+                    context.logger.notice("runs: import of '\(name ?? "upload")' stopped before it finished (the client went away or the service is stopping); nothing stored")
+                    throw APIError(.serviceUnavailable, code: "import_cancelled", message: """
+                        the import stopped before it finished because the service is stopping (or the client went away); \
+                        nothing was stored, send the file again
+                        """)
+                }
                 throw APIError.badRequest(error.description, code: "invalid_file")
             }
             var answer = Answer()

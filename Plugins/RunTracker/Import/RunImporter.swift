@@ -61,9 +61,11 @@ public struct RunImporter: Sendable {
 
     /// Reads `data` (FIT, TCX, GPX, NMEA or gpsd JSON, any of them gzip-compressed; named `file` in messages),
     /// tracks every activity in it and stores the runs in one transaction: all of the file, or nothing.
-    /// A damaged file throws `ActivityFileError` naming the file and the byte offset or line.
-    public func importFile(_ data: Data, file: String, request: Request = Request()) throws -> [Outcome] {
-        let recordings = try ActivityFileReader.read(data, file: file).filter { !$0.samples.isEmpty }
+    /// A damaged file throws `ActivityFileError` naming the file and the byte offset or line; so does reading
+    /// stopped because `isCancelled` said so.
+    public func importFile(_ data: Data, file: String, request: Request = Request(),
+                           isCancelled: () -> Bool = { false }) throws -> [Outcome] {
+        let recordings = try ActivityFileReader.read(data, file: file, isCancelled: isCancelled).filter { !$0.samples.isEmpty }
         guard !recordings.isEmpty else {
             throw ActivityFileError(file: file, message: "the file holds no recorded samples; nothing to import")
         }

@@ -116,11 +116,17 @@ public enum ConfigLoader {
         guard (1...65_535).contains(config.http.port) else {
             throw ConfigError(file: file, line: line("http"), path: "http.port", message: "\(config.http.port) is not a TCP port; use 1...65535")
         }
-        for (key, seconds) in [("idle_timeout", config.http.idleTimeout), ("header_timeout", config.http.headerTimeout)] {
+        for (key, seconds) in [("idle_timeout", config.http.idleTimeout), ("header_timeout", config.http.headerTimeout),
+                               ("body_timeout", config.http.bodyTimeout)] {
             guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
                 throw ConfigError(file: file, line: line("http"), path: "http.\(key)",
                                   message: "\(seconds) is not a timeout; give seconds above 0 and at most 86400")
             }
+        }
+        for (key, value, range) in [("body_min_rate", config.http.bodyMinRate, 0...(1 << 30)),
+                                    ("max_connections", config.http.maxConnections, 1...1_000_000)] where !range.contains(value) {
+            throw ConfigError(file: file, line: line("http"), path: "http.\(key)",
+                              message: "\(value) is out of range; give a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         if let token = config.http.token, !token.isEmpty {
             try checkToken(token, file: file, line: line("http"), path: "http.token")

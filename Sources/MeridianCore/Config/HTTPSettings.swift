@@ -8,6 +8,12 @@ public struct HTTPSettings: Sendable, Decodable, Equatable {
     public var idleTimeout: Double = 30
     /// Seconds a request head (request line and headers) may take to arrive once its first byte has.
     public var headerTimeout: Double = 10
+    /// Seconds of each window in which a request body being read must bring `bodyMinRate` bytes a second.
+    public var bodyTimeout: Double = 10
+    /// Bytes a second a request body must come at, measured over `bodyTimeout` (else 408 and close).
+    public var bodyMinRate: Int = 1024
+    /// Connections open at once; one more is answered 503 and closed.
+    public var maxConnections: Int = 512
     /// When true, `/health` needs the token too; by default it stays open (status, version and uptime only).
     public var protectHealth: Bool = false
 
@@ -25,6 +31,9 @@ public struct HTTPSettings: Sendable, Decodable, Equatable {
         case host, port, token
         case idleTimeout = "idle_timeout"
         case headerTimeout = "header_timeout"
+        case bodyTimeout = "body_timeout"
+        case bodyMinRate = "body_min_rate"
+        case maxConnections = "max_connections"
         case protectHealth = "protect_health"
     }
 
@@ -35,6 +44,9 @@ public struct HTTPSettings: Sendable, Decodable, Equatable {
         token = try container.decodeIfPresent(String.self, forKey: .token)
         idleTimeout = try container.decodeIfPresent(Double.self, forKey: .idleTimeout) ?? idleTimeout
         headerTimeout = try container.decodeIfPresent(Double.self, forKey: .headerTimeout) ?? headerTimeout
+        bodyTimeout = try container.decodeIfPresent(Double.self, forKey: .bodyTimeout) ?? bodyTimeout
+        bodyMinRate = try container.decodeIfPresent(Int.self, forKey: .bodyMinRate) ?? bodyMinRate
+        maxConnections = try container.decodeIfPresent(Int.self, forKey: .maxConnections) ?? maxConnections
         protectHealth = try container.decodeIfPresent(Bool.self, forKey: .protectHealth) ?? protectHealth
     }
 
