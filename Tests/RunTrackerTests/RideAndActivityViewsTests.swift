@@ -30,6 +30,14 @@ struct RideAndActivityViewsTests {
         }
     }
 
+    @Test("the records page without records names where they come from: runs, rides and hikes")
+    func emptyRecords() async throws {
+        try await TrackerServer.with([]) { server in
+            let page = try await server.client.request("GET", "/records").text
+            #expect(page.contains("No records yet: they come from saved runs, rides and hikes.") && !page.contains("activity “run”"))
+        }
+    }
+
     @Test("over runs of several activities pace, speed and the trend are null; a period of one activity keeps its pace")
     func mixedStats() async throws {
         let fixture = try StatsTests.fixture()

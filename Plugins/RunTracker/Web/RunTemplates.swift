@@ -109,13 +109,13 @@ enum RunTemplates {
 
     static let records = #"""
 <h1>Records</h1>
-<p class="lede">Fastest efforts within your runs · times in {{zone}}</p>
+<p class="lede">Fastest and longest efforts of your runs, rides and hikes · times in {{zone}}</p>
 <section class="card" aria-labelledby="current-title"><h2 id="current-title">Personal records</h2>
 {{#hasRecords}}<div class="table-wrap"><table>
 <thead><tr><th scope="col">Distance</th><th scope="col" class="num">Time</th><th scope="col" class="num">Pace or speed</th><th scope="col">When</th></tr></thead>
 <tbody>{{#current}}<tr><th scope="row">{{distance}}</th><td class="num"><strong>{{time}}</strong></td><td class="num">{{pace}}</td><td>{{#href}}<a href="{{href}}">{{runName}}</a>{{/href}}{{^href}}{{runName}}{{/href}}<div class="muted small">{{date}}</div></td></tr>
 {{/current}}</tbody></table></div>{{/hasRecords}}
-{{^hasRecords}}<p class="muted">No records yet: they come from saved runs of activity “run”.</p>{{/hasRecords}}
+{{^hasRecords}}<p class="muted">No records yet: they come from saved runs, rides and hikes.</p>{{/hasRecords}}
 </section>
 <div class="grid-2">
 <figure class="card chart"><figcaption>Distance per week</figcaption>{{{weeks}}}</figure>
