@@ -20,7 +20,8 @@ struct SegmentsAddCommand: AsyncParsableCommand {
         discussion: """
             The segment follows the run from --from-km to --to-km of its distance, or from its point nearest \
             --from to its next point nearest --to (each within 50 m of the run). It must be at least 100 m long. \
-            A run has an effort when it passes the start, stays within 25 m of the path and reaches the end.
+            A run has an effort when it passes the start, follows the path forwards within 25 m of it (GPS \
+            drifting up to 50 m aside for at most 15 s is forgiven) and reaches the end.
             """)
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "The segment's name (unique).") var name: String

@@ -33,16 +33,17 @@ struct PathFollower {
     }
 
     /// Follows every sample of `samples` from index `first` (located within `distances` of the path) for as long as
-    /// `keepGoing` accepts each position; returns the progress and the index of the first sample not taken.
+    /// `keepGoing` accepts each position and the sample's time; returns the progress and the index of the first sample
+    /// not taken.
     mutating func follow(_ samples: TrackSamples, from first: Int, within distances: ClosedRange<Double>,
-                         keepGoing: (PathPosition) -> Bool) -> (PathProgress, Int) {
+                         keepGoing: (PathPosition, Double) -> Bool) -> (PathProgress, Int) {
         var progress = PathProgress()
         var index = first
         while index < samples.count {
             let coordinate = samples.coordinates[index]
             let located = index == first ? start(at: coordinate, within: distances)
                 : next(coordinate, travelled: FlatDistance.metres(samples.coordinates[index - 1], coordinate))
-            guard let located, keepGoing(located) else { break }
+            guard let located, keepGoing(located, samples.times[index]) else { break }
             progress.append(time: samples.times[index], along: located.along, segment: samples.segments[index])
             index += 1
         }

@@ -53,7 +53,7 @@ struct SharedRoute {
     /// `samples` located along `path`, in order.
     static func progress(of samples: TrackSamples, on path: ReferencePath) -> PathProgress {
         var follower = PathFollower(path: path)
-        return follower.follow(samples, from: 0, within: -startReach...startReach) { _ in true }.0
+        return follower.follow(samples, from: 0, within: -startReach...startReach) { _, _ in true }.0
     }
 }
 

@@ -8,10 +8,6 @@ import MeridianCore
 public enum SegmentBook {
     /// The shortest segment, metres.
     public static let minimumLength = 100.0
-    /// How closely a segment's path follows the run it was taken from, metres (Douglas–Peucker tolerance).
-    static let tolerance = 2.0
-    /// How far a point given for a segment's start or end may be from the run's path, metres.
-    static let pointReach = 50.0
 
     // MARK: Adding
 
@@ -30,7 +26,7 @@ public enum SegmentBook {
             throw ProgressError.invalid(field: "run", message: "run '\(run.id)' is \(run.state == .draft ? "a draft" : "being recorded"); segments are taken from saved runs")
         }
         let samples = TrackSamples(points: try RunPoints.load(db, runID: run.id), start: run.startedAt)
-        let path = try Self.path(of: samples, bounds: request.bounds, runID: run.id)
+        let path = try SegmentStretch.path(of: samples, bounds: request.bounds, runID: run.id)
         let course = SegmentCourse(path: path)
         guard course.length >= minimumLength else {
             throw ProgressError.invalid(field: "bounds", message: "the segment would be \(NumberText.fixed(course.length, decimals: 0)) m long; a segment must be at least \(Int(minimumLength)) m")
@@ -54,63 +50,6 @@ public enum SegmentBook {
             try insert(course.efforts(in: samples), segmentID: id, runID: runID, in: db)
         }
         return try segment(id: id, in: db)
-    }
-
-    /// The stretch of the run's route between the bounds, with ends interpolated at exactly the requested
-    /// distances, simplified to `tolerance`.
-    static func path(of samples: TrackSamples, bounds: SegmentRequest.Bounds, runID: String) throws -> [Coordinate] {
-        let route = samples.accepted.indices.filter { samples.accepted[$0] }
-        let coordinates = route.map { samples.coordinates[$0] }, distances = route.map { samples.distances[$0] }
-        let total = distances.last ?? 0
-        let runLength = "run '\(runID)' (\(NumberText.fixed(total / 1000, decimals: 2)) km)"
-        let from: Double, to: Double
-        switch bounds {
-        case .kilometres(let fromKm, let toKm):
-            guard fromKm.isFinite, toKm.isFinite, fromKm >= 0 else {
-                throw ProgressError.invalid(field: "from", message: "must be a distance of at least 0 km, got \(fromKm)")
-            }
-            guard toKm > fromKm else {
-                throw ProgressError.invalid(field: "to", message: "\(toKm) km must be beyond the start (\(fromKm) km)")
-            }
-            guard toKm * 1000 <= total + 0.5 else {
-                throw ProgressError.invalid(field: "to", message: "\(toKm) km is beyond the end of \(runLength)")
-            }
-            (from, to) = (fromKm * 1000, min(toKm * 1000, total))
-        case .points(let fromPoint, let toPoint):
-            let start = try nearest(to: fromPoint, in: coordinates, after: 0, field: "from", runLength: runLength)
-            let end = try nearest(to: toPoint, in: coordinates, after: start + 1, field: "to", runLength: runLength)
-            (from, to) = (distances[start], distances[end])
-        }
-        var path: [Coordinate] = []
-        if let first = point(at: from, coordinates: coordinates, distances: distances) { path.append(first) }
-        for (coordinate, distance) in zip(coordinates, distances) where distance > from && distance < to {
-            path.append(coordinate)
-        }
-        if let last = point(at: to, coordinates: coordinates, distances: distances) { path.append(last) }
-        return Geodesic.wgs84.simplified(path, tolerance: tolerance)
-    }
-
-    /// The index of the route point nearest `point` on the run's first pass within `pointReach` of it, from index
-    /// `after` on; an error naming `field` when the run never comes that close.
-    private static func nearest(to point: Coordinate, in coordinates: [Coordinate], after first: Int, field: String,
-                                runLength: String) throws -> Int {
-        let reach = NearnessTest(limit: pointReach)
-        guard let pass = (first..<max(first, coordinates.count)).first(where: { reach.isNear(coordinates[$0], point) }) else {
-            let closest = (first..<max(first, coordinates.count)).map { Geodesic.wgs84.distance(coordinates[$0], point) }.min()
-            let distance = closest.map { "is \(NumberText.fixed($0, decimals: 0)) m from" } ?? "comes after the end of"
-            throw ProgressError.invalid(field: field, message: "\(point) \(distance) the path of \(runLength) after the start; give a point within \(Int(pointReach)) m of the run")
-        }
-        var end = pass
-        while end + 1 < coordinates.count, reach.isNear(coordinates[end + 1], point) { end += 1 }
-        return (pass...end).min { FlatDistance.metres(coordinates[$0], point) < FlatDistance.metres(coordinates[$1], point) } ?? pass
-    }
-
-    /// Where the run was when its distance was `distance` (between the two route points around it).
-    private static func point(at distance: Double, coordinates: [Coordinate], distances: [Double]) -> Coordinate? {
-        guard let index = distances.firstIndex(where: { $0 >= distance }) else { return coordinates.last }
-        guard index > 0, distances[index] > distance else { return coordinates[index] }
-        let fraction = (distance - distances[index - 1]) / (distances[index] - distances[index - 1])
-        return FlatDistance.point(between: coordinates[index - 1], and: coordinates[index], fraction: fraction)
     }
 
     private static func insert(_ passages: [SegmentPassage], segmentID: Int64, runID: String, in db: Database) throws {

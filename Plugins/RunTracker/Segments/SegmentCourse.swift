@@ -1,15 +1,19 @@
 import Foundation
 import MeridianCore
 
-/// A segment's path with what finding efforts on it needs: a run has an effort when it passes the start, stays
-/// within `gate` metres of the path all along it, and reaches the end; the start and end times are interpolated
-/// where the run crosses them (`PathProgress.time(at:)`), not taken from the nearest point.
+/// A segment's path with what finding efforts on it needs: a run has an effort when it passes the start, follows the
+/// path forwards within `gate` metres of it (straying no farther than `approach` for no longer than `excursion`), and
+/// reaches the end within `gate`; the start and end times are interpolated where the run crosses them
+/// (`PathProgress.time(at:)`), not taken from the nearest point.
 struct SegmentCourse: Sendable {
     let path: ReferencePath
     /// How far from the path a run may be, metres.
     static let gate = 25.0
     /// How near the start a run must come for its passage to be followed, metres.
     static let approach = 50.0
+    /// How long a run may be beyond `gate` (but within `approach`) and come back, seconds: GPS drifting under trees or
+    /// between buildings for a few fixes does not end an effort, running another way does.
+    static let excursion = 15.0
 
     init(path: [Coordinate]) {
         self.path = ReferencePath(path)
@@ -45,15 +49,18 @@ struct SegmentCourse: Sendable {
     private func follow(_ samples: TrackSamples, from first: Int) -> (SegmentPassage, Int)? {
         var follower = PathFollower(path: path)
         var reachedEnd = false
+        var strayedAt: Double?
         let length = self.length
-        let (progress, next) = follower.follow(samples, from: first, within: -Self.approach...Self.approach) { position in
+        let (progress, next) = follower.follow(samples, from: first, within: -Self.approach...Self.approach) { position, time in
             let onPath = position.offset <= Self.gate
             if reachedEnd { return onPath && position.along <= length + PathProgress.window }
             if position.along >= length {
                 reachedEnd = onPath
                 return onPath
             }
-            return position.along >= 0 ? onPath : position.along >= -Self.approach
+            guard position.along >= 0 else { return position.along >= -Self.approach }
+            if onPath { strayedAt = nil } else if strayedAt == nil { strayedAt = time }
+            return onPath || (position.offset <= Self.approach && time - (strayedAt ?? time) <= Self.excursion)
         }
         guard reachedEnd, let start = progress.time(at: 0), let end = progress.time(at: length), end > start else { return nil }
         return (SegmentPassage(startOffset: start, elapsedTime: end - start), next)
