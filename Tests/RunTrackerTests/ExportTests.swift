@@ -106,7 +106,8 @@ struct ExportTests {
         #expect(abs(first[0] - Fixtures.origin.longitude) < 1e-6 && abs(first[1] - Fixtures.origin.latitude) < 1e-6)
         let properties = try #require(json["properties"] as? [String: Any])
         #expect(properties["id"] as? String == "exp")
-        #expect((properties["distance_m"] as? Double).map { abs($0 - run.distance) < 1e-6 } == true)
+        // Metres are written to the centimetre (JSONRounding).
+        #expect((properties["distance_m"] as? Double).map { abs($0 - run.distance) <= 0.005 } == true)
         #expect((properties["coord_times"] as? [[String]])?.map(\.count) == lines.map(\.count))
     }
 
@@ -136,6 +137,36 @@ struct ExportTests {
         let original = RunProgress.usable(points)
         let back = RunProgress.usable(imported.points)
         #expect(back.first?.time == original.first?.time && back.last?.time == original.last?.time)
+    }
+
+    @Test("an exported GPX or TCX imported as a file keeps the run's name (TCX: the first line of Notes)",
+          arguments: [ExportFormat.gpx, .tcx])
+    func exportedFileKeepsItsName(format: ExportFormat) throws {
+        let (fixture, run, points) = try Self.sample()
+        defer { fixture.remove() }
+        let document = format.document(run: run, points: points)
+        let importer = RunImporter(runStore: try RunStore(store: fixture.store), settings: TrackerSettings())
+        let outcomes = try importer.importFile(Data(document.utf8), file: "exported.\(format.fileExtension)",
+                                               request: RunImporter.Request(allowDuplicates: true))
+        guard case .imported(let back)? = outcomes.first else {
+            Issue.record("not imported: \(outcomes)")
+            return
+        }
+        #expect(back.summary.name == run.name)
+    }
+
+    @Test("a TCX without Notes is named after its file, as the README says (its Id is a time)")
+    func tcxWithoutNotesIsNamedAfterItsFile() throws {
+        let fixture = try HistoryFixture()
+        defer { fixture.remove() }
+        let file = "fit/sportstracker__Edge705-Running-Heartrate-2Laps.tcx"
+        let importer = RunImporter(runStore: try RunStore(store: fixture.store), settings: TrackerSettings())
+        let outcomes = try importer.importFile(try Data(contentsOf: TestData.url(file)), file: file)
+        guard case .imported(let run)? = outcomes.first else {
+            Issue.record("not imported: \(outcomes)")
+            return
+        }
+        #expect(run.summary.name == "sportstracker__Edge705-Running-Heartrate-2Laps")
     }
 
     @Test("heart rate, cadence, power and temperature survive export and import", arguments: [ExportFormat.gpx, .tcx])

@@ -15,15 +15,15 @@ extension NearbyResponse: DirectJSONEncodable {
                 if let center {
                     out.append(#","center":"#)
                     out.object { out in
-                        out.number(#","lat":"#, center.lat)
-                        out.number(#","lon":"#, center.lon)
+                        out.number(NumberKeys.lat, center.lat)
+                        out.number(NumberKeys.lon, center.lon)
                     }
                 }
                 out.append(#","items":"#)
                 FlyerResult.write(items, to: &out)
                 out.bool(#","location_available":"#, locationAvailable)
                 out.string(#","next_cursor":"#, nextCursor)
-                out.number(#","radius_m":"#, radiusM)
+                out.number(NumberKeys.radiusM, radiusM)
                 out.bool(#","stale":"#, stale)
             }
             written = out.count
@@ -67,17 +67,17 @@ extension FlyerResult {
             if index > 0 { out.append(",") }
             out.object { out in
                 out.string(#","address":"#, item.address)
-                out.number(#","bearing":"#, item.bearing)
+                out.number(NumberKeys.bearing, item.bearing)
                 out.string(#","category":"#, item.category)
                 out.string(#","description":"#, item.description)
-                out.number(#","distance_m":"#, item.distanceM)
+                out.number(NumberKeys.distanceM, item.distanceM)
                 out.string(#","distance_text":"#, item.distanceText)
                 out.string(#","geometry_type":"#, item.geometryType)
                 out.string(#","id":"#, item.id)
-                out.number(#","lat":"#, item.lat)
-                out.number(#","lon":"#, item.lon)
+                out.number(NumberKeys.lat, item.lat)
+                out.number(NumberKeys.lon, item.lon)
                 out.string(#","map_url":"#, item.mapUrl)
-                out.number(#","radius_m":"#, item.radiusM)
+                out.number(NumberKeys.radiusM, item.radiusM)
                 out.string(#","title":"#, item.title)
                 out.string(#","url":"#, item.url)
                 out.date(#","valid_from":"#, item.validFrom)
@@ -86,4 +86,13 @@ extension FlyerResult {
         }
         out.append("]")
     }
+}
+
+/// The number keys of these answers, with their rounding (`JSONRounding`) worked out once.
+private enum NumberKeys {
+    static let bearing = JSONKey(#","bearing":"#)
+    static let distanceM = JSONKey(#","distance_m":"#)
+    static let lat = JSONKey(#","lat":"#)
+    static let lon = JSONKey(#","lon":"#)
+    static let radiusM = JSONKey(#","radius_m":"#)
 }

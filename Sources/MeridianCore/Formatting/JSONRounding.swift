@@ -6,10 +6,11 @@ import Foundation
 /// `accuracy`) 2; speeds (`…_mps`, `speed`) 3; bearings (`track`, `bearing`, `…_bearing`) 2; heart rate, cadence
 /// and power (`…_bpm`, `…_spm`, `…_w`) 1. Other numbers are left as the encoder writes them.
 /// A rounded number is written as `NumberText.trimmed` writes it: `47.362`, never `47.361999999999995` or `1e-05`
-/// (magnitudes of a billion and more, meaningless for these units, are left alone).
+/// (magnitudes of 9e15 units of the last decimal and more, meaningless for these units, are left alone).
 ///
 /// Both of Meridian's JSON writers use it: `MeridianJSON`'s encoder (`roundNumbers(in:)` over its text) and the
-/// hand-written encoders of hot paths (`JSONScratchWriter.number(_:_:)`), so that their texts stay the same.
+/// hand-written encoders of hot paths (`JSONScratchWriter.number(_:_:)` with a `JSONKey`), so that their texts stay
+/// the same.
 public enum JSONRounding {
     /// The decimals kept for a number under `key` (its snake_case name, without quotes), or nil to leave it as it is.
     public static func decimals(forKey key: UnsafeBufferPointer<UInt8>) -> Int? {
@@ -20,10 +21,10 @@ public enum JSONRounding {
         return nil
     }
 
-    /// `value` rounded to `decimals` as `NumberText.trimmed` writes it (at most 18 characters), or nil for a
-    /// magnitude of a billion or more, which is left as the encoder writes it.
-    public static func text(_ value: Double, decimals: Int) -> String? {
-        value.magnitude < 1e9 ? NumberText.trimmed(value, decimals: decimals) : nil
+    /// Writes `value` rounded to `decimals` as `NumberText.trimmed` writes it and returns the byte count (at most
+    /// `NumberText.maximumWritten`); nil, writing nothing, for a value too large for that (then left as it is).
+    public static func write(_ value: Double, decimals: Int, to output: UnsafeMutablePointer<UInt8>) -> Int? {
+        NumberText.write(value, decimals: decimals, trimming: true, to: output)
     }
 
     /// `decimals(forKey:)` for a key written as the hand-written encoders write it (`,"lat":`): the text between its quotes.
@@ -70,11 +71,13 @@ public enum JSONRounding {
                     var end = index + 1
                     while end < bytes.count, numberBytes.contains(bytes[end]) { end += 1 }
                     if let decimals = scanner.decimals,
-                       let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)),
-                       let rounded = text(value, decimals: decimals) {
-                        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
-                        output.append(contentsOf: rounded.utf8)
-                        copied = end
+                       let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)) {
+                        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberText.maximumWritten) { rounded in
+                            guard let count = write(value, decimals: decimals, to: rounded.baseAddress!) else { return }
+                            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
+                            output.append(contentsOf: UnsafeBufferPointer(rebasing: rounded[0..<count]))
+                            copied = end
+                        }
                     }
                     scanner.value()
                     index = end

@@ -44,14 +44,21 @@ public struct JSONScratchWriter: TextOutputStream {
     /// `key` (with its comma and colon) and the number as `MeridianJSON`'s encoder writes it: rounded as the key
     /// says (`JSONRounding`), else `Double.description` without a trailing ".0" (100.0 → 100, 1e-05 stays 1e-05).
     /// Nothing when the value is unknown. The value must be finite (the encoder refuses others).
-    public mutating func number(_ key: StaticString, _ value: Double?) {
+    public mutating func number(_ key: JSONKey, _ value: Double?) {
         guard let value else { return }
-        append(key)
-        if let decimals = JSONRounding.decimals(forWrittenKey: key), let rounded = JSONRounding.text(value, decimals: decimals) {
-            write(rounded)
+        append(key.text)
+        if let decimals = key.decimals, let written = JSONRounding.write(value, decimals: decimals, to: base + count) {
+            count += written
         } else {
             number(value)
         }
+    }
+
+    /// `number(_:_:)` with a key whose rounding is looked up now: for keys written once in a while (hot paths keep
+    /// their `JSONKey`s in constants).
+    public mutating func number(_ key: StaticString, _ value: Double?) {
+        guard value != nil else { return }
+        number(JSONKey(key), value)
     }
 
     /// `key` (with its comma and colon) and the quoted, escaped text; nothing when the text is absent.
@@ -169,5 +176,17 @@ public struct JSONScratchWriter: TextOutputStream {
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+}
+
+/// A key of a hand-written JSON object as it is written (`,"lat":`, with its comma and colon) and how its numbers are
+/// rounded (`JSONRounding`), worked out once.
+public struct JSONKey: Sendable {
+    public let text: StaticString
+    public let decimals: Int?
+
+    public init(_ text: StaticString) {
+        self.text = text
+        decimals = JSONRounding.decimals(forWrittenKey: text)
     }
 }

@@ -16,11 +16,27 @@ public enum NumberText {
     /// The text of `fixed`, without its fraction's trailing zeros when `trimming`.
     private static func text(_ value: Double, decimals: Int, trimming: Bool) -> String {
         guard value.isFinite else { return "--" }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumWritten) { buffer in
+            guard let count = write(value, decimals: decimals, trimming: trimming, to: buffer.baseAddress!) else {
+                return huge(value, decimals: min(max(decimals, 0), 9), trimming: trimming)
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
+        }
+    }
+
+    /// The most bytes `write` writes: a sign, 16 whole digits, the point and 9 decimals.
+    public static let maximumWritten = 32
+
+    /// Writes the text of `fixed` (or `trimmed`, when `trimming`) to `output` and returns how many bytes it took
+    /// (at most `maximumWritten`); nil, writing nothing, for a value that is not finite or has 9e15 units of the
+    /// last decimal or more.
+    public static func write(_ value: Double, decimals: Int, trimming: Bool, to output: UnsafeMutablePointer<UInt8>) -> Int? {
+        guard value.isFinite else { return nil }
         let decimals = min(max(decimals, 0), 9)
         var scale: Double = 1
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9.0e15 else { return huge(value, decimals: decimals, trimming: trimming) }
+        guard scaled < 9.0e15 else { return nil }
         let units = UInt64(scaled)
         let divisor = UInt64(scale)
         var fraction = units % divisor
@@ -31,20 +47,17 @@ public enum NumberText {
                 width -= 1
             }
         }
-        // Sign, at most 16 whole digits, the point and 9 decimals.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
-            var count = 0
-            if value < 0 && units != 0 {
-                buffer[0] = UInt8(ascii: "-")
-                count = 1
-            }
-            count += digits(units / divisor, width: 1, into: buffer.baseAddress! + count)
-            if width > 0 {
-                buffer[count] = UInt8(ascii: ".")
-                count += 1 + digits(fraction, width: width, into: buffer.baseAddress! + count + 1)
-            }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
+        var count = 0
+        if value < 0 && units != 0 {
+            output[0] = UInt8(ascii: "-")
+            count = 1
         }
+        count += digits(units / divisor, width: 1, into: output + count)
+        if width > 0 {
+            output[count] = UInt8(ascii: ".")
+            count += 1 + digits(fraction, width: width, into: output + count + 1)
+        }
+        return count
     }
 
     /// Writes the decimal digits of `value`, zero-padded to `width`, and returns how many.

@@ -15,20 +15,20 @@ public enum FixJSONWriter {
             out.append(#"{"time":""#)
             out.count += ISO8601.write(fix.time, to: out.base + out.count)
             out.append("\"")
-            out.number(#","lat":"#, fix.coordinate?.latitude)
-            out.number(#","lon":"#, fix.coordinate?.longitude)
-            out.number(#","alt_hae":"#, fix.altitudeHAE)
-            out.number(#","alt_msl":"#, fix.altitudeMSL)
-            out.number(#","speed":"#, fix.speed)
-            out.number(#","track":"#, fix.course)
+            out.number(Keys.lat, fix.coordinate?.latitude)
+            out.number(Keys.lon, fix.coordinate?.longitude)
+            out.number(Keys.altHae, fix.altitudeHAE)
+            out.number(Keys.altMsl, fix.altitudeMSL)
+            out.number(Keys.speed, fix.speed)
+            out.number(Keys.track, fix.course)
             out.append(#","mode":"#)
             out.integer(fix.mode.rawValue)
             if let quality = fix.quality {
                 out.append(#","quality":"#)
                 out.string(quality.rawValue)
             }
-            out.number(#","eph":"#, fix.horizontalAccuracy)
-            out.number(#","epv":"#, fix.verticalAccuracy)
+            out.number(Keys.eph, fix.horizontalAccuracy)
+            out.number(Keys.epv, fix.verticalAccuracy)
             if let satellites = fix.satellitesUsed {
                 out.append(#","satellites_used":"#)
                 out.integer(satellites)
@@ -51,6 +51,18 @@ public enum FixJSONWriter {
         var buffer: [UInt8] = []
         append(fix, includeProvider: includeProvider, to: &buffer)
         return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// The number keys, with their rounding worked out once.
+    private enum Keys {
+        static let lat = JSONKey(#","lat":"#)
+        static let lon = JSONKey(#","lon":"#)
+        static let altHae = JSONKey(#","alt_hae":"#)
+        static let altMsl = JSONKey(#","alt_msl":"#)
+        static let speed = JSONKey(#","speed":"#)
+        static let track = JSONKey(#","track":"#)
+        static let eph = JSONKey(#","eph":"#)
+        static let epv = JSONKey(#","epv":"#)
     }
 
     /// Room for everything but the provider id: the time, eight numbers of at most 24 characters with
