@@ -13,7 +13,7 @@ public struct RecordedActivity: Sendable, Equatable {
     /// The recording device: FIT `file_id` manufacturer and product ("garmin fr110"),
     /// TCX `Creator/Name`, GPX `creator`.
     public var device: String?
-    /// GPX `trk/name`; TCX `Activity/Notes`, else `Activity/Id`.
+    /// GPX `trk/name`; the first line of TCX `Activity/Notes` (the `Id` is a time, not a name).
     public var name: String?
     /// FIT session `start_time`, TCX first lap `StartTime`, else the first sample's time.
     public var startTime: Date?

@@ -14,7 +14,7 @@ struct TCXTests {
         #expect(activity.device == "EDGE705")
         #expect(activity.sportName == "Biking")
         #expect(activity.sport == .ride)
-        #expect(activity.name == "2009-12-09T06:54:25Z", "the Id, as there are no Notes")
+        #expect(activity.name == nil, "no Notes: the Id is a time, not a name")
         // The first lap starts a second before its first trackpoint.
         #expect(activity.startTime.map(ISO8601.string(from:)) == "2009-12-09T06:54:25.000Z")
         #expect(activity.samples.first.map { ISO8601.string(from: $0.time) } == "2009-12-09T06:54:26.000Z")

@@ -232,7 +232,7 @@ struct RunsExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a run as GPX 1.1, TCX v2 or GeoJSON.")
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "Run id.") var id: String
-    @Option(name: .long, help: "gpx, tcx or geojson (default: from the --output file's ending, else gpx).") var format: String?
+    @Option(name: .long, help: "gpx, tcx or geojson (default: from the --output file's ending, else gpx). GPX and TCX import back with 'meridian runs import'; GeoJSON is for maps and cannot be imported.") var format: String?
     @Option(name: .long, help: "TCX laps: km (one per kilometre) or single.") var laps = "km"
     @Option(name: [.short, .long], help: "Write to this file, ending in .gpx, .tcx or .geojson (default: standard output).") var output: String?
 

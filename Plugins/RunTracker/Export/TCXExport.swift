@@ -58,9 +58,15 @@ public enum TCXExport {
             if segment != nil { xml += "        </Track>\n" }
             xml += "      </Lap>\n"
         }
-        if !run.notes.isEmpty { xml += "      <Notes>\(XMLText.escape(run.notes))</Notes>\n" }
+        xml += "      <Notes>\(XMLText.escape(notes(of: run)))</Notes>\n"
         xml += "    </Activity>\n  </Activities>\n</TrainingCenterDatabase>\n"
         return xml
+    }
+
+    /// The Activity's `Notes`, TCX's only free text: the run's name on the first line (what an import takes as the
+    /// name), its notes after a blank line.
+    static func notes(of run: RunSummary) -> String {
+        run.notes.isEmpty ? run.name : run.name + "\n\n" + run.notes
     }
 
     /// One `Trackpoint` in the schema's element order; a point without a position (treadmill, indoor) keeps its

@@ -3,7 +3,7 @@ import MeridianCore
 
 /// Reads Garmin Training Center XML (TCX v2): one activity per `Activities/Activity`.
 ///
-/// Activity: `Sport`, `Id`, `Notes`, `Creator/Name`. Lap: `StartTime`, `TotalTimeSeconds`,
+/// Activity: `Sport`, `Notes` (its first line is the name), `Creator/Name`. Lap: `StartTime`, `TotalTimeSeconds`,
 /// `DistanceMeters`, `AverageHeartRateBpm/Value`, `MaximumHeartRateBpm/Value`. Trackpoint:
 /// `Time`, `Position/LatitudeDegrees` and `LongitudeDegrees`, `AltitudeMeters`,
 /// `DistanceMeters`, `HeartRateBpm/Value`, `Cadence`, and ActivityExtension v2 `TPX`
@@ -100,8 +100,7 @@ private final class TCXDocument: XMLDocumentReader {
         }
         let below = relativePath(below: activityDepth)
         switch below {
-        case "Id" where activity?.name == nil: activity?.name = text.isEmpty ? nil : text
-        case "Notes": notes = text.isEmpty ? nil : text
+        case "Notes": notes = text
         case "Creator/Name": activity?.device = text.isEmpty ? nil : text
         case "Lap": closeLap()
         case "": closeActivity()
@@ -129,11 +128,19 @@ private final class TCXDocument: XMLDocumentReader {
         guard var finished = activity else { return }
         finished.samples = track.samples
         finished.pauses = track.pauses
-        if let notes { finished.name = notes }
+        finished.name = notes.flatMap(Self.name(fromNotes:))
         finished.startTime = finished.laps.first?.start ?? finished.samples.first?.time
         finished.totals = Self.totals(of: finished.laps)
         activities.append(finished)
         activity = nil
+    }
+
+    /// The first line of `Notes` with text, trimmed: the activity's name (Meridian writes the run's name there, its
+    /// notes below). The `Id` is a time, not a name: without notes the importer names the run after the file.
+    private static func name(fromNotes notes: String) -> String? {
+        notes.split(whereSeparator: \.isNewline).lazy
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { !$0.isEmpty }
     }
 
     private func finish(_ point: XMLPoint) {
