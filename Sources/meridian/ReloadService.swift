@@ -32,9 +32,12 @@ struct ReloadService: Service {
         let level = Logger.Level(rawValue: loaded.logLevel) ?? .info
         let previous = LogSetup.level.withLock { $0 }
         let change = previous == level ? "log level \(level) (unchanged)" : "log level \(previous) → \(level)"
-        // Said at the more verbose of the two levels, so that a switch to a quieter one is still shown.
-        LogSetup.level.withLock { $0 = min(previous, level) }
-        logger.notice("SIGHUP: reloaded logging from \(configPath): \(change); other settings take effect when the service restarts")
+        // Said while the more verbose of the two levels holds, and at least at that level, so that every reload is
+        // shown: a switch to a quieter level, or a reload under `warning`.
+        let shown = min(previous, level)
+        LogSetup.level.withLock { $0 = shown }
+        logger.log(level: max(.notice, shown),
+                   "SIGHUP: reloaded logging from \(configPath): \(change); other settings take effect when the service restarts")
         LogSetup.level.withLock { $0 = level }
     }
 }

@@ -19,6 +19,12 @@ struct HangupTests {
         #expect(served.process.output().contains("log level info → warning"), "\(served.process.output())")
         #expect(try await served.client.request("GET", "/health").status == 200)
 
+        // Under `warning` a reload is still said.
+        served.process.send(SIGHUP)
+        try await ManagedProcess.waitUntil(timeout: 20, "the second reload to be logged") {
+            served.process.output().contains("log level warning (unchanged)")
+        }
+
         // A file that no longer loads changes nothing and is said; the service keeps running.
         try "http:\n  port: [\n".write(to: config, atomically: true, encoding: .utf8)
         served.process.send(SIGHUP)
