@@ -22,7 +22,7 @@ struct ImportExportTests {
         let flyers = try GeoJSONFlyers.read(Data(collection.utf8))
         #expect(flyers.map(\.id) == ["bakery", "market", "7"])
         #expect(flyers[0].radiusM == 80 && flyers[0].category == "food")
-        #expect(flyers[0].validUntil == ISO8601.date(from: "2030-01-01"))
+        #expect(flyers[0].validUntil.map(ISO8601.string) == "2030-01-01T23:59:59.999Z") // a bare date's whole day (here UTC)
         #expect(flyers[1].validFrom == ISO8601.date(from: "2024-05-01T06:00:00Z"))
         #expect(flyers[1].radiusM == Flyer.defaultRadius)
         #expect(flyers[2].geometry.polygons.count == 2)

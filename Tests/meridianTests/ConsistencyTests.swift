@@ -75,7 +75,7 @@ struct ConsistencyTests {
     }
 
     @Test("a CSV column that is almost right is named with the nearest known one", arguments: [
-        ("titel", "did you mean 'title'?"), ("latitude", "did you mean 'lat'?"), ("lng", "did you mean 'lon'?"),
+        ("titel", "did you mean 'title'?"), ("latt", "did you mean 'lat'?"), ("lonn", "did you mean 'lon'?"),
     ])
     func csvSuggestion(column: String, hint: String) throws {
         let directory = try TestData.temporaryDirectory()
@@ -90,7 +90,7 @@ struct ConsistencyTests {
 
     /// `column` in place of the known column it resembles.
     static func misspelt(_ known: String, _ column: String) -> String {
-        ["titel": "title", "latitude": "lat", "lng": "lon"][column] == known ? column : known
+        ["titel": "title", "latt": "lat", "lonn": "lon"][column] == known ? column : known
     }
 
     @Test("gpsd watch -n stops after that many fixes, exit 0")

@@ -47,7 +47,7 @@ extension FlyersCommand {
                 let feature = try self.feature()
                 let flyers: [Flyer]
                 do {
-                    flyers = try GeoJSONFlyers.read(Data(feature.utf8))
+                    flyers = try GeoJSONFlyers.read(Data(feature.utf8), timeZone: try store.timeZone())
                 } catch let error as FlyerInputError {
                     throw CommandFailure(error.description.replacingOccurrences(of: "properties.", with: "--").replacingOccurrences(of: "_", with: "-"), code: 2)
                 }

@@ -36,12 +36,19 @@ extension FlyersCommand {
                 guard let data = FileManager.default.contents(atPath: file) else {
                     throw CommandFailure("\(file): cannot read the file; check the path and its permissions")
                 }
+                let timeZone = try store.timeZone()
                 let start = DispatchTime.now().uptimeNanoseconds
                 let source: any FlyerSource
-                do throws(FlyerInputError) {
-                    source = format == .csv ? try CSVFlyerReader(data) : FlyerArraySource(try GeoJSONFlyers.read(data))
-                } catch {
-                    throw inputFailure(error)
+                if format == .csv {
+                    do throws(FlyerInputError) {
+                        source = try CSVFlyerReader(data, timeZone: timeZone)
+                    } catch {
+                        throw inputFailure(error)
+                    }
+                } else {
+                    let read = GeoJSONFlyers.readAll(data, errorLimit: .max, timeZone: timeZone)
+                    if let first = read.errors.first { throw inputFailure(first, all: read.errors) }
+                    source = FlyerArraySource(read.flyers)
                 }
                 let imported = try await store.withFlyerStore(creating: true) { repository in
                     let progress = ProgressBar(label: "importing", large: data.count >= 1 << 20)
@@ -55,7 +62,10 @@ extension FlyersCommand {
                         return imported
                     } catch {
                         progress?.finish()
-                        if case .invalidInput(let input) = error { throw inputFailure(input) }
+                        if case .invalidInput(let input) = error {
+                            // The reader stops at the first bad row; read the rest to list every one.
+                            throw inputFailure(input, all: format == .csv ? CSVFlyers.problems(in: data, timeZone: timeZone) : [])
+                        }
                         throw CommandFailure("\(file): \(error); nothing was imported")
                     }
                 }
@@ -65,10 +75,16 @@ extension FlyersCommand {
             }
         }
 
-        private func inputFailure(_ error: FlyerInputError) -> CommandFailure {
-            var located = error
-            located.file = file
-            return CommandFailure("\(located); nothing was imported")
+        /// The problem that stopped the import, or every problem of the file (`all`), one a line, as the web
+        /// upload lists them.
+        private func inputFailure(_ first: FlyerInputError, all: [FlyerInputError] = []) -> CommandFailure {
+            guard all.count > 1 else {
+                var located = first
+                located.file = file
+                return CommandFailure("\(located); nothing was imported")
+            }
+            let lines = all.map { "  \($0)" }.joined(separator: "\n")
+            return CommandFailure("\(file): \(Counted.string(all.count, "problem")); nothing was imported:\n\(lines)")
         }
     }
 }

@@ -25,6 +25,7 @@ extension FlyersCommand {
         func run() async throws {
             try await reportingFailures {
                 guard (1...10_000).contains(limit) else { throw CommandFailure("--limit \(limit) is outside 1...10000", code: 2) }
+                let timeZone = try store.timeZone()
                 var shown: [Flyer] = []
                 var total = 0
                 do {
@@ -44,20 +45,20 @@ extension FlyersCommand {
                     return print(text)
                 }
                 guard !shown.isEmpty else { return print(category == nil ? "No flyers." : "No flyers of category '\(category ?? "")'.") }
-                let rows = [["id", "title", "category", "where", "valid"]] + shown.map(Self.row)
-                let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-                for row in rows {
-                    print(row.enumerated().map { column, text in
-                        column == row.count - 1 ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                    }.joined(separator: "  "))
-                }
+                let rows = [["id", "title", "category", "where", "valid (\(timeZone.identifier))"]] + shown.map { Self.row($0, timeZone: timeZone) }
+                for line in TerminalText.table(rows) { print(line) }
                 if total > shown.count {
                     print("\(Counted.string(total - shown.count, "more flyer", "more flyers")): raise --limit, or write them all with flyers export")
                 }
             }
         }
 
-        static func row(_ flyer: Flyer) -> [String] {
+        /// Titles and categories longer than this many terminal cells are shortened in the table.
+        static let titleWidth = 40
+        static let categoryWidth = 20
+
+        /// One flyer's cells; validity in `timeZone`, as a bare day where a bound is a whole day's start or end.
+        static func row(_ flyer: Flyer, timeZone: TimeZone) -> [String] {
             let place: String
             switch flyer.geometry {
             case .point(let point):
@@ -65,10 +66,21 @@ extension FlyersCommand {
             case .polygon, .multiPolygon:
                 place = "area"
             }
-            let from = flyer.validFrom.map { "from \(ISO8601.string(from: $0))" }
-            let until = flyer.validUntil.map { "until \(ISO8601.string(from: $0))" }
+            let from = flyer.validFrom.map { "from \(moment($0, dayEnd: false, in: timeZone))" }
+            let until = flyer.validUntil.map { "until \(moment($0, dayEnd: true, in: timeZone))" }
             let valid = [from, until].compactMap { $0 }.joined(separator: " ")
-            return [flyer.id, flyer.title, flyer.category ?? "", place, valid.isEmpty ? "always" : valid]
+            return [flyer.id, TerminalText.shortened(flyer.title, to: titleWidth),
+                    TerminalText.shortened(flyer.category ?? "", to: categoryWidth), place, valid.isEmpty ? "always" : valid]
+        }
+
+        /// `2030-12-31` when `date` begins (or, with `dayEnd`, ends) a day in `zone`, else `2030-12-31 13:00`.
+        static func moment(_ date: Date, dayEnd: Bool, in zone: TimeZone) -> String {
+            let day = LocalTime.day(date, in: zone)
+            if let bounds = LocalDay.bounds(of: day, in: zone),
+               abs((dayEnd ? bounds.end.addingTimeInterval(-0.001) : bounds.start).timeIntervalSince(date)) < 0.0005 {
+                return day
+            }
+            return LocalTime.minute(date, in: zone)
         }
     }
 }

@@ -7,27 +7,34 @@ public struct CSVFlyerReader: FlyerSource {
     private let fieldCount: Int
     private let id, title, category, address, description, url, radius, validFrom, validUntil: Int?
     private let latitude, longitude: Int
+    /// How the header spells each column (`latitude` for `lat`), for messages.
+    private let spelling: [String: String]
+    private let timeZone: TimeZone
     private var ids = RepeatedIDCheck { "line \($0)" }
 
-    /// Reads and checks the header line.
-    public init(_ data: Data) throws(FlyerInputError) {
+    /// Reads and checks the header line; bare dates are days in `timeZone` (the configured `time_zone`).
+    public init(_ data: Data, timeZone: TimeZone = .gmt) throws(FlyerInputError) {
         records = CSVRecords(data)
+        self.timeZone = timeZone
         let header = CSVFlyers.header.joined(separator: ",")
         guard let (headerLine, names) = try records.next() else {
             throw FlyerInputError(location: "line 1", message: "the file is empty; the first line must be the header \(header)")
         }
         var column: [String: Int] = [:]
+        var spelling: [String: String] = [:]
         for (index, rawName) in names.enumerated() {
-            let name = rawName.trimmedWhitespace
-            guard CSVFlyers.header.contains(name) else {
-                let known = CSVFlyers.aliases[name.lowercased()] ?? Suggestion.closest(to: name, in: CSVFlyers.header)
-                let hint = known.map { "did you mean '\($0)'? " } ?? ""
-                throw FlyerInputError(location: "line \(headerLine)", message: "unknown column '\(name)'; \(hint)the columns are \(header)")
+            let given = rawName.trimmedWhitespace
+            guard let name = CSVFlyers.column(named: given) else {
+                let hint = Suggestion.closest(to: given, in: CSVFlyers.header).map { "did you mean '\($0)'? " } ?? ""
+                throw FlyerInputError(location: "line \(headerLine)", message: "unknown column '\(given)'; \(hint)the columns are \(header)")
             }
-            guard column.updateValue(index, forKey: name) == nil else {
-                throw FlyerInputError(location: "line \(headerLine)", message: "column '\(name)' appears twice")
+            if let earlier = spelling.updateValue(given, forKey: name) {
+                let same = earlier == given ? "" : " (as '\(earlier)')"
+                throw FlyerInputError(location: "line \(headerLine)", message: "column '\(given)' appears twice\(same); keep one")
             }
+            column[name] = index
         }
+        self.spelling = spelling
         guard let title = column["title"], let latitude = column["lat"], let longitude = column["lon"] else {
             let missing = ["title", "lat", "lon"].first { column[$0] == nil } ?? "title"
             throw FlyerInputError(location: "line \(headerLine)", message: "missing column '\(missing)'; the header is \(header)")
@@ -74,16 +81,21 @@ public struct CSVFlyerReader: FlyerSource {
             }
             return value
         }
-        let lat = try number(latitude, "lat"), lon = try number(longitude, "lon")
+        let lat = try number(latitude, named("lat")), lon = try number(longitude, named("lon"))
         let point: Coordinate
         do {
             point = try CSVFlyers.point(latitude: lat, longitude: lon)
         } catch {
-            throw FlyerInputError(location: "line \(line)", field: error.field, message: error.text)
+            throw FlyerInputError(location: "line \(line)", field: named(error.field), message: error.text)
         }
         let draft = FlyerDraft(id: field(id), title: field(title), description: field(description), address: field(address),
                                category: field(category), url: field(url), radius: field(radius),
                                validFrom: field(validFrom), validUntil: field(validUntil))
-        return try draft.flyer(geometry: .point(point), location: "line \(line)") { $0 }
+        return try draft.flyer(geometry: .point(point), location: "line \(line)", timeZone: timeZone, names: named)
+    }
+
+    /// A column as the header spells it.
+    private func named(_ column: String) -> String {
+        spelling[column] ?? column
     }
 }

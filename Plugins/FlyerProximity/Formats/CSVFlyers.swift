@@ -7,38 +7,57 @@ import MeridianCore
 public enum CSVFlyers {
     public static let header = ["id", "title", "lat", "lon", "category", "address", "description", "url", "radius_m", "valid_from", "valid_until"]
 
-    /// Column names other tools write, with the column they mean (for the "did you mean" of an unknown column).
+    /// Column names other tools write, with the column they mean.
     static let aliases = ["latitude": "lat", "longitude": "lon", "long": "lon", "lng": "lon", "name": "title",
                           "radius": "radius_m", "from": "valid_from", "until": "valid_until"]
 
-    /// Reads every row; any problem rejects the whole file, naming the line and the column.
-    public static func read(_ data: Data) throws(FlyerInputError) -> [Flyer] {
-        try FlyerInputError.firstProblem(of: readAll(data, errorLimit: 1))
+    /// The column a header name means: one of `header` or an alias, in any case; nil for an unknown name.
+    static func column(named name: String) -> String? {
+        if header.contains(name) { return name }
+        let lower = name.lowercased()
+        return header.contains(lower) ? lower : aliases[lower]
+    }
+
+    /// Reads every row; any problem rejects the whole file, naming the line and the column. Bare dates are
+    /// days in `timeZone` (the configured `time_zone`).
+    public static func read(_ data: Data, timeZone: TimeZone = .gmt) throws(FlyerInputError) -> [Flyer] {
+        try FlyerInputError.firstProblem(of: readAll(data, errorLimit: 1, timeZone: timeZone))
     }
 
     /// Reads every row, collecting up to `errorLimit` problems (each naming its line and column) instead of
     /// stopping at the first: for showing everything wrong with an uploaded file at once. A problem the reader
     /// cannot get past (the header, broken quoting) ends the reading.
-    public static func readAll(_ data: Data, errorLimit: Int) -> (flyers: [Flyer], errors: [FlyerInputError]) {
+    public static func readAll(_ data: Data, errorLimit: Int, timeZone: TimeZone = .gmt) -> (flyers: [Flyer], errors: [FlyerInputError]) {
+        var flyers: [Flyer] = []
+        let errors = scan(data, errorLimit: errorLimit, timeZone: timeZone) { flyers.append($0) }
+        return (flyers, errors)
+    }
+
+    /// Every problem of the file, in order, without keeping its flyers: what an import that failed lists.
+    public static func problems(in data: Data, timeZone: TimeZone = .gmt) -> [FlyerInputError] {
+        scan(data, errorLimit: .max, timeZone: timeZone) { _ in }
+    }
+
+    /// Hands every good row to `keep` and returns up to `errorLimit` problems.
+    private static func scan(_ data: Data, errorLimit: Int, timeZone: TimeZone, keep: (Flyer) -> Void) -> [FlyerInputError] {
         var reader: CSVFlyerReader
         do {
-            reader = try CSVFlyerReader(data)
+            reader = try CSVFlyerReader(data, timeZone: timeZone)
         } catch {
-            return ([], [error])
+            return [error]
         }
-        var flyers: [Flyer] = []
         var errors: [FlyerInputError] = []
         while errors.count < errorLimit {
             do {
                 guard let flyer = try reader.next() else { break }
-                flyers.append(flyer)
+                keep(flyer)
             } catch {
                 // The same place failing twice means the reader is stuck there.
                 if errors.last?.location == error.location { break }
                 errors.append(error)
             }
         }
-        return (flyers, errors)
+        return errors
     }
 
     struct PointError: Error {

@@ -5,14 +5,14 @@ import MeridianCore
 /// `properties.id`) is the flyer id and whose properties hold the other fields.
 public enum GeoJSONFlyers {
     /// Reads a FeatureCollection or a single Feature. Any problem rejects the whole
-    /// document, naming the feature index and the field.
-    public static func read(_ data: Data) throws(FlyerInputError) -> [Flyer] {
-        try FlyerInputError.firstProblem(of: readAll(data, errorLimit: 1))
+    /// document, naming the feature index and the field. Bare dates are days in `timeZone` (the configured `time_zone`).
+    public static func read(_ data: Data, timeZone: TimeZone = .gmt) throws(FlyerInputError) -> [Flyer] {
+        try FlyerInputError.firstProblem(of: readAll(data, errorLimit: 1, timeZone: timeZone))
     }
 
     /// Reads every feature, collecting up to `errorLimit` problems (each naming its feature and field) instead of
     /// stopping at the first: for showing everything wrong with an uploaded file at once.
-    public static func readAll(_ data: Data, errorLimit: Int) -> (flyers: [Flyer], errors: [FlyerInputError]) {
+    public static func readAll(_ data: Data, errorLimit: Int, timeZone: TimeZone = .gmt) -> (flyers: [Flyer], errors: [FlyerInputError]) {
         let root: JSONValue
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -25,7 +25,7 @@ public enum GeoJSONFlyers {
         switch type {
         case "Feature":
             do {
-                return ([try feature(root, location: "feature")], [])
+                return ([try feature(root, location: "feature", timeZone: timeZone)], [])
             } catch {
                 return ([], [error])
             }
@@ -39,7 +39,7 @@ public enum GeoJSONFlyers {
             var ids = RepeatedIDCheck { "features[\($0)]" }
             for (index, element) in features.enumerated() where errors.count < errorLimit {
                 do {
-                    let flyer = try feature(element, location: "features[\(index)]")
+                    let flyer = try feature(element, location: "features[\(index)]", timeZone: timeZone)
                     try ids.record(flyer.id, at: index)
                     flyers.append(flyer)
                 } catch {
@@ -53,7 +53,7 @@ public enum GeoJSONFlyers {
     }
 
     /// One Feature as a flyer.
-    static func feature(_ object: JSONValue, location: String) throws(FlyerInputError) -> Flyer {
+    static func feature(_ object: JSONValue, location: String, timeZone: TimeZone) throws(FlyerInputError) -> Flyer {
         guard object.isObject, object["type"]?.string == "Feature" else {
             throw FlyerInputError(location: location, field: "type", message: "must be a GeoJSON object with \"type\": \"Feature\"")
         }
@@ -78,7 +78,7 @@ public enum GeoJSONFlyers {
         case .number(let id)?: draft.id = Self.numberText(id)
         default: draft.id = try text("id")
         }
-        return try draft.flyer(geometry: geometry, location: location) { "properties.\($0)" }
+        return try draft.flyer(geometry: geometry, location: location, timeZone: timeZone) { "properties.\($0)" }
     }
 
     private static func numberText(_ value: Double) -> String {

@@ -28,8 +28,9 @@ struct AreaShape: Sendable {
     /// Every point of the area is within `reach` metres (geodesic) of `anchor`.
     let anchor: EarthPoint
     let reach: Double
-    /// A point to show for the area when no origin is known (the mean of its outer vertices).
-    let representative: Coordinate
+    /// A point to show or head for when no origin is known: the mean of the outer vertices when it lies inside
+    /// the area, else a point inside found by `SurfacePoint` (the mean only if none can be found).
+    private(set) var representative: Coordinate
 
     /// Prepares validated polygons; nil when there is no vertex at all.
     init?(_ polygonRings: [[[Coordinate]]]) {
@@ -78,6 +79,9 @@ struct AreaShape: Sendable {
                 max(result, max(geodesic.distance(anchorCoordinate, edge.start),
                                 geodesic.distance(anchorCoordinate, edge.end)) + edge.length / 2)
             }
+        }
+        if !contains(anchorCoordinate), let inside = SurfacePoint.of(polygonRings, contains: { self.contains($0) }) {
+            representative = inside
         }
     }
 

@@ -21,6 +21,13 @@ public struct Flyer: Sendable, Equatable {
     /// The radius used when none is given.
     public static let defaultRadius = 100.0
 
+    /// The longest texts accepted (a larger value is refused naming the field, never cut).
+    public static let titleLimit = TextLimit(characters: 200)
+    public static let descriptionLimit = TextLimit(characters: 10_000, bytes: 10_000)
+    public static let addressLimit = TextLimit(characters: 500)
+    public static let categoryLimit = TextLimit(characters: 100)
+    public static let urlLimit = TextLimit(characters: 2_000, bytes: 2_000)
+
     public init(id: String, title: String, description: String? = nil, address: String? = nil,
                 category: String? = nil, url: String? = nil, radiusM: Double = Flyer.defaultRadius,
                 validFrom: Date? = nil, validUntil: Date? = nil, geometry: FlyerGeometry) {

@@ -16,8 +16,11 @@ struct FlyerDraft {
     /// The largest accepted `radius_m`.
     static let maximumRadius = 100_000.0
 
-    /// Validates the fields; `names` maps field names to how the input spells them (for messages).
-    func flyer(geometry: FlyerGeometry, location: @autoclosure () -> String, names: (String) -> String) throws(FlyerInputError) -> Flyer {
+    /// Validates the fields; `names` maps field names to how the input spells them (for messages). A bare date
+    /// (`2030-12-31`) is a day in `timeZone` (the configured `time_zone`): `valid_from` starts at its beginning,
+    /// `valid_until` lasts to its end; date-times carry their own offset.
+    func flyer(geometry: FlyerGeometry, location: @autoclosure () -> String, timeZone: TimeZone,
+               names: (String) -> String) throws(FlyerInputError) -> Flyer {
         func fail(_ field: String, _ message: String) -> FlyerInputError {
             FlyerInputError(location: location(), field: names(field), message: message)
         }
@@ -37,24 +40,34 @@ struct FlyerDraft {
             }
             radiusM = value
         }
-        // SQLite keeps text only up to a NUL: refused rather than cut short.
-        for (field, text) in [("title", title), ("description", description), ("address", address), ("category", category), ("url", url)]
-        where text?.utf8.contains(0) == true {
-            throw fail(field, "contains a NUL character (U+0000), which the database cannot keep; remove it")
+        let description = description.flatMap(Self.nonBlank), address = address.flatMap(Self.nonBlank)
+        let category = category.flatMap(Self.nonBlank), url = url.flatMap(Self.nonBlank)
+        for (field, text, limit) in [("title", title, Flyer.titleLimit), ("description", description, Flyer.descriptionLimit),
+                                     ("address", address, Flyer.addressLimit), ("category", category, Flyer.categoryLimit),
+                                     ("url", url, Flyer.urlLimit)] {
+            guard let text else { continue }
+            if let problem = limit.problem(text) { throw fail(field, "\(problem); shorten it") }
+            // SQLite keeps text only up to a NUL: refused rather than cut short.
+            if text.utf8.contains(0) {
+                throw fail(field, "contains a NUL character (U+0000), which the database cannot keep; remove it")
+            }
         }
-        let from = try date(validFrom, field: "valid_from", fail: fail)
-        let until = try date(validUntil, field: "valid_until", fail: fail)
+        let from = try date(validFrom, field: "valid_from", timeZone: timeZone, fail: fail)
+        let until = try date(validUntil, field: "valid_until", timeZone: timeZone, fail: fail)
         if let from, let until, from > until {
             throw fail("valid_until", "is before valid_from; the flyer would never be valid")
         }
-        return Flyer(id: id, title: title, description: description.flatMap(Self.nonBlank),
-                     address: address.flatMap(Self.nonBlank), category: category.flatMap(Self.nonBlank),
-                     url: url.flatMap(Self.nonBlank), radiusM: radiusM, validFrom: from, validUntil: until,
-                     geometry: geometry)
+        return Flyer(id: id, title: title, description: description, address: address, category: category,
+                     url: url, radiusM: radiusM, validFrom: from, validUntil: until, geometry: geometry)
     }
 
-    private func date(_ text: String?, field: String, fail: (String, String) -> FlyerInputError) throws(FlyerInputError) -> Date? {
+    private func date(_ text: String?, field: String, timeZone: TimeZone,
+                      fail: (String, String) -> FlyerInputError) throws(FlyerInputError) -> Date? {
         guard let text = text.flatMap(Self.nonBlank) else { return nil }
+        if let day = LocalDay.bounds(of: text, in: timeZone) {
+            // The day's last millisecond: bounds are included, and exports write milliseconds.
+            return field == "valid_until" ? day.end.addingTimeInterval(-0.001) : day.start
+        }
         guard let date = ISO8601.date(from: text) else {
             throw fail(field, "'\(text)' is not an ISO 8601 date or date-time such as 2024-05-01 or 2024-05-01T18:00:00Z")
         }

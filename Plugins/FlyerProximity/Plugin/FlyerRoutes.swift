@@ -184,7 +184,7 @@ extension FlyerPlugin {
 
     private func parse(_ body: Data) throws -> [Flyer] {
         do {
-            return try GeoJSONFlyers.read(body)
+            return try GeoJSONFlyers.read(body, timeZone: context.timeZone)
         } catch {
             throw APIError.badRequest(error.description, code: error.kind == .invalidID ? "invalid_id" : "invalid_body")
         }

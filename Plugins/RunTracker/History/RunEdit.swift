@@ -1,12 +1,14 @@
 import Foundation
+import MeridianCore
 
 /// A change to a run's name and/or notes (the only editable fields: GPS data and metrics are immutable).
 public struct RunEdit: Sendable, Equatable {
     public var name: String?
     public var notes: String?
 
-    public static let maxNameLength = 200
-    public static let maxNotesLength = 10_000
+    /// The longest name and notes accepted (a longer value is refused, never cut).
+    public static let nameLimit = TextLimit(characters: 200)
+    public static let notesLimit = TextLimit(characters: 10_000)
 
     public init(name: String? = nil, notes: String? = nil) {
         self.name = name
@@ -28,14 +30,10 @@ public struct RunEdit: Sendable, Equatable {
         if let name {
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { throw .invalid(field: "name", message: "must not be empty") }
-            guard trimmed.count <= Self.maxNameLength else {
-                throw .invalid(field: "name", message: "is \(trimmed.count) characters long; the limit is \(Self.maxNameLength)")
-            }
+            if let problem = Self.nameLimit.problem(trimmed) { throw .invalid(field: "name", message: problem) }
             edit.name = trimmed
         }
-        if let notes, notes.count > Self.maxNotesLength {
-            throw .invalid(field: "notes", message: "are \(notes.count) characters long; the limit is \(Self.maxNotesLength)")
-        }
+        if let notes, let problem = Self.notesLimit.problem(notes) { throw .invalid(field: "notes", message: problem) }
         guard edit.name != nil || edit.notes != nil else {
             throw .invalid(field: "edit", message: "nothing to change; give a name and/or notes")
         }

@@ -51,13 +51,8 @@ public struct RunListQuery: Sendable, Equatable {
         guard let date = ISO8601.date(from: text) else {
             throw .invalid(field: field, message: "'\(text)' is not a date; give 2024-05-01 or 2024-05-01T07:30:00Z")
         }
-        guard text.count == 10 else { return date }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
-        let day = calendar.dateComponents([.year, .month, .day], from: date)
-        calendar.timeZone = timeZone
-        guard let midnight = calendar.date(from: day) else { return date }
-        return isUpperBound ? calendar.date(byAdding: .day, value: 1, to: midnight) ?? midnight : midnight
+        guard let day = LocalDay.bounds(of: text, in: timeZone) else { return date }
+        return isUpperBound ? day.end : day.start
     }
 }
 

@@ -73,6 +73,10 @@ public struct RunImporter: Sendable {
         let prepared = try recordings.enumerated().compactMap { index, recording in
             var name = request.name ?? recording.name ?? fallbackName
             if recordings.count > 1 { name += " (\(index + 1) of \(recordings.count))" }
+            if let problem = RunEdit.nameLimit.problem(name) {
+                let whose = request.name != nil ? "the run name given" : recording.name != nil ? "the activity's name in the file" : "the file name"
+                throw ActivityFileError(file: file, message: "\(whose) \(problem); give a shorter one (--name, or ?name= over HTTP)")
+            }
             return try RunStore.prepareImport(recording, name: name, activity: request.activity, settings: settings)
         }
         return try runStore.store(prepared, duplicates: request.allowDuplicates ? nil : Self.duplicateRule)

@@ -83,7 +83,7 @@ public actor LiveRunController {
         let activityName = activity.rawValue.prefix(1).uppercased() + activity.rawValue.dropFirst()
         let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         let runName = trimmed.isEmpty ? "\(activityName) \(ISO8601.string(from: now).prefix(16).replacingOccurrences(of: "T", with: " "))" : trimmed
-        guard runName.count <= 200 else { throw RunCommandError.invalidName(runName) }
+        if let problem = RunEdit.nameLimit.problem(runName) { throw RunCommandError.invalidName(problem) }
         if let id, let existing = try await runStore.summary(id: id) {
             throw RunCommandError.finished(id: id, state: existing.state)
         }

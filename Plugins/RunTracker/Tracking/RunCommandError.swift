@@ -9,7 +9,7 @@ public enum RunCommandError: Error, Equatable, CustomStringConvertible {
     case notActive(id: String, state: RunState, command: String)
     /// No run with this id, or no active run.
     case noSuchRun(id: String?)
-    /// The run name is too long.
+    /// The run name is too long: what is wrong with it.
     case invalidName(String)
     /// Only drafts can be discarded.
     case notDraft(id: String)
@@ -27,8 +27,8 @@ public enum RunCommandError: Error, Equatable, CustomStringConvertible {
             return "cannot \(command) run \(id): it is \(state.rawValue); only a tracking or paused run can be paused, resumed or stopped"
         case .noSuchRun(let id):
             return id.map { "there is no run with id '\($0)'" } ?? "no run is being tracked; start one with POST /v1/runs or `meridian runs start`"
-        case .invalidName(let name):
-            return "run name '\(name)' is not allowed: give at most 200 characters"
+        case .invalidName(let problem):
+            return "the run name \(problem); give a shorter one"
         case .notDraft(let id):
             return "run \(id) is not a draft; only runs too short to save can be discarded (delete saved runs with DELETE /v1/runs/\(id))"
         case .finished(let id, let state):
