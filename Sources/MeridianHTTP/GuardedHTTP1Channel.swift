@@ -33,7 +33,7 @@ struct GuardedHTTP1Channel: ServerChildChannel {
         return http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             guard admitted else {
-                try operations.addHandler(ConnectionRefusal(limit: limit, linger: headerTimeout), position: .first)
+                try operations.addHandler(ConnectionRefusal(limit: limit, linger: .seconds(1)), position: .first)
                 return value
             }
             let headDeadline = RequestHeadDeadline(limit: headerTimeout)
