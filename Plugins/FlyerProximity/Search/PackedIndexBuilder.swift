@@ -65,18 +65,20 @@ struct PackedIndexBuilder {
                                                           category: flyer.category, url: flyer.url)))
     }
 
-    /// The index: points ordered by cell and part, then the areas.
-    func build() -> PackedFlyerIndex {
+    /// The index: points ordered by cell and part, then the areas. Each array gathered so far is let go once
+    /// its ordered copy is made, so that building holds little more than the index itself.
+    consuming func build() -> PackedFlyerIndex {
         let order = slots.indices.sorted { a, b in
             let keyA = keys[a] < 0 ? Int64.max : keys[a], keyB = keys[b] < 0 ? Int64.max : keys[b]
             return keyA != keyB ? keyA < keyB : (parts[a] != parts[b] ? parts[a] < parts[b] : a < b)
         }
         let ordered = order.map { slots[$0] }
+        slots = []
         var orderedIDs = PackedStrings(), orderedTexts = PackedStrings()
-        for index in order {
-            orderedIDs.append(ids[index])
-            texts.withBytes(index) { orderedTexts.append(bytes: $0) }
-        }
+        for index in order { orderedIDs.append(ids[index]) }
+        ids = PackedStrings()
+        for index in order { texts.withBytes(index) { orderedTexts.append(bytes: $0) } }
+        texts = PackedStrings()
         let byID = ordered.indices.sorted { orderedIDs.precedes($0, $1) }.map(Int32.init)
 
         // Cells: every cell holding a point or touched by an area, with its point range.
@@ -92,6 +94,8 @@ struct PackedIndexBuilder {
         }
         let orderedKeys = order.map { keys[$0] }
         let orderedParts = order.map { parts[$0] }
+        keys = []
+        parts = []
         let pointCount = orderedKeys.partitioningIndex { $0 < 0 }
         let cellKeys = Array(Set(orderedKeys[..<pointCount]).union(areaCells.keys)).sorted()
         let side = GridLayout.partsPerSide * GridLayout.partsPerSide
