@@ -8,7 +8,7 @@ import ServiceLifecycle
 
 /// The `run-tracker` consumer: live run tracking against the fused fix stream, stored in
 /// SpatiaLite so that no run is lost when the process dies, with its HTTP routes and run history.
-public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes {
+public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPendingWrites {
     public let id: String
     public let controller: LiveRunController
     let runStore: RunStore
@@ -37,6 +37,9 @@ public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes {
             runStore: runStore, settings: settings, events: context.events, units: context.units,
             powerSupply: PowerSupply(root: URL(fileURLWithPath: options.powerSupplyPath)), logger: context.logger, clock: clock)
     }
+
+    /// The active run's points held while the store refuses writes (`/health`).
+    public var pendingWrites: PendingWrites? { controller.pendingWrites.current }
 
     public func consume(_ fix: Fix) async {
         await controller.consume(fix)

@@ -45,20 +45,25 @@ struct CoreRoutes {
         var positionAvailable: Bool?
         /// Each database-backed consumer's database, by consumer id.
         var databases: [String: DatabaseState]?
+        /// What consumers hold in memory because the store refused their writes, by consumer id.
+        var pendingWrites: [String: PendingWrites]?
     }
 
-    /// Status (`damaged` when the host's store or a consumer's database was found damaged), version and
-    /// uptime; with `detailed`, also the plugin counts and whether a position is known.
+    /// Status (`damaged` when the host's store or a consumer's database was found damaged, `writes_pending` while
+    /// a consumer holds data the store refused), version and uptime; with `detailed`, also the plugin counts,
+    /// whether a position is known, and what waits to be written.
     func health(detailed: Bool) -> Health {
         let databases = host.consumerReports().compactMap { report in report.database.map { (report.id, $0) } }
+        let pending = host.consumers.compactMap { slot in (slot.consumer as? any HoldsPendingWrites)?.pendingWrites.map { (slot.id, $0) } }
         let storeDamaged = host.resources[StoreConditionKey.self]?.damageDescription != nil
-        let status = storeDamaged || databases.contains { $0.1.state == "damaged" } ? "damaged" : "ok"
+        let status = storeDamaged || databases.contains { $0.1.state == "damaged" } ? "damaged" : pending.isEmpty ? "ok" : "writes_pending"
         var health = Health(status: status, version: MeridianVersion.current, uptimeS: (ContinuousClock.now - startedAt).seconds)
         if detailed {
             health.providers = host.providers.count
             health.consumers = host.consumers.count
             health.positionAvailable = host.position.latest != nil
             if !databases.isEmpty { health.databases = Dictionary(databases, uniquingKeysWith: { first, _ in first }) }
+            if !pending.isEmpty { health.pendingWrites = Dictionary(pending, uniquingKeysWith: { first, _ in first }) }
         }
         return health
     }

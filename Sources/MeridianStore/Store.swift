@@ -190,6 +190,20 @@ public final class Store: Sendable {
         }
     }
 
+    /// Runs `write` (a large write: an import) so that, failing on a full disk, it leaves nothing behind: SQLite
+    /// keeps the pages of a refused transaction at the end of the write-ahead log, taking the space until the log is
+    /// emptied, which needs room to copy it into the file. That failure is thrown as `StoreError.full`.
+    public func releasingSpaceOnFailure<T>(_ write: () throws -> T) throws -> T {
+        do {
+            return try write()
+        } catch let error as DatabaseError {
+            let classified = Self.classify(error, path: path)
+            guard classified.isFull else { throw error }
+            try? database.writeWithoutTransaction { db in try WriteAheadLog.dropUncommittedTail(db, path: path) }
+            throw classified
+        }
+    }
+
     private func initialiseSpatialMetadata() throws(StoreError) {
         try migrate(plugin: "store") { migrations in
             migrations.register("spatial-metadata") { db in
@@ -212,7 +226,11 @@ public final class Store: Sendable {
     static func configuration(busyTimeout: Double = defaultBusyTimeout) -> Configuration {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
+            // Loading SpatiaLite sets the connection's busy timeout to its own 5 s: GRDB's busy mode (set before
+            // this runs) is put back, so `store.busy_timeout` is what a write waits.
+            let busyMilliseconds = try Int.fetchOne(db, sql: "PRAGMA busy_timeout") ?? 0
             try loadSpatialite(db)
+            try db.execute(sql: "PRAGMA busy_timeout = \(busyMilliseconds)")
             // With WAL, NORMAL survives a crash or kill -9 of the process; only a power loss can drop
             // the last commits, and it saves a disk sync per transaction.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -243,11 +261,23 @@ public final class Store: Sendable {
                 return .busy(path: path)
             case .SQLITE_CORRUPT, .SQLITE_NOTADB:
                 return .damaged(path: path, detail: error.message ?? "\(error)")
+            case .SQLITE_FULL:
+                return .full(path: path, detail: error.message ?? "\(error)")
             default:
+                // A full disk also shows as a file that cannot be opened or written (no room for the -shm or -wal).
+                if diskIsFull(at: path) { return .full(path: path, detail: error.message ?? "\(error)") }
                 return .cannotOpen(path: path, detail: error.message ?? "\(error)")
             }
         }
         return .cannotOpen(path: path, detail: "\(error)")
+    }
+
+    /// True when the file system holding `path` (or its folder) has no block left for this process.
+    static func diskIsFull(at path: String) -> Bool {
+        var stats = statvfs()
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard statvfs(folder, &stats) == 0 else { return false }
+        return stats.f_bavail == 0
     }
 }
 

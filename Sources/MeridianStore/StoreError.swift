@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why the store could not be opened or used; every message says what to do.
 public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// `mod_spatialite` is missing or failed to load.
@@ -10,6 +12,14 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case migrationFailed(plugin: String, detail: String)
     /// Another process held the database for longer than the busy timeout.
     case busy(path: String)
+    /// The disk holding the database is full.
+    case full(path: String, detail: String)
+
+    /// True for `full`.
+    public var isFull: Bool {
+        if case .full = self { return true }
+        return false
+    }
 
     public var description: String {
         switch self {
@@ -21,6 +31,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "cannot open the database \(path): \(detail); check store.path (or MERIDIAN_DB) and the file's permissions"
         case .busy:
             return "the database is busy with another write; try again"
+        case .full(let path, let detail):
+            return "the disk holding the database \(path) is full (\(detail)); free space on it (df -h \(URL(fileURLWithPath: path).deletingLastPathComponent().path)), then try again"
         case .migrationFailed(let plugin, let detail):
             return "updating the database tables of '\(plugin)' failed: \(detail); the database was left unchanged"
         }

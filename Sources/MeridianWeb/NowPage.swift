@@ -4,7 +4,8 @@ import MeridianCore
 import MeridianHTTP
 
 /// The "now" page (`/`): the plugins' live sections (the active run), then the latest fused fix with its
-/// signal quality ("waiting for GPS" before the first) and the state of every provider, refreshed on `fix`.
+/// signal quality ("waiting for GPS" before the first, "no signal" once its provider stopped or went stale) and
+/// the state of every provider, refreshed on `fix`.
 struct NowPage: Sendable {
     let host: PluginHost
     let pages: [any WebPages]
@@ -37,26 +38,31 @@ struct NowPage: Sendable {
                      speed: fix.speed.map { TimeFormat.speed(metresPerSecond: $0, units: site.units) } ?? "unknown",
                      satellites: fix.satellitesUsed.map(String.init) ?? "unknown",
                      provider: fix.providerID,
-                     age: host.position.age().map(Self.age) ?? "unknown")
+                     age: host.position.age().map(PageFormat.age) ?? "unknown")
         }
         let providers = host.providerReports().enumerated().map { index, report in
             ProviderModel(index: index, id: report.id, type: report.type, state: report.state.rawValue, active: report.active,
                           message: report.message.flatMap { $0.isEmpty ? nil : $0 },
-                          age: report.lastFixAgeS.map(Self.age) ?? "never", fixes: report.fixesReceived)
+                          age: report.lastFixAgeS.map(PageFormat.age) ?? "never", fixes: report.fixesReceived)
         }
-        let signalText: String
-        if fix == nil { signalText = "Waiting for GPS" }
-        else { signalText = quality.map { "Signal \($0.rawValue)" } ?? "Signal unknown" }
-        let model = PositionModel(state: fix == nil ? "waiting" : "fix", signalClass: quality?.rawValue ?? "none",
-                                  signalText: signalText, fix: fixModel, providers: providers, hasProviders: !providers.isEmpty)
+        let signal = fix.map { fix, _ in
+            Self.signal(quality: quality, age: host.position.age(), provider: host.providerReports().first { $0.id == fix.providerID })
+        } ?? (text: "Waiting for GPS", level: "none")
+        let model = PositionModel(state: fix == nil ? "waiting" : "fix", signalClass: signal.level,
+                                  signalText: signal.text, fix: fixModel, providers: providers, hasProviders: !providers.isEmpty)
         return try ShellTemplates.set.render("position", model)
     }
 
-    /// "0.4 s ago", "12 s ago", "3 min ago".
-    static func age(_ seconds: Double) -> String {
-        if seconds < 10 { return "\(NumberText.fixed(seconds, decimals: 1)) s ago" }
-        if seconds < 120 { return "\(Int(seconds.rounded())) s ago" }
-        return "\(Int((seconds / 60).rounded())) min ago"
+    /// The signal shown for the latest fix (`age` seconds old, from `provider`): its quality while that provider
+    /// delivers fresh fixes (within its `stale_after`) and still runs; else that there is none now, with the
+    /// provider's state when it stopped and the fix's age.
+    static func signal(quality: SignalQuality?, age: Double?, provider: ProviderReport?) -> (text: String, level: String) {
+        let stopped = provider.map { [.finished, .failed, .disconnected].contains($0.state) } ?? true
+        guard let provider, provider.active, !stopped else {
+            let state = provider.flatMap { stopped ? "\($0.id) \($0.state.rawValue), " : nil } ?? ""
+            return ("No signal (\(state)last fix \(age.map(PageFormat.age) ?? "of unknown age"))", "none")
+        }
+        return (quality.map { "Signal \($0.rawValue)" } ?? "Signal unknown", quality?.rawValue ?? "none")
     }
 
     struct FixModel {

@@ -64,5 +64,12 @@ public struct PageFormat: Sendable {
         DistanceFormat.string(metres: metres, units: units)
     }
 
+    /// How long ago, for an age in seconds: "0.4 s ago", "12 s ago", "3 min ago".
+    public static func age(_ seconds: Double) -> String {
+        if seconds < 10 { return "\(NumberText.fixed(seconds, decimals: 1)) s ago" }
+        if seconds < 120 { return "\(Int(seconds.rounded())) s ago" }
+        return "\(Int((seconds / 60).rounded())) min ago"
+    }
+
     private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

@@ -153,4 +153,23 @@ struct BrowserAccessTests {
             #expect(!fragment.text.contains("<html"))
         }
     }
+
+    @Test("the now page shows no signal for a fix 63 s old, or from a provider that finished; a fresh fix shows it again")
+    func staleSignal() async throws {
+        let server = try await Self.start()
+        try await server.run { server in
+            server.host.receive(Fix.test(52.52, 13.405, accuracy: 4), from: "scripted", at: .now - .seconds(63))
+            let old = try await server.client.request("GET", "/now/position").text
+            #expect(!old.contains("Signal good") && old.contains("No signal (last fix 63 s ago)"), "\(old)")
+            #expect(!old.contains("Waiting for GPS"))
+
+            server.host.receive(Fix.test(52.52, 13.405, accuracy: 4), from: "scripted")
+            #expect(try await server.client.request("GET", "/now/position").text.contains("Signal good"))
+
+            let provider = try #require(server.host.providers.first { $0.id == "scripted" })
+            provider.health.update(.finished)
+            let finished = try await server.client.request("GET", "/now/position").text
+            #expect(!finished.contains("Signal good") && finished.contains("No signal (scripted finished, last fix"), "\(finished)")
+        }
+    }
 }

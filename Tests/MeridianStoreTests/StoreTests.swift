@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import MeridianStore
+@testable import MeridianStore
 import MeridianTesting
 import Testing
 
@@ -29,6 +29,24 @@ struct StoreTests {
             }
             for try await version in group { #expect(version?.isEmpty == false) }
         }
+    }
+
+    @Test("the busy timeout given is every writing connection's, although loading SpatiaLite sets 5 s")
+    func busyTimeoutKept() throws {
+        let temporary = try TemporaryStore()
+        defer { temporary.remove() }
+        let store = try Store.open(path: temporary.store.path, busyTimeout: 1.5)
+        let milliseconds = try store.database.write { db in try Int.fetchOne(db, sql: "PRAGMA busy_timeout") }
+        #expect(milliseconds == 1500)
+    }
+
+    @Test("SQLite's 'full' is a full disk that says to free space, a 503 storage_full, never a matter of permissions")
+    func fullDisk() throws {
+        let error = Store.classify(DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full"), path: "/data/m.sqlite")
+        #expect(error.isFull)
+        #expect(error.description.contains("is full") && error.description.contains("free space") && !error.description.contains("permissions"))
+        #expect(error.unavailability?.code == "storage_full")
+        #expect(DatabaseError(resultCode: .SQLITE_FULL).unavailability?.code == "storage_full")
     }
 
     @Test("plugins migrate independently and only once")

@@ -44,7 +44,9 @@ final class ManualClock: Sendable {
         let started = try await first.start(name: "Lunch run", activity: .run)
         await Self.run(first, clock: clock, seconds: 120, from: &east)
         let before = try #require(try await first.activeStatus())
-        // No stop, no final flush: the controller is simply abandoned, as with kill -9.
+        // No stop, no final flush: the controller is simply abandoned, as with kill -9 once the write in flight
+        // (started beside the fixes, at most `flushInterval` old) has landed.
+        await first.settle()
 
         clock.advance(5)
         let second = try Self.controller(path, clock: clock)
@@ -75,6 +77,7 @@ final class ManualClock: Sendable {
         var east = 0.0
         // 10 Hz for 30 s, never flushed explicitly.
         await Self.run(controller, clock: clock, seconds: 30, step: 0.1, from: &east)
+        await controller.settle()  // the write in flight, started beside the fixes, lands; nothing more is written
         let received = try #require(try await controller.activeStatus()).run.pointCount
         let stored = try await RunStore(store: Store.open(path: folder.store.path)).points(runID: run.run.id)
         let lastStored = try #require(stored.last).time

@@ -79,7 +79,9 @@ public struct RunImporter: Sendable {
             }
             return try RunStore.prepareImport(recording, name: name, activity: request.activity, settings: settings)
         }
-        return try runStore.store(prepared, duplicates: request.allowDuplicates ? nil : Self.duplicateRule)
+        return try runStore.store.releasingSpaceOnFailure {
+            try runStore.store(prepared, duplicates: request.allowDuplicates ? nil : Self.duplicateRule)
+        }
     }
 
     /// The rule `importFile` skips duplicates by.

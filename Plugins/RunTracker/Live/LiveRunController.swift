@@ -5,12 +5,22 @@ import MeridianCore
 /// Owns the active run: feeds it fixes, applies commands, and writes points and state
 /// to the store in small transactions at least every `flushInterval` seconds, so a
 /// crash loses at most that much. Restores the active run from the store on first use.
+///
+/// Fixes never wait for the store: one write runs at a time beside them. While the store refuses writes
+/// (another process holds it, the disk is full) points wait in memory, up to `maxPendingPoints`, and
+/// `pendingWrites` says so; the next write that succeeds takes them all.
 public actor LiveRunController {
     /// Longest time points wait in memory before they are written, seconds.
     public static let flushInterval = 0.5
     /// A live run stopped too short to save can be resumed this long after it stopped, seconds; later it would join
     /// an old run to the present position (it stays a draft, to discard).
     public static let draftResumeWindow = 3600.0
+    /// Points held while the store refuses writes by default: 30 minutes at 10 fixes a second.
+    public static let defaultMaxPendingPoints = 18_000
+    /// Points held while the store refuses writes; beyond it the oldest go.
+    public let maxPendingPoints: Int
+    /// What waits to be written while the store refuses writes (`nil` while writes succeed).
+    public nonisolated let pendingWrites = PendingWritesBox()
 
     private let runStore: RunStore
     private let settings: TrackerSettings
@@ -27,11 +37,21 @@ public actor LiveRunController {
     private var power = PowerSupply.Reading(capacityPercent: nil, charging: false)
     private var lastPowerRead = Date.distantPast
     private var restoring: Task<Void, any Error>?
-    private var lastWrite: Task<Void, any Error>?
+    /// The write in flight; the next one starts after it.
+    private var writing: Task<[PersonalRecord], any Error>?
+    /// The writes fixes started: one after the other while points are due.
+    private var writer: Task<Void, Never>?
+    /// When the first refused write since the last success was tried.
+    private var refusedSince: Date?
+    private var droppedPoints = 0
+    /// Points in the write in flight (they are pending until it succeeds).
+    private var pointsInFlight = 0
 
     public init(runStore: RunStore, settings: TrackerSettings, events: EventBus, units: UnitSystem,
-                powerSupply: PowerSupply = PowerSupply(), logger: Logger, clock: @escaping @Sendable () -> Date = Date.init) {
+                powerSupply: PowerSupply = PowerSupply(), logger: Logger, clock: @escaping @Sendable () -> Date = Date.init,
+                maxPendingPoints: Int = LiveRunController.defaultMaxPendingPoints) {
         self.runStore = runStore
+        self.maxPendingPoints = max(1, maxPendingPoints)
         self.settings = settings
         self.events = events
         self.units = units
@@ -61,7 +81,7 @@ public actor LiveRunController {
             var stale = RunEngine(restoring: older, settings: settings)
             let end = Date(timeIntervalSince1970: older.lastFixTime ?? older.startedAt)
             stale.stop(at: end)
-            _ = try await write(stale, points: [])
+            try await runStore.persist(stale.state, summary: stale.summary(at: clock()), points: [])
         }
         engine = RunEngine(restoring: newest, settings: settings)
         refreshPower(force: true)
@@ -212,46 +232,91 @@ public actor LiveRunController {
         current.setPower(power.state)
         let before = (current.state.state, current.state.autoPaused)
         pending.append(current.feed(stamped))
+        if pending.count > maxPendingPoints { dropOldestPending() }
+        if let refusedSince { notePending(since: refusedSince, problem: pendingWrites.current?.problem ?? "") }
         engine = current
         if before != (current.state.state, current.state.autoPaused) {
             publish(current, reason: current.state.state == .paused ? "auto-pause" : "auto-resume")
         }
-        if now.timeIntervalSince(lastFlush) >= Self.flushInterval { await flushLogging() }
+        if writer == nil, now.timeIntervalSince(lastFlush) >= Self.flushInterval { startWriter() }
     }
 
-    /// Writes pending points and the run state; logs failures (the points stay pending and are retried).
-    public func flushLogging() async {
-        do { try await flush() } catch {
-            logger.error("cannot write the active run: \(error)")
+    /// Writes beside the fixes, not awaited by them (a store that makes writes wait never holds up the next fix),
+    /// again at once while the oldest point still pending is due; a refused write waits for the next due fix.
+    private func startWriter() {
+        writer = Task {
+            repeat { await flushLogging() } while refusedSince == nil
+                && pending.first.map { clock().timeIntervalSince($0.time) >= Self.flushInterval } == true
+            writer = nil
         }
     }
 
-    /// Writes pending points and the run state in one transaction, after any earlier write.
+    /// Writes pending points and the run state; a refused write keeps the points pending (retried on the next
+    /// flush) and is logged once, with the store's answer, until a write succeeds again.
+    public func flushLogging() async {
+        let refusedBefore = refusedSince != nil
+        do { try await flush() } catch {
+            if !refusedBefore {
+                logger.error("cannot write the active run: \(error); its points wait in memory (up to \(maxPendingPoints)) and are written when the store takes writes again")
+            }
+        }
+    }
+
+    /// Writes pending points and the run state in one transaction, after the write in flight.
     @discardableResult
     public func flush() async throws -> [PersonalRecord] {
+        while let inFlight = writing { _ = await inFlight.result }
         guard let current = engine else { return [] }
         lastFlush = clock()
         let points = pending
         pending = []
+        let summary = current.summary(at: clock())
+        let state = current.state
+        let store = runStore
+        let task = Task { try await store.persist(state, summary: summary, points: points) }
+        writing = task
+        pointsInFlight = points.count
+        defer {
+            writing = nil
+            pointsInFlight = 0
+        }
         do {
-            return try await write(current, points: points)
+            let records = try await task.value
+            if let refusedSince {
+                let dropped = droppedPoints > 0 ? ", \(droppedPoints) older ones were dropped" : ""
+                logger.notice("the active run is written again: \(points.count) points held since \(ISO8601.string(from: refusedSince)) are stored\(dropped)")
+            }
+            refusedSince = nil
+            droppedPoints = 0
+            pendingWrites.set(nil)
+            return records
         } catch {
             pending = points + pending
+            pointsInFlight = 0
+            if pending.count > maxPendingPoints { dropOldestPending() }
+            let since = refusedSince ?? lastFlush
+            refusedSince = since
+            notePending(since: since, problem: "\(error)")
             throw error
         }
     }
 
-    private func write(_ engine: RunEngine, points: [TrackPoint]) async throws -> [PersonalRecord] {
-        let summary = engine.summary(at: clock())
-        let state = engine.state
-        let store = runStore
-        let previous = lastWrite
-        let task = Task<[PersonalRecord], any Error> {
-            _ = await previous?.result
-            return try await store.persist(state, summary: summary, points: points)
+    /// Waits until the writes fixes started are done, without starting one.
+    func settle() async {
+        while let chain = writer { await chain.value }
+    }
+
+    private func notePending(since: Date, problem: String) {
+        pendingWrites.set(PendingWrites(items: pending.count + pointsInFlight, since: since, problem: problem, dropped: droppedPoints))
+    }
+
+    private func dropOldestPending() {
+        let excess = pending.count - maxPendingPoints
+        pending.removeFirst(excess)
+        if droppedPoints == 0 {
+            logger.warning("the store has refused writes for too long: the oldest points of the active run are dropped, keeping the newest \(maxPendingPoints)")
         }
-        lastWrite = Task { _ = try await task.value }
-        return try await task.value
+        droppedPoints += excess
     }
 
     // MARK: Status
@@ -265,7 +330,9 @@ public actor LiveRunController {
     }
 
     private func status(_ engine: RunEngine) -> LiveStatus {
-        LiveStatus(engine: engine, now: clock(), power: power, units: units)
+        var status = LiveStatus(engine: engine, now: clock(), power: power, units: units)
+        status.pendingWrites = pendingWrites.current
+        return status
     }
 
     private func refreshPower(force: Bool) {

@@ -8,8 +8,11 @@ public struct LiveStatus: Sendable, Encodable, Equatable {
     public var autoPaused: Bool
     /// True until the first usable fix of the run.
     public var waitingForGps: Bool
-    /// From the last fix's horizontal accuracy; `nil` before any fix with an accuracy.
+    /// From the last fix's horizontal accuracy; `nil` before any fix with an accuracy, and while the last fix is
+    /// older than `signalFreshFor` (the provider stopped or lost the sky: its last quality is no longer the signal).
     @NullWhenAbsent public var signalQuality: SignalQuality?
+    /// Seconds since the run's last fix; `nil` before the first.
+    @NullWhenAbsent public var lastFixAgeS: Double?
     @NullWhenAbsent public var horizontalAccuracyM: Double?
     /// Smoothed over about 30 s; `nil` until enough data.
     @NullWhenAbsent public var currentSpeedMps: Double?
@@ -20,6 +23,8 @@ public struct LiveStatus: Sendable, Encodable, Equatable {
     public var movementPattern: MovementPattern
     public var samplingPolicy: SamplingPolicy
     public var power: PowerReport
+    /// Points held in memory because the store refused the last write (busy, full); `nil` while writes succeed.
+    @NullWhenAbsent public var pendingWrites: PendingWrites? = nil
     /// A short state line for people ("waiting for GPS", "auto-paused", "tracking"…).
     public var message: String
     public var text: Texts
@@ -56,6 +61,9 @@ public struct LiveStatus: Sendable, Encodable, Equatable {
 }
 
 extension LiveStatus {
+    /// How long a fix's accuracy stands for the signal, seconds: five missed fixes at 1 Hz.
+    public static let signalFreshFor = 5.0
+
     /// The status of `engine` at `now`.
     public init(engine: RunEngine, now: Date, power: PowerSupply.Reading, units: UnitSystem) {
         let state = engine.state
@@ -66,13 +74,16 @@ extension LiveStatus {
         let split = CurrentSplit(index: completed.count + 1,
                                  distanceM: max(0, state.distance - completed.reduce(0) { $0 + $1.distance }),
                                  timeS: max(0, run.timerTime - completed.reduce(0) { $0 + $1.time }))
+        let fixAge = state.lastFixTime.map { max(0, now.timeIntervalSince1970 - $0) }
+        let fresh = fixAge.map { $0 <= Self.signalFreshFor } ?? false
         let message: String
         if state.waitingForGPS { message = "waiting for GPS" }
         else if state.state == .paused { message = state.autoPaused ? "auto-paused" : "paused" }
         else { message = "tracking" }
         self.init(
             run: run, autoPaused: state.autoPaused, waitingForGps: state.waitingForGPS,
-            signalQuality: SignalQuality(horizontalAccuracy: state.lastAccuracy), horizontalAccuracyM: state.lastAccuracy,
+            signalQuality: fresh ? SignalQuality(horizontalAccuracy: state.lastAccuracy) : nil, lastFixAgeS: fixAge,
+            horizontalAccuracyM: state.lastAccuracy,
             currentSpeedMps: speed, currentPaceSPerKm: pace, currentSplit: split, splits: completed,
             movementPattern: engine.pattern, samplingPolicy: engine.policy,
             power: PowerReport(state: power.state, capacityPercent: power.capacityPercent, charging: power.charging),

@@ -12,7 +12,7 @@ struct LiveRunSection {
     func html(site: WebSite) async throws -> String {
         let figures = RunFigures(units: site.units)
         if let status = try await controller.activeStatus() {
-            return try RunTemplates.set.render("live", activeModel(status, figures: figures))
+            return try RunTemplates.set.render("live", Self.activeModel(status, figures: figures))
         }
         if let draft = try await controller.currentDraft() {
             return try RunTemplates.set.render("live", Model(state: "draft", refreshEvery: 0, draft: DraftModel(
@@ -27,11 +27,15 @@ struct LiveRunSection {
             activities: RunFigures.options(selected: .run), last: last)))
     }
 
-    private func activeModel(_ status: LiveStatus, figures: RunFigures) -> Model {
+    /// The card of the active run: "waiting for GPS" before its first usable fix, "no signal" while its last fix is
+    /// older than `LiveStatus.signalFreshFor` (the receiver stopped or lost the sky), else the fix's signal.
+    static func activeModel(_ status: LiveStatus, figures: RunFigures) -> Model {
         let run = status.run
         let ride = run.activity == .ride
-        let signal = status.waitingForGps ? "waiting for GPS"
-            : status.signalQuality.map { "signal \($0.rawValue)" } ?? "signal unknown"
+        let signal: String
+        if status.waitingForGps { signal = "waiting for GPS" }
+        else if let age = status.lastFixAgeS, age > LiveStatus.signalFreshFor { signal = "no signal (last fix \(PageFormat.age(age)))" }
+        else { signal = status.signalQuality.map { "signal \($0.rawValue)" } ?? "signal unknown" }
         var power = status.power.state.rawValue
         if let capacity = status.power.capacityPercent { power += " · \(Int(capacity.rounded())) %" }
         if status.power.charging { power += " · charging" }
