@@ -139,7 +139,7 @@ public final class FlyerCatalog: Sendable {
             (found, latest) = try repository.storedIndex(cellSize: cellSize)
         } catch {
             guard storeDamage != nil else { throw error }
-            logger.error("flyers: the stored search index cannot be read (\(error)); SpatiaLite answers searches from the file itself")
+            logger.error("flyers: the stored search index cannot be read (the damage is logged above); SpatiaLite answers searches from the file itself")
             return false
         }
         switch found {
