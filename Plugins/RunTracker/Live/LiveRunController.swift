@@ -46,6 +46,9 @@ public actor LiveRunController {
     private var droppedPoints = 0
     /// Points in the write in flight (they are pending until it succeeds).
     private var pointsInFlight = 0
+    /// The stopped run's state once it is stored: later flushes leave it alone, so it is written and completed once
+    /// (and an edit made after the stop stays).
+    private var storedEnd: EngineState?
 
     public init(runStore: RunStore, settings: TrackerSettings, events: EventBus, units: UnitSystem,
                 powerSupply: PowerSupply = PowerSupply(), logger: Logger, clock: @escaping @Sendable () -> Date = Date.init,
@@ -169,8 +172,7 @@ public actor LiveRunController {
         var stopped = current
         stopped.stop(at: clock())
         engine = stopped
-        let records = try await flush()
-        RunCompletion.publish(records, to: events)
+        try await flush()
         publish(stopped, reason: "stopped")
         return Self.stopResult(stopped.summary(at: clock()))
     }
@@ -262,11 +264,11 @@ public actor LiveRunController {
         }
     }
 
-    /// Writes pending points and the run state in one transaction, after the write in flight.
-    @discardableResult
-    public func flush() async throws -> [PersonalRecord] {
+    /// Writes pending points and the run state in one transaction, after the write in flight; a stopped run once
+    /// (the write that stores it publishes the personal records it sets).
+    public func flush() async throws {
         while let inFlight = writing { _ = await inFlight.result }
-        guard let current = engine else { return [] }
+        guard let current = engine, current.state != storedEnd else { return }
         lastFlush = clock()
         let points = pending
         pending = []
@@ -289,7 +291,10 @@ public actor LiveRunController {
             refusedSince = nil
             droppedPoints = 0
             pendingWrites.set(nil)
-            return records
+            if !state.state.isActive {
+                storedEnd = state
+                RunCompletion.publish(records, to: events)
+            }
         } catch {
             pending = points + pending
             pointsInFlight = 0
