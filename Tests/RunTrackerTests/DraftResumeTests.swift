@@ -37,6 +37,21 @@ import Testing
         }
     }
 
+    @Test("a start with a draft's id says to resume it only while it is the draft just stopped, else to discard it")
+    func startWithADraftsID() async throws {
+        let folder = try TemporaryStore()
+        defer { folder.remove() }
+        let clock = ManualClock()
+        let controller = try DurabilityStoreTests.controller(folder.store.path, clock: clock)
+        let id = try await Self.shortRun(controller, clock: clock)
+        let current = await #expect(throws: RunCommandError.self) { _ = try await controller.start(name: nil, activity: .run, id: id) }
+        #expect(current?.description.contains("POST /v1/runs/\(id)/resume") == true, "\(String(describing: current))")
+        clock.advance(LiveRunController.draftResumeWindow + 1)
+        let old = await #expect(throws: RunCommandError.self) { _ = try await controller.start(name: nil, activity: .run, id: id) }
+        let message = old?.description ?? ""
+        #expect(message.contains("POST /v1/runs/\(id)/discard") && !message.contains("/resume"), "\(message)")
+    }
+
     @Test("a draft left by an earlier session is refused over HTTP with run_not_resumable, and the now page offers a start")
     func draftOfAnEarlierSession() async throws {
         let fixture = try HistoryFixture()

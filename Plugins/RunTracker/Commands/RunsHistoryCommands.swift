@@ -42,7 +42,7 @@ struct RunsListCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Only runs started on or before this date (a bare date includes the whole day).") var to: String?
     @Option(name: .long, help: "Only runs of this activity: run, walk, hike, ride or other.") var activity: String?
     @Flag(name: .long, help: "List deleted runs that can still be restored.") var deleted = false
-    @Flag(name: .long, help: "List drafts: stopped runs too short to save, which can be resumed or discarded.") var drafts = false
+    @Flag(name: .long, help: "List drafts: live runs stopped too short to save, to discard (only the one just stopped can be resumed, within an hour).") var drafts = false
 
     func run() async throws {
         try await reportingFailures {

@@ -133,8 +133,9 @@ extension ServiceClient {
         var explanation = Self.noActiveRun
         switch action {
         case "resume":
-            explanation["no_active_run"] = "no run is being tracked or paused; continue a draft with `meridian runs resume --id ID` "
-                + "(list them with `meridian runs list --drafts`), or start a run with `meridian runs start`"
+            explanation["no_active_run"] = "no run is being tracked or paused; continue the run just stopped too short to save, "
+                + "within \(Int(LiveRunController.draftResumeWindow / 60)) minutes, with `meridian runs resume --id ID` "
+                + "(`meridian runs list --drafts` lists drafts), or start a run with `meridian runs start`"
         case "discard":
             explanation["no_active_run"] = "give the draft to discard with --id ID (list drafts with `meridian runs list --drafts`)"
         default:

@@ -108,7 +108,8 @@ public actor LiveRunController {
         let runName = trimmed.isEmpty ? "\(activityName) \(ISO8601.string(from: now).prefix(16).replacingOccurrences(of: "T", with: " "))" : trimmed
         if let problem = RunEdit.nameLimit.problem(runName) { throw RunCommandError.invalidName(problem) }
         if let id, let existing = try await runStore.summary(id: id) {
-            throw RunCommandError.finished(id: id, state: existing.state)
+            let resumable = engine.map { $0.state.runID == id && isCurrentDraft($0) } ?? false
+            throw RunCommandError.finished(id: id, state: existing.state, resumable: resumable)
         }
         let runID = id ?? UUID().uuidString.lowercased()
         var started = RunEngine(runID: runID, name: runName, activity: activity, startedAt: now, settings: settings)

@@ -13,8 +13,9 @@ public enum RunCommandError: Error, Equatable, CustomStringConvertible {
     case invalidName(String)
     /// Only drafts can be discarded.
     case notDraft(id: String)
-    /// A start gave the id of a run that has already finished (saved, kept as a draft, or deleted).
-    case finished(id: String, state: RunState)
+    /// A start gave the id of a run that has already finished (saved, kept as a draft, or deleted); `resumable` when
+    /// it is the draft just stopped.
+    case finished(id: String, state: RunState, resumable: Bool)
     /// A resume named a draft that is not the live run just stopped: resuming it would join an old run to the
     /// present position.
     case notCurrentDraft(id: String, endedAt: Date?)
@@ -31,8 +32,10 @@ public enum RunCommandError: Error, Equatable, CustomStringConvertible {
             return "the run name \(problem); give a shorter one"
         case .notDraft(let id):
             return "run \(id) is not a draft; only runs too short to save can be discarded (delete saved runs with DELETE /v1/runs/\(id))"
-        case .finished(let id, let state):
-            let draft = state == .draft ? " (it is a draft: continue it with POST /v1/runs/\(id)/resume)" : ""
+        case .finished(let id, let state, let resumable):
+            let draft = state != .draft ? ""
+                : resumable ? " (it is the draft just stopped: continue it with POST /v1/runs/\(id)/resume)"
+                : " (it is a draft that can no longer be resumed: discard it with POST /v1/runs/\(id)/discard)"
             return "run \(id) has already finished\(draft); start a new run without an id, or with a new one"
         case .notCurrentDraft(let id, let endedAt):
             let stopped = endedAt.map { " (stopped \(ISO8601.string(from: $0)))" } ?? ""
