@@ -10,8 +10,8 @@ import Foundation
 public enum ActivityFileReader {
     /// Reads every activity in the bytes: a FIT file gives one per session (a chain of FIT files
     /// one per session of each), a TCX file one per `Activity`, a GPX file and a receiver log one.
-    /// Throws when the bytes are not one of these formats or are damaged; the error names `file`
-    /// and the byte offset or line. A receiver log's bad lines are skipped (receivers write them);
+    /// Throws when the bytes are not one of these formats (GeoJSON, which Meridian exports, says so) or are damaged;
+    /// the error names `file` and the byte offset or line. A receiver log's bad lines are skipped (receivers write them);
     /// the first of them are kept as warnings.
     ///
     /// Compressed bytes are looked into before they are decompressed: what is not an activity file is
@@ -26,6 +26,7 @@ public enum ActivityFileReader {
         } catch {
             throw ActivityFileError(file: file, byteOffset: error.byteOffset, message: error.description)
         }
+        if GeoJSONPrefix.matches(prefix) { throw ActivityFileError(file: file, message: GeoJSONPrefix.refusal) }
         // A gzip file inside a gzip file is none of the formats.
         switch Gzip.isCompressed(prefix) ? nil : detect(prefix) {
         case .fit:

@@ -71,6 +71,19 @@ struct GzipAndDetectionTests {
         #expect { try ActivityFileReader.read(Data("$GPGGA,123519".utf8), file: "run.fit") } throws: { error in
             (error as? ActivityFileError)?.description == "run.fit: byte 0: not a FIT, TCX or GPX file (it starts with '$GPGGA,123519'), and read as an NMEA log it gives no time-stamped fix (0 bad lines); export the activity as FIT, TCX or GPX"
         }
+        // GeoJSON (Meridian's map export): compact, pretty-printed after a byte order mark, a collection, gzip-compressed.
+        let feature = #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[-122.6337,38.2297]]},"properties":{}}"#
+        let geoJSON = [Data(feature.utf8), Data("\u{FEFF}{\n  \"geometry\": {},\n  \"type\" : \"Feature\"\n}\n".utf8),
+                       Data(#"{"type":"FeatureCollection","features":[]}"#.utf8)]
+        for data in geoJSON + [try? gzip(Data(feature.utf8))].compactMap({ $0 }) {
+            #expect { try ActivityFileReader.read(data, file: "run.geojson") } throws: { error in
+                (error as? ActivityFileError)?.description == "run.geojson: this is GeoJSON, which Meridian exports for maps but cannot import; import the activity as FIT, TCX, GPX, NMEA or gpsd JSON (to move a run between Meridians, export it as GPX or TCX)"
+            }
+        }
+        // A gpsd report with a "type" key is still a gpsd log.
+        #expect { try ActivityFileReader.read(Data(#"{"class":"DEVICE","type":"Feature?"}"#.utf8), file: "gpsd.json") } throws: { error in
+            (error as? ActivityFileError)?.description.contains("read as gpsd JSON") == true
+        }
         #expect { try ActivityFileReader.read(contentsOf: URL(fileURLWithPath: "/nonexistent/run.fit")) } throws: { error in
             (error as? ActivityFileError)?.description.hasPrefix("/nonexistent/run.fit: cannot read the file") == true
         }
