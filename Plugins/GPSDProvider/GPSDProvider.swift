@@ -77,8 +77,7 @@ public final class GPSDProvider: LocationProvider, Sendable {
         do {
             channel = try await bootstrap.connect(host: options.host, port: options.port).get()
         } catch {
-            context.health.count("connect_failures")
-            outcome.close(because: Self.describeConnectFailure(error, endpoint: session.endpoint))
+            outcome.close(because: Self.describeConnectFailure(error, endpoint: session.endpoint), counting: "connect_failures")
             return outcome
         }
         await withTaskCancellationHandler {

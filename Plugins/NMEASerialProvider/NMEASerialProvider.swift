@@ -63,8 +63,7 @@ public final class NMEASerialProvider: LocationProvider, Sendable {
         do {
             descriptor = try SerialPort.open(path: options.device, baud: options.baud)
         } catch {
-            context.health.count("open_failures")
-            outcome.close(because: error.description)
+            outcome.close(because: error.description, counting: "open_failures")
             return outcome
         }
         session.assumeToday()

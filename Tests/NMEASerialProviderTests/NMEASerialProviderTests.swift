@@ -88,9 +88,13 @@ struct NMEASerialProviderTests {
         let pair = PseudoTerminalPair(directory: directory)
         let options = NMEASerialOptions(device: pair.devicePath)
         try await ProviderHarness.with(id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
-            try await ManagedProcess.waitUntil(timeout: 5, "two failed attempts") { (harness.health.counters["open_failures"] ?? 0) >= 2 }
-            let message = try #require(harness.health.message)
-            #expect(message.contains(pair.devicePath) && message.contains("does not exist"))
+            // The provider goes back to connecting between attempts: the message is read from the same snapshot
+            // that shows the second failure reported.
+            try await ManagedProcess.waitUntil(timeout: 5, "two failed attempts, the second reported") {
+                let health = harness.health
+                return health.state == .disconnected && (health.counters["open_failures"] ?? 0) >= 2
+                    && health.message?.contains(pair.devicePath) == true && health.message?.contains("does not exist") == true
+            }
 
             try await pair.start()
             defer { pair.stop() }

@@ -38,10 +38,17 @@ public final class ProviderHealth: Sendable {
 
     /// Records a state change (the timestamp only moves when the state changes).
     public func update(_ state: ProviderState, message: String? = nil) {
+        update(state, message: message, counting: nil)
+    }
+
+    /// Records a state change, adding 1 to counter `counting` in the same step, so that no snapshot shows the count
+    /// without the state that explains it.
+    public func update(_ state: ProviderState, message: String?, counting: String?) {
         storage.withLock { snapshot in
             if snapshot.state != state { snapshot.since = Date() }
             snapshot.state = state
             snapshot.message = message
+            if let counting { snapshot.counters[counting, default: 0] += 1 }
         }
     }
 
