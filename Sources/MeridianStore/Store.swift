@@ -86,16 +86,24 @@ public final class Store: Sendable {
     /// Applies `plugin`'s migrations that have not run yet. Identifiers are
     /// prefixed with the plugin name, so plugins cannot collide.
     public func migrate(plugin: String, _ register: (inout PluginMigrations) -> Void) throws(StoreError) {
-        var migrations = PluginMigrations(plugin: plugin)
-        register(&migrations)
+        try migrate(PluginSchema(plugin: plugin, register))
+    }
+
+    /// Applies the migrations of `schema` that have not run yet. A database with a migration of the plugin that
+    /// `schema` does not know (written by a newer Meridian) is refused (`StoreError.newerSchema`) and left unchanged.
+    public func migrate(_ schema: PluginSchema) throws(StoreError) {
+        let migrator = schema.migrator
         do {
-            try migrations.migrator.migrate(database)
+            try database.read { (db: Database) throws -> Void in try schema.refuseNewer(db, path: path) }
+            try migrator.migrate(database)
+        } catch let error as StoreError {
+            throw error
         } catch {
             // Another process may have applied the same migrations while this one waited for the lock
             // (it decided what to apply before): then there is nothing left to do.
-            if (try? database.read({ try migrations.migrator.hasCompletedMigrations($0) })) == true { return }
+            if (try? database.read({ try migrator.hasCompletedMigrations($0) })) == true { return }
             if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY { throw .busy(path: path) }
-            throw .migrationFailed(plugin: plugin, detail: "\(error)")
+            throw .migrationFailed(plugin: schema.plugin, detail: "\(error)")
         }
     }
 
@@ -205,11 +213,14 @@ public final class Store: Sendable {
     }
 
     private func initialiseSpatialMetadata() throws(StoreError) {
-        try migrate(plugin: "store") { migrations in
-            migrations.register("spatial-metadata") { db in
-                // (0, …) runs inside GRDB's transaction; 'WGS84' limits the reference systems to the ones we use.
-                try db.execute(sql: "SELECT InitSpatialMetaData(0, 'WGS84')")
-            }
+        try migrate(Self.schema)
+    }
+
+    /// The store's own migrations (plugin name "store"), applied by `open` and `inMemory`.
+    public static let schema = PluginSchema(plugin: "store") { migrations in
+        migrations.register("spatial-metadata") { db in
+            // (0, …) runs inside GRDB's transaction; 'WGS84' limits the reference systems to the ones we use.
+            try db.execute(sql: "SELECT InitSpatialMetaData(0, 'WGS84')")
         }
     }
 
@@ -278,20 +289,5 @@ public final class Store: Sendable {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard statvfs(folder, &stats) == 0 else { return false }
         return stats.f_bavail == 0
-    }
-}
-
-/// A plugin's migrations, applied in registration order.
-public struct PluginMigrations {
-    public let plugin: String
-    fileprivate var migrator = DatabaseMigrator()
-
-    init(plugin: String) {
-        self.plugin = plugin
-    }
-
-    /// Registers migration `name` (stored as `<plugin>.<name>`); it runs once, in a transaction.
-    public mutating func register(_ name: String, _ migrate: @escaping @Sendable (Database) throws -> Void) {
-        migrator.registerMigration("\(plugin).\(name)", migrate: migrate)
     }
 }

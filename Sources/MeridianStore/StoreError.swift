@@ -1,4 +1,5 @@
 import Foundation
+import MeridianCore
 
 /// Why the store could not be opened or used; every message says what to do.
 public enum StoreError: Error, CustomStringConvertible, Equatable {
@@ -14,6 +15,11 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case busy(path: String)
     /// The disk holding the database is full.
     case full(path: String, detail: String)
+    /// The database holds migrations of `plugin` this Meridian does not know: a newer Meridian wrote it.
+    /// Versions are the plugin's schema versions (its number of migrations); `writtenBy` the newer Meridian's version.
+    case newerSchema(path: String, plugin: String, databaseVersion: Int, knownVersion: Int, unknown: [String], writtenBy: String?)
+    /// Another process (`pid`) has the database open, so it cannot be replaced.
+    case inUse(path: String, pid: Int32)
 
     /// True for `full`.
     public var isFull: Bool {
@@ -33,6 +39,16 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "the database is busy with another write; try again"
         case .full(let path, let detail):
             return "the disk holding the database \(path) is full (\(detail)); free space on it (df -h \(URL(fileURLWithPath: path).deletingLastPathComponent().path)), then try again"
+        case .newerSchema(let path, let plugin, let databaseVersion, let knownVersion, let unknown, let writtenBy):
+            let writer = writtenBy.map { "Meridian \($0)" } ?? "a newer Meridian"
+            return """
+                the database \(path) was written by \(writer): its \(plugin) tables are at schema version \(databaseVersion) \
+                (\(unknown.joined(separator: ", ")) unknown here), and this Meridian \(MeridianVersion.current) knows \(plugin) schema \
+                versions up to \(knownVersion); nothing was changed. Run the newer meridian, or restore a backup taken \
+                before the upgrade (meridian restore BACKUP)
+                """
+        case .inUse(let path, let pid):
+            return "the database \(path) is open in process \(pid) (meridian serve or another command); stop it first (systemctl stop meridian), then try again"
         case .migrationFailed(let plugin, let detail):
             return "updating the database tables of '\(plugin)' failed: \(detail); the database was left unchanged"
         }

@@ -16,6 +16,8 @@ struct Meridian: AsyncParsableCommand {
             DistanceCommand.self,
             FormatCommand.self,
             StoreCommand.self,
+            BackupCommand.self,
+            RestoreCommand.self,
         ] + StandardPlugins.registry.commands
     )
 }

@@ -1,14 +1,16 @@
 import ArgumentParser
 import MeridianCLI
 import MeridianCore
+import Logging
 import MeridianStore
 
-/// `meridian store check`: checks the database file thoroughly and says what is damaged and what to do.
+/// `meridian store check`: checks the database file thoroughly and says what is damaged and what to do;
+/// `meridian store migrate`: brings every table to this Meridian's schema, or lists what that would do.
 struct StoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "Work with the SpatiaLite database.",
-        subcommands: [Check.self]
+        subcommands: [Check.self, Migrate.self]
     )
 
     struct Check: AsyncParsableCommand {
@@ -63,6 +65,50 @@ struct StoreCommand: AsyncParsableCommand {
                 start with a new store and re-import your data (meridian flyers import FILE, meridian runs import FILES)
                 """)
             return lines.joined(separator: "\n")
+        }
+    }
+
+    struct Migrate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "migrate",
+            abstract: "Apply the pending schema migrations of every plugin (--dry-run lists them and changes nothing).",
+            discussion: """
+                Migrations only move forward; every command and the service apply their own tables' migrations \
+                when they open the database, so this is needed only to upgrade ahead of time. A database written \
+                by a newer Meridian is refused, naming both versions. Take a backup first (meridian backup DEST).
+                """
+        )
+
+        @OptionGroup var store: StoreLocationOptions
+
+        @Flag(help: "List the pending migrations without applying them.")
+        var dryRun = false
+
+        func run() async throws {
+            try await reportingFailures {
+                let config = try store.loadConfig()
+                let path = store.storePath(config)
+                let pending: [String]
+                do {
+                    pending = try Store.pendingMigrations(path: path, schemas: StandardPlugins.schemas)
+                } catch {
+                    throw CommandFailure("\(error)")
+                }
+                guard !dryRun else {
+                    print(pending.isEmpty ? "\(path): no pending migrations" : "\(path): \(Counted.string(pending.count, "pending migration")):")
+                    pending.forEach { print("  \($0)") }
+                    return
+                }
+                let opened = try store.openExistingStore(config)
+                defer { opened.close(logger: .init(label: "meridian.store")) }
+                do {
+                    for schema in StandardPlugins.schemas { try opened.migrate(schema) }
+                } catch {
+                    throw CommandFailure("\(error)")
+                }
+                print(pending.isEmpty ? "\(path): no pending migrations" : "\(path): applied \(Counted.string(pending.count, "migration")):")
+                pending.forEach { print("  \($0)") }
+            }
         }
     }
 }

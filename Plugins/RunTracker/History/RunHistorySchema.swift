@@ -16,7 +16,12 @@ import MeridianStore
 public enum RunHistorySchema {
     /// Creates or updates the tables in `store`; call after `RunSchema.migrate(store)`.
     public static func migrate(_ store: Store) throws(StoreError) {
-        try store.migrate(plugin: "run-history") { migrations in
+        try store.migrate(schema)
+    }
+
+    /// The history's migrations, oldest first; they need the run tracker's (`RunSchema.schema`) applied before.
+    public static var schema: PluginSchema {
+        PluginSchema(plugin: "run-history") { migrations in
             migrations.register("v1-edits-progress-records") { db in
                 try db.execute(sql: """
                     CREATE TABLE run_edits (

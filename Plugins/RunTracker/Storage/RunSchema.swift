@@ -10,7 +10,12 @@ import MeridianStore
 public enum RunSchema {
     /// Creates or updates the tables in `store`.
     public static func migrate(_ store: Store) throws(StoreError) {
-        try store.migrate(plugin: "run-tracker") { migrations in
+        try store.migrate(schema)
+    }
+
+    /// The run tracker's migrations, oldest first (`Store.migrate` applies them).
+    public static var schema: PluginSchema {
+        PluginSchema(plugin: "run-tracker") { migrations in
             migrations.register("v1-runs-and-points") { db in
                 try db.execute(sql: """
                     CREATE TABLE runs (
