@@ -131,6 +131,17 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .target(
+            name: "PhoneFeedProvider",
+            dependencies: [
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Plugins/PhoneFeedProvider",
+            exclude: ["README.md"]
+        ),
+        .target(
             name: "MapLinks",
             dependencies: [
                 "MeridianCore", "MeridianHTTP", "MeridianStore", "MeridianCLI",
@@ -167,7 +178,7 @@ let package = Package(
             name: "meridian",
             dependencies: [
                 "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI",
-                "NMEASerialProvider", "GPSDProvider", "ReplayProvider",
+                "NMEASerialProvider", "GPSDProvider", "ReplayProvider", "PhoneFeedProvider",
                 "MapLinks", "FlyerProximity", "RunTracker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -222,6 +233,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ReplayProviderTests", dependencies: ["ReplayProvider", "NMEA", "MeridianTesting"]),
+        .testTarget(
+            name: "PhoneFeedProviderTests",
+            dependencies: ["PhoneFeedProvider", "MeridianTesting", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
         .testTarget(
             name: "MapLinksTests",
             dependencies: [

@@ -14,10 +14,13 @@ struct BearerAuthMiddleware: RouterMiddleware {
     var sessions: BrowserSessions? = nil
     /// The pages, for their public paths and sign-in page.
     var site: (any BrowserSite)? = nil
+    /// Path prefixes whose routes check a credential of their own (the phone feeds' device keys).
+    var publicPrefixes: [String] = []
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         let open = (!protectHealth && context.endpointPath == "/health") || (site?.isPublic(path) ?? false)
+            || publicPrefixes.contains { path.hasPrefix($0) }
         if open || Self.accepts(request, token: token) || (sessions?.accepts(request) ?? false) {
             return try await next(request, context)
         }

@@ -6,6 +6,13 @@ import MeridianCore
 /// the `/v1` group; a plugin adds its paths under its own prefix (`flyers/...`, `runs/...`).
 public protocol HTTPRoutes: Sendable {
     func addRoutes(to v1: RouterGroup<MeridianRequestContext>)
+    /// Path prefixes (`/v1/feeds/`) that answer without the admin token because the routes check a credential of
+    /// their own; empty for most plugins.
+    var publicPathPrefixes: [String] { get }
+}
+
+extension HTTPRoutes {
+    public var publicPathPrefixes: [String] { [] }
 }
 
 extension Request {

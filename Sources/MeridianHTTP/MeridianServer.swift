@@ -27,14 +27,16 @@ public enum MeridianServer {
         let token = settings.token.flatMap { $0.isEmpty ? nil : $0 }
         router.add(middleware: CrossSiteGuard(configuredHost: settings.host.lowercased(), checkHost: token == nil))
         let sessions = token.map(BrowserSessions.init(token:))
+        let plugins: [Any] = host.providers.map(\.provider) + host.consumers.map(\.consumer)
         if let token {
+            let publicPrefixes = plugins.compactMap { ($0 as? any HTTPRoutes)?.publicPathPrefixes }.flatMap { $0 }
             router.add(middleware: BearerAuthMiddleware(token: token, protectHealth: settings.protectHealth,
-                                                        sessions: site == nil ? nil : sessions, site: site))
+                                                        sessions: site == nil ? nil : sessions, site: site,
+                                                        publicPrefixes: publicPrefixes))
         }
         router.add(middleware: OptionsMiddleware(routeMethods: routeMethods))
         let v1 = router.group("v1")
         CoreRoutes(host: host, registry: registry, token: token).add(to: router, v1: v1)
-        let plugins: [Any] = host.providers.map(\.provider) + host.consumers.map(\.consumer)
         for case let routes as any HTTPRoutes in plugins {
             routes.addRoutes(to: v1)
         }

@@ -2,8 +2,8 @@ import FlyerProximity
 import GPSDProvider
 import MapLinks
 import MeridianCore
-import MeridianStore
 import NMEASerialProvider
+import PhoneFeedProvider
 import ReplayProvider
 import RunTracker
 
@@ -14,12 +14,10 @@ enum StandardPlugins {
         registry.register(NMEASerialProvider.registration)
         registry.register(GPSDProvider.registration)
         registry.register(ReplayProvider.registration)
+        registry.register(PhoneFeedProvider.registration)
         registry.register(RunTrackerPlugin.registration)
         registry.register(FlyerPlugin.registration)
         registry.register(MapLinksPlugin.registration)
         return registry
     }()
-
-    /// Every table schema in the order its migrations must run (`meridian store migrate`).
-    static let schemas: [PluginSchema] = [Store.schema, RunSchema.schema, RunHistorySchema.schema, FlyerSchema.schema]
 }

@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import MeridianCore
+import MeridianHTTP
+import MeridianStore
+import ServiceLifecycle
+
+/// The `phone` provider: phones post their positions over HTTP with the apps' own protocols (OwnTracks,
+/// OsmAnd/Traccar Client, Overland, GPSLogger), each registered device with a key of its own
+/// (`meridian devices add`). The fixes of all devices go to the host as this one provider.
+public final class PhoneFeedProvider: LocationProvider, HTTPRoutes {
+    public let id: String
+    private let context: ProviderContext
+    private let devices: DeviceStore
+    private let feeds: DeviceFeeds
+
+    /// The `phone` provider type.
+    public static let registration = ProviderType(
+        type: "phone",
+        summary: "Takes positions from phones over HTTP: OwnTracks, OsmAnd/Traccar Client, Overland, GPSLogger (per-device keys)",
+        options: PhoneFeedOptions.info,
+        commands: [DevicesCommand.self]
+    ) { options, context in
+        let decoded = try options.decode(PhoneFeedOptions.self)
+        guard decoded.maxPointsPerSecond.isFinite, decoded.maxPointsPerSecond > 0 else {
+            throw options.error(key: "max_points_per_second", "\(decoded.maxPointsPerSecond) must be a number above 0, e.g. 50")
+        }
+        guard decoded.maxBurst.isFinite, decoded.maxBurst >= 1 else {
+            throw options.error(key: "max_burst", "\(decoded.maxBurst) must be at least 1, e.g. 20000")
+        }
+        return try PhoneFeedProvider(options: decoded, context: context)
+    }
+
+    /// Opens (and migrates) the device table in the context's store.
+    public init(options: PhoneFeedOptions, context: ProviderContext) throws {
+        id = context.id
+        self.context = context
+        devices = try DeviceStore(store: context.plugin.store())
+        feeds = DeviceFeeds(pointsPerSecond: options.maxPointsPerSecond, burst: options.maxBurst)
+    }
+
+    /// Waits for phones until shutdown; the routes do the work.
+    public func run() async throws {
+        context.health.declare(["received", "accepted", "duplicate", "late", "rejected", "unauthorized"])
+        let count = (try? devices.list().count) ?? 0
+        context.health.update(.connecting, message: "waiting for phones (\(count) registered)")
+        try? await gracefulShutdown()
+    }
+
+    public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
+        FeedRoutes(devices: devices, feeds: feeds, context: context).add(to: v1)
+        DeviceRoutes(devices: devices, feeds: feeds).add(to: v1)
+    }
+
+    /// The path prefix that needs a device key instead of the admin token.
+    public var publicPathPrefixes: [String] { ["/v1/feeds/"] }
+}
