@@ -45,16 +45,18 @@ public enum MeridianServer {
         return router
     }
 
-    /// The application as a `Service`; `onListening` receives the bound port (useful with port 0).
+    /// The application as a `Service`, answering HTTPS with `certificate` when one is given (`http.tls`);
+    /// `onListening` receives the bound port (useful with port 0).
     public static func makeApplication(
         host: PluginHost, settings: HTTPSettings, registry: PrometheusCollectorRegistry, metrics: any MetricsFactory,
-        site: (any BrowserSite)? = nil, logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+        site: (any BrowserSite)? = nil, certificate: ServerCertificate? = nil, logger: Logger,
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(ConfigError) -> some ApplicationProtocol {
         try validate(settings)
         let router = makeRouter(host: host, settings: settings, registry: registry, metrics: metrics, site: site)
         return Application(
             router: router,
-            server: .guardedHTTP1(settings),
+            server: .guardedHTTP1(settings, certificate: certificate),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "meridian"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? settings.port) },
             logger: logger

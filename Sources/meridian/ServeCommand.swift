@@ -28,10 +28,12 @@ struct ServeCommand: AsyncParsableCommand {
             let environment = ProcessInfo.processInfo.environment
             let path = ConfigLoader.resolvePath(config, environment: environment)
             let settings: MeridianConfig
+            let certificate: ServerCertificate?
             do {
                 settings = try ConfigLoader.load(path: path, environment: environment)
                 try MeridianServer.validate(settings.http)
                 try MeridianServer.checkCanListen(settings.http)
+                certificate = try settings.http.tls.map { settings throws(ConfigError) in try ServerCertificate(settings: settings) }
             } catch var error as ConfigError {
                 if error.file == nil { error.file = path }
                 throw CommandFailure("\(error)", code: 2)
@@ -64,14 +66,16 @@ struct ServeCommand: AsyncParsableCommand {
             let http = settings.http
             let site = WebShell(host: host, config: settings, logger: logger)
             let app = try MeridianServer.makeApplication(
-                host: host, settings: http, registry: registry, metrics: metrics, site: site, logger: logger
+                host: host, settings: http, registry: registry, metrics: metrics, site: site, certificate: certificate, logger: logger
             ) { port in
-                logger.notice("Meridian \(MeridianVersion.current) listening on http://\(http.host):\(port) (config \(path))")
+                let scheme = certificate == nil ? "http" : "https"
+                logger.notice("Meridian \(MeridianVersion.current) listening on \(scheme)://\(http.host):\(port) (config \(path))\(certificate.map { "; TLS \($0.summary)" } ?? "")")
             }
             // Shutdown runs in reverse order: the host drains the consumers first, the HTTP server stops last.
             let group = ServiceGroup(configuration: .init(
                 services: [app] + host.services + (store.wholeFileCheckDeferred ? [StoreCheckService(store: store, logger: logger)] : [])
-                    + [ReloadService(signals: hangups, configPath: path, environment: environment, logger: logger)],
+                    + [ReloadService(signals: hangups, configPath: path, environment: environment, certificate: certificate,
+                                   logger: logger)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             ))

@@ -2,7 +2,6 @@ import FlyerProximity
 import GPSDProvider
 import MapLinks
 import MeridianCore
-import MeridianStore
 import NMEASerialProvider
 import PhoneFeedProvider
 import ReplayProvider
@@ -21,7 +20,4 @@ enum StandardPlugins {
         registry.register(MapLinksPlugin.registration)
         return registry
     }()
-
-    /// Every table schema in the order its migrations must run (`meridian store migrate`).
-    static let schemas: [PluginSchema] = [Store.schema, RunSchema.schema, RunHistorySchema.schema, FlyerSchema.schema]
 }

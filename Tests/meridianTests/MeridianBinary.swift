@@ -15,10 +15,12 @@ enum MeridianBinary {
         var stderr: String
     }
 
-    /// Runs `meridian arguments…` to completion from `directory` (the repository root by default).
-    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL = TestData.repositoryRoot) throws -> Result {
+    /// Runs `meridian arguments…` (or another `executable`, such as openssl or curl) to completion from `directory`
+    /// (the repository root by default).
+    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL = TestData.repositoryRoot,
+                    executable: String = path) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var merged = ProcessInfo.processInfo.environment

@@ -73,7 +73,9 @@ public enum ConfigLoader {
         }
         var store = core.store ?? .init()
         store.path = resolve(store.path, relativeTo: file)
-        var config = MeridianConfig(http: core.http ?? .init(), store: store, web: core.web ?? .init(),
+        var http = core.http ?? .init()
+        http.tls = http.tls.map { TLSSettings(certificate: resolve($0.certificate, relativeTo: file), key: resolve($0.key, relativeTo: file)) }
+        var config = MeridianConfig(http: http, store: store, web: core.web ?? .init(),
                                     units: core.units ?? .metric, timeZone: timeZone, logLevel: core.logLevel ?? "info",
                                     providers: providers, consumers: consumers, file: file)
         try validate(&config, root: mapping, file: file)

@@ -16,6 +16,8 @@ public struct HTTPSettings: Sendable, Decodable, Equatable {
     public var maxConnections: Int = 512
     /// When true, `/health` needs the token too; by default it stays open (status, version and uptime only).
     public var protectHealth: Bool = false
+    /// Certificate and key files: when set, the service answers HTTPS (TLS 1.2 or later) only.
+    public var tls: TLSSettings?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
                 idleTimeout: Double = 30, headerTimeout: Double = 10, protectHealth: Bool = false) {
@@ -35,6 +37,7 @@ public struct HTTPSettings: Sendable, Decodable, Equatable {
         case bodyMinRate = "body_min_rate"
         case maxConnections = "max_connections"
         case protectHealth = "protect_health"
+        case tls
     }
 
     public init(from decoder: any Decoder) throws {
@@ -48,6 +51,7 @@ public struct HTTPSettings: Sendable, Decodable, Equatable {
         bodyMinRate = try container.decodeIfPresent(Int.self, forKey: .bodyMinRate) ?? bodyMinRate
         maxConnections = try container.decodeIfPresent(Int.self, forKey: .maxConnections) ?? maxConnections
         protectHealth = try container.decodeIfPresent(Bool.self, forKey: .protectHealth) ?? protectHealth
+        tls = try container.decodeIfPresent(TLSSettings.self, forKey: .tls)
     }
 
     /// True when `host` is a loopback address (127.0.0.0/8, ::1) or a name that resolves only to such
