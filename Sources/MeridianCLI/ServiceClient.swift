@@ -30,21 +30,22 @@ public struct ServerOptions: ParsableArguments {
         guard let http = configuration?.http else {
             return ServiceClient(base: Self.defaultServer, token: token)
         }
-        return ServiceClient(base: Self.baseURL(host: http.host, port: http.port), token: token)
+        return ServiceClient(base: Self.baseURL(host: http.host, port: http.port, secure: http.tls != nil), token: token)
     }
 
     /// Where the service listens without any configuration.
     public static let defaultServer = "http://127.0.0.1:8080"
 
-    /// The URL that reaches a service listening on `host` (a wildcard address is reached on loopback).
-    static func baseURL(host: String, port: Int) -> String {
+    /// The URL that reaches a service listening on `host` (a wildcard address is reached on loopback), over HTTPS when
+    /// it is `secure` (`http.tls`).
+    static func baseURL(host: String, port: Int, secure: Bool) -> String {
         let reachable: String
         switch host {
         case "0.0.0.0", "": reachable = "127.0.0.1"
         case "::", "[::]": reachable = "[::1]"
         default: reachable = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         }
-        return "http://\(reachable):\(port)"
+        return "\(secure ? "https" : "http")://\(reachable):\(port)"
     }
 }
 

@@ -78,6 +78,10 @@ struct TLSTests {
         let plain = try MeridianBinary.run(["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10",
                                             "http://127.0.0.1:\(port)/health"], executable: "/usr/bin/curl")
         #expect(plain.stdout != "200", "plain HTTP was answered on the TLS port")
+
+        // The CLI finds the service over HTTPS from the same configuration (this certificate is not one it trusts).
+        let cli = try MeridianBinary.run(["runs", "status", "--config", served.directory.appendingPathComponent("meridian.yaml").path])
+        #expect(cli.stderr.contains("https://127.0.0.1:\(port)") && cli.stderr.contains("certificate"), "\(cli.stderr)")
         #expect(served.process.isRunning)
     }
 
