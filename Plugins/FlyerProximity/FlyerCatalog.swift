@@ -126,6 +126,14 @@ public final class FlyerCatalog: Sendable {
     /// What the proximity watcher reads.
     var proximitySource: any ProximitySource { packed ?? index }
 
+    /// Returns once the cache has held the whole catalogue (or never can: a damaged store keeps it cold), so that
+    /// enter and exit are judged against every flyer and not against a cache still being built.
+    func untilLoaded() async {
+        while !state.withLock({ $0.loaded }), storeDamage == nil, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     // MARK: Stored index (SpatiaLite)
 
     /// Takes the stored index when it is sound and the change log reaches back to it, and applies the

@@ -114,11 +114,9 @@ struct FlyerHTTPTests {
             server.move(to: farAway)
             server.move(to: try Geodesic.wgs84.direct(from: Self.origin, bearing: 180, distance: 30).destination)
             server.move(to: farAway)
-            var received: [String] = []
-            for await event in events where event.name.hasPrefix("flyer.") {
+            let received = try await EventCollection.first(2, of: events) { $0.name.hasPrefix("flyer.") }.map { event in
                 let payload = try MeridianJSON.makeDecoder().decode(FlyerEvent.self, from: Data(event.json.utf8))
-                received.append("\(event.name) \(payload.flyerId)")
-                if received.count == 2 { break }
+                return "\(event.name) \(payload.flyerId)"
             }
             #expect(received == ["flyer.enter b", "flyer.exit b"])
 

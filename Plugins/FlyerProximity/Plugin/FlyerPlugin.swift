@@ -54,7 +54,10 @@ public final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
         search = NearbySearch(presenter: FlyerPresenter(units: context.units, mapStyle: options.mapStyle))
     }
 
+    /// Judges the fix's enter and exit events once the catalogue is in the cache (a fix that comes while it is
+    /// being built waits, with the consumer's buffer, instead of meeting an empty cache).
     public func consume(_ fix: Fix) async {
+        await catalog.untilLoaded()
         watcher.update(fix)
     }
 
