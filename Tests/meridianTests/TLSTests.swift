@@ -102,7 +102,7 @@ struct TLSTests {
         #expect(tls11.stdout == "200", "\(tls11.stderr)")
     }
 
-    @Test("a key file readable by group or others is refused, naming the file and the chmod to run")
+    @Test("a key file readable by group or others is refused, naming the file and the chmod to run; so is a key of another certificate")
     func openKeyRefused() throws {
         let directory = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -118,6 +118,12 @@ struct TLSTests {
             #expect(result.stderr.contains("http.tls.key") && result.stderr.contains("chmod 600 \(files.key.path)")
                     && result.stderr.contains("mode \(String(mode, radix: 8))"), "\(result.stderr)")
         }
+        // A key of another certificate is refused too.
+        let other = try Self.makeCertificate(in: directory, serial: "0x3", prefix: "other-")
+        guard rename(other.key.path, files.key.path) == 0 else { throw TestSupportError("cannot move the other key into place") }
+        let mismatch = try MeridianBinary.run(["serve", "--config", config.path],
+                                              environment: ["MERIDIAN_DB": directory.appendingPathComponent("m.sqlite").path])
+        #expect(mismatch.status == 2 && mismatch.stderr.contains("does not go with the certificate"), "\(mismatch.stderr)")
     }
 
     @Test("SIGHUP serves renewed certificate files to new connections; open connections and the service stay up")
