@@ -25,7 +25,12 @@ public struct DeviceStore: Sendable {
     /// Opens the table in `store`, creating or updating it.
     public init(store: Store) throws(StoreError) {
         self.store = store
-        try store.migrate(plugin: "phone") { migrations in
+        try store.migrate(Self.schema)
+    }
+
+    /// The device table's migrations, oldest first (`Store.migrate` applies them).
+    public static var schema: PluginSchema {
+        PluginSchema(plugin: "phone") { migrations in
             migrations.register("v1-devices") { db in
                 try db.execute(sql: """
                     CREATE TABLE phone_devices (
