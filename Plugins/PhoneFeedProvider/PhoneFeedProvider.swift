@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// The `phone` provider: phones post their positions over HTTP with the apps' own protocols (OwnTracks,
 /// OsmAnd/Traccar Client, Overland, GPSLogger), each registered device with a key of its own
 /// (`meridian devices add`). The fixes of all devices go to the host as this one provider.
-public final class PhoneFeedProvider: LocationProvider, HTTPRoutes {
+public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSources {
     public let id: String
     private let context: ProviderContext
     private let devices: DeviceStore
@@ -50,6 +50,18 @@ public final class PhoneFeedProvider: LocationProvider, HTTPRoutes {
     public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
         FeedRoutes(devices: devices, feeds: feeds, context: context).add(to: v1)
         DeviceRoutes(devices: devices, feeds: feeds).add(to: v1)
+    }
+
+    /// Each registered device as `<id>/<device>` in `GET /v1/providers`.
+    public func sourceReports(now: Date) -> [SourceReport] {
+        ((try? devices.list()) ?? []).map { device in
+            let feed = feeds.state(of: device.id)
+            return SourceReport(name: device.id, lastFixAgeS: feed.lastArrival.map { now.timeIntervalSince($0) },
+                                fixesReceived: feed.accepted,
+                                counters: ["received": feed.received, "accepted": feed.accepted, "duplicate": feed.duplicate,
+                                           "late": feed.late, "rejected": feed.rejected],
+                                battery: feed.battery, lastRejection: feed.lastRejection)
+        }
     }
 
     /// The path prefix that needs a device key instead of the admin token.

@@ -55,6 +55,12 @@ import Testing
             #expect(try await phone.request("POST", "/v1/feeds/owntracks", body: Data()).status == 200)
             let devices = try await server.client.request("GET", "/v1/devices").text
             #expect(devices.contains(#""rejected":1"#) && devices.contains(#""accepted":1"#) && devices.contains(#""battery":0.77"#), "\(devices)")
+            // Each device is its own row in /v1/providers, after the provider's.
+            let providers = try #require(try await server.client.request("GET", "/v1/providers").json()["providers"] as? [[String: Any]])
+            #expect(providers.map { $0["id"] as? String } == ["phones", "phones/\(name)"])
+            let row = providers[1]
+            #expect(row["battery"] as? Double == 0.77 && row["last_rejection"] as? String == "the body is not JSON" && row["state"] as? String == "connected")
+            #expect((row["counters"] as? [String: Int])?["accepted"] == 1 && (row["counters"] as? [String: Int])?["rejected"] == 1)
         }
     }
 

@@ -171,13 +171,20 @@ public final class PluginHost: Service, Sendable {
         let (active, lastFixes) = fusion.withLock { fusion in
             (fusion.activeSource(at: now), Dictionary(uniqueKeysWithValues: providers.map { ($0.id, fusion.lastFix(from: $0.id)) }))
         }
-        return providers.map { slot in
+        return providers.flatMap { slot in
             let snapshot = slot.health.snapshot
             let age = lastFixes[slot.id].flatMap { $0 }.map { (now - $0).seconds }
-            return ProviderReport(id: slot.id, type: slot.type, priority: slot.priority, state: snapshot.state,
-                                  message: snapshot.message, since: snapshot.since, active: slot.id == active,
-                                  lastFixAgeS: age, fixesReceived: slot.fixesReceived.value.load(ordering: .relaxed),
-                                  counters: snapshot.counters)
+            let own = ProviderReport(id: slot.id, type: slot.type, priority: slot.priority, state: snapshot.state,
+                                     message: snapshot.message, since: snapshot.since, active: slot.id == active,
+                                     lastFixAgeS: age, fixesReceived: slot.fixesReceived.value.load(ordering: .relaxed),
+                                     counters: snapshot.counters)
+            let sources = (slot.provider as? any ReportsSources)?.sourceReports(now: Date()) ?? []
+            return [own] + sources.map { source in
+                ProviderReport(id: "\(slot.id)/\(source.name)", type: slot.type, priority: slot.priority,
+                               state: source.lastFixAgeS == nil ? .connecting : .connected, message: nil, since: snapshot.since,
+                               active: false, lastFixAgeS: source.lastFixAgeS, fixesReceived: source.fixesReceived,
+                               counters: source.counters, battery: source.battery, lastRejection: source.lastRejection)
+            }
         }
     }
 
@@ -203,6 +210,10 @@ public struct ProviderReport: Sendable, Encodable, Equatable {
     public var lastFixAgeS: Double?
     public var fixesReceived: Int
     public var counters: [String: Int]
+    /// 0...1, for a source that reports its battery (a phone).
+    public var battery: Double? = nil
+    /// Why a source's last refused input was refused.
+    public var lastRejection: String? = nil
 }
 
 /// One consumer's queue statistics.

@@ -1,0 +1,30 @@
+import Foundation
+
+/// A provider that stands for several sources (the phone provider's devices); `GET /v1/providers` shows each as
+/// `<provider id>/<source>` after the provider's own row. The host still fuses the provider as one source.
+public protocol ReportsSources: Sendable {
+    /// The state of each source, by name.
+    func sourceReports(now: Date) -> [SourceReport]
+}
+
+/// One source of a `ReportsSources` provider.
+public struct SourceReport: Sendable, Equatable {
+    public var name: String
+    /// Seconds since the source's newest fix arrived.
+    public var lastFixAgeS: Double?
+    public var fixesReceived: Int
+    public var counters: [String: Int]
+    /// 0...1, as the source last reported it.
+    public var battery: Double?
+    /// Why the source's last refused input was refused.
+    public var lastRejection: String?
+
+    public init(name: String, lastFixAgeS: Double?, fixesReceived: Int, counters: [String: Int], battery: Double?, lastRejection: String?) {
+        self.name = name
+        self.lastFixAgeS = lastFixAgeS
+        self.fixesReceived = fixesReceived
+        self.counters = counters
+        self.battery = battery
+        self.lastRejection = lastRejection
+    }
+}
