@@ -2,6 +2,7 @@ import FlyerProximity
 import GPSDProvider
 import MapLinks
 import MeridianCore
+import MeridianStore
 import NMEASerialProvider
 import PhoneFeedProvider
 import ReplayProvider
@@ -20,4 +21,7 @@ enum StandardPlugins {
         registry.register(MapLinksPlugin.registration)
         return registry
     }()
+
+    /// Every table schema in the order its migrations must run (`meridian store migrate`).
+    static let schemas: [PluginSchema] = [Store.schema, RunSchema.schema, RunHistorySchema.schema, FlyerSchema.schema]
 }
