@@ -93,19 +93,30 @@ public final class Store: Sendable {
     /// `schema` does not know (written by a newer Meridian) is refused (`StoreError.newerSchema`) and left unchanged.
     public func migrate(_ schema: PluginSchema) throws(StoreError) {
         let migrator = schema.migrator
-        do {
-            try database.read { (db: Database) throws -> Void in try schema.refuseNewer(db, path: path) }
-            try migrator.migrate(database)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            // Another process may have applied the same migrations while this one waited for the lock
-            // (it decided what to apply before): then there is nothing left to do.
-            if (try? database.read({ try migrator.hasCompletedMigrations($0) })) == true { return }
-            if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY { throw .busy(path: path) }
-            throw .migrationFailed(plugin: schema.plugin, detail: "\(error)")
+        var attempt = 1
+        while true {
+            do {
+                try database.read { (db: Database) throws -> Void in try schema.refuseNewer(db, path: path) }
+                try migrator.migrate(database)
+                return
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                // Another process may have applied the same migrations while this one waited for the lock (it
+                // decided what to apply before): then there is nothing left to do, or, while that process is
+                // still between its migrations (each is a transaction of its own), less: decide again.
+                if (try? database.read({ try migrator.hasCompletedMigrations($0) })) == true { return }
+                if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY { throw .busy(path: path) }
+                guard attempt < Self.migrationAttempts else {
+                    throw .migrationFailed(plugin: schema.plugin, detail: "\(error)")
+                }
+                attempt += 1
+            }
         }
     }
+
+    /// How often a plugin's migrations are decided and applied again when they fail beside another process's.
+    private static let migrationAttempts = 4
 
     private func checkIntegrity(_ check: OpeningCheck) throws(StoreError) {
         let failed: [StoreCheck.Check]
