@@ -7,20 +7,24 @@ enum LogSetup {
     /// when SIGHUP reloads the configuration (`ReloadService`).
     static let level = Mutex(Logger.Level.info)
 
-    /// Bootstraps swift-log to stderr at `level` and returns the root logger.
-    static func bootstrap(level: String) -> Logger {
+    /// Bootstraps swift-log to stderr at `level` (with syslog priorities when stderr is systemd's journal,
+    /// `JournalLogHandler`) and returns the root logger.
+    static func bootstrap(level: String, environment: [String: String]) -> Logger {
         Self.level.withLock { $0 = Logger.Level(rawValue: level) ?? .info }
-        LoggingSystem.bootstrap { label in SharedLevelHandler(StreamLogHandler.standardError(label: label)) }
+        let journal = JournalLogHandler.stderrIsJournal(environment: environment)
+        LoggingSystem.bootstrap { label in
+            SharedLevelHandler(journal ? JournalLogHandler(label: label) : StreamLogHandler.standardError(label: label))
+        }
         return Logger(label: "meridian")
     }
 }
 
-/// A stream handler whose level is the process's shared one (`LogSetup.level`) unless a logger sets its own.
+/// A handler whose level is the process's shared one (`LogSetup.level`) unless a logger sets its own.
 private struct SharedLevelHandler: LogHandler {
-    var stream: StreamLogHandler
+    var stream: any LogHandler
     private var ownLevel: Logger.Level?
 
-    init(_ stream: StreamLogHandler) {
+    init(_ stream: any LogHandler) {
         self.stream = stream
     }
 

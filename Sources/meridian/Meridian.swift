@@ -8,7 +8,7 @@ struct Meridian: AsyncParsableCommand {
         commandName: "meridian",
         abstract: "Local-first geolocation and proximity service.",
         discussion: "Exit codes: 0 success, 1 failure, 2 bad usage or configuration.",
-        version: MeridianVersion.current,
+        version: versionText,
         subcommands: [
             ServeCommand.self,
             ConfigCommand.self,
@@ -20,6 +20,12 @@ struct Meridian: AsyncParsableCommand {
             RestoreCommand.self,
         ] + StandardPlugins.registry.commands
     )
+}
+
+extension Meridian {
+    /// What `--version` prints: the version, and each plugin's schema version (the number of its migrations).
+    static let versionText = "\(MeridianVersion.current) (database schema: "
+        + StandardPlugins.schemas.map { "\($0.plugin) \($0.identifiers.count)" }.joined(separator: ", ") + ")"
 }
 
 /// The entry: lets the plugins offer one another's commands what they need, then runs the command line.

@@ -38,7 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
                 if error.file == nil { error.file = path }
                 throw CommandFailure("\(error)", code: 2)
             }
-            let logger = LogSetup.bootstrap(level: settings.logLevel)
+            let logger = LogSetup.bootstrap(level: settings.logLevel, environment: environment)
             let registry = PrometheusCollectorRegistry()
             let metrics = PrometheusMetricsFactory(registry: registry)
             MetricsSystem.bootstrap(metrics)
@@ -65,17 +65,20 @@ struct ServeCommand: AsyncParsableCommand {
             }
             let http = settings.http
             let site = WebShell(host: host, config: settings, logger: logger)
+            let systemd = SystemdNotifier(environment: environment, logger: logger)
             let app = try MeridianServer.makeApplication(
                 host: host, settings: http, registry: registry, metrics: metrics, site: site, certificate: certificate, logger: logger
             ) { port in
                 let scheme = certificate == nil ? "http" : "https"
                 logger.notice("Meridian \(MeridianVersion.current) listening on \(scheme)://\(http.host):\(port) (config \(path))\(certificate.map { "; TLS \($0.summary)" } ?? "")")
+                systemd?.ready(port: port)
             }
             // Shutdown runs in reverse order: the host drains the consumers first, the HTTP server stops last.
             let group = ServiceGroup(configuration: .init(
                 services: [app] + host.services + (store.wholeFileCheckDeferred ? [StoreCheckService(store: store, logger: logger)] : [])
                     + [ReloadService(signals: hangups, configPath: path, environment: environment, certificate: certificate,
-                                   logger: logger)],
+                                   logger: logger)]
+                    + (systemd.map { [$0] } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             ))
