@@ -19,7 +19,7 @@ struct ConsistencyTests {
     func jsonOutputs() throws {
         let plugins = try MeridianBinary.run(["plugins", "--json"])
         let document = try JSONSerialization.jsonObject(with: Data(plugins.stdout.utf8)) as? [String: [[String: Any]]]
-        #expect(document?["providers"]?.map { $0["type"] as? String } == ["nmea-serial", "gpsd", "replay"])
+        #expect(document?["providers"]?.map { $0["type"] as? String } == ["nmea-serial", "gpsd", "replay", "phone"])
         let replay = document?["providers"]?.first { $0["type"] as? String == "replay" }
         #expect((replay?["options"] as? [[String: Any]])?.first?["required"] as? Bool == true)
 
