@@ -2,7 +2,7 @@
 SWIFT ?= swift
 CONFIG ?= Config/meridian.yaml
 
-.PHONY: bootstrap build build-tests run test contract-fuzz browser-tests release static install uninstall install-test clean
+.PHONY: bootstrap build build-tests run test contract-fuzz browser-tests format-check release static install uninstall install-test clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -32,6 +32,11 @@ contract-fuzz: build-tests
 
 browser-tests: build-tests
 	scripts/browser-tests
+
+# The code style of .swift-format (4-space indent, 120 columns); lists what differs and changes nothing
+# (`swift format --in-place --recursive` with the same folders rewrites the files).
+format-check:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Plugins Tests Benchmarks Examples
 
 release: bootstrap
 	$(SWIFT) build -c release --product meridian
