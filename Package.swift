@@ -35,7 +35,6 @@ let package = Package(
             name: "MeridianCore",
             dependencies: [
                 "CProj",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -207,7 +206,14 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "MeridianCoreTests",
-            dependencies: ["MeridianCore", "MeridianTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MeridianCore", "MeridianTesting"]
+        ),
+        .testTarget(
+            name: "MeridianCLITests",
+            dependencies: [
+                "MeridianCLI", "MeridianCore", "MeridianTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "MeridianTesting"]),
         .testTarget(name: "ActivityFilesTests", dependencies: ["ActivityFiles", "NMEA", "MeridianTesting"]),

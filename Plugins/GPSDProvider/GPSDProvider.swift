@@ -1,6 +1,7 @@
 import Foundation
 import GPSDProtocol
 import Logging
+import MeridianCLI
 import MeridianCore
 import NIOCore
 import NIOPosix
@@ -12,29 +13,31 @@ import ServiceLifecycle
 /// `?POLL;`, and merges gpsd's TPV/SKY/GST reports into one `Fix` per epoch.
 /// When gpsd is not running, closes the connection or goes silent, the state
 /// is reported and the connection is retried with backoff (1 s doubling to 30 s).
-public final class GPSDProvider: LocationProvider, Sendable {
-    public let id: String
+package final class GPSDProvider: LocationProvider, Sendable {
+    package let id: String
     let options: GPSDOptions
     let timing: GPSDTiming
     private let context: ProviderContext
     private let session: GPSDSession
 
     /// The registration for `type: gpsd`.
-    public static let registration = ProviderType(
+    package static let registration = ProviderType(
         type: "gpsd",
         summary: "Fixes from a gpsd daemon (JSON protocol over TCP), reconnecting with backoff.",
         options: [
             OptionInfo("host", "string", default: "127.0.0.1", "Address gpsd listens on."),
             OptionInfo("port", "integer 1...65535", default: "2947", "gpsd's TCP port."),
             OptionInfo("device", "path", default: "none (every device)", "Use only this gpsd device (e.g. /dev/ttyUSB0)."),
-        ],
-        commands: [GPSDCommand.self]
+        ]
     ) { options, context in
         GPSDProvider(options: try GPSDOptions.decode(options), context: context)
     }
 
+    /// `meridian gpsd`.
+    package static let commandLine = PluginCommands([GPSDCommand.self])
+
     /// Builds a provider from options `host`, `port` and `device`.
-    public convenience init(host: String = "127.0.0.1", port: Int = 2947, device: String? = nil, context: ProviderContext) {
+    package convenience init(host: String = "127.0.0.1", port: Int = 2947, device: String? = nil, context: ProviderContext) {
         self.init(options: GPSDOptions(host: host, port: port, device: device), context: context)
     }
 
@@ -47,7 +50,7 @@ public final class GPSDProvider: LocationProvider, Sendable {
     }
 
     /// Connects, serves the connection until it ends, and waits with backoff, until shutdown.
-    public func run() async throws {
+    package func run() async throws {
         let endpoint = session.endpoint
         context.health.declare(GPSDStreamDecoder.counterNames + ["overlong_lines", "stalls", "connect_failures"])
         await ReconnectLoop.runUntilShutdown(backoff: timing.backoff, health: context.health, logger: context.logger,

@@ -32,7 +32,7 @@ public enum FlyerPlaceLookupKey: ResourceKey {
     public typealias Value = any FlyerPlaceLookup
 }
 
-/// The `CommandResources` key under which the flyers plugin offers commands the flyer places of a
+/// The key under which the flyers plugin offers commands (`PluginCommands.offer`) the flyer places of a
 /// store (for `meridian maplink --flyer`); it throws when the flyers cannot be loaded.
 public enum StoredFlyerPlacesKey: ResourceKey {
     public typealias Value = @Sendable (Store) throws -> any FlyerPlaceLookup

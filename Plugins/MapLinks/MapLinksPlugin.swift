@@ -1,4 +1,5 @@
 import Hummingbird
+import MeridianCLI
 import MeridianCore
 import MeridianHTTP
 
@@ -16,7 +17,6 @@ public struct MapLinksPlugin: LocationConsumer, HTTPRoutes {
                        default: "walking (show for geo and osm)",
                        "the travel mode used when a request names none; show gives a link to the place without directions"),
         ],
-        commands: [MapLinkCommand.self],
         make: { options, context in
             let decoded = try options.decode(MapLinksOptions.self)
             let defaults = try decoded.builder(options)
@@ -24,6 +24,9 @@ public struct MapLinksPlugin: LocationConsumer, HTTPRoutes {
             return MapLinksPlugin(defaults: defaults, context: context)
         }
     )
+
+    /// `meridian maplink`.
+    package static let commandLine = PluginCommands([MapLinkCommand.self])
 
     public let id: String
     /// Style and mode used when a request names none.

@@ -12,15 +12,15 @@ import ServiceLifecycle
 /// device is missing, cannot be opened, disappears or goes silent, the state is
 /// reported and the device is reopened with backoff (1 s doubling to 30 s)
 /// until it returns; the service keeps running.
-public final class NMEASerialProvider: LocationProvider, Sendable {
-    public let id: String
+package final class NMEASerialProvider: LocationProvider, Sendable {
+    package let id: String
     let options: NMEASerialOptions
     let timing: SerialTiming
     private let context: ProviderContext
     private let session: SerialSession
 
     /// The registration for `type: nmea-serial`.
-    public static let registration = ProviderType(
+    package static let registration = ProviderType(
         type: "nmea-serial",
         summary: "NMEA 0183 from a serial GPS receiver (tty), reopened with backoff when it disappears.",
         options: [
@@ -47,7 +47,7 @@ public final class NMEASerialProvider: LocationProvider, Sendable {
     }
 
     /// Opens the device, reads until it is gone, and waits with backoff, until shutdown.
-    public func run() async throws {
+    package func run() async throws {
         let device = options.device
         context.health.declare(Array(NMEACounters().dictionary.keys) + ["open_failures", "silences"])
         await ReconnectLoop.runUntilShutdown(backoff: timing.backoff, health: context.health, logger: context.logger,

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MeridianCLI
 import MeridianCore
 import MeridianHTTP
 import MeridianStore
@@ -18,8 +19,7 @@ public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSourc
     public static let registration = ProviderType(
         type: "phone",
         summary: "Takes positions from phones over HTTP: OwnTracks, OsmAnd/Traccar Client, Overland, GPSLogger (per-device keys)",
-        options: PhoneFeedOptions.info,
-        commands: [DevicesCommand.self]
+        options: PhoneFeedOptions.info
     ) { options, context in
         let decoded = try options.decode(PhoneFeedOptions.self)
         guard decoded.maxPointsPerSecond.isFinite, decoded.maxPointsPerSecond > 0 else {
@@ -30,6 +30,9 @@ public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSourc
         }
         return try PhoneFeedProvider(options: decoded, context: context)
     }
+
+    /// `meridian devices`.
+    package static let commandLine = PluginCommands([DevicesCommand.self])
 
     /// Opens (and migrates) the device table in the context's store.
     public init(options: PhoneFeedOptions, context: ProviderContext) throws {

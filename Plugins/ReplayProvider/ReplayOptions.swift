@@ -3,20 +3,20 @@ import MeridianCore
 import NMEA
 
 /// Options of a `replay` provider entry.
-public struct ReplayOptions: Decodable, Sendable, Equatable {
+package struct ReplayOptions: Decodable, Sendable, Equatable {
     /// The track file; a relative path starts at the configuration file's folder.
-    public var file: String
-    public var format: TrackFormat = .auto
+    package var file: String
+    package var format: TrackFormat = .auto
     /// 1 real time, 10 ten times faster, 0 as fast as possible.
-    public var speed: Double = 1
+    package var speed: Double = 1
     /// Start again at the end of the file.
-    public var loop = false
+    package var loop = false
     /// Shift timestamps so the replay looks live (the first fix of each pass is "now").
-    public var retime = false
+    package var retime = false
     /// NMEA sentences without a checksum: rejected (`required`) or accepted (`optional`).
-    public var checksum: ChecksumPolicy = .required
+    package var checksum: ChecksumPolicy = .required
 
-    public init(file: String, format: TrackFormat = .auto, speed: Double = 1, loop: Bool = false,
+    package init(file: String, format: TrackFormat = .auto, speed: Double = 1, loop: Bool = false,
                 retime: Bool = false, checksum: ChecksumPolicy = .required) {
         self.file = file
         self.format = format
@@ -28,7 +28,7 @@ public struct ReplayOptions: Decodable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case file, format, speed, loop, retime, checksum }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         file = try container.decode(String.self, forKey: .file)
         format = try container.decodeIfPresent(TrackFormat.self, forKey: .format) ?? format
@@ -39,7 +39,7 @@ public struct ReplayOptions: Decodable, Sendable, Equatable {
     }
 
     /// The documentation of each option, for `meridian plugins`.
-    public static let info: [OptionInfo] = [
+    package static let info: [OptionInfo] = [
         OptionInfo("file", "path", "NMEA log, GPX 1.0/1.1 or gpsd JSON lines (gpspipe -w) to replay; relative to the configuration file's folder"),
         OptionInfo("format", "auto|nmea|gpx|gpsd", default: "auto", "file format; auto detects it from the first bytes"),
         OptionInfo("speed", "number 0...1000", default: "1", "1 real time, 10 ten times faster, 0 as fast as possible"),

@@ -6,18 +6,18 @@ import Foundation
 /// faster, at 0 immediately. When a fix's time goes backwards the schedule restarts
 /// from it. With `retime`, a pass's first fix is stamped with the pass's start time
 /// and later ones follow at the replay rate.
-public struct ReplayPacer: Sendable {
-    public let speed: Double
-    public let retime: Bool
+package struct ReplayPacer: Sendable {
+    package let speed: Double
+    package let retime: Bool
     private var anchor: (fixTime: Date, wall: Date)?
     private var passStart: (fixTime: Date, wall: Date)?
-    public init(speed: Double, retime: Bool) {
+    package init(speed: Double, retime: Bool) {
         self.speed = speed
         self.retime = retime
     }
 
     /// Starts a new pass over the file at wall time `now`.
-    public mutating func startPass(now: Date) {
+    package mutating func startPass(now: Date) {
         anchor = nil
         passStart = nil
         startWall = now
@@ -26,7 +26,7 @@ public struct ReplayPacer: Sendable {
     private var startWall = Date()
 
     /// Seconds to wait before emitting a fix stamped `time`, given wall time `now`.
-    public mutating func delay(for time: Date, now: Date) -> TimeInterval {
+    package mutating func delay(for time: Date, now: Date) -> TimeInterval {
         if passStart == nil { passStart = (time, startWall) }
         guard speed > 0 else { return 0 }
         if let anchor, time >= anchor.fixTime {
@@ -38,7 +38,7 @@ public struct ReplayPacer: Sendable {
     }
 
     /// The time to stamp on a fix recorded at `time` (unchanged unless `retime`).
-    public func stamp(_ time: Date) -> Date {
+    package func stamp(_ time: Date) -> Date {
         guard retime, let passStart else { return time }
         let rate = speed > 0 ? speed : 1
         return passStart.wall.addingTimeInterval(time.timeIntervalSince(passStart.fixTime) / rate)

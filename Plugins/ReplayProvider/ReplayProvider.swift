@@ -1,6 +1,7 @@
 import ActivityFiles
 import Foundation
 import Logging
+import MeridianCLI
 import MeridianCore
 import ServiceLifecycle
 
@@ -11,19 +12,18 @@ import ServiceLifecycle
 /// at the end. Bad parts of the file are counted and skipped (the first few logged with
 /// their line, then one summary per pass). A file that cannot be read or holds no fix
 /// (missing, deleted while looping, not a track) is retried with backoff like a device.
-public final class ReplayProvider: LocationProvider {
-    public let id: String
-    public let options: ReplayOptions
+package final class ReplayProvider: LocationProvider {
+    package let id: String
+    package let options: ReplayOptions
     private let url: URL
     private let context: ProviderContext
     private let backoff: Backoff
 
     /// The `replay` provider type.
-    public static let registration = ProviderType(
+    package static let registration = ProviderType(
         type: "replay",
         summary: "Replays a recorded NMEA log, GPX track or gpsd JSON log as live fixes",
-        options: ReplayOptions.info,
-        commands: [ReplayCommand.self]
+        options: ReplayOptions.info
     ) { options, context in
         var decoded = try options.decode(ReplayOptions.self)
         decoded.file = options.path(decoded.file)
@@ -38,8 +38,11 @@ public final class ReplayProvider: LocationProvider {
         return ReplayProvider(options: decoded, context: context)
     }
 
+    /// `meridian replay`.
+    package static let commandLine = PluginCommands([ReplayCommand.self])
+
     /// `backoff` paces the retries after a pass fails (the file is missing, unreadable or holds no fix).
-    public init(options: ReplayOptions, context: ProviderContext, backoff: Backoff = Backoff()) {
+    package init(options: ReplayOptions, context: ProviderContext, backoff: Backoff = Backoff()) {
         self.id = context.id
         self.options = options
         self.url = URL(fileURLWithPath: options.file)
@@ -47,7 +50,7 @@ public final class ReplayProvider: LocationProvider {
         self.backoff = backoff
     }
 
-    public func run() async throws {
+    package func run() async throws {
         context.health.declare(["passes", "read_errors"])
         await ReconnectLoop.runUntilShutdown(backoff: backoff, health: context.health, logger: context.logger,
                                              connectingMessage: "opening \(url.path)", retryCounter: "retries") {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import MeridianCLI
 import MeridianCore
 import MeridianHTTP
 import MeridianStore
@@ -19,11 +20,13 @@ public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPendingW
     public static let registration = ConsumerType(
         type: "run-tracker",
         summary: "records runs, walks, hikes and rides from the fix stream, with pauses, splits, records and history",
-        options: RunTrackerOptions.info,
-        commands: [RunsCommand.self]
+        options: RunTrackerOptions.info
     ) { options, context in
         try RunTrackerPlugin(options: RunTrackerOptions.decode(options), context: context)
     }
+
+    /// `meridian runs`.
+    package static let commandLine = PluginCommands([RunsCommand.self])
 
     /// Opens (and migrates) the run tables in the context's store.
     public init(options: RunTrackerOptions, context: PluginContext, clock: @escaping @Sendable () -> Date = Date.init) throws {

@@ -18,7 +18,7 @@ struct Meridian: AsyncParsableCommand {
             StoreCommand.self,
             BackupCommand.self,
             RestoreCommand.self,
-        ] + StandardPlugins.registry.commands
+        ] + StandardPlugins.commandLine.commands
     )
 }
 
@@ -28,14 +28,16 @@ extension Meridian {
         + StandardPlugins.schemas.map { "\($0.plugin) \($0.identifiers.count)" }.joined(separator: ", ") + ")"
 }
 
-/// The entry: lets the plugins offer one another's commands what they need, then runs the command line.
+/// The entry: runs the command line, handing a command that uses what plugins offer one another's commands
+/// the resources every plugin's registration fills.
 @main
 enum MeridianMain {
     static func main() async {
-        StandardPlugins.registry.offerToCommands(CommandResources.shared)
         do {
             var command = try await Meridian.asyncParseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand {
+            if let resourceUsing = command as? any ResourceUsingCommand {
+                try await resourceUsing.run(with: StandardPlugins.commandLine.offers())
+            } else if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()

@@ -28,21 +28,22 @@ struct PluginsCommand: AsyncParsableCommand {
         var options: [Option]
         var commands: [String]
 
-        init<Context, Plugin>(_ plugin: PluginType<Context, Plugin>) {
+        init<Context, Plugin>(_ plugin: PluginType<Context, Plugin>, commands: [any ParsableCommand.Type]) {
             type = plugin.type
             summary = plugin.summary
             options = plugin.options.map {
                 Option(name: $0.name, kind: $0.kind, default: $0.defaultValue, required: $0.defaultValue == nil, summary: $0.summary)
             }
-            commands = plugin.commands.compactMap { $0.configuration.commandName }
+            self.commands = commands.compactMap { $0.configuration.commandName }
         }
     }
 
     func run() async throws {
-        let registry = StandardPlugins.registry
+        let commandLine = StandardPlugins.commandLine
+        let registry = commandLine.plugins
         if json {
-            let document = ["providers": registry.providerTypes.map(TypeDescription.init),
-                            "consumers": registry.consumerTypes.map(TypeDescription.init)]
+            let document = ["providers": registry.providerTypes.map { TypeDescription($0, commands: commandLine.commands(ofProvider: $0.type)) },
+                            "consumers": registry.consumerTypes.map { TypeDescription($0, commands: commandLine.commands(ofConsumer: $0.type)) }]
             return try await reportingFailures { print(try MeridianJSON.string(document)) }
         }
         print("Providers (each entry also takes id, priority, stale_after):")

@@ -1,6 +1,7 @@
 import FlyerProximity
 import GPSDProvider
 import MapLinks
+import MeridianCLI
 import MeridianCore
 import MeridianStore
 import NMEASerialProvider
@@ -8,19 +9,23 @@ import PhoneFeedProvider
 import ReplayProvider
 import RunTracker
 
-/// Every plugin that ships with Meridian. Adding a plugin means adding its line here.
+/// Every plugin that ships with Meridian. Adding a plugin means adding its line here, with its commands when it has any.
 enum StandardPlugins {
-    static let registry: PluginRegistry = {
-        var registry = PluginRegistry()
+    /// The plugins with their `meridian` subcommands.
+    static let commandLine: CommandRegistry = {
+        var registry = CommandRegistry()
         registry.register(NMEASerialProvider.registration)
-        registry.register(GPSDProvider.registration)
-        registry.register(ReplayProvider.registration)
-        registry.register(PhoneFeedProvider.registration)
-        registry.register(RunTrackerPlugin.registration)
-        registry.register(FlyerPlugin.registration)
-        registry.register(MapLinksPlugin.registration)
+        registry.register(GPSDProvider.registration, commands: GPSDProvider.commandLine)
+        registry.register(ReplayProvider.registration, commands: ReplayProvider.commandLine)
+        registry.register(PhoneFeedProvider.registration, commands: PhoneFeedProvider.commandLine)
+        registry.register(RunTrackerPlugin.registration, commands: RunTrackerPlugin.commandLine)
+        registry.register(FlyerPlugin.registration, commands: FlyerPlugin.commandLine)
+        registry.register(MapLinksPlugin.registration, commands: MapLinksPlugin.commandLine)
         return registry
     }()
+
+    /// The plugins, as the service builds them.
+    static let registry = commandLine.plugins
 
     /// Every table schema in the order its migrations must run (`meridian store migrate`).
     static let schemas: [PluginSchema] = [Store.schema, RunSchema.schema, RunHistorySchema.schema, FlyerSchema.schema]

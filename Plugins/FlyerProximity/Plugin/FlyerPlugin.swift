@@ -1,5 +1,6 @@
 import Foundation
 import MapLinks
+import MeridianCLI
 import MeridianCore
 import MeridianHTTP
 import MeridianStore
@@ -15,10 +16,6 @@ public final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
         type: "flyers",
         summary: "Local flyers (points and areas): nearest-first search with exact WGS84 distances, enter/exit events, import/export",
         options: FlyerOptions.info,
-        commands: [FlyersCommand.self],
-        offerToCommands: { resources in
-            resources[StoredFlyerPlacesKey.self] = { store in StoredPlaceLookup(store: try FlyerRepository(store: store)) }
-        },
         make: { options, context in
             let decoded = try FlyerOptions.decode(options)
             let catalog: FlyerCatalog
@@ -37,6 +34,11 @@ public final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
             return plugin
         }
     )
+
+    /// `meridian flyers`, and the flyer places of a store for `meridian maplink --flyer`.
+    package static let commandLine = PluginCommands([FlyersCommand.self]) { resources in
+        resources[StoredFlyerPlacesKey.self] = { store in StoredPlaceLookup(store: try FlyerRepository(store: store)) }
+    }
 
     public let id: String
     public let catalog: FlyerCatalog

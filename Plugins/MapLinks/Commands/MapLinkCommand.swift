@@ -3,7 +3,7 @@ import MeridianCLI
 import MeridianCore
 
 /// `meridian maplink`: prints a link that opens a maps app at a destination.
-struct MapLinkCommand: AsyncParsableCommand {
+struct MapLinkCommand: ResourceUsingCommand {
     static let configuration = CommandConfiguration(
         commandName: "maplink",
         abstract: "Print a map link to a coordinate, an address, a named place or a flyer.",
@@ -54,12 +54,13 @@ struct MapLinkCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreLocationOptions
 
-    func run() async throws {
+    /// `resources` hold the flyer places the flyers plugin offers (`StoredFlyerPlacesKey`), for --flyer.
+    func run(with resources: Resources) async throws {
         try await reportingFailures {
             let config = try store.loadConfig()
             let request = MapLinkRequest(to: to, address: address, flyer: flyer, name: name, near: near, from: from,
                                          accuracy: accuracy, mode: mode, style: style)
-            let resolver = MapLinkResolver(defaults: try defaults(config), flyers: try flyerLookup(config))
+            let resolver = MapLinkResolver(defaults: try defaults(config), flyers: try flyerLookup(config, resources))
             let result: MapLinkResult
             do {
                 result = try await resolver.link(for: request)
@@ -89,8 +90,8 @@ struct MapLinkCommand: AsyncParsableCommand {
     }
 
     /// The flyer store's places (offered by the flyers plugin), opened only when a flyer is asked for.
-    private func flyerLookup(_ config: MeridianConfig?) throws -> (any FlyerPlaceLookup)? {
-        guard flyer != nil, let places = CommandResources.shared[StoredFlyerPlacesKey.self] else { return nil }
+    private func flyerLookup(_ config: MeridianConfig?, _ resources: Resources) throws -> (any FlyerPlaceLookup)? {
+        guard flyer != nil, let places = resources[StoredFlyerPlacesKey.self] else { return nil }
         let store = try store.openExistingStore(config)
         do {
             return try places(store)

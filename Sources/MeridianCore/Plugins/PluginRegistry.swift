@@ -1,5 +1,3 @@
-import ArgumentParser
-
 /// Describes one option of a plugin, for `meridian plugins` and the documentation.
 public struct OptionInfo: Sendable, Equatable {
     public var name: String
@@ -23,21 +21,14 @@ public struct PluginType<Context: Sendable, Plugin>: Sendable {
     public var summary: String
     public var options: [OptionInfo]
     /// Decodes the plugin's own options and builds it; configuration errors are thrown as `ConfigError`.
+    /// (A plugin's `meridian` subcommands are registered beside it in MeridianCLI's `CommandRegistry`.)
     public var make: @Sendable (PluginOptions, Context) throws -> Plugin
-    /// The `meridian` subcommands the plugin contributes.
-    public var commands: [any ParsableCommand.Type]
-    /// Puts into `resources` what the plugin offers other plugins' commands, as `make` does for plugins in
-    /// the host (the command line's resources are `CommandResources.shared`); most plugins offer nothing.
-    public var offerToCommands: @Sendable (Resources) -> Void
 
     public init(type: String, summary: String, options: [OptionInfo],
-                commands: [any ParsableCommand.Type] = [], offerToCommands: @escaping @Sendable (Resources) -> Void = { _ in },
                 make: @escaping @Sendable (PluginOptions, Context) throws -> Plugin) {
         self.type = type
         self.summary = summary
         self.options = options
-        self.commands = commands
-        self.offerToCommands = offerToCommands
         self.make = make
     }
 }
@@ -69,15 +60,4 @@ public struct PluginRegistry: Sendable {
 
     public func provider(_ type: String) -> ProviderType? { providerTypes.first { $0.type == type } }
     public func consumer(_ type: String) -> ConsumerType? { consumerTypes.first { $0.type == type } }
-
-    /// Every plugin's `meridian` subcommands: the providers' first, each kind in registration order.
-    public var commands: [any ParsableCommand.Type] {
-        providerTypes.flatMap(\.commands) + consumerTypes.flatMap(\.commands)
-    }
-
-    /// Lets every plugin put what it offers other plugins' commands into `resources`.
-    public func offerToCommands(_ resources: Resources) {
-        providerTypes.forEach { $0.offerToCommands(resources) }
-        consumerTypes.forEach { $0.offerToCommands(resources) }
-    }
 }
