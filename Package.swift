@@ -219,7 +219,10 @@ let package = Package(
         .testTarget(name: "ActivityFilesTests", dependencies: ["ActivityFiles", "NMEA", "MeridianTesting"]),
         .testTarget(
             name: "MeridianStoreTests",
-            dependencies: ["MeridianStore", "MeridianTesting", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "MeridianStore", "MeridianTesting", "MeridianCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "MeridianWebTests", dependencies: ["MeridianWeb", "MeridianTesting"]),
         .testTarget(
@@ -227,6 +230,8 @@ let package = Package(
             dependencies: [
                 "MeridianHTTP", "MeridianTesting",
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                "MeridianCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(name: "NMEASerialProviderTests", dependencies: ["NMEASerialProvider", "NMEA", "MeridianTesting"]),

@@ -9,7 +9,7 @@ public struct StoreLocationOptions: ParsableArguments {
     @Option(help: "Configuration file (default Config/meridian.yaml or MERIDIAN_CONFIG).")
     public var config: String?
 
-    @Option(help: "SpatiaLite database file (overrides MERIDIAN_DB and store.path); the flyers commands also take a postgres:// URL.")
+    @Option(help: "SpatiaLite database file (overrides MERIDIAN_DB and store.path); a command that can use PostgreSQL also takes a postgres:// URL.")
     public var db: String?
 
     public init() {}
@@ -51,7 +51,7 @@ public struct StoreLocationOptions: ParsableArguments {
         guard !FileManager.default.fileExists(atPath: path) else { return }
         throw CommandFailure("""
             there is no database at \(path) (from \(source)); nothing has been stored there yet: import or add data \
-            first (meridian runs import FILE, meridian flyers import FILE), or name the database with --db, MERIDIAN_DB or store.path
+            first (meridian help lists each plugin's commands), or name the database with --db, MERIDIAN_DB or store.path
             """)
     }
 

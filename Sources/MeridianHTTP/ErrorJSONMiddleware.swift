@@ -44,11 +44,8 @@ struct ErrorJSONMiddleware: RouterMiddleware {
         case let error as any HTTPResponseError:
             return APIError(error.status, code: "http_\(error.status.code)", message: error.status.reasonPhrase)
         case let error as any StorageUnavailable:
-            guard let unavailability = error.unavailability else { fallthrough }
-            var answer = APIError(.serviceUnavailable, code: unavailability.code,
-                                  message: "the database cannot take this now (\(error)); try again in \(unavailability.retryAfterSeconds) s")
-            answer.headers[.retryAfter] = String(unavailability.retryAfterSeconds)
-            return answer
+            guard let refusal = error.refusal else { fallthrough }
+            return .storageUnavailable(refusal, because: error)
         default:
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             return APIError(.internalServerError, code: "internal_error", message: "the server failed to handle the request: \(error)")

@@ -1,25 +1,26 @@
 import GRDB
 import MeridianCore
 
-/// SQLite's "busy", "read-only" and "full" answers reach the API as 503s: another writer holds the file past the
-/// busy timeout, the store refuses writes (damage found, `PRAGMA query_only`; a read-only file), or the disk is full.
+/// SQLite's "busy", "locked", "read-only" and "full" answers: another writer holds the file past the busy timeout,
+/// the store refuses writes (damage found, `PRAGMA query_only`; a read-only file), or the disk is full.
 extension DatabaseError: StorageUnavailable {
-    public var unavailability: (code: String, retryAfterSeconds: Int)? {
+    public var refusal: StorageRefusal? {
         switch resultCode.primaryResultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED: return ("database_busy", 1)
-        case .SQLITE_READONLY: return ("database_unavailable", 5)
-        case .SQLITE_FULL: return ("storage_full", 60)
+        case .SQLITE_BUSY: return .busy
+        case .SQLITE_LOCKED: return .locked
+        case .SQLITE_READONLY: return .readOnly
+        case .SQLITE_FULL: return .full
         default: return nil
         }
     }
 }
 
 extension StoreError: StorageUnavailable {
-    public var unavailability: (code: String, retryAfterSeconds: Int)? {
+    public var refusal: StorageRefusal? {
         switch self {
-        case .busy: return ("database_busy", 1)
-        case .damaged: return ("database_unavailable", 5)
-        case .full: return ("storage_full", 60)
+        case .busy: return .busy
+        case .damaged: return .damaged
+        case .full: return .full
         default: return nil
         }
     }

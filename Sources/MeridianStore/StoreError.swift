@@ -32,7 +32,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         case .spatialiteUnavailable(let detail):
             return "cannot load the SpatiaLite extension (mod_spatialite): \(detail); install the Debian package libsqlite3-mod-spatialite (scripts/bootstrap installs it)"
         case .damaged(let path, let detail):
-            return "the database \(path) is damaged (\(detail)); `meridian store check --db \(path)` says what is damaged; restore the file from a backup, or move it away and re-import your flyers and runs into a new store"
+            return "the database \(path) is damaged (\(detail)); `meridian store check --db \(path)` says what is damaged; restore the file from a backup, or move it away and re-import your data into a new store"
         case .cannotOpen(let path, let detail):
             return "cannot open the database \(path): \(detail); check store.path (or MERIDIAN_DB) and the file's permissions"
         case .busy:

@@ -62,7 +62,7 @@ struct StoreCommand: AsyncParsableCommand {
             lines.append("damaged: \(report.damaged.joined(separator: ", "))")
             lines.append("""
                 what to do: stop the service and restore the file from a backup; without one, move the file away, \
-                start with a new store and re-import your data (meridian flyers import FILE, meridian runs import FILES)
+                start with a new store and re-import your data with each plugin's import command (meridian help lists them)
                 """)
             return lines.joined(separator: "\n")
         }

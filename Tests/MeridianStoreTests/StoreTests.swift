@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MeridianCore
 @testable import MeridianStore
 import MeridianTesting
 import Testing
@@ -40,13 +41,30 @@ struct StoreTests {
         #expect(milliseconds == 1500)
     }
 
-    @Test("SQLite's 'full' is a full disk that says to free space, a 503 storage_full, never a matter of permissions")
+    @Test("SQLite's 'full' is a full disk that says to free space, reported as full, never a matter of permissions")
     func fullDisk() throws {
         let error = Store.classify(DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full"), path: "/data/m.sqlite")
         #expect(error.isFull)
         #expect(error.description.contains("is full") && error.description.contains("free space") && !error.description.contains("permissions"))
-        #expect(error.unavailability?.code == "storage_full")
-        #expect(DatabaseError(resultCode: .SQLITE_FULL).unavailability?.code == "storage_full")
+        #expect(error.refusal == .full)
+        #expect(DatabaseError(resultCode: .SQLITE_FULL).refusal == .full)
+    }
+
+    @Test("the store reports what SQLite met (busy, locked, read-only, full, damaged) and nothing of how the API answers it")
+    func refusals() {
+        let sqlite: [(ResultCode, StorageRefusal?)] = [(.SQLITE_BUSY, .busy), (.SQLITE_LOCKED, .locked), (.SQLITE_READONLY, .readOnly),
+                                                       (.SQLITE_FULL, .full), (.SQLITE_CONSTRAINT, nil), (.SQLITE_CORRUPT, nil)]
+        for (code, refusal) in sqlite { #expect(DatabaseError(resultCode: code).refusal == refusal, "\(code)") }
+        #expect(StoreError.busy(path: "/data/m.sqlite").refusal == .busy)
+        #expect(StoreError.damaged(path: "/data/m.sqlite", detail: "quick_check").refusal == .damaged)
+        #expect(StoreError.cannotOpen(path: "/data/m.sqlite", detail: "not a database").refusal == nil)
+    }
+
+    @Test("a damaged store says what to do without naming any plugin's command")
+    func damageMessage() {
+        let message = StoreError.damaged(path: "/data/m.sqlite", detail: "integrity_check: row 3 missing from index").description
+        #expect(message.contains("meridian store check --db /data/m.sqlite") && message.contains("re-import your data"), "\(message)")
+        #expect(!message.contains("flyers") && !message.contains("runs"), "\(message)")
     }
 
     @Test("plugins migrate independently and only once")

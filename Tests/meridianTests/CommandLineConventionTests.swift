@@ -42,6 +42,9 @@ struct CommandLineConventionTests {
         let result = try MeridianBinary.run(arguments + ["--db", db])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("there is no database at \(db) (from --db)"), "\(result.stderr)")
+        // MeridianCLI knows no plugin's commands: the hint points at the shell's help, which lists them.
+        #expect(result.stderr.contains("meridian help lists each plugin's commands") && !result.stderr.contains("import FILE"),
+                "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
         let environment = try MeridianBinary.run(arguments, environment: ["MERIDIAN_DB": db, "MERIDIAN_FLYERS_DB": db], in: directory)
         #expect(environment.status == 1 && environment.stderr.contains("there is no database at \(db) (from MERIDIAN_"), "\(environment.stderr)")
