@@ -22,6 +22,7 @@ build-tests: bootstrap
 # Then schemathesis fuzzes a running `meridian serve` against docs/openapi.yaml (about two minutes), and
 # headless Chromium drives the web app on another one (about a minute and a half).
 test: build-tests
+	scripts/check-imports
 	$(SWIFT) test --skip-build --no-parallel
 	scripts/contract-fuzz
 	scripts/browser-tests
@@ -29,6 +30,11 @@ test: build-tests
 
 contract-fuzz: build-tests
 	scripts/contract-fuzz
+
+# Every target declares every module it imports in Package.swift (a few seconds).
+.PHONY: check-imports
+check-imports:
+	scripts/check-imports
 
 browser-tests: build-tests
 	scripts/browser-tests

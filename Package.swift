@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // MARK: Core
@@ -75,6 +76,9 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         .target(
@@ -83,6 +87,8 @@ let package = Package(
                 "MeridianCore", "MeridianHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -97,6 +103,8 @@ let package = Package(
             dependencies: [
                 "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb",
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -107,6 +115,8 @@ let package = Package(
                 "MeridianCore", "NMEA",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Plugins/NMEASerialProvider",
             exclude: ["README.md"]
@@ -118,6 +128,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Plugins/GPSDProvider",
             exclude: ["README.md"]
@@ -127,6 +139,8 @@ let package = Package(
             dependencies: [
                 "MeridianCore", "MeridianCLI", "NMEA", "ActivityFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Plugins/ReplayProvider",
             exclude: ["README.md"]
@@ -138,6 +152,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Plugins/PhoneFeedProvider",
             exclude: ["README.md"]
@@ -147,6 +162,7 @@ let package = Package(
             dependencies: [
                 "MeridianCore", "MeridianHTTP", "MeridianStore", "MeridianCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Plugins/MapLinks",
             exclude: ["README.md"]
@@ -159,6 +175,10 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Plugins/FlyerProximity",
             exclude: ["README.md"]
@@ -169,6 +189,10 @@ let package = Package(
                 "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI", "ActivityFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Plugins/RunTracker",
             exclude: ["README.md"]
@@ -183,6 +207,10 @@ let package = Package(
                 "MapLinks", "FlyerProximity", "RunTracker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -196,6 +224,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                "ActivityFiles",
             ],
             path: "Benchmarks",
             exclude: ["Workloads"]
@@ -206,7 +235,11 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "MeridianCoreTests",
-            dependencies: ["MeridianCore", "MeridianTesting"]
+            dependencies: [
+                "MeridianCore", "MeridianTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(
             name: "MeridianCLITests",
@@ -215,8 +248,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "NMEATests", dependencies: ["NMEA", "MeridianTesting"]),
-        .testTarget(name: "ActivityFilesTests", dependencies: ["ActivityFiles", "NMEA", "MeridianTesting"]),
+        .testTarget(name: "NMEATests", dependencies: ["NMEA", "MeridianTesting", "MeridianCore"]),
+        .testTarget(name: "ActivityFilesTests", dependencies: [
+            "ActivityFiles", "NMEA", "MeridianTesting", "MeridianCore",
+        ]),
         .testTarget(
             name: "MeridianStoreTests",
             dependencies: [
@@ -224,7 +259,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "MeridianWebTests", dependencies: ["MeridianWeb", "MeridianTesting"]),
+        .testTarget(name: "MeridianWebTests", dependencies: ["MeridianWeb", "MeridianTesting", "MeridianCore"]),
         .testTarget(
             name: "MeridianHTTPTests",
             dependencies: [
@@ -234,8 +269,10 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
-        .testTarget(name: "NMEASerialProviderTests", dependencies: ["NMEASerialProvider", "NMEA", "MeridianTesting"]),
-        .testTarget(name: "GPSDProtocolTests", dependencies: ["GPSDProtocol", "MeridianTesting"]),
+        .testTarget(name: "NMEASerialProviderTests", dependencies: [
+            "NMEASerialProvider", "NMEA", "MeridianTesting", "MeridianCore",
+        ]),
+        .testTarget(name: "GPSDProtocolTests", dependencies: ["GPSDProtocol", "MeridianTesting", "MeridianCore"]),
         .testTarget(
             name: "GPSDProviderTests",
             dependencies: [
@@ -243,12 +280,19 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                "MeridianCore",
             ]
         ),
-        .testTarget(name: "ReplayProviderTests", dependencies: ["ReplayProvider", "NMEA", "MeridianTesting"]),
+        .testTarget(name: "ReplayProviderTests", dependencies: [
+            "ReplayProvider", "NMEA", "MeridianTesting", "MeridianCore",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(
             name: "PhoneFeedProviderTests",
-            dependencies: ["PhoneFeedProvider", "MeridianTesting", .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: [
+                "PhoneFeedProvider", "MeridianTesting", "MeridianCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "MapLinksTests",
@@ -257,6 +301,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "MeridianCore",
+                "MeridianHTTP",
             ]
         ),
         .testTarget(
@@ -265,6 +311,10 @@ let package = Package(
                 "FlyerProximity", "MeridianTesting", "Workloads",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                "MeridianCore",
+                "MeridianStore",
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -274,12 +324,18 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                "MeridianCore",
+                "MeridianStore",
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Schemas"]
         ),
         .testTarget(
             name: "meridianTests",
-            dependencies: ["meridian", "MeridianTesting", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "meridian", "MeridianTesting", "MeridianCore", "MeridianStore", "FlyerProximity", "PhoneFeedProvider", "RunTracker",
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
     ]
 )
