@@ -198,6 +198,13 @@ let package = Package(
             exclude: ["README.md"]
         ),
 
+        // MARK: Example plugin (docs/architecture.md; compiled and run by the tests, not part of meridian)
+        .target(
+            name: "FixCounter",
+            dependencies: ["MeridianCore", "MeridianHTTP", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Examples/FixCounter"
+        ),
+
         // MARK: Executable
         .executableTarget(
             name: "meridian",
@@ -263,7 +270,7 @@ let package = Package(
         .testTarget(
             name: "MeridianHTTPTests",
             dependencies: [
-                "MeridianHTTP", "MeridianTesting",
+                "MeridianHTTP", "MeridianTesting", "FixCounter",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 "MeridianCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
