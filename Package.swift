@@ -122,6 +122,18 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .target(
+            name: "GPSDServer",
+            dependencies: [
+                "MeridianCore", "GPSDProtocol",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Plugins/GPSDServer",
+            exclude: ["README.md"]
+        ),
+        .target(
             name: "GPSDProvider",
             dependencies: [
                 "MeridianCore", "MeridianCLI", "GPSDProtocol",
@@ -210,7 +222,7 @@ let package = Package(
             name: "meridian",
             dependencies: [
                 "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI",
-                "NMEASerialProvider", "GPSDProvider", "ReplayProvider", "PhoneFeedProvider",
+                "NMEASerialProvider", "GPSDProvider", "ReplayProvider", "PhoneFeedProvider", "GPSDServer",
                 "MapLinks", "FlyerProximity", "RunTracker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -288,6 +300,13 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 "MeridianCore",
+            ]
+        ),
+        .testTarget(
+            name: "GPSDServerTests",
+            dependencies: [
+                "GPSDServer", "GPSDProtocol", "NMEA", "MeridianTesting",
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         .testTarget(name: "ReplayProviderTests", dependencies: [

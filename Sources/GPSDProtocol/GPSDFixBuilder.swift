@@ -54,20 +54,16 @@ struct GPSDFixBuilder {
         return nil
     }
 
+    /// gpsd `status` values and what they mean (0 is unknown).
+    static let qualityByStatus: [Int: FixQuality] = [
+        1: .gps, 2: .dgps, 3: .rtkFixed, 4: .rtkFloat, 5: .deadReckoning, 6: .gnssDeadReckoning, 7: .manual,
+        8: .simulated, 9: .pps,
+    ]
+
     /// gpsd `status`: absent means an ordinary GPS fix; 0 means unknown.
     static func quality(status: Int?) -> FixQuality? {
-        switch status {
-        case nil, 1: return .gps
-        case 2: return .dgps
-        case 3: return .rtkFixed
-        case 4: return .rtkFloat
-        case 5: return .deadReckoning
-        case 6: return .gnssDeadReckoning
-        case 7: return .manual
-        case 8: return .simulated
-        case 9: return .pps
-        default: return nil
-        }
+        guard let status else { return .gps }
+        return qualityByStatus[status]
     }
 
     private func finite(_ value: Double?) -> Double? {

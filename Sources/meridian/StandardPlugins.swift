@@ -1,5 +1,6 @@
 import FlyerProximity
 import GPSDProvider
+import GPSDServer
 import MapLinks
 import MeridianCLI
 import MeridianCore
@@ -21,6 +22,7 @@ enum StandardPlugins {
         registry.register(RunTrackerPlugin.registration, commands: RunTrackerPlugin.commandLine)
         registry.register(FlyerPlugin.registration, commands: FlyerPlugin.commandLine)
         registry.register(MapLinksPlugin.registration, commands: MapLinksPlugin.commandLine)
+        registry.register(GPSDServer.registration)
         return registry
     }()
 

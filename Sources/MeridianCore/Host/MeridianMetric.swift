@@ -4,6 +4,9 @@ public enum MeridianMetric: String, CaseIterable, Sendable {
     case consumerDropped = "meridian_consumer_dropped_total"
     case httpRequests = "meridian_http_requests_total"
     case httpRequestDuration = "meridian_http_request_duration_seconds"
+    case gpsdServerClients = "meridian_gpsd_server_clients"
+    case gpsdServerRefused = "meridian_gpsd_server_refused_total"
+    case gpsdServerDropped = "meridian_gpsd_server_dropped_total"
 
     /// One line saying what the family counts or measures.
     public var help: String {
@@ -12,6 +15,9 @@ public enum MeridianMetric: String, CaseIterable, Sendable {
         case .consumerDropped: return "Fixes dropped for each consumer because its buffer was full."
         case .httpRequests: return "HTTP requests answered, by method, matched route and status."
         case .httpRequestDuration: return "Time to answer an HTTP request, by method and matched route, in seconds."
+        case .gpsdServerClients: return "Clients connected to each gpsd-server consumer (both ports)."
+        case .gpsdServerRefused: return "Connections each gpsd-server consumer refused because max_clients were connected."
+        case .gpsdServerDropped: return "Clients each gpsd-server consumer disconnected for leaving more than client_buffer unread."
         }
     }
 

@@ -39,6 +39,7 @@ public final class PluginHost: Service, Sendable {
     private let logger: Logger
     private let fixCounters: [String: Counter]
     private let dropCounters: [String: Counter]
+    private let providerFixes: ProviderFixTap
 
     /// Builds every plugin in `config` from `registry`. Configuration problems
     /// (unknown type, bad options) are thrown as `ConfigError`s that name the entry; a plugin that cannot
@@ -51,6 +52,8 @@ public final class PluginHost: Service, Sendable {
         self.position = position
         self.events = events
         self.resources = resources
+        providerFixes = ProviderFixTap(providers: config.providers.map { ProviderFixTap.Provider(id: $0.id, type: $0.type) })
+        resources[ProviderFixTap.Key.self] = providerFixes
         self.units = config.units
         self.logger = logger
         self.fusion = Mutex(FixFusion(sources: config.providers.map {
@@ -132,6 +135,9 @@ public final class PluginHost: Service, Sendable {
         guard let slot = providers.first(where: { $0.id == id }) else { return }
         slot.fixesReceived.value.add(1, ordering: .relaxed)
         fixCounters[id]?.increment()
+        var own = fix
+        own.providerID = id
+        providerFixes.offer(own)
         let accepted = fusion.withLock { $0.accept(from: id, at: now) }
         guard accepted else { return }
         var fix = fix

@@ -1,0 +1,146 @@
+import Foundation
+import GPSDProtocol
+import MeridianCore
+import Metrics
+import NIOCore
+import Synchronization
+
+/// One fix as the clients get it: encoded once, written to every client that wants it.
+struct GPSDBroadcast: Sendable {
+    /// The provider whose own fix this is; nil for the fused fix.
+    let device: String?
+    /// TPV (and SKY) lines.
+    let json: ByteBuffer
+    /// GGA, RMC, GSA and VTG, for `?WATCH={"nmea":true}` clients.
+    let nmea: ByteBuffer
+    /// GGA, RMC and VTG, for `nmea_port` clients (fused fixes only).
+    let port: ByteBuffer
+
+    init(_ fix: Fix, device: String?) {
+        self.device = device
+        var json = GPSDReportWriter.tpv(fix)
+        if let sky = GPSDReportWriter.sky(fix) { json += sky }
+        self.json = ByteBuffer(string: json)
+        nmea = ByteBuffer(string: NMEASentenceWriter.watchSentences(fix))
+        port = device == nil ? ByteBuffer(string: NMEASentenceWriter.portSentences(fix)) : ByteBuffer()
+    }
+}
+
+/// The connected clients of one gpsd server: admission under `max_clients`, the latest fixes for `?POLL;` and
+/// `DEVICES`, fan-out of every fix, and the counters `/metrics` shows.
+final class GPSDClientHub: Sendable {
+    /// A connected client: how to hand it a fix and how to close it (both hop to its event loop).
+    struct Client: Sendable {
+        let deliver: @Sendable (GPSDBroadcast) -> Void
+        let close: @Sendable () -> Void
+    }
+
+    private struct State {
+        var clients: [Int: Client] = [:]
+        var nextID = 0
+        var latestFused: Fix?
+        var latestOwn: [String: (fix: Fix, arrived: Date)] = [:]
+    }
+
+    let maxClients: Int
+    /// The configured providers (and the sources seen since), as `DEVICES` lists them.
+    private let providers: [ProviderFixTap.Provider]
+    private let state = Mutex(State())
+    private let refused = Atomic<Int>(0)
+    private let dropped = Atomic<Int>(0)
+    private let connectedGauge: Gauge
+    private let refusedCounter: Counter
+    private let droppedCounter: Counter
+
+    init(id: String, maxClients: Int, providers: [ProviderFixTap.Provider], metrics: any MetricsFactory = MetricsSystem.factory) {
+        self.maxClients = maxClients
+        self.providers = providers
+        let dimensions = [("consumer", id)]
+        connectedGauge = Gauge(label: MeridianMetric.gpsdServerClients.rawValue, dimensions: dimensions, factory: metrics)
+        refusedCounter = Counter(label: MeridianMetric.gpsdServerRefused.rawValue, dimensions: dimensions, factory: metrics)
+        droppedCounter = Counter(label: MeridianMetric.gpsdServerDropped.rawValue, dimensions: dimensions, factory: metrics)
+    }
+
+    /// Adds `client` and returns its number, or nil (counted as refused) when `maxClients` are connected.
+    func admit(_ client: Client) -> Int? {
+        let admitted: (id: Int, count: Int)? = state.withLock { state in
+            guard state.clients.count < maxClients else { return nil }
+            let id = state.nextID
+            state.nextID += 1
+            state.clients[id] = client
+            return (id, state.clients.count)
+        }
+        guard let admitted else {
+            refused.add(1, ordering: .relaxed)
+            refusedCounter.increment()
+            return nil
+        }
+        connectedGauge.record(admitted.count)
+        return admitted.id
+    }
+
+    /// Forgets client `id` (it disconnected or was dropped).
+    func remove(_ id: Int) {
+        let count = state.withLock { state in
+            state.clients.removeValue(forKey: id)
+            return state.clients.count
+        }
+        connectedGauge.record(count)
+    }
+
+    /// Counts a client disconnected because it left more than its buffer unread.
+    func countDropped() {
+        dropped.add(1, ordering: .relaxed)
+        droppedCounter.increment()
+    }
+
+    /// Sends the fused `fix` to every client that watches the fused stream.
+    func publishFused(_ fix: Fix) {
+        publish(fix, device: nil) { $0.latestFused = fix }
+    }
+
+    /// Sends provider `fix.providerID`'s own fix to the clients that watch that device.
+    func publishOwn(_ fix: Fix) {
+        publish(fix, device: fix.providerID) { $0.latestOwn[fix.providerID] = (fix, Date()) }
+    }
+
+    private func publish(_ fix: Fix, device: String?, record: (inout State) -> Void) {
+        let clients = state.withLock { state in
+            record(&state)
+            return Array(state.clients.values)
+        }
+        guard !clients.isEmpty else { return }
+        let broadcast = GPSDBroadcast(fix, device: device)
+        for client in clients { client.deliver(broadcast) }
+    }
+
+    /// Closes every connection (at shutdown).
+    func closeAll() {
+        for client in state.withLock({ Array($0.clients.values) }) { client.close() }
+    }
+
+    /// The latest fix of the stream a client watches: the fused one, or device `device`'s own.
+    func latest(device: String?) -> Fix? {
+        state.withLock { state in device.map { state.latestOwn[$0]?.fix } ?? state.latestFused }
+    }
+
+    /// The devices `DEVICES` lists: every configured provider, then every other source that has sent a fix.
+    var devices: [GPSDDeviceInfo] {
+        let own = state.withLock { $0.latestOwn }
+        let configured = providers.map { provider in
+            GPSDDeviceInfo(path: provider.id, driver: provider.type, activated: own[provider.id]?.arrived)
+        }
+        let others = own.keys.filter { key in !providers.contains { $0.id == key } }.sorted().map { key in
+            GPSDDeviceInfo(path: key, driver: providers.first { key.hasPrefix($0.id + "/") }?.type ?? "meridian",
+                           activated: own[key]?.arrived)
+        }
+        return configured + others
+    }
+
+    /// Clients connected now.
+    var connectedCount: Int { state.withLock { $0.clients.count } }
+    /// Connections refused because `maxClients` were connected.
+    var refusedCount: Int { refused.load(ordering: .relaxed) }
+    /// Clients disconnected for leaving more than their buffer unread.
+    var droppedCount: Int { dropped.load(ordering: .relaxed) }
+}

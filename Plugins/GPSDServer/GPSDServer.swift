@@ -1,0 +1,87 @@
+import Foundation
+import Logging
+import MeridianCore
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// The `gpsd-server` consumer: serves the fused fix (and each provider's own fixes) to gpsd's clients over gpsd's
+/// JSON protocol, and optionally as NMEA 0183 over TCP on `nmea_port`.
+public final class GPSDServer: LocationConsumer, Sendable {
+    /// The registration for `type: gpsd-server`.
+    public static let registration = ConsumerType(
+        type: "gpsd-server",
+        summary: "Serves the fused fix to gpsd clients (gpsd's JSON protocol on port 2947) and as NMEA 0183 over TCP.",
+        options: GPSDServerOptions.info
+    ) { options, context in
+        GPSDServer(options: try GPSDServerOptions.decode(options), context: context)
+    }
+
+    public let id: String
+    let options: GPSDServerOptions
+    let hub: GPSDClientHub
+    private let logger: Logger
+
+    init(options: GPSDServerOptions, context: PluginContext) {
+        self.id = context.id
+        self.options = options
+        self.logger = context.logger
+        let tap = context.resources[ProviderFixTap.Key.self]
+        hub = GPSDClientHub(id: context.id, maxClients: options.maxClients, providers: tap?.providers ?? [])
+        let hub = self.hub
+        tap?.observe { hub.publishOwn($0) }
+    }
+
+    public func consume(_ fix: Fix) async {
+        hub.publishFused(fix)
+    }
+
+    /// Listens until graceful shutdown, then closes every connection.
+    public func run() async throws {
+        if !LoopbackAddress.isLoopback(options.host) {
+            logger.warning("gpsd-server listens on \(options.host), beyond this machine: gpsd's protocol has no authentication")
+        }
+        var listeners = [try await listen(port: options.port, kind: .json)]
+        if let nmeaPort = options.nmeaPort {
+            do {
+                listeners.append(try await listen(port: nmeaPort, kind: .nmea))
+            } catch {
+                try? await listeners[0].close()
+                throw error
+            }
+        }
+        logger.info("gpsd-server listening", metadata: ["host": "\(options.host)", "port": "\(options.port)",
+                                                         "nmea_port": "\(options.nmeaPort.map(String.init) ?? "none")"])
+        try? await gracefulShutdown()
+        for listener in listeners { try? await listener.close() }
+        hub.closeAll()
+    }
+
+    private func listen(port: Int, kind: GPSDClientHandler.Kind) async throws -> any Channel {
+        let hub = self.hub
+        let buffer = options.clientBuffer
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.so_keepalive), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            // The kernel's own buffer is kept to the client's share too, so a stuck client is noticed early.
+            .childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(buffer))
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: buffer / 2, high: buffer))
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(GPSDClientHandler(kind: kind, hub: hub, release: MeridianVersion.current))
+                }
+            }
+        do {
+            return try await bootstrap.bind(host: options.host, port: port).get()
+        } catch {
+            let endpoint = options.host.contains(":") ? "[\(options.host)]:\(port)" : "\(options.host):\(port)"
+            let key = kind == .json ? "port" : "nmea_port"
+            let hint = "\(error)".localizedCaseInsensitiveContains("in use")
+                ? "another program (often gpsd itself: systemctl stop gpsd.socket gpsd) is listening there; stop it or set \(key)"
+                : "check host and \(key)"
+            throw PluginStartError(plugin: id, message: "cannot listen on \(endpoint): \(error); \(hint)")
+        }
+    }
+}
