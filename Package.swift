@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
@@ -160,11 +161,12 @@ let package = Package(
         .target(
             name: "PhoneFeedProvider",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianCLI",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Plugins/PhoneFeedProvider",
             exclude: ["README.md"]
@@ -316,7 +318,7 @@ let package = Package(
         .testTarget(
             name: "PhoneFeedProviderTests",
             dependencies: [
-                "PhoneFeedProvider", "MeridianTesting", "MeridianCore",
+                "PhoneFeedProvider", "RunTracker", "MeridianTesting", "MeridianCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),

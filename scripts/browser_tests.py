@@ -8,6 +8,7 @@ device-comparison tables fit their card; screenshots at 1280 and 390 px are take
 Ends with 'N passed, N failed'.
 """
 import argparse
+import base64
 import json
 import os
 import re
@@ -15,6 +16,7 @@ import struct
 import sys
 import time
 import traceback
+import urllib.error
 import urllib.request
 import zlib
 
@@ -192,7 +194,7 @@ def pages():
     state["run"] = runs[0]
     weights = []
     assets = sum(len(fetch(link)) for link in ["/assets/app.css", "/assets/app.js"])
-    for path in ["/", "/runs", "/runs/" + runs[0]["id"], "/records", "/flyers", "/flyers?lat=49.43&lon=11.127"]:
+    for path in ["/", "/runs", "/runs/" + runs[0]["id"], "/records", "/flyers", "/flyers?lat=49.43&lon=11.127", "/devices"]:
         load(path)
         check(driver.find_element(By.TAG_NAME, "h1").text, path + " has no heading")
         weight = driver.execute_script(PAGE_SIZE) + assets
@@ -323,10 +325,47 @@ def flyer_upload():
     check(len(api("/v1/flyers?limit=200")["items"]) == 6, "the good file was not imported")
 
 
+def post_owntracks(name, key):
+    """The status of one OwnTracks location posted as device `name` with `key`."""
+    body = json.dumps({"_type": "location", "lat": 49.43, "lon": 11.12, "tst": int(time.time()), "acc": 5}).encode()
+    auth = base64.b64encode(("%s:%s" % (name, key)).encode()).decode()
+    request = urllib.request.Request(BASE + "/v1/feeds/owntracks", data=body, method="POST",
+                                     headers={"Authorization": "Basic " + auth, "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+@test("Devices: adding a phone shows its key and a set-up QR code; it posts; revoking it stops its feed")
+def devices_page():
+    name = "Zoë's phone <b>"
+    load("/devices")
+    driver.find_element(By.ID, "device-name").send_keys(name)
+    driver.find_element(By.XPATH, "//button[text()='Add']").click()
+    wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#device-qr svg path"), "the QR code is shown")
+    check(not problems_in_log(), "the new device's page reported errors")
+    key = driver.find_element(By.ID, "device-key").text
+    check(len(key) >= 43, "key: %r" % key)
+    check(driver.find_element(By.ID, "owntracks-link").get_attribute("href").startswith("owntracks:///config?inline="),
+          "no OwnTracks set-up link")
+    check("<b>" not in driver.find_element(By.ID, "added-title").get_attribute("innerHTML").replace("&lt;b&gt;", ""),
+          "the device name reached the page unescaped")
+    check(post_owntracks(name, key) == 200, "the new key does not post")
+    load("/devices")
+    row = driver.find_element(By.CSS_SELECTOR, "tr[data-device=\"%s\"]" % name)
+    check("receiving" in row.text, "the row does not show the fix: " + row.text)
+    row.find_element(By.XPATH, ".//button[starts-with(., 'Revoke')]").click()
+    wait(lambda: "was removed" in driver.page_source, "the removal is confirmed")
+    check(not driver.find_elements(By.CSS_SELECTOR, "tr[data-device]"), "the revoked phone is still listed")
+    check(post_owntracks(name, key) == 401, "a revoked key still posts")
+
+
 @test("screenshots at 1280 and 390 px are not blank and nothing scrolls sideways")
 def screenshots():
     for name, path in [("now", "/"), ("runs", "/runs"), ("run", "/runs/" + state["run"]["id"]), ("records", "/records"),
-                       ("flyers", "/flyers?lat=49.4300&lon=11.1270")]:
+                       ("flyers", "/flyers?lat=49.4300&lon=11.1270"), ("devices", "/devices")]:
         driver.get(BASE + path)
         for width in (1280, 390):
             screenshot(name, width)

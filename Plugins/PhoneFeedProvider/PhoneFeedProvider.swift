@@ -8,12 +8,13 @@ import ServiceLifecycle
 
 /// The `phone` provider: phones post their positions over HTTP with the apps' own protocols (OwnTracks,
 /// OsmAnd/Traccar Client, Overland, GPSLogger), each registered device with a key of its own
-/// (`meridian devices add`). The fixes of all devices go to the host as this one provider.
+/// (`meridian devices add`). Each device's fixes go to the host as a source of its own, `<id>/<device>`.
 public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSources {
     public let id: String
     private let context: ProviderContext
-    private let devices: DeviceStore
-    private let feeds: DeviceFeeds
+    let devices: DeviceStore
+    let feeds: DeviceFeeds
+    let sampling = SamplingControl()
 
     /// The `phone` provider type.
     public static let registration = ProviderType(
@@ -42,17 +43,21 @@ public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSourc
         feeds = DeviceFeeds(pointsPerSecond: options.maxPointsPerSecond, burst: options.maxBurst)
     }
 
-    /// Waits for phones until shutdown; the routes do the work.
+    /// Waits for phones until shutdown (the routes do the work), following the run tracker's `run.state` events to
+    /// drive the OwnTracks phones' sampling.
     public func run() async throws {
         context.health.declare(["received", "accepted", "duplicate", "late", "rejected", "unauthorized"])
         let count = (try? devices.list().count) ?? 0
         context.health.update(.connecting, message: "waiting for phones (\(count) registered)")
-        try? await gracefulShutdown()
+        let events = context.plugin.events.subscribe()
+        await cancelWhenGracefulShutdown { [sampling] in
+            for await event in events where event.name == "run.state" { sampling.apply(runStateJSON: event.json) }
+        }
     }
 
     public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
-        FeedRoutes(devices: devices, feeds: feeds, context: context).add(to: v1)
-        DeviceRoutes(devices: devices, feeds: feeds).add(to: v1)
+        FeedRoutes(devices: devices, feeds: feeds, sampling: sampling, context: context).add(to: v1)
+        DeviceRoutes(devices: devices, feeds: feeds, sampling: sampling).add(to: v1)
     }
 
     /// Each registered device as `<id>/<device>` in `GET /v1/providers`.

@@ -51,6 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
                 // check runs in the background, `StoreCheckService`, and the service answers at once).
                 store = try Store.open(path: settings.store.path, check: .integrityUnlessUnchanged,
                                        busyTimeout: settings.store.busyTimeout, logger: logger)
+                // A new database receives every schema `meridian --version` names, whatever plugins are configured.
+                for schema in StandardPlugins.schemas { try store.migrate(schema) }
                 resources[StoreKey.self] = store
                 resources[StoreConditionKey.self] = store
             } catch {

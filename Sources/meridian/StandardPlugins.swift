@@ -29,6 +29,7 @@ enum StandardPlugins {
     /// The plugins, as the service builds them.
     static let registry = commandLine.plugins
 
-    /// Every table schema in the order its migrations must run (`meridian store migrate`).
-    static let schemas: [PluginSchema] = [Store.schema, RunSchema.schema, RunHistorySchema.schema, FlyerSchema.schema]
+    /// Every table schema in the order its migrations must run (`meridian store migrate`; `meridian serve` applies them
+    /// all when it opens the store, whichever plugins the configuration enables).
+    static let schemas: [PluginSchema] = [Store.schema, RunSchema.schema, RunHistorySchema.schema, FlyerSchema.schema, DeviceStore.schema]
 }

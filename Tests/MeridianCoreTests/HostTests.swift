@@ -39,6 +39,25 @@ struct HostTests {
         #expect(results == [true, true, false])
     }
 
+    @Test("each source <provider>/<name> is fused on its own with its provider's priority and stale_after")
+    func subSources() {
+        var fusion = FixFusion(sources: [.init(id: "phones", priority: 10, staleAfter: 3), .init(id: "gps", priority: 5, staleAfter: 3)])
+        let t0 = ContinuousClock.now
+        let steps: [(String, Duration, Bool)] = [
+            ("gps", .zero, true),
+            ("phones/a", .seconds(1), true),           // a phone outranks the receiver
+            ("phones/b", .seconds(2), false),          // another phone does not take over from a fresh one
+            ("gps", .seconds(3), false),
+            ("phones/b", .milliseconds(4001), true),   // phone a stale: fail over to phone b, not to the receiver
+            ("phones/a", .seconds(5), true),           // a is back and was listed first
+            ("gps", .seconds(9), true),                // every phone stale: the receiver
+        ]
+        for (id, offset, expected) in steps {
+            #expect(fusion.accept(from: id, at: t0 + offset) == expected, "\(id) at \(offset)")
+        }
+        #expect(fusion.activeSource(at: t0 + .milliseconds(5500)) == "phones/a")
+    }
+
     private func makeHost(consumers: [RecordingConsumer], buffer: Int = 1024,
                           providers: MadeProviders) throws -> PluginHost {
         var registry = PluginRegistry()

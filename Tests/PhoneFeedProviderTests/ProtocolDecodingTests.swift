@@ -18,7 +18,8 @@ import Testing
         let body = #"""
         {"_type":"location","acc":75,"alt":13,"batt":64,"cog":270,"lat":52.520008,"lon":13.404954,"rad":0,"t":"u","tid":"YY","tst":1376715317,"vac":10,"vel":54,"p":101,"conn":"w","created_at":1376715320,"m":1}
         """#
-        let point = try single(OwnTracksMessage.decode(Data(body.utf8)))
+        let point = try single(OwnTracksMessage.decode(Data(body.utf8)).points)
+        #expect(OwnTracksMessage.decode(Data(body.utf8)).mode == 1)   // significant
         #expect(point.time == Date(timeIntervalSince1970: 1376715317))
         #expect(point.latitude == 52.520008 && point.longitude == 13.404954)
         #expect(point.speed == 15)   // 54 km/h
@@ -28,9 +29,9 @@ import Testing
 
     @Test func ownTracksOtherTypesAndEmptyBodiesAreIgnored() {
         // owntracks.org/booklet/tech/json: "_type":"lwt" and "transition" are other message types.
-        #expect(OwnTracksMessage.decode(Data(#"{"_type":"lwt","tst":1376715317}"#.utf8)).isEmpty)
-        #expect(OwnTracksMessage.decode(Data()).isEmpty)
-        #expect(OwnTracksMessage.decode(Data("{not json".utf8)) == [.rejected("the body is not JSON")])
+        #expect(OwnTracksMessage.decode(Data(#"{"_type":"lwt","tst":1376715317}"#.utf8)).points.isEmpty)
+        #expect(OwnTracksMessage.decode(Data()).points.isEmpty)
+        #expect(OwnTracksMessage.decode(Data("{not json".utf8)).points == [.rejected("the body is not JSON")])
     }
 
     // traccar.org/osmand: "id=123456&lat={0}&lon={1}&timestamp={2}&hdop={3}&altitude={4}&speed={5}" (speed in knots).
@@ -82,8 +83,9 @@ import Testing
         #expect(point.speed == 4 && point.accuracy == 30 && point.verticalAccuracy == nil && point.battery == 0.89)
     }
 
-    @Test func sha256KnownAnswers() {
-        func hex(_ text: String) -> String { SHA256.digest(Array(text.utf8)).map { String(format: "%02x", $0) }.joined() }
+    @Test("a key is stored as its SHA-256 (FIPS 180-4 known answers), so keys stored before keep working")
+    func keyHashKnownAnswers() {
+        func hex(_ text: String) -> String { DeviceKey.hash(text).map { String(format: "%02x", $0) }.joined() }
         #expect(hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")

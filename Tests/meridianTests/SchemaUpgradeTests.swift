@@ -3,6 +3,7 @@ import Foundation
 import MeridianCore
 import MeridianStore
 import MeridianTesting
+import PhoneFeedProvider
 import RunTracker
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 @Suite("schema upgrades")
 struct SchemaUpgradeTests {
     /// Every plugin schema, as `StandardPlugins.schemas` lists them.
-    static let schemas = [Store.schema, RunSchema.schema, RunHistorySchema.schema, FlyerSchema.schema]
+    static let schemas = [Store.schema, RunSchema.schema, RunHistorySchema.schema, FlyerSchema.schema, DeviceStore.schema]
 
     /// A database with every plugin's migrations but its newest: the previous release's schema.
     static func previousRelease(at path: String) throws {
@@ -30,13 +31,13 @@ struct SchemaUpgradeTests {
 
         let dryRun = try MeridianBinary.run(["store", "migrate", "--dry-run", "--db", database])
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
-        #expect(dryRun.stdout == "\(database): 3 pending migrations:\n" + newest.map { "  \($0)\n" }.joined(), "\(dryRun.stdout)")
+        #expect(dryRun.stdout == "\(database): \(newest.count) pending migrations:\n" + newest.map { "  \($0)\n" }.joined(), "\(dryRun.stdout)")
         let unchanged = try MeridianBinary.run(["store", "migrate", "--dry-run", "--db", database])
         #expect(unchanged.stdout == dryRun.stdout, "a dry run changed the database")
 
         let migrated = try MeridianBinary.run(["store", "migrate", "--db", database])
         #expect(migrated.status == 0, "\(migrated.stderr)")
-        #expect(migrated.stdout.contains("applied 3 migrations"), "\(migrated.stdout)")
+        #expect(migrated.stdout.contains("applied \(newest.count) migrations"), "\(migrated.stdout)")
         let after = try MeridianBinary.run(["store", "migrate", "--dry-run", "--db", database])
         #expect(after.stdout == "\(database): no pending migrations\n", "\(after.stdout)")
         #expect(try MeridianBinary.run(["runs", "list", "--db", database]).status == 0)

@@ -32,12 +32,16 @@ struct DevicesOptions: ParsableArguments {
         print(String(decoding: try MeridianJSON.makeEncoder(pretty: true).encode(value), as: UTF8.self))
     }
 
-    /// The key and where to type it, as text or JSON.
+    /// The key and where to type it, as text or JSON; for OwnTracks also the set-up link and its QR code.
     func show(name: String, key: String, protocol feedProtocol: FeedProtocol, base: String) throws {
-        let urls = DeviceURLs(base: base, key: key)
-        if json { return try printJSON(DeviceRoutes.Credentials(id: name, key: key, urls: urls)) }
+        let credentials = DeviceRoutes.Credentials(id: name, key: key, base: base)
+        if json { return try printJSON(credentials) }
         print("Device '\(name)': key \(key) (shown only now; meridian devices rotate '\(name)' gives a new one)")
-        urls.instructions(for: feedProtocol, name: name, key: key).forEach { print($0) }
+        credentials.urls.instructions(for: feedProtocol, name: name, key: key).forEach { print($0) }
+        guard feedProtocol == .owntracks, let code = QRCode(bytes: Array(credentials.owntracksConfig.utf8)) else { return }
+        print("Or scan this with the phone's camera (or open the link on the phone) to set OwnTracks up in one step:")
+        code.terminalLines().forEach { print($0) }
+        print(credentials.owntracksConfig)
     }
 }
 

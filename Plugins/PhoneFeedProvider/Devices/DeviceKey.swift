@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// A device's secret: 32 random bytes (256 bits) written as unpadded base64url, stored only as its SHA-256.
@@ -10,8 +11,8 @@ enum DeviceKey {
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    /// The stored form of `key`.
-    static func hash(_ key: String) -> [UInt8] { SHA256.digest(Array(key.utf8)) }
+    /// The stored form of `key`: its SHA-256 (swift-crypto).
+    static func hash(_ key: String) -> [UInt8] { Array(SHA256.hash(data: Array(key.utf8))) }
 
     /// Compares two hashes in time that depends only on their lengths (both 32 bytes here).
     static func matches(_ a: [UInt8], _ b: [UInt8]) -> Bool {

@@ -7,6 +7,7 @@ import MeridianHTTP
 struct DeviceRoutes: Sendable {
     let devices: DeviceStore
     let feeds: DeviceFeeds
+    let sampling: SamplingControl
 
     struct AddRequest: Decodable, Sendable {
         var name: String
@@ -18,6 +19,15 @@ struct DeviceRoutes: Sendable {
         var id: String
         var key: String
         var urls: DeviceURLs
+        /// The `owntracks:///config?inline=` link that sets OwnTracks up in one tap or scan.
+        var owntracksConfig: String
+
+        init(id: String, key: String, base: String) {
+            self.id = id
+            self.key = key
+            urls = DeviceURLs(base: base, key: key)
+            owntracksConfig = OwnTracksSetup.link(url: urls.owntracks, name: id, key: key)
+        }
     }
 
     /// A device and what it has sent since the service started.
@@ -27,6 +37,8 @@ struct DeviceRoutes: Sendable {
         var createdAt: Date
         var lastFixAgeS: Double?
         var feed: DeviceFeedState
+        /// OwnTracks devices: the monitoring mode Meridian wants, last sent and last reported.
+        var sampling: SamplingState?
     }
 
     struct Listing: Encodable, Sendable { var devices: [Listed] }
@@ -38,20 +50,21 @@ struct DeviceRoutes: Sendable {
             return JSONResponse(Listing(devices: try devices.list().map { device in
                 let feed = feeds.state(of: device.id)
                 return Listed(id: device.id, protocol: device.feedProtocol, createdAt: device.createdAt,
-                              lastFixAgeS: feed.lastFix.map { now.timeIntervalSince($0) }, feed: feed)
+                              lastFixAgeS: feed.lastFix.map { now.timeIntervalSince($0) }, feed: feed,
+                              sampling: device.feedProtocol == .owntracks ? sampling.sampling(of: device.id) : nil)
             }))
         }
         v1.post("devices") { request, _ in
             try request.allowQuery([])
             let body = try await request.decodeJSON(AddRequest.self, limit: 64 << 10)
             let key = try mapped { try devices.add(name: body.name, protocol: body.protocol ?? .owntracks) }
-            return JSONResponse(Credentials(id: body.name, key: key, urls: DeviceURLs(base: Self.base(request), key: key)), status: .created)
+            return JSONResponse(Credentials(id: body.name, key: key, base: Self.base(request)), status: .created)
         }
         v1.post("devices/:id/rotate") { request, context in
             try request.allowQuery([])
             let id = try context.parameters.decoded("id")
             let key = try mapped { try devices.rotate(name: id) }
-            return JSONResponse(Credentials(id: id, key: key, urls: DeviceURLs(base: Self.base(request), key: key)))
+            return JSONResponse(Credentials(id: id, key: key, base: Self.base(request)))
         }
         v1.delete("devices/:id") { request, context in
             try request.allowQuery([])
@@ -62,7 +75,7 @@ struct DeviceRoutes: Sendable {
     }
 
     /// The URL the request reached this server at.
-    private static func base(_ request: Request) -> String {
+    static func base(_ request: Request) -> String {
         "http://\(request.head.authority ?? "127.0.0.1")"
     }
 

@@ -9,6 +9,7 @@ import MeridianHTTP
 struct FeedRoutes: Sendable {
     let devices: DeviceStore
     let feeds: DeviceFeeds
+    let sampling: SamplingControl
     let context: ProviderContext
     /// Largest accepted body: a 10,000-point Overland batch fits, 16 MiB does not.
     static let bodyLimit = 8 << 20
@@ -17,8 +18,11 @@ struct FeedRoutes: Sendable {
         v1.post("feeds/owntracks") { request, _ in
             let device = try await authenticate(request, scheme: "Basic")
             let body = try await request.collectBody(limit: Self.bodyLimit, mediaTypes: ["application/json", "text/plain"])
-            deliver(OwnTracksMessage.decode(body), from: device)
-            return Self.response("[]", type: "application/json")
+            let message = OwnTracksMessage.decode(body)
+            deliver(message.points, from: device)
+            let commands = sampling.commands(for: device.id, reported: message.mode)
+            let answer = (try? JSONSerialization.data(withJSONObject: commands, options: [.sortedKeys])) ?? Data("[]".utf8)
+            return Self.response(String(decoding: answer, as: UTF8.self), type: "application/json")
         }
         v1.get("feeds/osmand") { request, _ in
             let device = try await authenticate(request, scheme: "Bearer")

@@ -3,6 +3,9 @@
 /// The highest-priority provider that has sent a fix within its `staleAfter`
 /// window is active (ties go to the one listed first). When it goes quiet the
 /// next fresh one takes over; when it sends again it takes back over at once.
+///
+/// A source `<provider>/<name>` (one of a provider's devices, such as a phone) is fused as a source of its own with
+/// its provider's priority and `staleAfter`, listed after the provider and its sources that sent before it.
 public struct FixFusion: Sendable {
     public struct Source: Sendable {
         public var id: String
@@ -17,7 +20,7 @@ public struct FixFusion: Sendable {
         }
     }
 
-    private let sources: [Source]
+    private var sources: [Source]
     private var lastFix: [String: ContinuousClock.Instant] = [:]
     /// The provider whose fixes currently go through.
     public private(set) var active: String?
@@ -31,6 +34,7 @@ public struct FixFusion: Sendable {
 
     /// Records a fix from `id` at `now`; returns true when it should go through.
     public mutating func accept(from id: String, at now: ContinuousClock.Instant) -> Bool {
+        if lastFix[id] == nil, !sources.contains(where: { $0.id == id }) { addSubSource(id) }
         lastFix[id] = now
         active = activeSource(at: now)
         return active == id
@@ -42,6 +46,15 @@ public struct FixFusion: Sendable {
             guard let last = lastFix[source.id] else { return false }
             return now - last <= .seconds(source.staleAfter)
         }?.id
+    }
+
+    /// Lists `<provider>/<name>` after its provider and that provider's earlier sources.
+    private mutating func addSubSource(_ id: String) {
+        guard let slash = id.firstIndex(of: "/") else { return }
+        let provider = String(id[..<slash])
+        guard let parent = sources.firstIndex(where: { $0.id == provider }) else { return }
+        let end = sources[parent...].firstIndex { $0.id != provider && !$0.id.hasPrefix(provider + "/") } ?? sources.endIndex
+        sources.insert(Source(id: id, priority: sources[parent].priority, staleAfter: sources[parent].staleAfter), at: end)
     }
 
     /// When `id` last sent a fix.

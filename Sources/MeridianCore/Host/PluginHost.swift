@@ -130,18 +130,20 @@ public final class PluginHost: Service, Sendable {
             + consumers.map { $0.consumer as any Service } + [self]
     }
 
-    /// Takes a fix from provider `id`: counts it, fuses, and fans it out when it goes through.
+    /// Takes a fix from provider `id`: counts it, fuses, and fans it out when it goes through. A fix whose `providerID`
+    /// is `<id>/<source>` (a provider that stands for several devices) is fused as that source of its own.
     public func receive(_ fix: Fix, from id: String, at now: ContinuousClock.Instant = .now) {
         guard let slot = providers.first(where: { $0.id == id }) else { return }
         slot.fixesReceived.value.add(1, ordering: .relaxed)
         fixCounters[id]?.increment()
+        let source = fix.providerID.hasPrefix(id + "/") ? fix.providerID : id
         var own = fix
-        own.providerID = id
+        own.providerID = source
         providerFixes.offer(own)
-        let accepted = fusion.withLock { $0.accept(from: id, at: now) }
+        let accepted = fusion.withLock { $0.accept(from: source, at: now) }
         guard accepted else { return }
         var fix = fix
-        fix.providerID = id
+        fix.providerID = source
         position.update(fix, at: now)
         events.publish("fix", FixRecord(fix, includeProvider: true))
         for consumer in consumers where !consumer.channel.offer(fix) {
@@ -181,14 +183,15 @@ public final class PluginHost: Service, Sendable {
             let snapshot = slot.health.snapshot
             let age = lastFixes[slot.id].flatMap { $0 }.map { (now - $0).seconds }
             let own = ProviderReport(id: slot.id, type: slot.type, priority: slot.priority, state: snapshot.state,
-                                     message: snapshot.message, since: snapshot.since, active: slot.id == active,
+                                     message: snapshot.message, since: snapshot.since,
+                                     active: slot.id == active || active?.hasPrefix(slot.id + "/") == true,
                                      lastFixAgeS: age, fixesReceived: slot.fixesReceived.value.load(ordering: .relaxed),
                                      counters: snapshot.counters)
             let sources = (slot.provider as? any ReportsSources)?.sourceReports(now: Date()) ?? []
             return [own] + sources.map { source in
                 ProviderReport(id: "\(slot.id)/\(source.name)", type: slot.type, priority: slot.priority,
                                state: source.lastFixAgeS == nil ? .connecting : .connected, message: nil, since: snapshot.since,
-                               active: false, lastFixAgeS: source.lastFixAgeS, fixesReceived: source.fixesReceived,
+                               active: active == "\(slot.id)/\(source.name)", lastFixAgeS: source.lastFixAgeS, fixesReceived: source.fixesReceived,
                                counters: source.counters, battery: source.battery, lastRejection: source.lastRejection)
             }
         }

@@ -52,7 +52,8 @@ public struct ProviderContext: Sendable {
     /// The provider's logger.
     public var logger: Logger { plugin.logger }
 
-    /// Hands a fix to the host (which stamps nothing: set `providerID` to `id`).
+    /// Hands a fix to the host (which stamps nothing: set `providerID` to `id`, or to `<id>/<source>` for one of the
+    /// provider's several sources, which the host then fuses as a source of its own).
     public func emit(_ fix: Fix) {
         sink(fix)
     }

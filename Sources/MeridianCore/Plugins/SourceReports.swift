@@ -1,7 +1,8 @@
 import Foundation
 
 /// A provider that stands for several sources (the phone provider's devices); `GET /v1/providers` shows each as
-/// `<provider id>/<source>` after the provider's own row. The host still fuses the provider as one source.
+/// `<provider id>/<source>` after the provider's own row. Its fixes carry `providerID` `<provider id>/<source>`, and
+/// the host fuses each source as one of its own (`FixFusion`).
 public protocol ReportsSources: Sendable {
     /// The state of each source, by name.
     func sourceReports(now: Date) -> [SourceReport]
