@@ -28,19 +28,16 @@ public enum ActivityFileReader {
         }
         if GeoJSONPrefix.matches(prefix) { throw ActivityFileError(file: file, message: GeoJSONPrefix.refusal) }
         // A gzip file inside a gzip file is none of the formats.
-        switch Gzip.isCompressed(prefix) ? nil : detect(prefix) {
+        let format = Gzip.isCompressed(prefix) ? nil : detect(prefix)
+        switch format {
         case .fit:
             let bytes = try decompressed(data, file: file)
             let decoded = bytes.withUnsafeBytes { raw in
                 Result { () throws(ActivityFileError) in try FITDecoder(file: file).decode(raw) }
             }
             return try decoded.get().flatMap { FITActivities(contents: $0, file: file).activities() }
-        case .tcx:
-            return try TCXReader.read(data, file: file, isCancelled: isCancelled)
-        case .gpx:
-            let result = GPXReader.read(data, file: file, isCancelled: isCancelled)
-            if let error = result.error { throw error }
-            return [result.activity]
+        case .tcx, .gpx:
+            return try readXML(.bytes(data), tcx: format == .tcx, file: file, isCancelled: isCancelled)
         case .nmea?:
             return [try readLog(try decompressed(data, file: file), file: file, format: .nmea)]
         case .gpsd?:
@@ -50,6 +47,26 @@ public enum ActivityFileReader {
         case nil:
             throw ActivityFileError(file: file, byteOffset: 0, message: "not a FIT, TCX or GPX file (it starts with \(describe(prefix.prefix(16)))); export the activity as FIT, TCX or GPX")
         }
+    }
+
+    /// The most samples one file may hold (FIT records, GPX and TCX points, log fixes with a time): a million, more
+    /// than 11 days at one a second (a 24-hour ride at 1 Hz has 86,400). Reading stops with an error past it, which
+    /// keeps the memory an import needs bounded.
+    public static let maximumSamples = 1_000_000
+
+    /// What ``maximumSamples`` refuses.
+    static let tooManySamples = """
+        holds more than \(maximumSamples.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) \
+        samples (11 days at one a second), the most one file may hold; split the activity into shorter files
+        """
+
+    /// The activities of a GPX or TCX document (streamed: no copy of the whole document is held).
+    private static func readXML(_ input: XMLInput, tcx: Bool, file: String,
+                                isCancelled: () -> Bool) throws(ActivityFileError) -> [RecordedActivity] {
+        if tcx { return try TCXReader.read(input, file: file, isCancelled: isCancelled) }
+        let result = GPXReader.read(input, file: file, isCancelled: isCancelled)
+        if let error = result.error { throw error }
+        return [result.activity]
     }
 
     /// The most bytes a compressed FIT file or receiver log may decompress to (64 MiB, as much as
@@ -77,16 +94,40 @@ public enum ActivityFileReader {
         }
     }
 
-    /// Reads the file at `url` (see ``read(_:file:)``); errors name `url.path`.
+    /// Reads the file at `url` (see ``read(_:file:)``); errors name the path as given (`url.relativePath`). A plain
+    /// GPX or TCX file is parsed as it is read, never held whole; any other file is read into memory, up to
+    /// ``maximumBufferedSize`` bytes.
     public static func read(contentsOf url: URL) throws(ActivityFileError) -> [RecordedActivity] {
+        let file = url.relativePath
+        func cannotRead(_ error: any Error) -> ActivityFileError {
+            let reason = (error as NSError).localizedDescription
+            return ActivityFileError(file: file, message: "cannot read the file (\(reason)); check the path and its permissions")
+        }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            let prefix = try handle.read(upToCount: detectionPrefix) ?? Data()
+            if !GeoJSONPrefix.matches(prefix), let format = detect(prefix), !Gzip.isCompressed(prefix),
+               format == .gpx || format == .tcx {
+                try handle.seek(toOffset: 0)
+                return try readXML(.file(handle), tcx: format == .tcx, file: file, isCancelled: { false })
+            }
+            let size = try handle.seekToEnd()
+            guard size <= UInt64(maximumBufferedSize) else {
+                throw ActivityFileError(file: file, message: """
+                    is \(size >> 20) MiB; only plain GPX and TCX files are read as a stream, other files (FIT, logs, \
+                    anything gzip-compressed) at most \(maximumBufferedSize >> 20) MiB; decompress it, or split the activity
+                    """)
+            }
+            try handle.seek(toOffset: 0)
+            data = try handle.readToEnd() ?? Data()
+        } catch let error as ActivityFileError {
+            throw error
         } catch {
-            let reason = (error as NSError).localizedDescription
-            throw ActivityFileError(file: url.path, message: "cannot read the file (\(reason)); check the path and its permissions")
+            throw cannotRead(error)
         }
-        return try read(data, file: url.path)
+        return try read(data, file: file)
     }
 
     /// How many bytes `read` looks at to detect the format.
@@ -122,10 +163,11 @@ public enum ActivityFileReader {
             while try reader.nextBatch(onError: { error in
                 problems += 1
                 activity.warn(ActivityFileError(file: error.file, line: error.line, message: error.message))
-            }, onFix: { activity.samples.append(RecordedSample($0)) }) {}
+            }, onFix: { activity.samples.append(RecordedSample($0)) }), activity.samples.count <= maximumSamples {}
         } catch {
             throw ActivityFileError(file: file, line: error.line, message: error.message)
         }
+        guard activity.samples.count <= maximumSamples else { throw ActivityFileError(file: file, message: tooManySamples) }
         activity.skip("bad_lines", count: problems)
         activity.startTime = activity.samples.first?.time
         guard !activity.samples.isEmpty else {

@@ -80,7 +80,7 @@ struct HostileXMLTests {
         let (size, error, points) = try await Self.offPool {
             let document = GeneratedFiles.longGPX(points: 1_000_000)
             let counter = PointCounter(file: "long.gpx")
-            let error = counter.parse(document)
+            let error = counter.parse(.bytes(document))
             return (document.count, error, counter.points)
         }
         #expect(size > 70_000_000)
@@ -88,6 +88,45 @@ struct HostileXMLTests {
         // handed over whole.
         #expect(error == nil)
         #expect(points == 1_000_000)
+    }
+
+    @Test("a file of more samples than ActivityFileReader.maximumSamples is refused, naming the file and the limit")
+    func tooManySamples() async throws {
+        // 1,000,001 points of 75 bytes: 75 MB of GPX in about 2 MB of gzip. Before: read whole, about 430 B a
+        // sample held (the 3.5 M points of 9.5 MB gzip reached 1.5 GB).
+        let error = try await Self.offPool {
+            let upload = try GeneratedFiles.gzip(GeneratedFiles.longGPX(points: ActivityFileReader.maximumSamples + 1), level: 1)
+            return Self.error { try ActivityFileReader.read(upload, file: "endless.gpx.gz") }
+        }
+        let message = try #require(error).description
+        #expect(message.hasPrefix("endless.gpx.gz"), "\(message)")
+        #expect(message.contains("more than 1,000,000 samples"), "\(message)")
+    }
+
+    @Test("a plain GPX file is read from disk as a stream, as it reads from memory")
+    func plainFileStreams() async throws {
+        let directory = try TestData.temporaryDirectory("stream")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("long.gpx")
+        try GeneratedFiles.longGPX(points: 200_000).write(to: url)
+        let activities = try await Self.offPool { try ActivityFileReader.read(contentsOf: url) }
+        #expect(activities.first?.samples.count == 200_000)
+        #expect(activities.first?.samples.last?.time == GeneratedFiles.longGPXStart.addingTimeInterval(199_999))
+    }
+
+    @Test("a FIT file or log bigger than maximumBufferedSize is refused before it is read into memory")
+    func bufferedFileTooBig() throws {
+        let directory = try TestData.temporaryDirectory("buffered")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("huge.nmea")
+        let line = Data("$GPRMC,070000,A,4807.038,N,01131.000,E,000.0,000.0,010524,,*00\r\n".utf8)
+        FileManager.default.createFile(atPath: url.path, contents: line)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: UInt64(ActivityFileReader.maximumBufferedSize) + 1)
+        try handle.close()
+        let message = try #require(Self.error { try ActivityFileReader.read(contentsOf: url) }).description
+        #expect(message.contains("is 64 MiB"), "\(message)")
+        #expect(message.contains("at most 64 MiB"), "\(message)")
     }
 
     @Test("a GPX of 200,000 points (15 MB, over libxml2's 10 MB look-ahead) is read whole")

@@ -52,8 +52,7 @@ struct RunsImportCommand: AsyncParsableCommand {
                 progress?.update(fraction: Double(index) / Double(files.count),
                                  detail: "\(index) of \(Counted.string(files.count, "file")), \(Counted.string(report.imported.count, "run"))")
                 do {
-                    let data = try Data(contentsOf: URL(fileURLWithPath: file))
-                    report.add(try importer.importFile(data, file: file, request: request), file: file)
+                    report.add(try importer.importFile(contentsOf: URL(fileURLWithPath: file), request: request), file: file)
                 } catch let error as ActivityFileError {
                     report.failed.append(.init(file: file, error: error.description))
                 } catch {

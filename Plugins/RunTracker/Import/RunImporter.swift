@@ -6,22 +6,22 @@ import MeridianCore
 /// activity in a file becomes a run (a FIT file with several sessions gives several), tracked by Meridian's own
 /// engine, with the device's figures kept beside. A run that matches a stored one is a duplicate and skipped, and so
 /// is an activity with nothing to save (no time, or neither a position nor a sensor reading); a short one is saved.
-public struct RunImporter: Sendable {
-    public let runStore: RunStore
-    public let settings: TrackerSettings
+package struct RunImporter: Sendable {
+    package let runStore: RunStore
+    package let settings: TrackerSettings
 
     /// Runs whose start times are this close (seconds)…
-    public static let duplicateStartWindow = 2.0
+    package static let duplicateStartWindow = 2.0
     /// …with the same activity and distances this close (a fraction of the longer) are the same run.
-    public static let duplicateDistanceFraction = 0.01
+    package static let duplicateDistanceFraction = 0.01
 
-    public init(runStore: RunStore, settings: TrackerSettings) {
+    package init(runStore: RunStore, settings: TrackerSettings) {
         self.runStore = runStore
         self.settings = settings
     }
 
     /// What became of one activity of a file.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// Stored as a new run.
         case imported(ImportedRun)
         /// Skipped: the same run is already stored (`existing`).
@@ -31,12 +31,12 @@ public struct RunImporter: Sendable {
     }
 
     /// How the activity of an imported run was inferred (its file named none): JSON `{"run_id", "inference": {…}}`.
-    public struct Inferred: Encodable, Sendable {
-        public var runID: String
-        public var inference: ActivityInference
+    package struct Inferred: Encodable, Sendable {
+        package var runID: String
+        package var inference: ActivityInference
 
         /// The inference of `run`, or `nil` when the caller or the file gave its activity.
-        public init?(_ run: ImportedRun) {
+        package init?(_ run: ImportedRun) {
             guard let inference = run.inference else { return nil }
             runID = run.summary.id
             self.inference = inference
@@ -44,15 +44,15 @@ public struct RunImporter: Sendable {
     }
 
     /// What the caller may set for every run of a file.
-    public struct Request: Sendable {
+    package struct Request: Sendable {
         /// The run name (default: the file's own name for the activity, else the file name).
-        public var name: String?
+        package var name: String?
         /// The activity (default: the file's sport, else the one its speeds show).
-        public var activity: Activity?
+        package var activity: Activity?
         /// Store runs that match a stored run too.
-        public var allowDuplicates: Bool
+        package var allowDuplicates: Bool
 
-        public init(name: String? = nil, activity: Activity? = nil, allowDuplicates: Bool = false) {
+        package init(name: String? = nil, activity: Activity? = nil, allowDuplicates: Bool = false) {
             self.name = name
             self.activity = activity
             self.allowDuplicates = allowDuplicates
@@ -62,22 +62,41 @@ public struct RunImporter: Sendable {
     /// Reads `data` (FIT, TCX, GPX, NMEA or gpsd JSON, any of them gzip-compressed; named `file` in messages),
     /// tracks every activity in it and stores the runs in one transaction: all of the file, or nothing.
     /// A damaged file throws `ActivityFileError` naming the file and the byte offset or line; so does reading
-    /// stopped because `isCancelled` said so.
-    public func importFile(_ data: Data, file: String, request: Request = Request(),
+    /// stopped because `isCancelled` said so, and a file of more than `ActivityFileReader.maximumSamples` samples.
+    package func importFile(_ data: Data, file: String, request: Request = Request(),
                            isCancelled: () -> Bool = { false }) throws -> [Outcome] {
-        let recordings = try ActivityFileReader.read(data, file: file, isCancelled: isCancelled).filter { !$0.samples.isEmpty }
+        try importRecordings(ActivityFileReader.read(data, file: file, isCancelled: isCancelled), file: file, request: request)
+    }
+
+    /// Imports the file at `url` as ``importFile(_:file:request:isCancelled:)`` does; a plain GPX or TCX file is
+    /// parsed as it is read, never held whole.
+    package func importFile(contentsOf url: URL, request: Request = Request()) throws -> [Outcome] {
+        try importRecordings(ActivityFileReader.read(contentsOf: url), file: url.relativePath, request: request)
+    }
+
+    /// Tracks and stores `read`, the activities of `file`. Each recording's samples are let go once it is
+    /// tracked (its track points take their place), so an import holds one copy of the points, not two.
+    private func importRecordings(_ read: consuming [RecordedActivity], file: String, request: Request) throws -> [Outcome] {
+        var recordings = consume read
+        recordings.removeAll { $0.samples.isEmpty }
         guard !recordings.isEmpty else {
             throw ActivityFileError(file: file, message: "the file holds no recorded samples; nothing to import")
         }
         let fallbackName = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-        let prepared = try recordings.enumerated().compactMap { index, recording in
+        let count = recordings.count
+        var prepared: [PreparedImport] = []
+        for index in 0..<count {
+            var recording = RecordedActivity(format: recordings[index].format)
+            swap(&recording, &recordings[index])
             var name = request.name ?? recording.name ?? fallbackName
-            if recordings.count > 1 { name += " (\(index + 1) of \(recordings.count))" }
+            if count > 1 { name += " (\(index + 1) of \(count))" }
             if let problem = RunEdit.nameLimit.problem(name) {
                 let whose = request.name != nil ? "the run name given" : recording.name != nil ? "the activity's name in the file" : "the file name"
                 throw ActivityFileError(file: file, message: "\(whose) \(problem); give a shorter one (--name, or ?name= over HTTP)")
             }
-            return try RunStore.prepareImport(recording, name: name, activity: request.activity, settings: settings)
+            if let run = try RunStore.prepareImport(consume recording, name: name, activity: request.activity, settings: settings) {
+                prepared.append(run)
+            }
         }
         return try runStore.store.releasingSpaceOnFailure {
             try runStore.store(prepared, duplicates: request.allowDuplicates ? nil : Self.duplicateRule)

@@ -5,14 +5,14 @@ import MeridianCore
 import MeridianStore
 
 /// Reads and writes runs and their points. Every write is one small transaction.
-public struct RunStore: Sendable {
-    public let store: Store
+package struct RunStore: Sendable {
+    package let store: Store
     /// How saved runs are grouped into routes (the `route_match_m` option).
-    public let matcher: RouteMatcher
+    package let matcher: RouteMatcher
     private var database: any DatabaseWriter { store.database }
 
     /// Opens the run tables in `store` (and the history tables saving needs), creating or updating them.
-    public init(store: Store, matcher: RouteMatcher = RouteMatcher()) throws(StoreError) {
+    package init(store: Store, matcher: RouteMatcher = RouteMatcher()) throws(StoreError) {
         self.store = store
         self.matcher = matcher
         try RunSchema.migrate(store)
@@ -22,7 +22,7 @@ public struct RunStore: Sendable {
     // MARK: Writing
 
     /// Creates the row of a new run.
-    public func insert(_ state: EngineState, summary: RunSummary) async throws {
+    package func insert(_ state: EngineState, summary: RunSummary) async throws {
         let liveState = try Self.encode(state)
         try await database.write { db in
             try db.execute(sql: """
@@ -38,7 +38,7 @@ public struct RunStore: Sendable {
     /// When the run has just been stopped long enough to save, `RunCompletion.didSave` runs in the same
     /// transaction; the personal records it sets are returned.
     @discardableResult
-    public func persist(_ state: EngineState, summary: RunSummary, points: [TrackPoint]) async throws -> [PersonalRecord] {
+    package func persist(_ state: EngineState, summary: RunSummary, points: [TrackPoint]) async throws -> [PersonalRecord] {
         let liveState: String? = summary.state == .stopped ? nil : try Self.encode(state)
         let matcher = matcher
         return try await database.write { db in
@@ -51,7 +51,7 @@ public struct RunStore: Sendable {
     /// Returns `nil` when the recording has no samples or nothing to save (`PreparedImport.reasonToSkip`); a short
     /// one is saved (only live runs have drafts). (`prepareImport` then `store` do the same in two steps, so that
     /// several imports can overlap.)
-    public func importRun(_ recording: RecordedActivity, id: String = UUID().uuidString.lowercased(), name: String,
+    package func importRun(_ recording: RecordedActivity, id: String = UUID().uuidString.lowercased(), name: String,
                           activity: Activity? = nil, settings: TrackerSettings = TrackerSettings()) throws -> ImportedRun? {
         guard let prepared = try Self.prepareImport(recording, id: id, name: name, activity: activity, settings: settings),
               prepared.reasonToSkip == nil else {
@@ -62,13 +62,14 @@ public struct RunStore: Sendable {
 
     /// The database-free part of an import: tracks the recording and builds its packed progress.
     /// Returns `nil` when the recording has no samples. Pass the result to `store(_:)`; meanwhile the next
-    /// recording can be prepared.
-    public static func prepareImport(_ recording: RecordedActivity, id: String = UUID().uuidString.lowercased(),
+    /// recording can be prepared. The recording is let go once tracked (pass it with `consume` to free its samples).
+    package static func prepareImport(_ recording: consuming RecordedActivity, id: String = UUID().uuidString.lowercased(),
                                      name: String, activity: Activity? = nil,
                                      settings: TrackerSettings = TrackerSettings()) throws -> PreparedImport? {
         guard let tracked = RunImport.track(recording, id: id, name: name, activity: activity, settings: settings) else {
             return nil
         }
+        _ = consume recording
         let summary = tracked.summary
         return PreparedImport(summary: summary, points: tracked.points, inference: tracked.inference,
                               reasonToSkip: tracked.reasonToSkip,
@@ -78,7 +79,7 @@ public struct RunStore: Sendable {
 
     /// Stores a prepared import in one transaction: row, points, metrics and `RunCompletion.didSave` (whatever its
     /// `reasonToSkip`: check it first).
-    public func store(_ prepared: PreparedImport) throws -> ImportedRun {
+    package func store(_ prepared: PreparedImport) throws -> ImportedRun {
         let matcher = matcher
         return try database.write { db in try Self.insert(prepared, matcher: matcher, in: db) }
     }
@@ -97,15 +98,15 @@ public struct RunStore: Sendable {
 
     /// When a run counts as already stored: a stored run (not deleted) of the same activity that started within
     /// `startWindow` seconds and whose distance differs by at most `distanceFraction` of the longer.
-    public struct DuplicateRule: Sendable {
-        public var startWindow: Double
-        public var distanceFraction: Double
+    package struct DuplicateRule: Sendable {
+        package var startWindow: Double
+        package var distanceFraction: Double
     }
 
     /// Stores prepared imports in one transaction, each like `store(_:)`; one with a `reasonToSkip` is skipped and
     /// reported with it; with a `duplicates` rule, a run matching a stored one (or one stored earlier in the same
     /// call) is skipped and reported with the run it matches.
-    public func store(_ prepared: [PreparedImport], duplicates: DuplicateRule?) throws -> [RunImporter.Outcome] {
+    package func store(_ prepared: [PreparedImport], duplicates: DuplicateRule?) throws -> [RunImporter.Outcome] {
         let matcher = matcher
         return try database.write { db in
             try prepared.map { prepared in
@@ -130,7 +131,7 @@ public struct RunStore: Sendable {
     }
 
     /// Deletes a draft run; its points go with it (`ON DELETE CASCADE`). Returns false when `id` is not a draft.
-    public func discardDraft(id: String) async throws -> Bool {
+    package func discardDraft(id: String) async throws -> Bool {
         try await database.write { db in
             try db.execute(sql: "DELETE FROM runs WHERE id = ? AND state = 'draft'", arguments: [id])
             return db.changesCount > 0
@@ -170,7 +171,7 @@ public struct RunStore: Sendable {
 
     /// The saved tracker state of every run that was tracking or paused (normally at most one).
     /// The rows read are plain values (Sendable), so the read runs on GRDB's reader, not on the caller's thread.
-    public func activeStates() async throws -> [EngineState] {
+    package func activeStates() async throws -> [EngineState] {
         let rows = try await database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, live_state FROM runs WHERE state IN ('tracking', 'paused') AND deleted_at IS NULL ORDER BY started_at
@@ -189,12 +190,12 @@ public struct RunStore: Sendable {
     }
 
     /// The run object of `id`, or `nil`.
-    public func summary(id: String) async throws -> RunSummary? {
+    package func summary(id: String) async throws -> RunSummary? {
         try await database.read { db in try RunSummary.fetch(db, id: id) }
     }
 
     /// All points of run `runID` in order (see `RunPoints.load`).
-    public func points(runID: String) async throws -> [TrackPoint] {
+    package func points(runID: String) async throws -> [TrackPoint] {
         try await database.read { db in try RunPoints.load(db, runID: runID) }
     }
 
@@ -212,13 +213,13 @@ public struct RunStore: Sendable {
 }
 
 /// A tracked recording not yet stored (`RunStore.prepareImport`).
-public struct PreparedImport: Sendable {
-    public var summary: RunSummary
-    public var points: [TrackPoint]
+package struct PreparedImport: Sendable {
+    package var summary: RunSummary
+    package var points: [TrackPoint]
     /// How the activity was inferred; `nil` when the caller or the file gave it.
-    public var inference: ActivityInference?
+    package var inference: ActivityInference?
     /// Why it is no activity to save (`TrackedRecording.reasonToSkip`), or `nil`.
-    public var reasonToSkip: String?
+    package var reasonToSkip: String?
     /// The packed progress, for splits and records.
     var progress: RunProgress
     /// The samples and track, for routes and segments.
@@ -227,9 +228,9 @@ public struct PreparedImport: Sendable {
 
 /// A stored recording: the run object, every point with its rejection reason, the records it set, and how its
 /// activity was inferred (`nil` when the caller or the file gave it).
-public struct ImportedRun: Sendable {
-    public var summary: RunSummary
-    public var points: [TrackPoint]
-    public var records: [PersonalRecord]
-    public var inference: ActivityInference?
+package struct ImportedRun: Sendable {
+    package var summary: RunSummary
+    package var points: [TrackPoint]
+    package var records: [PersonalRecord]
+    package var inference: ActivityInference?
 }

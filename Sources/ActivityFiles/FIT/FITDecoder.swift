@@ -21,7 +21,8 @@ struct FITDecoder {
         var files: [FITContents] = []
         var position = 0
         repeat {
-            var decoder = FileDecoder(bytes: bytes, start: position, file: file)
+            let samplesBefore = files.reduce(0) { $0 + $1.samples.count }
+            var decoder = FileDecoder(bytes: bytes, start: position, file: file, sampleLimit: ActivityFileReader.maximumSamples - samplesBefore)
             files.append(try decoder.decode())
             position = decoder.end
         } while position < bytes.count
@@ -34,6 +35,8 @@ private struct FileDecoder {
     let bytes: UnsafeRawBufferPointer
     let start: Int
     let file: String
+    /// The most samples this file of the chain may add (``ActivityFileReader/maximumSamples`` for the chain).
+    let sampleLimit: Int
     /// Where this file (its CRC included) ends.
     private(set) var end = 0
     /// Where the header says the records end, and where they can be read up to.
@@ -46,10 +49,11 @@ private struct FileDecoder {
     private var compressedDistance: (last: Int, total: Double)?
     private var contents: FITContents
 
-    init(bytes: UnsafeRawBufferPointer, start: Int, file: String) {
+    init(bytes: UnsafeRawBufferPointer, start: Int, file: String, sampleLimit: Int) {
         self.bytes = bytes
         self.start = start
         self.file = file
+        self.sampleLimit = sampleLimit
         contents = FITContents(startOffset: start)
     }
 
@@ -146,6 +150,7 @@ private struct FileDecoder {
             }
         }
         data(definition, at: position + 1, compressedTime: time)
+        guard contents.samples.count <= sampleLimit else { throw error(position, ActivityFileReader.tooManySamples) }
         return position + 1 + definition.size
     }
 

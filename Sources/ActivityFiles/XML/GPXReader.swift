@@ -14,8 +14,14 @@ public enum GPXReader {
     /// `isCancelled` is asked as the document is read; when it says so, reading stops with an error.
     public static func read(_ data: Data, file: String,
                             isCancelled: () -> Bool = { false }) -> (activity: RecordedActivity, error: ActivityFileError?) {
+        read(.bytes(data), file: file, isCancelled: isCancelled)
+    }
+
+    /// The same as ``read(_:file:isCancelled:)`` for a document in memory or in a plain file.
+    static func read(_ input: XMLInput, file: String,
+                     isCancelled: () -> Bool = { false }) -> (activity: RecordedActivity, error: ActivityFileError?) {
         let reader = GPXDocument(file: file)
-        let error = reader.parse(data, isCancelled: isCancelled)
+        let error = reader.parse(input, isCancelled: isCancelled)
         return (reader.finish(), error)
     }
 }
@@ -100,7 +106,7 @@ private final class GPXDocument: XMLDocumentReader {
 
     private func finish(_ point: XMLPoint) {
         var (coordinate, valid) = point.coordinate(file: file, required: true, activity: &activity)
-        guard valid, let time = point.time("time", file: file, activity: &activity) else { return }
+        guard valid, let time = point.time("time", file: file, activity: &activity), countSample() else { return }
         var fix: GPSFixType?
         if let text = point.values["fix"] {
             fix = GPSFixType(rawValue: text)

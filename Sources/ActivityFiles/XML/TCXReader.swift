@@ -12,9 +12,9 @@ import MeridianCore
 /// a new track with every lap and keep counting across it).
 enum TCXReader {
     /// The activities of a TCX document, plain or gzip-compressed; stops with an error when `isCancelled` says so.
-    static func read(_ data: Data, file: String, isCancelled: () -> Bool = { false }) throws(ActivityFileError) -> [RecordedActivity] {
+    static func read(_ input: XMLInput, file: String, isCancelled: () -> Bool = { false }) throws(ActivityFileError) -> [RecordedActivity] {
         let reader = TCXDocument(file: file)
-        if let error = reader.parse(data, isCancelled: isCancelled) { throw error }
+        if let error = reader.parse(input, isCancelled: isCancelled) { throw error }
         return reader.activities
     }
 }
@@ -147,7 +147,7 @@ private final class TCXDocument: XMLDocumentReader {
         guard var current = activity else { return }
         defer { activity = current }
         let (coordinate, valid) = point.coordinate(file: file, required: false, activity: &current)
-        guard valid, let time = point.time("time", file: file, activity: &current) else { return }
+        guard valid, let time = point.time("time", file: file, activity: &current), countSample() else { return }
         // RunCadence is strides per minute; Meridian reports steps. Cadence is revolutions per minute.
         let cadence = point.number("run_cadence", nonNegative: true, file: file, activity: &current).map { $0 * 2 }
             ?? point.number("cadence", nonNegative: true, file: file, activity: &current)

@@ -16,6 +16,8 @@ class XMLDocumentReader {
     private var context: xmlParserCtxtPtr?
     /// The first problem that stopped the parser, where it stopped it.
     private var failure: (reason: String, line: Int)?
+    /// The samples read so far (``countSample()``).
+    private var sampleCount = 0
 
     /// The deepest element nesting read (real GPX and TCX files nest about 8 deep).
     static let maximumDepth = 64
@@ -30,10 +32,11 @@ class XMLDocumentReader {
         self.file = file
     }
 
-    /// Parses `data`, plain or gzip-compressed (decompressing at most `Gzip.maximumDecompressedSize`
-    /// bytes); asks `isCancelled` between chunks and stops when it says so. Returns the error that
-    /// stopped it, if any (what was read before stays read).
-    func parse(_ data: Data, isCancelled: () -> Bool = { false }) -> ActivityFileError? {
+    /// Parses `input`: bytes in memory, plain or gzip-compressed (decompressing at most
+    /// `Gzip.maximumDecompressedSize` bytes), or a plain file read a chunk at a time; asks `isCancelled`
+    /// between chunks and stops when it says so. Returns the error that stopped it, if any (what was read
+    /// before stays read).
+    func parse(_ input: XMLInput, isCancelled: () -> Bool = { false }) -> ActivityFileError? {
         _ = Self.libraryReady
         var handler = Self.makeHandler()
         guard let context = xmlCreatePushParserCtxt(&handler, Unmanaged.passUnretained(self).toOpaque(), nil, 0, file) else {
@@ -62,17 +65,34 @@ class XMLDocumentReader {
             }
             return failure == nil
         }
-        if Gzip.isCompressed(data) {
+        switch input {
+        case .bytes(let data) where Gzip.isCompressed(data):
             do {
                 try Gzip.decompress(data, limit: Gzip.maximumDecompressedSize, into: feed)
             } catch {
                 return ActivityFileError(file: file, byteOffset: error.byteOffset, message: error.description)
             }
-        } else {
+        case .bytes(let data):
             _ = data.withUnsafeBytes { feed($0.bindMemory(to: UInt8.self)) }
+        case .file(let handle):
+            do {
+                while let chunk = try handle.read(upToCount: Self.chunkSize), !chunk.isEmpty,
+                      chunk.withUnsafeBytes({ feed($0.bindMemory(to: UInt8.self)) }) {}
+            } catch {
+                return ActivityFileError(file: file, message: "cannot read the file (\(error.localizedDescription)); check the file and try again")
+            }
         }
         if failure == nil { xmlParseChunk(context, nil, 0, 1) }
         return failure.map { ActivityFileError(file: file, line: $0.line, message: $0.reason) }
+    }
+
+    /// Counts one more sample read; past ``ActivityFileReader/maximumSamples`` it stops the parser with
+    /// the limit's message and returns false (the sample is then not kept).
+    func countSample() -> Bool {
+        sampleCount += 1
+        guard sampleCount > ActivityFileReader.maximumSamples else { return true }
+        stop(ActivityFileReader.tooManySamples)
+        return false
     }
 
     /// Stops the parser with `reason`, at the current line.
@@ -191,4 +211,12 @@ class XMLDocumentReader {
         }
         return handler
     }
+}
+
+/// Where an XML document's bytes come from.
+enum XMLInput {
+    /// Bytes in memory, plain or gzip-compressed.
+    case bytes(Data)
+    /// A plain (not compressed) file, read a chunk at a time from its start.
+    case file(FileHandle)
 }
