@@ -30,9 +30,14 @@ struct ShellAssets: Sendable {
         }
     }
 
-    let css = Asset(name: "app.css", contentType: "text/css; charset=utf-8", text: ShellStyle.css)
+    /// The shell's stylesheet followed by the plugins' `styles` (`WebPages.webStyle`).
+    let css: Asset
     let script = Asset(name: "app.js", contentType: "text/javascript; charset=utf-8", text: ShellScript.javascript)
     let icon = Asset(name: "icon.svg", contentType: "image/svg+xml", text: Self.iconSVG)
+
+    init(styles: [String] = []) {
+        css = Asset(name: "app.css", contentType: "text/css; charset=utf-8", text: ([ShellStyle.css] + styles).joined())
+    }
 
     var cssURL: String { css.url }
     var scriptURL: String { script.url }

@@ -1,4 +1,5 @@
-/// The stylesheet of every page (`/assets/app.css`): readable from 320 px up, system fonts, no web fonts.
+/// The shell's part of the stylesheet of every page (`/assets/app.css`; each plugin adds its own, `WebPages.webStyle`):
+/// readable from 320 px up, system fonts, no web fonts.
 enum ShellStyle {
     static let css = #"""
 :root {
@@ -72,8 +73,6 @@ td.num, th.num { text-align: right; white-space: nowrap; }
 tbody tr:hover { background: #f7f8f4; }
 tr.best td, tr.best th { background: var(--accent-soft); }
 .table-wrap { overflow-x: auto; -webkit-overflow-scrolling: touch; }
-.runs td:first-child { white-space: nowrap; }
-.runs .name { font-weight: 620; }
 meter { width: 100%; min-width: 60px; height: 10px; }
 form.inline { display: flex; flex-wrap: wrap; gap: 10px; align-items: end; }
 .field { display: flex; flex-direction: column; gap: 4px; min-width: 0; }
@@ -100,23 +99,9 @@ ul.errors { margin: 8px 0 0; padding-left: 20px; }
 ul.errors li { margin: 4px 0; }
 .map { height: 420px; border-radius: var(--radius); overflow: hidden; background: #eef1ea; border: 1px solid var(--line); }
 .map.static { height: auto; }
-.map img, .map.static svg, .chart svg { display: block; width: 100%; height: auto; }
+.map img, .map.static svg { display: block; width: 100%; height: auto; }
 .leaflet-container { background: #eef1ea; font: inherit; }
-.charts { display: grid; gap: 18px; grid-template-columns: repeat(auto-fit, minmax(min(420px, 100%), 1fr)); }
 .mark-icon { background: #fff; border: 2px solid #1c2621; border-radius: 50%; color: #1c2621; font: 700 11px/18px system-ui, sans-serif; text-align: center; width: 22px !important; height: 22px !important; }
-.legend { display: flex; align-items: center; gap: 8px; font-size: .85rem; color: var(--muted); margin-top: 8px; flex-wrap: wrap; }
-.legend .ramp { display: inline-flex; border-radius: 4px; overflow: hidden; }
-.legend .ramp span { width: 18px; height: 10px; display: inline-block; }
-.ramp .c0 { background: #1a9850; } .ramp .c1 { background: #66bd63; } .ramp .c2 { background: #a6d96a; } .ramp .c3 { background: #d9ef8b; }
-.ramp .c4 { background: #fee08b; } .ramp .c5 { background: #fdae61; } .ramp .c6 { background: #f46d43; } .ramp .c7 { background: #d73027; }
-.chart { margin: 0; }
-.chart figcaption { font-weight: 650; margin-bottom: 6px; }
-.flyers { list-style: none; margin: 0; padding: 0; }
-.flyers li { display: flex; gap: 14px; align-items: flex-start; justify-content: space-between; padding: 14px 0; border-bottom: 1px solid var(--line); flex-wrap: wrap; }
-.flyers li:last-child { border-bottom: 0; }
-.flyers .distance { font-weight: 750; font-size: 1.25rem; font-variant-numeric: tabular-nums; min-width: 76px; }
-.flyers .what { flex: 1 1 220px; min-width: 0; overflow-wrap: anywhere; }
-.flyers .title { font-weight: 650; font-size: 1.05rem; }
 .pager { display: flex; justify-content: space-between; gap: 10px; margin-top: 14px; flex-wrap: wrap; }
 .empty { text-align: center; padding: 28px 12px; color: var(--muted); }
 .signin { max-width: 420px; margin: 8vh auto 0; }

@@ -13,6 +13,12 @@ public protocol WebPages: Sendable {
     /// `data-refresh="/path"` and `data-refresh-on="fix,run.*"` is fetched again from that path when one of
     /// those events arrives on `/v1/events`.
     func nowSections(site: WebSite) async -> [String]
+    /// The plugin's CSS rules for its pages, served after the shell's in `/assets/app.css` (none by default).
+    var webStyle: String { get }
+}
+
+extension WebPages {
+    public var webStyle: String { "" }
 }
 
 /// One entry of the navigation bar.

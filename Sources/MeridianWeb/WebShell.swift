@@ -35,16 +35,19 @@ public struct WebShell: BrowserSite {
         return plugins.compactMap { $0 as? any WebPages }
     }
 
+    /// The shell's files, the stylesheet with every page plugin's rules.
+    var assets: ShellAssets { ShellAssets(styles: pagePlugins.map(\.webStyle)) }
+
     /// The site handed to every page: navigation ("Now" first, then each plugin's links) and settings.
     var site: WebSite {
         let navigation = [NavigationLink("Now", path: "/")] + pagePlugins.flatMap(\.webNavigation)
         return WebSite(format: format, web: web, leafletAvailable: leaflet.isAvailable, navigation: navigation,
-                       signedIn: tokenConfigured, assets: ShellAssets())
+                       signedIn: tokenConfigured, assets: assets)
     }
 
     public func addRoutes(to router: Router<MeridianRequestContext>, sessions: BrowserSessions?) {
         let site = self.site
-        ShellAssets().add(to: router)
+        assets.add(to: router)
         leaflet.add(to: router)
         let pages = router.group().add(middleware: PageErrorMiddleware(site: site))
         SignInPage(sessions: sessions).add(to: pages, site: site)
