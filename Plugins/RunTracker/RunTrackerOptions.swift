@@ -2,31 +2,31 @@ import Foundation
 import MeridianCore
 
 /// Options of the `run-tracker` consumer entry.
-public struct RunTrackerOptions: Decodable, Sendable, Equatable {
+package struct RunTrackerOptions: Decodable, Sendable, Equatable {
     /// Fixes with a worse horizontal accuracy are rejected, metres.
-    public var maxAccuracy: Double = 50
+    package var maxAccuracy: Double = 50
     /// In an imported file, a longer time without any fix is a pause (the device was stopped), seconds.
-    public var pauseGapSeconds: Double = 300
+    package var pauseGapSeconds: Double = 300
     /// The athlete's maximum heart rate, for the heart-rate zones, beats per minute.
-    public var maxHeartRate: Double = 190
+    package var maxHeartRate: Double = 190
     /// Folder of the battery's sysfs entries.
-    public var powerSupplyPath: String = PowerSupply.defaultRoot
+    package var powerSupplyPath: String = PowerSupply.defaultRoot
     /// Auto-pause for every activity (each activity can override it).
-    public var autoPause: Bool = true
+    package var autoPause: Bool = true
     /// How close two runs' paths must be (discrete Fréchet distance) to be on the same route, metres.
-    public var routeMatch: Double = RouteMatcher.defaultPathDistance
+    package var routeMatch: Double = RouteMatcher.defaultPathDistance
     /// Per-activity overrides of the plausibility and auto-pause limits.
-    public var activities: [String: ActivityOverride] = [:]
+    package var activities: [String: ActivityOverride] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Overrides for one activity; absent keys keep the defaults.
-    public struct ActivityOverride: Decodable, Sendable, Equatable {
-        public var maxSpeed: Double?
-        public var autoPause: Bool?
-        public var autoPauseBelow: Double?
-        public var autoPauseAfter: Double?
-        public var autoResumeAbove: Double?
+    package struct ActivityOverride: Decodable, Sendable, Equatable {
+        package var maxSpeed: Double?
+        package var autoPause: Bool?
+        package var autoPauseBelow: Double?
+        package var autoPauseAfter: Double?
+        package var autoResumeAbove: Double?
 
         enum CodingKeys: String, CodingKey {
             case maxSpeed = "max_speed_mps"
@@ -48,7 +48,7 @@ public struct RunTrackerOptions: Decodable, Sendable, Equatable {
         case activities
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         maxAccuracy = try container.decodeIfPresent(Double.self, forKey: .maxAccuracy) ?? maxAccuracy
         if container.contains(.retiredGapSeconds) {
@@ -67,7 +67,7 @@ public struct RunTrackerOptions: Decodable, Sendable, Equatable {
     }
 
     /// Decodes and validates `options`; errors name the key.
-    public static func decode(_ options: PluginOptions) throws(ConfigError) -> RunTrackerOptions {
+    package static func decode(_ options: PluginOptions) throws(ConfigError) -> RunTrackerOptions {
         let decoded = try options.decode(RunTrackerOptions.self)
         guard decoded.maxAccuracy.isFinite, decoded.maxAccuracy > 0 else {
             throw options.error(key: "max_accuracy_m", "must be a positive number of metres, e.g. 50")
@@ -96,7 +96,7 @@ public struct RunTrackerOptions: Decodable, Sendable, Equatable {
     }
 
     /// The engine settings these options describe, with splits in the user's units.
-    public func settings(units: UnitSystem) -> TrackerSettings {
+    package func settings(units: UnitSystem) -> TrackerSettings {
         var settings = TrackerSettings()
         settings.maxAccuracy = maxAccuracy
         settings.pauseGapSeconds = pauseGapSeconds
@@ -118,10 +118,10 @@ public struct RunTrackerOptions: Decodable, Sendable, Equatable {
     }
 
     /// How saved runs are grouped into routes.
-    public var matcher: RouteMatcher { RouteMatcher(pathDistance: routeMatch) }
+    package var matcher: RouteMatcher { RouteMatcher(pathDistance: routeMatch) }
 
     /// The documentation of each option, for `meridian plugins`.
-    public static let info: [OptionInfo] = [
+    package static let info: [OptionInfo] = [
         OptionInfo("max_accuracy_m", "number > 0", default: "50", "fixes with a worse horizontal accuracy are kept but not used"),
         OptionInfo("pause_gap_s", "number > 0", default: "300", "in an imported file, a longer silence is a pause: no distance or timer time across it"),
         OptionInfo("max_heart_rate", "100–250", default: "190", "maximum heart rate for the five heart-rate zones (50/60/70/80/90 %)"),

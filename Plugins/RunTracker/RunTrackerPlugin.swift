@@ -9,15 +9,15 @@ import ServiceLifecycle
 
 /// The `run-tracker` consumer: live run tracking against the fused fix stream, stored in
 /// SpatiaLite so that no run is lost when the process dies, with its HTTP routes and run history.
-public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPendingWrites {
-    public let id: String
-    public let controller: LiveRunController
+package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPendingWrites {
+    package let id: String
+    package let controller: LiveRunController
     let runStore: RunStore
     private let importer: RunImporter
     let context: PluginContext
     private let options: RunTrackerOptions
 
-    public static let registration = ConsumerType(
+    package static let registration = ConsumerType(
         type: "run-tracker",
         summary: "records runs, walks, hikes and rides from the fix stream, with pauses, splits, records and history",
         options: RunTrackerOptions.info
@@ -29,7 +29,7 @@ public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPendingW
     package static let commandLine = PluginCommands([RunsCommand.self])
 
     /// Opens (and migrates) the run tables in the context's store.
-    public init(options: RunTrackerOptions, context: PluginContext, clock: @escaping @Sendable () -> Date = Date.init) throws {
+    package init(options: RunTrackerOptions, context: PluginContext, clock: @escaping @Sendable () -> Date = Date.init) throws {
         id = context.id
         self.context = context
         self.options = options
@@ -42,14 +42,14 @@ public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPendingW
     }
 
     /// The active run's points held while the store refuses writes (`/health`).
-    public var pendingWrites: PendingWrites? { controller.pendingWrites.current }
+    package var pendingWrites: PendingWrites? { controller.pendingWrites.current }
 
-    public func consume(_ fix: Fix) async {
+    package func consume(_ fix: Fix) async {
         await controller.consume(fix)
     }
 
     /// Restores the active run, then writes pending points every half second until shutdown.
-    public func run() async throws {
+    package func run() async throws {
         do { try await controller.restoreIfNeeded() } catch {
             context.logger.error("cannot restore the active run: \(error)")
         }
@@ -63,7 +63,7 @@ public final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPendingW
         await controller.flushLogging()
     }
 
-    public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
+    package func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
         LiveRunRoutes(controller: controller).add(to: v1)
         RunHistoryRoutes.add(to: v1, store: runStore.store, events: context.events, units: context.units,
                              maxHeartRate: importer.settings.maxHeartRate, timeZone: context.timeZone)

@@ -3,34 +3,34 @@ import MeridianCore
 
 /// How trustworthy a run's GPS data is: accuracy distribution, rejected points and why, the recording's own
 /// interval and its signal losses.
-public struct DataQuality: Sendable, Equatable, Codable {
+package struct DataQuality: Sendable, Equatable, Codable {
     /// Points per signal level (good < 10 m, fair 10–20 m, poor 20–50 m, unusable > 50 m, unknown accuracy).
-    public var accuracyLevels: [String: Int]
+    package var accuracyLevels: [String: Int]
     /// Median, 95th percentile and worst horizontal accuracy of the points that had one, metres.
-    @NullWhenAbsent public var accuracyP50: Double?
-    @NullWhenAbsent public var accuracyP95: Double?
-    @NullWhenAbsent public var accuracyMax: Double?
+    @NullWhenAbsent package var accuracyP50: Double?
+    @NullWhenAbsent package var accuracyP95: Double?
+    @NullWhenAbsent package var accuracyMax: Double?
     /// Points received, and rejected per reason (every reason listed, 0 when none).
-    public var received: Int
-    public var rejected: Int
-    public var rejectedBy: [String: Int]
+    package var received: Int
+    package var rejected: Int
+    package var rejectedBy: [String: Int]
     /// The recording's usual interval between usable fixes (the median), seconds; `nil` without two of them.
-    @NullWhenAbsent public var recordingInterval: Double?
+    @NullWhenAbsent package var recordingInterval: Double?
     /// Signal losses while the timer ran: silences much longer than the recording's own interval (`Cadence`),
     /// which the tracker bridged when their speed was plausible.
-    public var gaps: [Gap]
+    package var gaps: [Gap]
     /// How many, their total and the longest, seconds.
-    public var gapCount: Int
-    public var gapTime: Double
-    public var longestGap: Double
+    package var gapCount: Int
+    package var gapTime: Double
+    package var longestGap: Double
 
     /// A signal loss.
-    public struct Gap: Sendable, Equatable, Codable {
+    package struct Gap: Sendable, Equatable, Codable {
         /// Seconds from the run's start to the last fix before the gap.
-        public var startOffset: Double
-        public var duration: Double
+        package var startOffset: Double
+        package var duration: Double
         /// Sequence number of the first fix after the gap.
-        public var resumedAt: Int
+        package var resumedAt: Int
 
         enum CodingKeys: String, CodingKey {
             case startOffset = "startOffsetS"
@@ -55,7 +55,7 @@ public struct DataQuality: Sendable, Equatable, Codable {
     /// Rejections that still leave a fix usable for timing: it had a position the tracker could trust.
     static let usableRejections: Set<PointRejection> = [.stationaryDrift, .belowSamplingDistance, .paused]
 
-    public init(points: [TrackPoint], start: Date) {
+    package init(points: [TrackPoint], start: Date) {
         var levels = ["good": 0, "fair": 0, "poor": 0, "unusable": 0, "unknown": 0]
         var accuracies: [Double] = []
         var reasons = Dictionary(uniqueKeysWithValues: PointRejection.allCases.map { ($0.rawValue, 0) })

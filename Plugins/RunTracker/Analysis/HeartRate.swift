@@ -56,15 +56,15 @@ struct HeartRateSeries {
 
 /// Time spent in each of five heart-rate zones: 50–60, 60–70, 70–80, 80–90 and 90–100 % (and above) of the
 /// athlete's maximum heart rate (`max_heart_rate` in the run tracker's options).
-public struct HeartRateZones: Sendable, Equatable, Codable {
+package struct HeartRateZones: Sendable, Equatable, Codable {
     /// One zone and the time spent in it.
-    public struct Zone: Sendable, Equatable, Codable {
+    package struct Zone: Sendable, Equatable, Codable {
         /// 1 to 5.
-        public var zone: Int
+        package var zone: Int
         /// Lower and upper bound, beats per minute (the fifth zone has no upper bound).
-        public var fromBpm: Double
-        @NullWhenAbsent public var toBpm: Double?
-        public var time: Double
+        package var fromBpm: Double
+        @NullWhenAbsent package var toBpm: Double?
+        package var time: Double
 
         enum CodingKeys: String, CodingKey {
             case zone, fromBpm, toBpm
@@ -72,10 +72,10 @@ public struct HeartRateZones: Sendable, Equatable, Codable {
         }
     }
 
-    public var maxHeartRate: Double
-    public var zones: [Zone]
+    package var maxHeartRate: Double
+    package var zones: [Zone]
     /// Time below the first zone, seconds.
-    public var below: Double
+    package var below: Double
 
     enum CodingKeys: String, CodingKey {
         case maxHeartRate = "maxHeartRateBpm"

@@ -2,16 +2,16 @@ import Foundation
 import MeridianCore
 
 /// Altitude and pace along the run, in equal slices of distance (for charts).
-public struct Profile: Sendable, Equatable, Codable {
+package struct Profile: Sendable, Equatable, Codable {
     /// One slice.
-    public struct Sample: Sendable, Equatable, Codable {
+    package struct Sample: Sendable, Equatable, Codable {
         /// Distance at the middle of the slice, metres.
-        public var distance: Double
+        package var distance: Double
         /// Mean altitude of the slice's points, metres; `nil` without altitude.
-        @NullWhenAbsent public var altitude: Double?
+        @NullWhenAbsent package var altitude: Double?
         /// Moving pace over the slice, seconds per kilometre (time between points of the same segment only,
         /// so pauses do not show as slow); `nil` when nothing moved.
-        @NullWhenAbsent public var pace: Double?
+        @NullWhenAbsent package var pace: Double?
 
         enum CodingKeys: String, CodingKey {
             case distance = "distanceM"
@@ -21,11 +21,11 @@ public struct Profile: Sendable, Equatable, Codable {
     }
 
     /// Metres per slice.
-    public var sliceLength: Double
-    public var samples: [Sample]
+    package var sliceLength: Double
+    package var samples: [Sample]
     /// Lowest and highest altitude of the accepted points.
-    @NullWhenAbsent public var minAltitude: Double?
-    @NullWhenAbsent public var maxAltitude: Double?
+    @NullWhenAbsent package var minAltitude: Double?
+    @NullWhenAbsent package var maxAltitude: Double?
 
     enum CodingKeys: String, CodingKey {
         case sliceLength = "sliceM"
@@ -35,7 +35,7 @@ public struct Profile: Sendable, Equatable, Codable {
     }
 
     /// Slices the accepted points into at most `slices` pieces of at least 10 m.
-    public init(points: [TrackPoint], slices: Int = 200, geodesic: Geodesic = .wgs84) {
+    package init(points: [TrackPoint], slices: Int = 200, geodesic: Geodesic = .wgs84) {
         struct Step { var distance: Double; var altitude: Double?; var moveDistance: Double; var moveTime: Double }
         var steps: [Step] = []
         var previous: TrackPoint?

@@ -1,26 +1,26 @@
 import MeridianCore
 
 /// The route of a run: straight-line efficiency and a simplified polyline for display.
-public struct RouteAnalysis: Sendable, Equatable, Codable {
+package struct RouteAnalysis: Sendable, Equatable, Codable {
     /// Geodesic distance from the first to the last accepted point, metres.
-    public var straightLine: Double
+    package var straightLine: Double
     /// Distance run over straight-line distance (1 is a perfectly straight route); `nil` for loops
     /// (start and finish closer than `loopThreshold` or `loopFraction` of the distance), where the ratio means nothing.
-    @NullWhenAbsent public var efficiency: Double?
+    @NullWhenAbsent package var efficiency: Double?
     /// Start and finish closer than `loopThreshold`, or than `loopFraction` of the distance.
-    public var isLoop: Bool
+    package var isLoop: Bool
     /// Douglas–Peucker tolerance used, metres (0 when nothing had to be dropped).
-    public var tolerance: Double
+    package var tolerance: Double
     /// The simplified route, one list of `[lat, lon]` per segment.
-    public var segments: [[[Double]]]
+    package var segments: [[[Double]]]
     /// Points in `segments`, at most the requested maximum.
-    public var pointCount: Int
+    package var pointCount: Int
 
     /// Start and finish closer than this (metres) make a loop.
-    public static let loopThreshold = 50.0
+    package static let loopThreshold = 50.0
     /// Start and finish closer than this part of the distance covered make a loop too (a 92 km ride ending 70 m
     /// from its start is a loop, not a route 127 times longer than the straight line).
-    public static let loopFraction = 0.05
+    package static let loopFraction = 0.05
 
     enum CodingKeys: String, CodingKey {
         case straightLine = "straightLineM"
@@ -33,7 +33,7 @@ public struct RouteAnalysis: Sendable, Equatable, Codable {
 
     /// Analyses the accepted points, grouped by segment, of a run that covered `distance` metres,
     /// keeping at most `maxPoints` points (at least 2 per segment are always kept).
-    public init(segments: [[Coordinate]], distance: Double, maxPoints: Int, geodesic: Geodesic = .wgs84) {
+    package init(segments: [[Coordinate]], distance: Double, maxPoints: Int, geodesic: Geodesic = .wgs84) {
         let all = segments.flatMap { $0 }
         if let first = all.first, let last = all.last {
             straightLine = geodesic.distance(first, last)

@@ -2,22 +2,22 @@ import Foundation
 import MeridianCore
 
 /// Everything the run detail shows beyond the summary: splits, profile, route and data quality.
-public struct RunAnalysis: Sendable, Equatable, Codable {
+package struct RunAnalysis: Sendable, Equatable, Codable {
     /// Kilometre and mile splits.
-    public var splits: [SplitTable]
-    public var profile: Profile
-    public var route: RouteAnalysis
-    public var quality: DataQuality
+    package var splits: [SplitTable]
+    package var profile: Profile
+    package var route: RouteAnalysis
+    package var quality: DataQuality
     /// The run's best effort per record kept for its activity (`RecordDistance.kept(for:)`).
-    public var bestEfforts: [BestEffort]
+    package var bestEfforts: [BestEffort]
     /// Time in the five heart-rate zones; `nil` without heart rate.
-    @NullWhenAbsent public var heartRateZones: HeartRateZones?
+    @NullWhenAbsent package var heartRateZones: HeartRateZones?
 
     /// Default maximum number of points of the simplified route.
-    public static let defaultMaxPoints = 500
+    package static let defaultMaxPoints = 500
 
     /// Analyses a run's points; heart-rate zones are taken from `maxHeartRate` (beats per minute).
-    public init(points: [TrackPoint], start: Date, activity: Activity, maxPoints: Int = defaultMaxPoints,
+    package init(points: [TrackPoint], start: Date, activity: Activity, maxPoints: Int = defaultMaxPoints,
                 maxHeartRate: Double = TrackerSettings().maxHeartRate) {
         let progress = RunProgress(points: points, start: start)
         let heartRate = HeartRateSeries(points: points, start: start)

@@ -5,15 +5,15 @@ import MeridianCore
 /// run's start and the run's distance there in metres, as the tracker counted it, and the pauses. Distance never
 /// grows across pauses, time does: efforts use elapsed time (pauses count, as on Strava), splits the timer (pauses
 /// left out, as the live splits and the devices do).
-public struct RunProgress: Sendable, Equatable {
+package struct RunProgress: Sendable, Equatable {
     /// Seconds since the run's `started_at`, non-decreasing.
-    public private(set) var times: [Double]
+    package private(set) var times: [Double]
     /// Cumulative metres, non-decreasing, starting at 0.
-    public private(set) var distances: [Double]
+    package private(set) var distances: [Double]
     /// The pauses, seconds since the start, in order: from the last point before a pause to the first after it.
-    public private(set) var pauses: [ClosedRange<Double>]
+    package private(set) var pauses: [ClosedRange<Double>]
 
-    public init(times: [Double], distances: [Double], pauses: [ClosedRange<Double>] = []) {
+    package init(times: [Double], distances: [Double], pauses: [ClosedRange<Double>] = []) {
         let count = min(times.count, distances.count)
         self.times = Array(times.prefix(count))
         self.distances = Array(distances.prefix(count))
@@ -22,7 +22,7 @@ public struct RunProgress: Sendable, Equatable {
 
     /// Builds the progress of the accepted points of a run that started at `start`, from the distance the tracker
     /// counted at each of them.
-    public init(points: [TrackPoint], start: Date) {
+    package init(points: [TrackPoint], start: Date) {
         var times: [Double] = []
         var distances: [Double] = []
         var pauses: [ClosedRange<Double>] = []
@@ -44,19 +44,19 @@ public struct RunProgress: Sendable, Equatable {
     }
 
     /// The points that make up the route: accepted and with a position, in order.
-    public static func usable(_ points: [TrackPoint]) -> [TrackPoint] {
+    package static func usable(_ points: [TrackPoint]) -> [TrackPoint] {
         points.filter { $0.isAccepted && $0.coordinate != nil }
     }
 
-    public var count: Int { times.count }
-    public var isEmpty: Bool { times.isEmpty }
+    package var count: Int { times.count }
+    package var isEmpty: Bool { times.isEmpty }
     /// Total distance, metres.
-    public var totalDistance: Double { distances.last ?? 0 }
+    package var totalDistance: Double { distances.last ?? 0 }
 
     /// The earliest time at which the cumulative distance reaches `distance`, interpolated linearly between
     /// the two samples around it; `nil` beyond the end. `from` is a sample index at or before the answer,
     /// to continue a forward sweep; it is advanced.
-    public func timeReaching(_ distance: Double, from index: inout Int) -> Double? {
+    package func timeReaching(_ distance: Double, from index: inout Int) -> Double? {
         guard let last = distances.last, distance <= last, !distances.isEmpty else { return nil }
         if index < 0 { index = 0 }
         while index < distances.count && distances[index] < distance { index += 1 }
@@ -73,19 +73,19 @@ public struct RunProgress: Sendable, Equatable {
     }
 
     /// Seconds of `start...end` spent in pauses.
-    public func pausedTime(from start: Double, to end: Double) -> Double {
+    package func pausedTime(from start: Double, to end: Double) -> Double {
         pauses.reduce(0) { total, pause in total + max(0, min(end, pause.upperBound) - max(start, pause.lowerBound)) }
     }
 
     // MARK: Packed form
 
     /// Little-endian float64 pairs (start, end) of the pauses, the format of `run_progress.pauses`.
-    public var packedPauses: Data {
+    package var packedPauses: Data {
         PackedPairs.pack(count: pauses.count) { (pauses[$0].lowerBound, pauses[$0].upperBound) }
     }
 
     /// Reads `packedPauses` into this progress; `false` (and no change) when the data is not whole ordered pairs.
-    public mutating func unpackPauses(_ data: Data) -> Bool {
+    package mutating func unpackPauses(_ data: Data) -> Bool {
         var read: [ClosedRange<Double>] = []
         let valid = PackedPairs.unpack(data) { start, end in
             guard start.isFinite, end.isFinite, start <= end else { return false }
@@ -98,12 +98,12 @@ public struct RunProgress: Sendable, Equatable {
     }
 
     /// Little-endian float64 pairs (time, distance), the format of `run_progress.samples`.
-    public var packed: Data {
+    package var packed: Data {
         PackedPairs.pack(count: count) { (times[$0], distances[$0]) }
     }
 
     /// Reads `packed`; `nil` when the length is not a whole number of pairs.
-    public init?(packed data: Data) {
+    package init?(packed data: Data) {
         var times: [Double] = []
         var distances: [Double] = []
         times.reserveCapacity(data.count / 16)

@@ -1,23 +1,23 @@
 import MeridianCore
 
 /// One split of a run: the stretch between two distance marks (every kilometre or every mile).
-public struct RunSplit: Sendable, Equatable, Codable {
+package struct RunSplit: Sendable, Equatable, Codable {
     /// 1-based split number.
-    public var index: Int
+    package var index: Int
     /// Length of the split, metres (the unit, or less for the final partial split).
-    public var distance: Double
+    package var distance: Double
     /// Elapsed seconds over the split, from the interpolated crossing of one mark to the next.
-    public var elapsedTime: Double
+    package var elapsedTime: Double
     /// Timer seconds over the split: the elapsed time less the pauses in it.
-    public var timerTime: Double
+    package var timerTime: Double
     /// Timer seconds per kilometre over the split.
-    public var pace: Double
+    package var pace: Double
     /// Seconds since the run's start at which the split starts.
-    public var startOffset: Double
+    package var startOffset: Double
     /// True for the final split when it is shorter than the unit.
-    public var partial: Bool
+    package var partial: Bool
     /// Time-weighted average heart rate over the split, beats per minute; `nil` without heart rate.
-    @NullWhenAbsent public var averageHeartRate: Double?
+    @NullWhenAbsent package var averageHeartRate: Double?
 
     enum CodingKeys: String, CodingKey {
         case index
@@ -32,15 +32,15 @@ public struct RunSplit: Sendable, Equatable, Codable {
 }
 
 /// The splits of a run for one unit, with the fastest and slowest full split.
-public struct SplitTable: Sendable, Equatable, Codable {
+package struct SplitTable: Sendable, Equatable, Codable {
     /// "km" or "mile".
-    public var unit: String
+    package var unit: String
     /// Metres per split.
-    public var unitDistance: Double
-    public var splits: [RunSplit]
+    package var unitDistance: Double
+    package var splits: [RunSplit]
     /// 1-based index of the fastest and the slowest full split (`nil` without full splits).
-    @NullWhenAbsent public var fastest: Int?
-    @NullWhenAbsent public var slowest: Int?
+    @NullWhenAbsent package var fastest: Int?
+    @NullWhenAbsent package var slowest: Int?
 
     enum CodingKeys: String, CodingKey {
         case unit
@@ -53,7 +53,7 @@ extension RunProgress {
     /// Splits every `unitDistance` metres, starting at the first accepted point. The moment a mark is
     /// crossed is interpolated between the two samples around it, not taken from the nearest sample.
     /// A final partial split covers whatever follows the last full mark.
-    public func splits(every unitDistance: Double, unit: String) -> SplitTable {
+    package func splits(every unitDistance: Double, unit: String) -> SplitTable {
         var splits: [RunSplit] = []
         guard let firstTime = times.first, unitDistance > 0 else {
             return SplitTable(unit: unit, unitDistance: unitDistance, splits: [], fastest: nil, slowest: nil)
@@ -79,7 +79,7 @@ extension RunProgress {
     }
 
     /// Kilometre and mile splits.
-    public var standardSplits: [SplitTable] {
+    package var standardSplits: [SplitTable] {
         [splits(every: 1000, unit: "km"), splits(every: UnitSystem.metresPerMile, unit: "mile")]
     }
 

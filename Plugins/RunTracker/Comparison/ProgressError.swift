@@ -1,5 +1,5 @@
 /// Problems with a stats, comparison, route or segment request; each message names the input and says what to do.
-public enum ProgressError: Error, CustomStringConvertible, Equatable {
+package enum ProgressError: Error, CustomStringConvertible, Equatable {
     /// No route has this id (or none of its runs is saved any more).
     case routeNotFound(id: String)
     /// No segment has this id or name.
@@ -9,7 +9,7 @@ public enum ProgressError: Error, CustomStringConvertible, Equatable {
     /// A field of the request is not acceptable.
     case invalid(field: String, message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .routeNotFound(let id):
             return "no route with id '\(id)'; list routes with `meridian runs routes` or GET /v1/routes"

@@ -5,16 +5,16 @@ import MeridianCore
 /// distance from the first vertex to each, and each edge's tangent plane for projecting points onto it.
 public struct ReferencePath: Sendable {
     /// The vertices, without repeated positions.
-    public let vertices: [Coordinate]
+    package let vertices: [Coordinate]
     /// Geodesic distance from the first vertex to each vertex, metres.
-    public let cumulative: [Double]
+    package let cumulative: [Double]
     /// Per edge: the initial azimuth and the edge's end in the plane tangent at its start.
     private let azimuths: [Double]
     private let planes: [LocalPlane]
     private let ends: [(x: Double, y: Double)]
 
     /// Builds the path through `coordinates` (repeated positions are dropped).
-    public init(_ coordinates: [Coordinate]) {
+    package init(_ coordinates: [Coordinate]) {
         var vertices: [Coordinate] = []
         vertices.reserveCapacity(coordinates.count)
         for coordinate in coordinates where coordinate != vertices.last { vertices.append(coordinate) }
@@ -38,12 +38,12 @@ public struct ReferencePath: Sendable {
     }
 
     /// Length in metres.
-    public var length: Double { cumulative.last ?? 0 }
+    package var length: Double { cumulative.last ?? 0 }
     /// Number of edges.
     var edgeCount: Int { azimuths.count }
 
     /// The point `distance` metres along the path (clamped to its ends), on the geodesic of its edge.
-    public func coordinate(at distance: Double) -> Coordinate? {
+    package func coordinate(at distance: Double) -> Coordinate? {
         guard let first = vertices.first else { return nil }
         guard edgeCount > 0, distance > 0 else { return first }
         guard distance < length else { return vertices.last }

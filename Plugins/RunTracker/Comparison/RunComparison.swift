@@ -9,17 +9,17 @@ import MeridianCore
 /// A's (`null` when the routes differ). On the same route the splits
 /// are timed at the same places, every unit of A's path (`splits_by: "route"`); otherwise each run's splits come
 /// from its own distance (`splits_by: "distance"`).
-public struct RunComparison: Sendable, Encodable {
-    public var a: RunSummary
-    public var b: RunSummary
-    public var differences: RunDifferences
-    public var unit: String
+package struct RunComparison: Sendable, Encodable {
+    package var a: RunSummary
+    package var b: RunSummary
+    package var differences: RunDifferences
+    package var unit: String
     /// `route` or `distance`.
-    public var splitsBy: String
-    public var splits: [SplitComparison]
-    public var sameRoute: Bool
-    @NullWhenAbsent public var routeID: Int64?
-    @NullWhenAbsent public var gap: [GapPoint]?
+    package var splitsBy: String
+    package var splits: [SplitComparison]
+    package var sameRoute: Bool
+    @NullWhenAbsent package var routeID: Int64?
+    @NullWhenAbsent package var gap: [GapPoint]?
 
     enum CodingKeys: String, CodingKey {
         case a, b, differences, unit, splitsBy, splits, sameRoute
@@ -28,7 +28,7 @@ public struct RunComparison: Sendable, Encodable {
     }
 
     /// Compares runs `a` and `b` (saved or drafts, not deleted), splits every `unitDistance` metres named `unit`.
-    public static func make(_ a: String, _ b: String, unit: String, unitDistance: Double, in db: Database) throws -> RunComparison {
+    package static func make(_ a: String, _ b: String, unit: String, unitDistance: Double, in db: Database) throws -> RunComparison {
         let first = try RunHistory.liveRun(db, id: a), second = try RunHistory.liveRun(db, id: b)
         let routeA = try RouteBook.routeID(of: a, in: db), routeB = try RouteBook.routeID(of: b, in: db)
         var comparison = RunComparison(a: first, b: second, differences: RunDifferences(first, second), unit: unit,
@@ -52,15 +52,15 @@ public struct RunComparison: Sendable, Encodable {
 
 /// B minus A: `{"distance_m", "elapsed_s", "timer_s", "moving_s", "avg_pace_s_per_km", "ascent_m", "descent_m",
 /// "max_speed_mps"}` (`avg_pace_s_per_km` is `null` when either run has no pace).
-public struct RunDifferences: Sendable, Equatable, Codable {
-    public var distance: Double
-    public var elapsedTime: Double
-    public var timerTime: Double
-    public var movingTime: Double
-    @NullWhenAbsent public var averagePace: Double?
-    public var ascent: Double
-    public var descent: Double
-    public var maxSpeed: Double
+package struct RunDifferences: Sendable, Equatable, Codable {
+    package var distance: Double
+    package var elapsedTime: Double
+    package var timerTime: Double
+    package var movingTime: Double
+    @NullWhenAbsent package var averagePace: Double?
+    package var ascent: Double
+    package var descent: Double
+    package var maxSpeed: Double
 
     init(_ a: RunSummary, _ b: RunSummary) {
         distance = b.distance - a.distance
@@ -87,12 +87,12 @@ public struct RunDifferences: Sendable, Equatable, Codable {
 
 /// One full split: `{"index", "distance_m", "a_s", "b_s", "delta_s"}`: the distance at the split's end, each run's
 /// time over it (`null` when that run did not cover it) and B minus A.
-public struct SplitComparison: Sendable, Equatable, Codable {
-    public var index: Int
-    public var distance: Double
-    @NullWhenAbsent public var a: Double?
-    @NullWhenAbsent public var b: Double?
-    @NullWhenAbsent public var delta: Double?
+package struct SplitComparison: Sendable, Equatable, Codable {
+    package var index: Int
+    package var distance: Double
+    @NullWhenAbsent package var a: Double?
+    @NullWhenAbsent package var b: Double?
+    @NullWhenAbsent package var delta: Double?
 
     enum CodingKeys: String, CodingKey {
         case index

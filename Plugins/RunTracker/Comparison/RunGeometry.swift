@@ -3,12 +3,12 @@ import GRDB
 import MeridianCore
 
 /// A saved run's positions as routes and segments need them: every usable sample, and the simplified track.
-public struct RunGeometry: Sendable {
-    public var samples: TrackSamples
+package struct RunGeometry: Sendable {
+    package var samples: TrackSamples
     /// `nil` when the run has fewer than two distinct positions.
-    public var track: RunTrack?
+    package var track: RunTrack?
 
-    public init(points: [TrackPoint], start: Date) {
+    package init(points: [TrackPoint], start: Date) {
         samples = TrackSamples(points: points, start: start)
         track = RunTrack(samples: samples)
     }

@@ -58,11 +58,11 @@ struct SharedRoute {
 }
 
 /// A mark of the time gap: `{"distance_m", "delta_s"}`.
-public struct GapPoint: Sendable, Equatable, Codable {
+package struct GapPoint: Sendable, Equatable, Codable {
     /// Metres along the first run's path.
-    public var distance: Double
+    package var distance: Double
     /// The second run's time since its start minus the first's, seconds (positive: the second is behind).
-    public var delta: Double
+    package var delta: Double
 
     enum CodingKeys: String, CodingKey {
         case distance = "distanceM"

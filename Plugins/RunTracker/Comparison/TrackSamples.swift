@@ -4,22 +4,22 @@ import MeridianCore
 /// Where a run was, second by second, as compact arrays: every fix with a trustworthy position (the accepted route
 /// points, and the fixes the tracker skipped only because they were too close to the previous route point or
 /// while standing), for timing segment efforts and the gap between two runs where the runner passed.
-public struct TrackSamples: Sendable, Equatable {
+package struct TrackSamples: Sendable, Equatable {
     /// Seconds since the run's `started_at`.
-    public private(set) var times: [Double] = []
-    public private(set) var coordinates: [Coordinate] = []
+    package private(set) var times: [Double] = []
+    package private(set) var coordinates: [Coordinate] = []
     /// The run's distance at each sample (the tracker's, which grows only at accepted points), metres.
-    public private(set) var distances: [Double] = []
+    package private(set) var distances: [Double] = []
     /// The tracker's segment of each sample (pauses and unbridged gaps start a new one).
-    public private(set) var segments: [Int] = []
+    package private(set) var segments: [Int] = []
     /// Whether each sample is a route point (accepted by the tracker).
-    public private(set) var accepted: [Bool] = []
+    package private(set) var accepted: [Bool] = []
 
     /// Rejections that say nothing against the position itself.
     private static let goodPositions: Set<PointRejection> = [.belowSamplingDistance, .stationaryDrift]
 
     /// The samples of a run that started at `start`.
-    public init(points: [TrackPoint], start: Date) {
+    package init(points: [TrackPoint], start: Date) {
         var distance = 0.0
         for point in points where point.rejection.map(Self.goodPositions.contains) ?? true {
             guard let coordinate = point.coordinate else { continue }
@@ -32,9 +32,9 @@ public struct TrackSamples: Sendable, Equatable {
         }
     }
 
-    public var count: Int { times.count }
-    public var isEmpty: Bool { times.isEmpty }
+    package var count: Int { times.count }
+    package var isEmpty: Bool { times.isEmpty }
 
     /// The route points: the accepted samples' coordinates.
-    public var route: [Coordinate] { zip(coordinates, accepted).filter(\.1).map(\.0) }
+    package var route: [Coordinate] { zip(coordinates, accepted).filter(\.1).map(\.0) }
 }

@@ -2,11 +2,11 @@ import Foundation
 import MeridianCore
 
 /// The file formats a run can be exported to.
-public enum ExportFormat: String, Sendable, CaseIterable, ConfigEnum {
+package enum ExportFormat: String, Sendable, CaseIterable, ConfigEnum {
     case gpx, tcx, geojson
 
     /// The HTTP content type.
-    public var contentType: String {
+    package var contentType: String {
         switch self {
         case .gpx: return "application/gpx+xml"
         case .tcx: return "application/vnd.garmin.tcx+xml"
@@ -15,10 +15,10 @@ public enum ExportFormat: String, Sendable, CaseIterable, ConfigEnum {
     }
 
     /// The file name extension.
-    public var fileExtension: String { rawValue }
+    package var fileExtension: String { rawValue }
 
     /// The run in this format (TCX with one lap per kilometre).
-    public func document(run: RunSummary, points: [TrackPoint]) -> String {
+    package func document(run: RunSummary, points: [TrackPoint]) -> String {
         switch self {
         case .gpx: return GPXExport.document(run: run, points: points)
         case .tcx: return TCXExport.document(run: run, points: points, laps: .perKilometre)

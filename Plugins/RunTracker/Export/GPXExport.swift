@@ -3,12 +3,12 @@ import MeridianCore
 
 /// GPX 1.1 export: one `trk` with one `trkseg` per segment (a pause starts a new one); temperature, heart rate,
 /// cadence and the receiver's speed in Garmin's TrackPointExtension v2, power in Garmin's PowerExtension.
-public enum GPXExport {
-    public static let namespace = "http://www.topografix.com/GPX/1/1"
-    public static let trackPointExtensionNamespace = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
-    public static let powerExtensionNamespace = "http://www.garmin.com/xmlschemas/PowerExtension/v1"
+package enum GPXExport {
+    package static let namespace = "http://www.topografix.com/GPX/1/1"
+    package static let trackPointExtensionNamespace = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
+    package static let powerExtensionNamespace = "http://www.garmin.com/xmlschemas/PowerExtension/v1"
 
-    public static func document(run: RunSummary, points: [TrackPoint]) -> String {
+    package static func document(run: RunSummary, points: [TrackPoint]) -> String {
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="Meridian" xmlns="\(namespace)" \

@@ -4,8 +4,8 @@ import MeridianCore
 /// GeoJSON (RFC 7946) export: a Feature whose geometry is a LineString (one segment) or a
 /// MultiLineString (one line per segment), positions `[lon, lat]` or `[lon, lat, altitude]` when every
 /// point has an altitude, and the run object as properties plus `coord_times` (ISO 8601 per position).
-public enum GeoJSONExport {
-    public static func document(run: RunSummary, points: [TrackPoint]) -> String {
+package enum GeoJSONExport {
+    package static func document(run: RunSummary, points: [TrackPoint]) -> String {
         let segments = SegmentedTrack(points).segments
         let withAltitude = segments.allSatisfy { $0.allSatisfy { $0.altitude?.isFinite == true } }
         func position(_ point: TrackPoint) -> String {

@@ -3,11 +3,11 @@ import MeridianCore
 
 /// Training Center Database v2 export: one Activity with one Lap per kilometre (or a single lap);
 /// inside a lap, a new Track starts after each pause or signal gap.
-public enum TCXExport {
-    public static let namespace = "http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"
+package enum TCXExport {
+    package static let namespace = "http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"
 
     /// How the run is divided into laps.
-    public enum Laps: String, Sendable, CaseIterable {
+    package enum Laps: String, Sendable, CaseIterable {
         /// One lap per kilometre split (the last one partial), starting at the interpolated crossing.
         case perKilometre = "km"
         /// One lap for the whole run.
@@ -15,9 +15,9 @@ public enum TCXExport {
     }
 
     /// Garmin's ActivityExtension (speed, run cadence, power per trackpoint).
-    public static let activityExtensionNamespace = "http://www.garmin.com/xmlschemas/ActivityExtension/v2"
+    package static let activityExtensionNamespace = "http://www.garmin.com/xmlschemas/ActivityExtension/v2"
 
-    public static func document(run: RunSummary, points: [TrackPoint], laps: Laps) -> String {
+    package static func document(run: RunSummary, points: [TrackPoint], laps: Laps) -> String {
         let measured = points.filter { $0.isAccepted && $0.distance != nil }
         let progress = RunProgress(points: points, start: run.startedAt)
         let sport: String

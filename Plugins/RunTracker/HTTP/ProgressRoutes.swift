@@ -6,30 +6,30 @@ import MeridianHTTP
 import MeridianStore
 
 /// What progress over time needs from the configuration.
-public struct ProgressSettings: Sendable {
+package struct ProgressSettings: Sendable {
     /// Units of the compared splits (km or mile).
-    public var units: UnitSystem
+    package var units: UnitSystem
     /// The time zone calendar periods are cut in.
-    public var timeZone: TimeZone
+    package var timeZone: TimeZone
     /// How runs are grouped into routes.
-    public var matcher: RouteMatcher
+    package var matcher: RouteMatcher
 
-    public init(units: UnitSystem = .metric, timeZone: TimeZone = .current, matcher: RouteMatcher = RouteMatcher()) {
+    package init(units: UnitSystem = .metric, timeZone: TimeZone = .current, matcher: RouteMatcher = RouteMatcher()) {
         self.units = units
         self.timeZone = timeZone
         self.matcher = matcher
     }
 
     /// The split unit of comparisons: its name and length in metres.
-    public var split: (unit: String, distance: Double) {
+    package var split: (unit: String, distance: Double) {
         units == .metric ? ("km", 1000) : ("mile", UnitSystem.metresPerMile)
     }
 }
 
 /// The HTTP routes of progress over time: `GET /v1/runs/stats`, `GET /v1/runs/compare`, `GET /v1/routes`,
 /// `GET /v1/routes/{id}`, `GET|POST /v1/segments`, `GET|DELETE /v1/segments/{id}`, `GET /v1/segments/{id}/efforts`.
-public enum ProgressRoutes {
-    public static func add(to v1: RouterGroup<MeridianRequestContext>, settings: ProgressSettings, store: Store) {
+package enum ProgressRoutes {
+    package static func add(to v1: RouterGroup<MeridianRequestContext>, settings: ProgressSettings, store: Store) {
         let database = store.database
         v1.get("runs/stats") { request, _ in
             try request.allowQuery(["by", "from", "to", "activity"])
@@ -132,11 +132,11 @@ public enum ProgressRoutes {
 }
 
 /// `{"routes": [route…]}`.
-public struct RouteList: Sendable, Encodable {
-    public var routes: [Route]
+package struct RouteList: Sendable, Encodable {
+    package var routes: [Route]
 }
 
 /// `{"segments": [segment…]}`.
-public struct SegmentList: Sendable, Encodable {
-    public var segments: [Segment]
+package struct SegmentList: Sendable, Encodable {
+    package var segments: [Segment]
 }

@@ -5,13 +5,13 @@ import MeridianHTTP
 import MeridianStore
 
 /// The HTTP routes of run history, analysis, records, export and pictures.
-public enum RunHistoryRoutes {
+package enum RunHistoryRoutes {
     /// Mounts `GET /v1/runs`, `GET/PATCH/DELETE /v1/runs/{id}`, `DELETE /v1/runs?ids=a,b`,
     /// `POST /v1/runs/{id}/restore`, `GET /v1/runs/{id}/edits`, `GET /v1/records`,
     /// `GET /v1/runs/{id}.gpx|.tcx|.geojson` and `GET /v1/runs/{id}/route.svg`.
     /// (`GET /v1/runs/active` and `POST /v1/runs/{id}/pause|resume|stop` belong to live tracking;
     /// Hummingbird matches constant path components first, so `active` never reaches `{id}`.)
-    public static func add(to v1: RouterGroup<MeridianRequestContext>, store: Store, events: EventBus, units: UnitSystem,
+    package static func add(to v1: RouterGroup<MeridianRequestContext>, store: Store, events: EventBus, units: UnitSystem,
                            maxHeartRate: Double = TrackerSettings().maxHeartRate, timeZone: TimeZone = .current) {
         let history = RunHistory(store: store, maxHeartRate: maxHeartRate)
         let runs = v1.group("runs")

@@ -3,7 +3,7 @@ import GRDB
 import MeridianCore
 
 /// What the run tracker calls when a run is saved (stopped and long enough, or imported).
-public enum RunCompletion {
+package enum RunCompletion {
     /// Stores what history needs, inside the caller's transaction: the packed progress (for splits and records),
     /// the best efforts of the records its activity keeps, and the run's track in its route and its segment efforts (matched with
     /// `matcher`). `progress` and `geometry` are the run's when the caller built them from the points in memory (an
@@ -11,14 +11,14 @@ public enum RunCompletion {
     /// Returns the personal records the run sets among runs of its activity (empty when saved again); publish them
     /// with `publish(_:to:)`. Unknown run ids are a `RunHistoryError.notFound`.
     @discardableResult
-    public static func didSave(runID: String, progress: RunProgress? = nil, geometry: RunGeometry? = nil,
+    package static func didSave(runID: String, progress: RunProgress? = nil, geometry: RunGeometry? = nil,
                                matcher: RouteMatcher = RouteMatcher(), in db: Database) throws -> [PersonalRecord] {
         try didSave(runID: runID, progress: progress, geometry: geometry, matcher: matcher, in: db, now: Date())
     }
 
     /// `didSave(runID:progress:geometry:matcher:in:)` with an explicit clock (for tests).
     @discardableResult
-    public static func didSave(runID: String, progress: RunProgress? = nil, geometry: RunGeometry? = nil,
+    package static func didSave(runID: String, progress: RunProgress? = nil, geometry: RunGeometry? = nil,
                                matcher: RouteMatcher = RouteMatcher(), in db: Database, now: Date) throws -> [PersonalRecord] {
         guard let run = try SavedRun.fetch(db, id: runID) else { throw RunHistoryError.notFound(runID: runID) }
         // A live run's points are read back once, for both.
@@ -30,7 +30,7 @@ public enum RunCompletion {
     }
 
     /// Publishes each new record as a `record.new` event (payload: the record object).
-    public static func publish(_ records: [PersonalRecord], to events: EventBus) {
+    package static func publish(_ records: [PersonalRecord], to events: EventBus) {
         for record in records { events.publish("record.new", record) }
     }
 }

@@ -2,22 +2,22 @@ import Foundation
 import MeridianCore
 
 /// A change to a run's name and/or notes (the only editable fields: GPS data and metrics are immutable).
-public struct RunEdit: Sendable, Equatable {
-    public var name: String?
-    public var notes: String?
+package struct RunEdit: Sendable, Equatable {
+    package var name: String?
+    package var notes: String?
 
     /// The longest name and notes accepted (a longer value is refused, never cut).
-    public static let nameLimit = TextLimit(characters: 200)
-    public static let notesLimit = TextLimit(characters: 10_000)
+    package static let nameLimit = TextLimit(characters: 200)
+    package static let notesLimit = TextLimit(characters: 10_000)
 
-    public init(name: String? = nil, notes: String? = nil) {
+    package init(name: String? = nil, notes: String? = nil) {
         self.name = name
         self.notes = notes
     }
 
     /// Builds an edit from a JSON object's keys (e.g. a PATCH body); any key other than `name` and
     /// `notes` is an error that says those are the only editable fields.
-    public init(fields: [String: String]) throws(RunHistoryError) {
+    package init(fields: [String: String]) throws(RunHistoryError) {
         for key in fields.keys.sorted() where key != "name" && key != "notes" {
             throw .invalid(field: key, message: "cannot be changed; only name and notes are editable (GPS data and computed metrics are immutable)")
         }
@@ -42,10 +42,10 @@ public struct RunEdit: Sendable, Equatable {
 }
 
 /// One recorded change of a run's field.
-public struct RunEditRecord: Sendable, Equatable, Codable {
+package struct RunEditRecord: Sendable, Equatable, Codable {
     /// "name" or "notes".
-    public var field: String
-    public var oldValue: String
-    public var newValue: String
-    public var editedAt: Date
+    package var field: String
+    package var oldValue: String
+    package var newValue: String
+    package var editedAt: Date
 }

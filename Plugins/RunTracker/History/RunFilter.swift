@@ -4,15 +4,15 @@ import MeridianCore
 
 /// Which saved runs a list or a summary covers: a start-time range and an activity. `RunHistory.list` and
 /// `RunStatsReport` both select with it, so totals always add up to the runs listed for the same filter.
-public struct RunFilter: Sendable, Equatable {
+package struct RunFilter: Sendable, Equatable {
     /// Runs started at or after this moment.
-    public var from: Date?
+    package var from: Date?
     /// Runs started before this moment.
-    public var to: Date?
+    package var to: Date?
     /// Runs of this activity only.
-    public var activity: Activity?
+    package var activity: Activity?
 
-    public init(from: Date? = nil, to: Date? = nil, activity: Activity? = nil) {
+    package init(from: Date? = nil, to: Date? = nil, activity: Activity? = nil) {
         self.from = from
         self.to = to
         self.activity = activity
@@ -28,7 +28,7 @@ public struct RunFilter: Sendable, Equatable {
     }
 
     /// Parses an `activity` parameter; anything but an activity name is an `invalid` error naming `field`.
-    public static func parseActivity(_ text: String, field: String) throws(RunHistoryError) -> Activity {
+    package static func parseActivity(_ text: String, field: String) throws(RunHistoryError) -> Activity {
         guard let activity = Activity(rawValue: text) else {
             throw .invalid(field: field, message: "'\(text)' is not an activity; use one of \(Activity.allCases.map(\.rawValue).joined(separator: ", "))")
         }

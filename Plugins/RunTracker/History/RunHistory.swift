@@ -5,17 +5,17 @@ import MeridianStore
 
 /// Run history over the store: listing, details, edits, deletion with undo, and records.
 /// Every operation is one transaction.
-public struct RunHistory: Sendable {
-    public let store: Store
+package struct RunHistory: Sendable {
+    package let store: Store
     /// How long a deleted run can be restored before it is purged (30 days).
-    public var retention: TimeInterval
+    package var retention: TimeInterval
 
     /// The athlete's maximum heart rate, for the heart-rate zones of the run detail.
-    public var maxHeartRate: Double
+    package var maxHeartRate: Double
 
-    public static let defaultRetention: TimeInterval = 30 * 86_400
+    package static let defaultRetention: TimeInterval = 30 * 86_400
 
-    public init(store: Store, retention: TimeInterval = RunHistory.defaultRetention,
+    package init(store: Store, retention: TimeInterval = RunHistory.defaultRetention,
                 maxHeartRate: Double = TrackerSettings().maxHeartRate) {
         self.store = store
         self.retention = retention
@@ -25,7 +25,7 @@ public struct RunHistory: Sendable {
     // MARK: Listing
 
     /// A page of saved runs (or of restorable deleted runs), newest first.
-    public func list(_ query: RunListQuery, now: Date = Date()) async throws -> RunPage {
+    package func list(_ query: RunListQuery, now: Date = Date()) async throws -> RunPage {
         var conditions: [String] = []
         var arguments: [DatabaseValue] = []
         if query.deleted {
@@ -83,12 +83,12 @@ public struct RunHistory: Sendable {
     // MARK: One run
 
     /// The run `id` (not deleted).
-    public func summary(id: String) async throws -> RunSummary {
+    package func summary(id: String) async throws -> RunSummary {
         try await store.database.read { db in try Self.liveRun(db, id: id) }
     }
 
     /// The run with its splits from the packed progress: the fast path of the run detail.
-    public func summaryWithSplits(id: String) async throws -> (RunSummary, [SplitTable]) {
+    package func summaryWithSplits(id: String) async throws -> (RunSummary, [SplitTable]) {
         try await store.database.read { db in
             let run = try Self.liveRun(db, id: id)
             let progress = try ProgressStore.load(runID: id, start: run.startedAt, in: db)
@@ -97,7 +97,7 @@ public struct RunHistory: Sendable {
     }
 
     /// The full detail of run `id`: summary, analysis, records it set, and its edit log.
-    public func detail(id: String, maxPoints: Int = RunAnalysis.defaultMaxPoints) async throws -> RunDetail {
+    package func detail(id: String, maxPoints: Int = RunAnalysis.defaultMaxPoints) async throws -> RunDetail {
         try await store.database.read { db in
             let run = try Self.liveRun(db, id: id)
             let points = try RunPoints.load(db, runID: id)
@@ -110,7 +110,7 @@ public struct RunHistory: Sendable {
     }
 
     /// The run and its points (accepted and rejected), for export and pictures.
-    public func track(id: String) async throws -> (RunSummary, [TrackPoint]) {
+    package func track(id: String) async throws -> (RunSummary, [TrackPoint]) {
         try await store.database.read { db in
             let run = try Self.liveRun(db, id: id)
             return (run, try RunPoints.load(db, runID: id))
@@ -137,7 +137,7 @@ public struct RunHistory: Sendable {
 
     /// Changes the name and/or notes of run `id`, logging each changed field with its old and new value.
     @discardableResult
-    public func edit(id: String, _ edit: RunEdit, now: Date = Date()) async throws -> RunSummary {
+    package func edit(id: String, _ edit: RunEdit, now: Date = Date()) async throws -> RunSummary {
         let edit = try edit.validated()
         return try await store.database.write { db in
             let run = try Self.liveRun(db, id: id)
@@ -154,7 +154,7 @@ public struct RunHistory: Sendable {
     }
 
     /// The edit log of run `id`, oldest first.
-    public func edits(id: String) async throws -> [RunEditRecord] {
+    package func edits(id: String) async throws -> [RunEditRecord] {
         try await store.database.read { db in
             _ = try Self.liveRun(db, id: id)
             return try Self.edits(db, runID: id)
@@ -163,7 +163,7 @@ public struct RunHistory: Sendable {
 
     /// Deletes runs (all or none): they disappear from lists and records at once and can be restored
     /// until `purgeAt`. Deleting an already deleted run keeps its first deletion time.
-    public func delete(ids: [String], now: Date = Date()) async throws -> DeletionReceipt {
+    package func delete(ids: [String], now: Date = Date()) async throws -> DeletionReceipt {
         let retention = retention
         return try await store.database.write { db in
             try Self.purge(db, before: now.addingTimeInterval(-retention))
@@ -178,7 +178,7 @@ public struct RunHistory: Sendable {
     }
 
     /// Restores deleted runs (all or none) that have not been purged.
-    public func restore(ids: [String], now: Date = Date()) async throws -> [RunSummary] {
+    package func restore(ids: [String], now: Date = Date()) async throws -> [RunSummary] {
         let retention = retention
         return try await store.database.write { db in
             try Self.purge(db, before: now.addingTimeInterval(-retention))
@@ -196,14 +196,14 @@ public struct RunHistory: Sendable {
     /// Purges runs deleted longer ago than the retention (with their points, progress and efforts;
     /// the record history keeps their records). Returns how many runs were purged.
     @discardableResult
-    public func purgeExpired(now: Date = Date()) async throws -> Int {
+    package func purgeExpired(now: Date = Date()) async throws -> Int {
         let retention = retention
         return try await store.database.write { db in try Self.purge(db, before: now.addingTimeInterval(-retention)) }
     }
 
     /// `purgeExpired` for synchronous callers (start-up).
     @discardableResult
-    public func purgeExpiredNow(now: Date = Date()) throws -> Int {
+    package func purgeExpiredNow(now: Date = Date()) throws -> Int {
         let retention = retention
         return try store.database.write { db in try Self.purge(db, before: now.addingTimeInterval(-retention)) }
     }
@@ -219,7 +219,7 @@ public struct RunHistory: Sendable {
     // MARK: Records
 
     /// Current records, the record history and each record's progression, optionally of one record and activity.
-    public func records(distance: RecordDistance? = nil, activity: Activity? = nil) async throws -> RecordsReport {
+    package func records(distance: RecordDistance? = nil, activity: Activity? = nil) async throws -> RecordsReport {
         try await store.database.read { db in
             RecordsReport(records: try RecordBook.current(in: db).filter {
                               (distance == nil || $0.distance == distance) && (activity == nil || $0.activity == activity) },
@@ -230,30 +230,30 @@ public struct RunHistory: Sendable {
 
     /// Recomputes every run's best efforts from the packed progress and returns the current records.
     @discardableResult
-    public func rebuildRecords() async throws -> [PersonalRecord] {
+    package func rebuildRecords() async throws -> [PersonalRecord] {
         try await store.database.write { db in try RecordBook.rebuild(in: db) }
     }
 }
 
 /// The answer to a deletion.
-public struct DeletionReceipt: Sendable, Equatable, Codable {
-    public var deleted: [String]
+package struct DeletionReceipt: Sendable, Equatable, Codable {
+    package var deleted: [String]
     /// Until when the runs can be restored.
-    public var purgeAt: Date
+    package var purgeAt: Date
 }
 
 /// Current records, their history (newest first) and how each progressed (oldest first).
-public struct RecordsReport: Sendable, Equatable, Encodable {
-    public var records: [PersonalRecord]
-    public var history: [PersonalRecord]
-    public var progression: [RecordProgression]
+package struct RecordsReport: Sendable, Equatable, Encodable {
+    package var records: [PersonalRecord]
+    package var history: [PersonalRecord]
+    package var progression: [RecordProgression]
 }
 
 /// The run detail: the run object, its analysis, the records it set and its edit log.
-public struct RunDetail: Sendable, Encodable {
-    public var run: RunSummary
-    public var analysis: RunAnalysis
+package struct RunDetail: Sendable, Encodable {
+    package var run: RunSummary
+    package var analysis: RunAnalysis
     /// Records set by this run when it was saved (flagged even if they have been beaten since).
-    public var newRecords: [PersonalRecord]
-    public var edits: [RunEditRecord]
+    package var newRecords: [PersonalRecord]
+    package var edits: [RunEditRecord]
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Problems with a history request; each message names the run or the input and says what to do.
-public enum RunHistoryError: Error, CustomStringConvertible, Equatable {
+package enum RunHistoryError: Error, CustomStringConvertible, Equatable {
     /// No run has this id (or it was purged).
     case notFound(runID: String)
     /// The run is being recorded; stop it first.
@@ -13,7 +13,7 @@ public enum RunHistoryError: Error, CustomStringConvertible, Equatable {
     /// A field of an edit or a query is not acceptable.
     case invalid(field: String, message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let runID):
             return "no run with id '\(runID)'; list runs with `meridian runs list` or GET /v1/runs (deleted runs are purged after 30 days)"

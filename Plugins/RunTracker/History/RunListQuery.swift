@@ -2,27 +2,27 @@ import Foundation
 import MeridianCore
 
 /// What to list: a page of saved runs, newest first, optionally filtered.
-public struct RunListQuery: Sendable, Equatable {
+package struct RunListQuery: Sendable, Equatable {
     /// Runs per page, 1...200.
-    public var limit: Int
+    package var limit: Int
     /// Where the previous page ended (`RunPage.nextCursor`), or `nil` for the first page.
-    public var cursor: RunCursor?
+    package var cursor: RunCursor?
     /// Case-insensitive substring of the name.
-    public var name: String?
+    package var name: String?
     /// Runs started at or after this moment.
-    public var from: Date?
+    package var from: Date?
     /// Runs started before this moment.
-    public var to: Date?
+    package var to: Date?
     /// Only runs of this activity.
-    public var activity: Activity?
+    package var activity: Activity?
     /// List the deleted runs that can still be restored instead of the saved ones.
-    public var deleted: Bool
+    package var deleted: Bool
     /// List the drafts (stopped runs too short to save, not deleted) instead of the saved runs.
-    public var drafts: Bool
+    package var drafts: Bool
 
-    public static let limits = 1...200
+    package static let limits = 1...200
 
-    public init(limit: Int = 50, cursor: RunCursor? = nil, name: String? = nil, from: Date? = nil, to: Date? = nil,
+    package init(limit: Int = 50, cursor: RunCursor? = nil, name: String? = nil, from: Date? = nil, to: Date? = nil,
                 activity: Activity? = nil, deleted: Bool = false, drafts: Bool = false) {
         self.limit = min(max(limit, Self.limits.lowerBound), Self.limits.upperBound)
         self.cursor = cursor
@@ -35,7 +35,7 @@ public struct RunListQuery: Sendable, Equatable {
     }
 
     /// Parses the `deleted` flag: `true` or `false`; anything else is an `invalid` error naming the parameter.
-    public static func parseDeleted(_ text: String) throws(RunHistoryError) -> Bool {
+    package static func parseDeleted(_ text: String) throws(RunHistoryError) -> Bool {
         switch text {
         case "true": return true
         case "false": return false
@@ -46,7 +46,7 @@ public struct RunListQuery: Sendable, Equatable {
     /// Parses a `from`/`to` bound: an ISO 8601 date-time, or a bare date (`2024-05-01`), which is midnight in
     /// `timeZone` (the configured `time_zone`; UTC when not given) and as `to` means the end of that day (the whole
     /// day is included).
-    public static func parseBound(_ text: String, field: String, isUpperBound: Bool,
+    package static func parseBound(_ text: String, field: String, isUpperBound: Bool,
                                   timeZone: TimeZone = .gmt) throws(RunHistoryError) -> Date {
         guard let date = ISO8601.date(from: text) else {
             throw .invalid(field: field, message: "'\(text)' is not a date; give 2024-05-01 or 2024-05-01T07:30:00Z")
@@ -57,17 +57,17 @@ public struct RunListQuery: Sendable, Equatable {
 }
 
 /// A position in the newest-first order: the last run of a page. Opaque to clients.
-public struct RunCursor: Sendable, Equatable {
-    public var startedAt: Double
-    public var id: String
+package struct RunCursor: Sendable, Equatable {
+    package var startedAt: Double
+    package var id: String
 
-    public init(startedAt: Double, id: String) {
+    package init(startedAt: Double, id: String) {
         self.startedAt = startedAt
         self.id = id
     }
 
     /// The text form: base64url of the exact start time bits and the id.
-    public var token: String {
+    package var token: String {
         let text = String(startedAt.bitPattern, radix: 16) + ":" + id
         return Data(text.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
@@ -75,7 +75,7 @@ public struct RunCursor: Sendable, Equatable {
     }
 
     /// Reads `token`; anything else is an `invalid` error naming the cursor.
-    public init(token: String) throws(RunHistoryError) {
+    package init(token: String) throws(RunHistoryError) {
         var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
@@ -88,24 +88,24 @@ public struct RunCursor: Sendable, Equatable {
 }
 
 /// One page of runs, newest first.
-public struct RunPage: Sendable, Encodable {
-    public var runs: [RunListItem]
+package struct RunPage: Sendable, Encodable {
+    package var runs: [RunListItem]
     /// Pass as `cursor` to get the next page; `null` on the last page.
-    @NullWhenAbsent public var nextCursor: String?
+    @NullWhenAbsent package var nextCursor: String?
 }
 
 /// A run in a list: the run object of the run tracker, plus `deleted_at` and `purge_at` (`null` unless deleted).
-public struct RunListItem: Sendable, Encodable {
-    public var run: RunSummary
-    public var deletedAt: Date?
+package struct RunListItem: Sendable, Encodable {
+    package var run: RunSummary
+    package var deletedAt: Date?
     /// When a deleted run is purged for good.
-    public var purgeAt: Date?
+    package var purgeAt: Date?
 
     enum CodingKeys: String, CodingKey {
         case deletedAt, purgeAt
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try run.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(deletedAt, forKey: .deletedAt)

@@ -7,15 +7,15 @@ import MeridianCore
 /// ride. Checked on the shared files: their rides have medians of 5.8–8.7 m/s (the GPSies tour a steady 5.8 m/s, the
 /// others 60–100 % of the moving time above 6 m/s), their runs medians of 2.2–3.3 m/s and at most 1 % above 6 m/s; the
 /// car trip spends 15 % of its moving time above 15 m/s, the rides at most 1 %.
-public struct ActivityInference: Sendable, Equatable, Encodable {
+package struct ActivityInference: Sendable, Equatable, Encodable {
     /// The activity inferred.
-    public var activity: Activity
+    package var activity: Activity
     /// The median speed of the moving time, m/s; `nil` when the recording never moves.
-    public var medianMovingSpeed: Double?
+    package var medianMovingSpeed: Double?
     /// The share of the moving time faster than `runningSpeedLimit`, 0...1.
-    public var shareAboveRunningSpeed: Double
+    package var shareAboveRunningSpeed: Double
     /// The share of the moving time faster than `ridingSpeedLimit`, 0...1.
-    public var shareAboveRidingSpeed: Double
+    package var shareAboveRidingSpeed: Double
 
     /// Speeds are measured over stretches at least this long, so that receiver noise averages out, seconds…
     static let minimumStretch = 10.0
@@ -28,16 +28,16 @@ public struct ActivityInference: Sendable, Equatable, Encodable {
     /// A median moving speed from this on is a ride (3:42 per km, beyond what runners hold outside races), m/s.
     static let ridingMedian = 4.5
     /// Runners do not go faster than this beyond a sprint (the marathon world record averages 5.8 m/s), m/s…
-    public static let runningSpeedLimit = 6.0
+    package static let runningSpeedLimit = 6.0
     /// …so this share of the moving time above it is a ride.
     static let ridingShare = 0.25
     /// Riders do not go faster than this beyond a descent (54 km/h), m/s…
-    public static let ridingSpeedLimit = 15.0
+    package static let ridingSpeedLimit = 15.0
     /// …so this share of the moving time above it is a motor vehicle: other.
     static let motorShare = 0.1
 
     /// Infers the activity of `samples` (in time order) from their positions, else from the file's distance field.
-    public init(_ samples: [RecordedSample]) {
+    package init(_ samples: [RecordedSample]) {
         let positions = samples.compactMap { sample in sample.coordinate.map { (time: sample.time, position: $0) } }
         let stretches = positions.count >= 2
             ? Self.stretches(positions) { Geodesic.wgs84.distance($0, $1) }
@@ -81,7 +81,7 @@ public struct ActivityInference: Sendable, Equatable, Encodable {
 
     /// What the import summary says, e.g. "ride, from its speeds: median 7.7 m/s while moving, 89 % of that time
     /// above 6 m/s"; speeds in `units`.
-    public func text(units: UnitSystem) -> String {
+    package func text(units: UnitSystem) -> String {
         guard let medianMovingSpeed else { return "\(activity.rawValue), from its speeds: it never moves" }
         func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
         var text = "\(activity.rawValue), from its speeds: median \(TimeFormat.speed(metresPerSecond: medianMovingSpeed, units: units)) while moving"
@@ -101,7 +101,7 @@ public struct ActivityInference: Sendable, Equatable, Encodable {
 
     /// JSON: `activity`, `median_moving_speed_mps` (null when it never moves), `share_above_running_speed`,
     /// `share_above_riding_speed`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(activity, forKey: .activity)
         try container.encode(medianMovingSpeed, forKey: .medianMovingSpeed)

@@ -4,7 +4,7 @@ import MeridianCore
 
 /// Runs a recording through the tracking engine at full speed, as a live run would have seen it: the same rules
 /// for gaps, jumps and standing still, with the recording's own pauses.
-public enum RunImport {
+package enum RunImport {
     /// Tracks `recording`: the run starts at the recording's start (or its first sample), stops at its last sample,
     /// and is paused during the recording's pauses (FIT timer stops, GPX `trkseg` and TCX `Track` boundaries) and
     /// across silences longer than `settings.pauseGapSeconds`. Files with the device's own timer events (FIT) are
@@ -12,7 +12,7 @@ public enum RunImport {
     /// `activity` overrides the file's sport; a file without one gets the activity its speeds show
     /// (`ActivityInference`). A recording is always saved, however short: a device recorded it, and only a live run
     /// can go on as a draft. Returns `nil` when the recording has no samples.
-    public static func track(_ recording: RecordedActivity, id: String = UUID().uuidString.lowercased(), name: String,
+    package static func track(_ recording: RecordedActivity, id: String = UUID().uuidString.lowercased(), name: String,
                              activity: Activity? = nil, settings: TrackerSettings = TrackerSettings()) -> TrackedRecording? {
         let samples = inTimeOrder(recording.samples)
         guard let first = samples.first, let last = samples.last else { return nil }
@@ -47,16 +47,16 @@ public enum RunImport {
 
 /// A tracked recording: the engine after the last sample, every sample as a track point, what the device itself
 /// computed, and how the activity was inferred when the file named none.
-public struct TrackedRecording: Sendable {
-    public var engine: RunEngine
-    public var points: [TrackPoint]
-    public var device: DeviceFigures?
+package struct TrackedRecording: Sendable {
+    package var engine: RunEngine
+    package var points: [TrackPoint]
+    package var device: DeviceFigures?
     /// `nil` when the caller or the file gave the activity.
-    public var inference: ActivityInference?
+    package var inference: ActivityInference?
 
     /// Why the recording is no activity to save, or `nil`: it spans no time, or holds neither a usable position
     /// nor a sensor reading.
-    public var reasonToSkip: String? {
+    package var reasonToSkip: String? {
         let summary = self.summary
         if summary.timerTime <= 0 { return "it spans no time (a single sample, or all at the same moment)" }
         let sensed = summary.averageHeartRate != nil || summary.averageCadence != nil || summary.averagePower != nil
@@ -67,7 +67,7 @@ public struct TrackedRecording: Sendable {
     }
 
     /// The run object, with the device's figures beside Meridian's.
-    public var summary: RunSummary {
+    package var summary: RunSummary {
         var summary = engine.summary(at: Date(timeIntervalSince1970: engine.state.endedAt ?? engine.state.startedAt))
         summary.device = device
         return summary
@@ -76,7 +76,7 @@ public struct TrackedRecording: Sendable {
 
 extension Activity {
     /// The activity a file's sport stands for.
-    public init(_ sport: Sport) {
+    package init(_ sport: Sport) {
         switch sport {
         case .run: self = .run
         case .ride: self = .ride

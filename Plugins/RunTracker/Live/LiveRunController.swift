@@ -9,18 +9,18 @@ import MeridianCore
 /// Fixes never wait for the store: one write runs at a time beside them. While the store refuses writes
 /// (another process holds it, the disk is full) points wait in memory, up to `maxPendingPoints`, and
 /// `pendingWrites` says so; the next write that succeeds takes them all.
-public actor LiveRunController {
+package actor LiveRunController {
     /// Longest time points wait in memory before they are written, seconds.
-    public static let flushInterval = 0.5
+    package static let flushInterval = 0.5
     /// A live run stopped too short to save can be resumed this long after it stopped, seconds; later it would join
     /// an old run to the present position (it stays a draft, to discard).
-    public static let draftResumeWindow = 3600.0
+    package static let draftResumeWindow = 3600.0
     /// Points held while the store refuses writes by default: 30 minutes at 10 fixes a second.
-    public static let defaultMaxPendingPoints = 18_000
+    package static let defaultMaxPendingPoints = 18_000
     /// Points held while the store refuses writes; beyond it the oldest go.
-    public let maxPendingPoints: Int
+    package let maxPendingPoints: Int
     /// What waits to be written while the store refuses writes (`nil` while writes succeed).
-    public nonisolated let pendingWrites = PendingWritesBox()
+    package nonisolated let pendingWrites = PendingWritesBox()
 
     private let runStore: RunStore
     private let settings: TrackerSettings
@@ -50,7 +50,7 @@ public actor LiveRunController {
     /// (and an edit made after the stop stays).
     private var storedEnd: EngineState?
 
-    public init(runStore: RunStore, settings: TrackerSettings, events: EventBus, units: UnitSystem,
+    package init(runStore: RunStore, settings: TrackerSettings, events: EventBus, units: UnitSystem,
                 powerSupply: PowerSupply = PowerSupply(), logger: Logger, clock: @escaping @Sendable () -> Date = Date.init,
                 maxPendingPoints: Int = LiveRunController.defaultMaxPendingPoints) {
         self.runStore = runStore
@@ -66,7 +66,7 @@ public actor LiveRunController {
     // MARK: Restore
 
     /// Restores the run that was active when the service stopped (or died). Runs once; later calls return at once.
-    public func restoreIfNeeded() async throws {
+    package func restoreIfNeeded() async throws {
         if let restoring { return try await restoring.value }
         let task = Task { try await self.restoreActiveRun() }
         restoring = task
@@ -96,7 +96,7 @@ public actor LiveRunController {
 
     /// Starts a run. With an `id` equal to the active run's, returns it (a retried start); any other
     /// start while a run is active is rejected.
-    public func start(name: String?, activity: Activity, id: String? = nil) async throws -> LiveStatus {
+    package func start(name: String?, activity: Activity, id: String? = nil) async throws -> LiveStatus {
         try await restoreIfNeeded()
         if let engine, engine.state.state.isActive {
             if let id, id == engine.state.runID { return status(engine) }
@@ -124,13 +124,13 @@ public actor LiveRunController {
     }
 
     /// Pauses the active run `id` (idempotent).
-    public func pause(id: String) async throws -> LiveStatus {
+    package func pause(id: String) async throws -> LiveStatus {
         try await command(id: id, "pause") { engine, now throws(RunCommandError) in try engine.pause(at: now) }
     }
 
     /// Resumes run `id` (idempotent): the active run, or the current draft (`currentDraft()`). Any other draft is
     /// refused (`notCurrentDraft`): resuming it would join an old run, or an imported one, to today's position.
-    public func resume(id: String) async throws -> LiveStatus {
+    package func resume(id: String) async throws -> LiveStatus {
         try await restoreIfNeeded()
         let current = engine.map { $0.state.runID == id && ($0.state.state != .draft || isCurrentDraft($0)) } ?? false
         if !current, let summary = try await runStore.summary(id: id), summary.state == .draft {
@@ -141,7 +141,7 @@ public actor LiveRunController {
 
     /// The current draft: the live run this service stopped last, too short to save, while it can still be resumed
     /// (for `draftResumeWindow` after it stopped, and until another run starts or it is discarded); else `nil`.
-    public func currentDraft() async throws -> RunSummary? {
+    package func currentDraft() async throws -> RunSummary? {
         try await restoreIfNeeded()
         guard let engine, isCurrentDraft(engine) else { return nil }
         return engine.summary(at: clock())
@@ -153,15 +153,15 @@ public actor LiveRunController {
     }
 
     /// What stopping a run produced.
-    public struct StopResult: Sendable, Encodable {
-        public var run: RunSummary
+    package struct StopResult: Sendable, Encodable {
+        package var run: RunSummary
         /// False when the run was too short and is kept as a draft.
-        public var saved: Bool
-        public var message: String
+        package var saved: Bool
+        package var message: String
     }
 
     /// Stops run `id`: saved when at least 60 s and 100 m, else kept as a draft. Stopping again returns the same.
-    public func stop(id: String) async throws -> StopResult {
+    package func stop(id: String) async throws -> StopResult {
         try await restoreIfNeeded()
         guard let current = engine, current.state.runID == id else {
             if let summary = try await runStore.summary(id: id), !summary.state.isActive {
@@ -179,7 +179,7 @@ public actor LiveRunController {
     }
 
     /// Deletes draft `id`.
-    public func discard(id: String) async throws {
+    package func discard(id: String) async throws {
         try await restoreIfNeeded()
         guard try await runStore.discardDraft(id: id) else {
             if try await runStore.summary(id: id) == nil { throw RunCommandError.noSuchRun(id: id) }
@@ -189,7 +189,7 @@ public actor LiveRunController {
     }
 
     /// The result of stopping `run`, with a message saying whether it was saved or kept as a draft.
-    public static func stopResult(_ run: RunSummary) -> StopResult {
+    package static func stopResult(_ run: RunSummary) -> StopResult {
         guard run.state == .draft else {
             return StopResult(run: run, saved: true, message: "run saved: \(DistanceFormat.string(metres: run.distance, units: .metric)) in \(TimeFormat.duration(seconds: run.timerTime))")
         }
@@ -222,7 +222,7 @@ public actor LiveRunController {
 
     /// Feeds one fix to the active run, timed by the service clock (so replays and receivers with
     /// a wrong clock still give true durations), and writes when a flush is due.
-    public func consume(_ fix: Fix) async {
+    package func consume(_ fix: Fix) async {
         do { try await restoreIfNeeded() } catch {
             logger.error("cannot restore the active run: \(error)")
         }
@@ -256,7 +256,7 @@ public actor LiveRunController {
 
     /// Writes pending points and the run state; a refused write keeps the points pending (retried on the next
     /// flush) and is logged once, with the store's answer, until a write succeeds again.
-    public func flushLogging() async {
+    package func flushLogging() async {
         let refusedBefore = refusedSince != nil
         do { try await flush() } catch {
             if !refusedBefore {
@@ -267,7 +267,7 @@ public actor LiveRunController {
 
     /// Writes pending points and the run state in one transaction, after the write in flight; a stopped run once
     /// (the write that stores it publishes the personal records it sets).
-    public func flush() async throws {
+    package func flush() async throws {
         while let inFlight = writing { _ = await inFlight.result }
         guard let current = engine, current.state != storedEnd else { return }
         lastFlush = clock()
@@ -328,7 +328,7 @@ public actor LiveRunController {
     // MARK: Status
 
     /// The active run's status, or `nil` when none is active.
-    public func activeStatus() async throws -> LiveStatus? {
+    package func activeStatus() async throws -> LiveStatus? {
         try await restoreIfNeeded()
         guard let engine, engine.state.state.isActive else { return nil }
         refreshPower(force: false)
@@ -356,11 +356,11 @@ public actor LiveRunController {
 }
 
 /// Payload of the `run.state` event.
-public struct RunStateEvent: Sendable, Encodable, Equatable {
-    public var id: String
-    public var state: RunState
-    public var autoPaused: Bool
+package struct RunStateEvent: Sendable, Encodable, Equatable {
+    package var id: String
+    package var state: RunState
+    package var autoPaused: Bool
     /// started, pause, resume, auto-pause, auto-resume, stopped, restored.
-    public var reason: String
-    public var run: RunSummary
+    package var reason: String
+    package var run: RunSummary
 }

@@ -1,20 +1,20 @@
 /// What the measurement was made with: positions from a GPS receiver, a wheel sensor or foot pod (no positions),
 /// or nothing (a run with time only).
-public enum DistanceSource: String, Sendable, Codable, CaseIterable {
+package enum DistanceSource: String, Sendable, Codable, CaseIterable {
     case gps, sensor, none
 }
 
 /// The device a run was imported from and the totals it computed itself, shown beside Meridian's own figures.
-public struct DeviceFigures: Sendable, Equatable {
+package struct DeviceFigures: Sendable, Equatable {
     /// The device's name as the file gives it (e.g. "garmin fr110"), when known.
-    public var name: String?
+    package var name: String?
     /// The device's total distance, metres.
-    public var distance: Double?
+    package var distance: Double?
     /// The device's timer time, seconds.
-    public var timerTime: Double?
+    package var timerTime: Double?
 
     /// The figures, or `nil` when the file told nothing about its device.
-    public init?(name: String?, distance: Double?, timerTime: Double?) {
+    package init?(name: String?, distance: Double?, timerTime: Double?) {
         guard name != nil || distance != nil || timerTime != nil else { return nil }
         self.name = name
         self.distance = distance

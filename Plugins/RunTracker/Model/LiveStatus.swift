@@ -3,69 +3,69 @@ import MeridianCore
 
 /// `GET /v1/runs/active`: the active run with live metrics, SI numbers and texts in the configured units.
 /// Every key is always present; unknown values are `null`.
-public struct LiveStatus: Sendable, Encodable, Equatable {
-    public var run: RunSummary
-    public var autoPaused: Bool
+package struct LiveStatus: Sendable, Encodable, Equatable {
+    package var run: RunSummary
+    package var autoPaused: Bool
     /// True until the first usable fix of the run.
-    public var waitingForGps: Bool
+    package var waitingForGps: Bool
     /// From the last fix's horizontal accuracy; `nil` before any fix with an accuracy, and while the last fix is
     /// older than `signalFreshFor` (the provider stopped or lost the sky: its last quality is no longer the signal).
-    @NullWhenAbsent public var signalQuality: SignalQuality?
+    @NullWhenAbsent package var signalQuality: SignalQuality?
     /// Seconds since the run's last fix; `nil` before the first.
-    @NullWhenAbsent public var lastFixAgeS: Double?
-    @NullWhenAbsent public var horizontalAccuracyM: Double?
+    @NullWhenAbsent package var lastFixAgeS: Double?
+    @NullWhenAbsent package var horizontalAccuracyM: Double?
     /// Smoothed over about 30 s; `nil` until enough data.
-    @NullWhenAbsent public var currentSpeedMps: Double?
+    @NullWhenAbsent package var currentSpeedMps: Double?
     /// `nil` when standing or unknown.
-    @NullWhenAbsent public var currentPaceSPerKm: Double?
-    public var currentSplit: CurrentSplit
-    public var splits: [Split]
-    public var movementPattern: MovementPattern
-    public var samplingPolicy: SamplingPolicy
-    public var power: PowerReport
+    @NullWhenAbsent package var currentPaceSPerKm: Double?
+    package var currentSplit: CurrentSplit
+    package var splits: [Split]
+    package var movementPattern: MovementPattern
+    package var samplingPolicy: SamplingPolicy
+    package var power: PowerReport
     /// Points held in memory because the store refused the last write (busy, full); `nil` while writes succeed.
-    @NullWhenAbsent public var pendingWrites: PendingWrites? = nil
+    @NullWhenAbsent package var pendingWrites: PendingWrites? = nil
     /// A short state line for people ("waiting for GPS", "auto-paused", "tracking"…).
-    public var message: String
-    public var text: Texts
+    package var message: String
+    package var text: Texts
 
     /// The split in progress.
-    public struct CurrentSplit: Sendable, Encodable, Equatable {
-        public var index: Int
-        public var distanceM: Double
-        public var timeS: Double
+    package struct CurrentSplit: Sendable, Encodable, Equatable {
+        package var index: Int
+        package var distanceM: Double
+        package var timeS: Double
     }
 
     /// Battery state as read from sysfs.
-    public struct PowerReport: Sendable, Encodable, Equatable {
-        public var state: PowerState
+    package struct PowerReport: Sendable, Encodable, Equatable {
+        package var state: PowerState
         /// `nil` without a battery.
-        @NullWhenAbsent public var capacityPercent: Double?
-        public var charging: Bool
+        @NullWhenAbsent package var capacityPercent: Double?
+        package var charging: Bool
     }
 
     /// Everything formatted for people in the configured units.
-    public struct Texts: Sendable, Encodable, Equatable {
-        public var distance: String
-        public var elapsed: String
-        public var timer: String
-        public var moving: String
-        public var pace: String
-        public var averagePace: String
-        public var speed: String
-        public var maxSpeed: String
-        public var ascent: String
-        public var descent: String
-        public var split: String
+    package struct Texts: Sendable, Encodable, Equatable {
+        package var distance: String
+        package var elapsed: String
+        package var timer: String
+        package var moving: String
+        package var pace: String
+        package var averagePace: String
+        package var speed: String
+        package var maxSpeed: String
+        package var ascent: String
+        package var descent: String
+        package var split: String
     }
 }
 
 extension LiveStatus {
     /// How long a fix's accuracy stands for the signal, seconds: five missed fixes at 1 Hz.
-    public static let signalFreshFor = 5.0
+    package static let signalFreshFor = 5.0
 
     /// The status of `engine` at `now`.
-    public init(engine: RunEngine, now: Date, power: PowerSupply.Reading, units: UnitSystem) {
+    package init(engine: RunEngine, now: Date, power: PowerSupply.Reading, units: UnitSystem) {
         let state = engine.state
         let run = engine.summary(at: now)
         let speed = engine.currentSpeed
@@ -104,8 +104,8 @@ extension LiveStatus {
 }
 
 /// Elevation differences for people: whole metres or whole feet.
-public enum ElevationText {
-    public static func string(metres: Double, units: UnitSystem) -> String {
+package enum ElevationText {
+    package static func string(metres: Double, units: UnitSystem) -> String {
         guard metres.isFinite else { return "--" }
         switch units {
         case .metric: return "\(NumberText.fixed(metres, decimals: 0)) m"

@@ -4,19 +4,19 @@
 /// apply is `null`. Synthesized `Encodable` omits `nil` optionals; properties marked `@NullWhenAbsent` keep their key.
 /// Decoding accepts `null` and a missing key alike.
 @propertyWrapper
-public struct NullWhenAbsent<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
-    public var wrappedValue: Value?
+package struct NullWhenAbsent<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    package var wrappedValue: Value?
 
-    public init(wrappedValue: Value?) {
+    package init(wrappedValue: Value?) {
         self.wrappedValue = wrappedValue
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
@@ -24,7 +24,7 @@ public struct NullWhenAbsent<Value: Codable & Sendable & Equatable>: Codable, Se
 
 extension KeyedDecodingContainer {
     /// Lets a `@NullWhenAbsent` property's key be missing as well as `null` (synthesized `Decodable` calls this).
-    public func decode<Value>(_ type: NullWhenAbsent<Value>.Type, forKey key: Key) throws -> NullWhenAbsent<Value> {
+    package func decode<Value>(_ type: NullWhenAbsent<Value>.Type, forKey key: Key) throws -> NullWhenAbsent<Value> {
         try decodeIfPresent(type, forKey: key) ?? NullWhenAbsent(wrappedValue: nil)
     }
 }

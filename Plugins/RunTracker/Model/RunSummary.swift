@@ -3,7 +3,7 @@ import GRDB
 import MeridianCore
 
 /// Where a run is in its life. Stored in `runs.state`.
-public enum RunState: String, Sendable, Codable, CaseIterable {
+package enum RunState: String, Sendable, Codable, CaseIterable {
     /// Recording fixes.
     case tracking
     /// Paused by the user or by auto-pause; fixes are kept but not counted.
@@ -14,7 +14,7 @@ public enum RunState: String, Sendable, Codable, CaseIterable {
     case draft
 
     /// True while the run is the active one (tracking or paused).
-    public var isActive: Bool { self == .tracking || self == .paused }
+    package var isActive: Bool { self == .tracking || self == .paused }
 }
 
 /// The run object of the HTTP API and the CLI (`--json`), one row of table `runs`.
@@ -26,48 +26,48 @@ public enum RunState: String, Sendable, Codable, CaseIterable {
 /// `descent_m`, `points`, `rejected_points`, `segments`, `distance_source`,
 /// `avg_heart_rate_bpm`, `max_heart_rate_bpm`, `avg_cadence_spm`, `avg_power_w`,
 /// `device_name`, `device_distance_m`, `device_timer_s` (null when unknown).
-public struct RunSummary: Sendable, Equatable, Codable {
-    public var id: String
-    public var name: String
-    public var notes: String
-    public var activity: Activity
-    public var state: RunState
-    public var startedAt: Date
+package struct RunSummary: Sendable, Equatable, Codable {
+    package var id: String
+    package var name: String
+    package var notes: String
+    package var activity: Activity
+    package var state: RunState
+    package var startedAt: Date
     /// When the run was stopped; `nil` while it is active.
-    public var endedAt: Date?
+    package var endedAt: Date?
     /// Geodesic distance over accepted points, metres.
-    public var distance: Double
+    package var distance: Double
     /// Wall time from start to end (or to now), seconds.
-    public var elapsedTime: Double
+    package var elapsedTime: Double
     /// Elapsed time minus pauses (manual and automatic), seconds.
-    public var timerTime: Double
+    package var timerTime: Double
     /// Time spent moving (speed at or above the activity's moving threshold), seconds.
-    public var movingTime: Double
+    package var movingTime: Double
     /// Timer time per kilometre, seconds; `nil` before any distance.
-    public var averagePace: Double?
+    package var averagePace: Double?
     /// Highest smoothed speed, m/s.
-    public var maxSpeed: Double
+    package var maxSpeed: Double
     /// Elevation gain and loss of the smoothed altitude, metres.
-    public var ascent: Double
-    public var descent: Double
+    package var ascent: Double
+    package var descent: Double
     /// Points received (accepted and rejected), of which rejected.
-    public var pointCount: Int
-    public var rejectedPointCount: Int
+    package var pointCount: Int
+    package var rejectedPointCount: Int
     /// Number of segments (pauses and unbridged jumps start new ones).
-    public var segmentCount: Int
+    package var segmentCount: Int
     /// What the distance was measured with.
-    public var distanceSource: DistanceSource
+    package var distanceSource: DistanceSource
     /// Heart rate while the timer ran: time-weighted average and maximum, beats per minute.
-    public var averageHeartRate: Double?
-    public var maxHeartRate: Double?
+    package var averageHeartRate: Double?
+    package var maxHeartRate: Double?
     /// Time-weighted average cadence: steps per minute (revolutions per minute for rides).
-    public var averageCadence: Double?
+    package var averageCadence: Double?
     /// Time-weighted average power, watts.
-    public var averagePower: Double?
+    package var averagePower: Double?
     /// For a run imported from a device's file: the device and the totals it computed itself.
-    public var device: DeviceFigures?
+    package var device: DeviceFigures?
 
-    public init(id: String, name: String, notes: String = "", activity: Activity, state: RunState, startedAt: Date,
+    package init(id: String, name: String, notes: String = "", activity: Activity, state: RunState, startedAt: Date,
                 endedAt: Date? = nil, distance: Double = 0, elapsedTime: Double = 0, timerTime: Double = 0,
                 movingTime: Double = 0, averagePace: Double? = nil, maxSpeed: Double = 0, ascent: Double = 0,
                 descent: Double = 0, pointCount: Int = 0, rejectedPointCount: Int = 0, segmentCount: Int = 0,
@@ -123,7 +123,7 @@ public struct RunSummary: Sendable, Equatable, Codable {
         case deviceTimer = "deviceTimerS"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             id: try container.decode(String.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
@@ -150,7 +150,7 @@ public struct RunSummary: Sendable, Equatable, Codable {
                                       timerTime: container.decodeIfPresent(Double.self, forKey: .deviceTimer)))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(name, forKey: .name)
@@ -185,14 +185,14 @@ public struct RunSummary: Sendable, Equatable, Codable {
 
 extension RunSummary {
     /// The columns `init(row:)` reads, for `SELECT \(RunSummary.columns) FROM runs …`.
-    public static let columns = """
+    package static let columns = """
         id, name, notes, activity, state, started_at, ended_at, distance_m, elapsed_s, timer_s, moving_s, \
         avg_pace_s_per_km, max_speed_mps, ascent_m, descent_m, points, rejected_points, segments, distance_source, \
         avg_heart_rate_bpm, max_heart_rate_bpm, avg_cadence_spm, avg_power_w, device_name, device_distance_m, device_timer_s
         """
 
     /// Decodes one row selected with `columns`; unknown activity or state text is a `RunStoreError.corruptRow`.
-    public init(row: Row) throws {
+    package init(row: Row) throws {
         let id: String = row["id"]
         let activityText: String = row["activity"]
         let stateText: String = row["state"]
@@ -220,7 +220,7 @@ extension RunSummary {
     }
 
     /// The run `id` (deleted runs included), or `nil`.
-    public static func fetch(_ db: Database, id: String) throws -> RunSummary? {
+    package static func fetch(_ db: Database, id: String) throws -> RunSummary? {
         guard let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM runs WHERE id = ?", arguments: [id]) else {
             return nil
         }
@@ -228,7 +228,7 @@ extension RunSummary {
     }
 
     /// Runs matching an SQL condition on `runs` (e.g. `"deleted_at IS NULL AND state = ?"`), newest first.
-    public static func fetchAll(_ db: Database, where condition: String = "deleted_at IS NULL",
+    package static func fetchAll(_ db: Database, where condition: String = "deleted_at IS NULL",
                                 arguments: StatementArguments = []) throws -> [RunSummary] {
         let sql = "SELECT \(columns) FROM runs WHERE \(condition) ORDER BY started_at DESC"
         return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try RunSummary(row: $0) }

@@ -1,19 +1,19 @@
 /// What the athlete's sensors measured at one moment: a heart-rate strap, a foot pod, a power meter, a wheel
 /// sensor. Live fixes from a GPS receiver carry none; imported activity files usually do. `nil` = not measured.
-public struct SensorReading: Sendable, Equatable, Codable {
+package struct SensorReading: Sendable, Equatable, Codable {
     /// Heart rate, beats per minute.
-    public var heartRate: Double?
+    package var heartRate: Double?
     /// Cadence per minute: steps for runs, walks and hikes, revolutions for rides.
-    public var cadence: Double?
+    package var cadence: Double?
     /// Power, watts.
-    public var power: Double?
+    package var power: Double?
     /// Temperature, °C.
-    public var temperature: Double?
+    package var temperature: Double?
     /// A cumulative distance measured by a wheel sensor or foot pod (or the device's own total), metres.
     /// It counts only while the run has no GPS route yet (indoor, treadmill, before the first fix).
-    public var distance: Double?
+    package var distance: Double?
 
-    public init(heartRate: Double? = nil, cadence: Double? = nil, power: Double? = nil, temperature: Double? = nil,
+    package init(heartRate: Double? = nil, cadence: Double? = nil, power: Double? = nil, temperature: Double? = nil,
                 distance: Double? = nil) {
         self.heartRate = heartRate.flatMap(Self.valid)
         self.cadence = cadence.flatMap(Self.valid)
@@ -23,7 +23,7 @@ public struct SensorReading: Sendable, Equatable, Codable {
     }
 
     /// No sensor values.
-    public static let none = SensorReading()
+    package static let none = SensorReading()
 
     /// A finite, non-negative value; anything else is not a measurement.
     private static func valid(_ value: Double) -> Double? {

@@ -3,30 +3,30 @@ import MeridianCore
 
 /// One received fix as the run tracker recorded it. Every fix is kept; those
 /// not used for distance carry the reason in `rejection`.
-public struct TrackPoint: Sendable, Equatable, Codable {
+package struct TrackPoint: Sendable, Equatable, Codable {
     /// Order of arrival within the run, from 0.
-    public var sequence: Int
+    package var sequence: Int
     /// UTC time of the fix.
-    public var time: Date
+    package var time: Date
     /// Position, when the fix had one.
-    public var coordinate: Coordinate?
+    package var coordinate: Coordinate?
     /// Altitude in metres (MSL when known, else above the ellipsoid).
-    public var altitude: Double?
+    package var altitude: Double?
     /// Speed over ground reported by the receiver, m/s.
-    public var speed: Double?
+    package var speed: Double?
     /// Horizontal accuracy, metres.
-    public var horizontalAccuracy: Double?
+    package var horizontalAccuracy: Double?
     /// Segment number: pauses and unbridged jumps start a new segment; no distance is counted across segments.
-    public var segment: Int
+    package var segment: Int
     /// Why the point was not used, or `nil` when it was accepted.
-    public var rejection: PointRejection?
+    package var rejection: PointRejection?
     /// The run's distance when this point was accepted, metres (`nil` for rejected points). Splits, best efforts
     /// and exports read it, so every figure agrees with the tracker's total.
-    public var distance: Double?
+    package var distance: Double?
     /// Heart rate, cadence, power and temperature at this point (the sensor distance is not kept per point).
-    public var sensors: SensorReading
+    package var sensors: SensorReading
 
-    public init(sequence: Int, time: Date, coordinate: Coordinate?, altitude: Double? = nil, speed: Double? = nil,
+    package init(sequence: Int, time: Date, coordinate: Coordinate?, altitude: Double? = nil, speed: Double? = nil,
                 horizontalAccuracy: Double? = nil, segment: Int = 0, rejection: PointRejection? = nil,
                 distance: Double? = nil, sensors: SensorReading = .none) {
         self.sequence = sequence
@@ -42,11 +42,11 @@ public struct TrackPoint: Sendable, Equatable, Codable {
     }
 
     /// True when the point counts towards distance and the route.
-    public var isAccepted: Bool { rejection == nil }
+    package var isAccepted: Bool { rejection == nil }
 }
 
 /// Why a received fix was not used.
-public enum PointRejection: String, Sendable, Codable, CaseIterable {
+package enum PointRejection: String, Sendable, Codable, CaseIterable {
     /// The fix had no position (no fix, or 2D/3D missing).
     case noPosition = "no_position"
     /// Horizontal accuracy worse than `max_accuracy_m`, or unknown when required.
@@ -68,5 +68,5 @@ public enum Activity: String, Sendable, Codable, CaseIterable, ConfigEnum {
     case run, walk, hike, ride, other
 
     /// Whether cadence is counted in steps (runs, walks, hikes); devices and files count strides.
-    public var countsSteps: Bool { self == .run || self == .walk || self == .hike }
+    package var countsSteps: Bool { self == .run || self == .walk || self == .hike }
 }

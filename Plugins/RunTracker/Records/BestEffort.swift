@@ -1,15 +1,15 @@
 /// The fastest stretch of a run over a given distance, or for `longest` the whole run.
-public struct BestEffort: Sendable, Equatable, Codable {
-    public var distance: RecordDistance
+package struct BestEffort: Sendable, Equatable, Codable {
+    package var distance: RecordDistance
     /// Elapsed seconds from the effort's start to its end (pauses included, as Strava counts them).
-    public var elapsedTime: Double
+    package var elapsedTime: Double
     /// Seconds from the run's start to the effort's start.
-    public var startOffset: Double
+    package var startOffset: Double
     /// The effort's distance in metres: the record distance, or the run's distance for `longest` (not in the JSON,
     /// which has the run's distance beside).
-    public var distanceMetres: Double
+    package var distanceMetres: Double
 
-    public init(distance: RecordDistance, elapsedTime: Double, startOffset: Double, distanceMetres: Double? = nil) {
+    package init(distance: RecordDistance, elapsedTime: Double, startOffset: Double, distanceMetres: Double? = nil) {
         self.distance = distance
         self.elapsedTime = elapsedTime
         self.startOffset = startOffset
@@ -23,14 +23,14 @@ public struct BestEffort: Sendable, Equatable, Codable {
         case startOffset = "startOffsetS"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(distance: try container.decode(RecordDistance.self, forKey: .distance),
                   elapsedTime: try container.decode(Double.self, forKey: .elapsedTime),
                   startOffset: try container.decode(Double.self, forKey: .startOffset))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(distance, forKey: .distance)
         try container.encode(elapsedTime, forKey: .elapsedTime)
@@ -40,13 +40,13 @@ public struct BestEffort: Sendable, Equatable, Codable {
 
 extension RunProgress {
     /// The best effort over every distance in `distances` the run covers (by default the running distances).
-    public func bestEfforts(_ distances: [RecordDistance] = RecordDistance.kept(for: .run)) -> [BestEffort] {
+    package func bestEfforts(_ distances: [RecordDistance] = RecordDistance.kept(for: .run)) -> [BestEffort] {
         distances.compactMap { bestEffort(over: $0) }
     }
 
     /// The best efforts of the records kept for `activity`, without those faster than the activity allows
     /// (`BestEffort.isPlausible(for:)`): they keep a ride or a car trip given as a run out of the records.
-    public func bestEfforts(for activity: Activity) -> [BestEffort] {
+    package func bestEfforts(for activity: Activity) -> [BestEffort] {
         bestEfforts(RecordDistance.kept(for: activity)).filter { $0.isPlausible(for: activity) }
     }
 
@@ -57,7 +57,7 @@ extension RunProgress {
     /// sample. Two O(n) two-pointer sweeps check both cases: every sample as the end (start interpolated
     /// at the latest moment the runner was at `end - D`) and every sample as the start (end interpolated
     /// at the earliest moment the runner reached `start + D`).
-    public func bestEffort(over distance: RecordDistance) -> BestEffort? {
+    package func bestEffort(over distance: RecordDistance) -> BestEffort? {
         if distance == .longest {
             guard let first = times.first, let last = times.last, totalDistance > 0 else { return nil }
             return BestEffort(distance: .longest, elapsedTime: last - first, startOffset: first, distanceMetres: totalDistance)

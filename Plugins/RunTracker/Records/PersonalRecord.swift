@@ -9,26 +9,26 @@ import Foundation
 /// `elapsed_s` its time. The last four are set in record history entries (`previous_elapsed_s` is the time of the
 /// record it beat, `previous_distance_m` the distance of the longest it beat; `null` for the first) and `null` in
 /// current records: every key is always present.
-public struct PersonalRecord: Sendable, Equatable, Codable {
-    public var activity: Activity
-    public var distance: RecordDistance
-    public var distanceMetres: Double
-    public var elapsedTime: Double
-    public var runID: String
+package struct PersonalRecord: Sendable, Equatable, Codable {
+    package var activity: Activity
+    package var distance: RecordDistance
+    package var distanceMetres: Double
+    package var elapsedTime: Double
+    package var runID: String
     /// When the effort started.
-    public var achievedAt: Date
-    public var runName: String
-    public var pace: Double
+    package var achievedAt: Date
+    package var runName: String
+    package var pace: Double
     /// History only: the run was deleted (or purged) since; the record stays in the history.
-    @NullWhenAbsent public var runDeleted: Bool?
+    @NullWhenAbsent package var runDeleted: Bool?
     /// History only: the time of the record this one beat.
-    @NullWhenAbsent public var previousElapsedTime: Double?
+    @NullWhenAbsent package var previousElapsedTime: Double?
     /// History only, for `longest`: the distance of the record this one beat.
-    @NullWhenAbsent public var previousDistanceMetres: Double?
+    @NullWhenAbsent package var previousDistanceMetres: Double?
     /// History only: when the record was recorded (the run's save).
-    @NullWhenAbsent public var recordedAt: Date?
+    @NullWhenAbsent package var recordedAt: Date?
 
-    public init(activity: Activity = .run, distance: RecordDistance, distanceMetres: Double? = nil, elapsedTime: Double,
+    package init(activity: Activity = .run, distance: RecordDistance, distanceMetres: Double? = nil, elapsedTime: Double,
                 runID: String, achievedAt: Date, runName: String, runDeleted: Bool? = nil,
                 previousElapsedTime: Double? = nil, previousDistanceMetres: Double? = nil, recordedAt: Date? = nil) {
         self.activity = activity

@@ -7,7 +7,7 @@ import MeridianCore
 /// Current records are not stored: they are the best effort of each activity and record (the shortest time, or
 /// for `longest` the longest distance) over the saved, not deleted runs, so deleting or restoring a run recomputes
 /// them by definition. The history keeps every record when it was set and outlives the run.
-public enum RecordBook {
+package enum RecordBook {
     /// The runs whose efforts count for current records.
     static let countingRuns = "r.deleted_at IS NULL AND r.state = 'stopped'"
     /// How efforts rank within an activity and record: shortest time first, longest distance first for `longest`.
@@ -59,7 +59,7 @@ public enum RecordBook {
     }
 
     /// The current record of every activity and record that has one: by activity, then shortest distance first.
-    public static func current(in db: Database) throws -> [PersonalRecord] {
+    package static func current(in db: Database) throws -> [PersonalRecord] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT activity, distance, elapsed_s, distance_m, run_id, name, achieved_at FROM (
                 SELECT r.activity, e.distance, e.elapsed_s, e.distance_m, e.run_id, r.name,
@@ -77,7 +77,7 @@ public enum RecordBook {
     }
 
     /// Every record ever set, newest first; entries whose run was deleted or purged are marked.
-    public static func history(in db: Database, distance: RecordDistance? = nil, activity: Activity? = nil) throws -> [PersonalRecord] {
+    package static func history(in db: Database, distance: RecordDistance? = nil, activity: Activity? = nil) throws -> [PersonalRecord] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT h.distance, h.elapsed_s, h.run_id, h.run_name, h.achieved_at, h.previous_elapsed_s, h.recorded_at,
                    (r.id IS NULL OR r.deleted_at IS NOT NULL) AS deleted, h.activity, h.distance_m, h.previous_distance_m
@@ -95,13 +95,13 @@ public enum RecordBook {
     }
 
     /// The history entries set by run `runID` (the records it was flagged with when saved).
-    public static func setBy(runID: String, in db: Database) throws -> [PersonalRecord] {
+    package static func setBy(runID: String, in db: Database) throws -> [PersonalRecord] {
         try history(in: db).filter { $0.runID == runID }
     }
 
     /// How each record got to where it is: per activity and record, in the order the efforts were run, every effort
     /// that beat all earlier ones (of the saved, not deleted runs), with the improvement.
-    public static func progression(in db: Database, distance: RecordDistance? = nil,
+    package static func progression(in db: Database, distance: RecordDistance? = nil,
                                    activity: Activity? = nil) throws -> [RecordProgression] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT r.activity, e.distance, e.elapsed_s, e.distance_m, e.run_id, r.name, r.started_at + e.start_offset_s AS achieved_at
@@ -125,7 +125,7 @@ public enum RecordBook {
     /// Recomputes every saved run's best efforts from its packed progress (building the progress from the points
     /// for runs saved without one) and returns the current records. Record history is left as it is.
     @discardableResult
-    public static func rebuild(in db: Database) throws -> [PersonalRecord] {
+    package static func rebuild(in db: Database) throws -> [PersonalRecord] {
         let runs = try Row.fetchAll(db, sql: """
             SELECT r.id, r.started_at, p.samples, r.activity FROM runs r LEFT JOIN run_progress p ON p.run_id = r.id
             WHERE r.state = 'stopped'
@@ -147,10 +147,10 @@ public enum RecordBook {
 }
 
 /// How one record progressed: `{"activity", "distance", "steps": [step…]}`, oldest first.
-public struct RecordProgression: Sendable, Equatable, Encodable {
-    public var activity: Activity
-    public var distance: RecordDistance
-    public var steps: [RecordStep]
+package struct RecordProgression: Sendable, Equatable, Encodable {
+    package var activity: Activity
+    package var distance: RecordDistance
+    package var steps: [RecordStep]
 
     /// Appends `step` when it beats the last step (a shorter time, or a longer distance for `longest`).
     mutating func add(_ step: RecordStep) {
@@ -171,14 +171,14 @@ public struct RecordProgression: Sendable, Equatable, Encodable {
 /// A record when it was set: `{"achieved_at", "run_id", "run_name", "elapsed_s", "distance_m", "improvement_s",
 /// "improvement_m"}`; `improvement_s` is the time it took off the record before (`null` for the first and for
 /// `longest`), `improvement_m` the distance `longest` gained (`null` otherwise).
-public struct RecordStep: Sendable, Equatable, Encodable {
-    public var achievedAt: Date
-    public var runID: String
-    public var runName: String
-    public var elapsedTime: Double
-    public var distanceMetres: Double
-    @NullWhenAbsent public var improvementSeconds: Double? = nil
-    @NullWhenAbsent public var improvementMetres: Double? = nil
+package struct RecordStep: Sendable, Equatable, Encodable {
+    package var achievedAt: Date
+    package var runID: String
+    package var runName: String
+    package var elapsedTime: Double
+    package var distanceMetres: Double
+    @NullWhenAbsent package var improvementSeconds: Double? = nil
+    @NullWhenAbsent package var improvementMetres: Double? = nil
 
     enum CodingKeys: String, CodingKey {
         case achievedAt

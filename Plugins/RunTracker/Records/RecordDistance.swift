@@ -1,7 +1,7 @@
 import MeridianCore
 
 /// The records kept: the fastest time over a distance, or the longest activity.
-public enum RecordDistance: String, Sendable, Codable, CaseIterable, Comparable {
+package enum RecordDistance: String, Sendable, Codable, CaseIterable, Comparable {
     case oneKilometre = "1k"
     case mile
     case fiveKilometres = "5k"
@@ -15,7 +15,7 @@ public enum RecordDistance: String, Sendable, Codable, CaseIterable, Comparable 
     case longest
 
     /// The distance in metres; infinity for `longest`, whose distance is each run's own.
-    public var metres: Double {
+    package var metres: Double {
         switch self {
         case .oneKilometre: return 1000
         case .mile: return UnitSystem.metresPerMile
@@ -31,7 +31,7 @@ public enum RecordDistance: String, Sendable, Codable, CaseIterable, Comparable 
     }
 
     /// A label for people ("5 km", "Half marathon").
-    public var label: String {
+    package var label: String {
         switch self {
         case .oneKilometre: return "1 km"
         case .mile: return "1 mile"
@@ -48,7 +48,7 @@ public enum RecordDistance: String, Sendable, Codable, CaseIterable, Comparable 
 
     /// The records kept for each activity: runs the running distances, rides the longest and 10, 20, 40 and 100 km,
     /// hikes the longest; walks and other activities none.
-    public static func kept(for activity: Activity) -> [RecordDistance] {
+    package static func kept(for activity: Activity) -> [RecordDistance] {
         switch activity {
         case .run: return [.oneKilometre, .mile, .fiveKilometres, .tenKilometres, .halfMarathon, .marathon]
         case .ride: return [.tenKilometres, .twentyKilometres, .fortyKilometres, .hundredKilometres, .longest]
@@ -57,5 +57,5 @@ public enum RecordDistance: String, Sendable, Codable, CaseIterable, Comparable 
         }
     }
 
-    public static func < (lhs: RecordDistance, rhs: RecordDistance) -> Bool { lhs.metres < rhs.metres }
+    package static func < (lhs: RecordDistance, rhs: RecordDistance) -> Bool { lhs.metres < rhs.metres }
 }

@@ -2,27 +2,27 @@ import MeridianCore
 
 /// Bars with a label under each (every other one when there are many) and the value above, as an SVG that
 /// scales to its container: the weekly and monthly distances of the records page.
-public struct BarChart: Sendable {
-    public struct Bar: Sendable {
-        public var label: String
-        public var value: Double
-        public var valueText: String
+package struct BarChart: Sendable {
+    package struct Bar: Sendable {
+        package var label: String
+        package var value: Double
+        package var valueText: String
 
-        public init(label: String, value: Double, valueText: String) {
+        package init(label: String, value: Double, valueText: String) {
             self.label = label
             self.value = value
             self.valueText = valueText
         }
     }
 
-    public var width = 440.0
-    public var height = 220.0
-    public var fontSize = 15.0
-    public var colour = "#0a7150"
+    package var width = 440.0
+    package var height = 220.0
+    package var fontSize = 15.0
+    package var colour = "#0a7150"
 
-    public init() {}
+    package init() {}
 
-    public func svg(_ bars: [Bar], title: String) -> String {
+    package func svg(_ bars: [Bar], title: String) -> String {
         let top = fontSize + 10, bottom = fontSize + 14, side = 6.0
         let plotHeight = height - top - bottom
         let slot = bars.isEmpty ? 0 : (width - 2 * side) / Double(bars.count)

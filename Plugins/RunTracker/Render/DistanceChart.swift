@@ -3,26 +3,26 @@ import MeridianCore
 /// Values along a run's distance drawn as SVG: filled areas (elevation) and lines (pace, with fast drawn high;
 /// heart rate), a caption per series and a mark every kilometre or mile below. Used inside the run picture
 /// and as the charts of the run page.
-public struct DistanceChart: Sendable {
+package struct DistanceChart: Sendable {
     /// How a series is drawn.
-    public enum Style: Sendable {
+    package enum Style: Sendable {
         case area(fill: String)
         case line(stroke: String, width: Double)
     }
 
     /// One series: values at distances (metres), drawn between `low` and `high`.
-    public struct Series: Sendable {
-        public var samples: [(distance: Double, value: Double)]
-        public var low: Double
-        public var high: Double
+    package struct Series: Sendable {
+        package var samples: [(distance: Double, value: Double)]
+        package var low: Double
+        package var high: Double
         /// Larger values drawn lower (a pace line reads like speed).
-        public var inverted: Bool
-        public var style: Style
+        package var inverted: Bool
+        package var style: Style
         /// Shown at the top: on the left for the first series, on the right for the others.
-        public var caption: String
-        public var captionColour: String
+        package var caption: String
+        package var captionColour: String
 
-        public init(samples: [(distance: Double, value: Double)], low: Double, high: Double, inverted: Bool = false,
+        package init(samples: [(distance: Double, value: Double)], low: Double, high: Double, inverted: Bool = false,
                     style: Style, caption: String, captionColour: String) {
             self.samples = samples
             self.low = low
@@ -35,18 +35,18 @@ public struct DistanceChart: Sendable {
     }
 
     /// The run's distance, metres (the x axis).
-    public var total: Double
-    public var units: UnitSystem
-    public var fontSize: Double
+    package var total: Double
+    package var units: UnitSystem
+    package var fontSize: Double
 
-    public init(total: Double, units: UnitSystem, fontSize: Double = 10) {
+    package init(total: Double, units: UnitSystem, fontSize: Double = 10) {
         self.total = total
         self.units = units
         self.fontSize = fontSize
     }
 
     /// The chart's frame, series and distance marks, drawn into the box at `x`, `y` (marks go below it).
-    public func draw(_ series: [Series], x: Double, y: Double, width: Double, height: Double) -> String {
+    package func draw(_ series: [Series], x: Double, y: Double, width: Double, height: Double) -> String {
         var svg = "<rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(width))\" height=\"\(f(height))\" fill=\"#fff\" stroke=\"#d8d8d0\"/>\n"
         guard total > 0 else { return svg }
         func px(_ distance: Double) -> Double { x + distance / total * width }
@@ -80,7 +80,7 @@ public struct DistanceChart: Sendable {
     }
 
     /// A chart on its own, scaled to the width of its container: `title` names it for screen readers.
-    public func standalone(_ series: [Series], title: String, width: Double = 480, height: Double = 190) -> String {
+    package func standalone(_ series: [Series], title: String, width: Double = 480, height: Double = 190) -> String {
         let frameHeight = height - fontSize - 12
         return """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(f(width)) \(f(height))" role="img" font-family="system-ui, sans-serif">\
@@ -90,7 +90,7 @@ public struct DistanceChart: Sendable {
     }
 
     /// The profile's elevation as an area series (`nil` without altitudes).
-    public static func elevation(_ profile: Profile, units: UnitSystem) -> Series? {
+    package static func elevation(_ profile: Profile, units: UnitSystem) -> Series? {
         guard let low = profile.minAltitude, let high = profile.maxAltitude else { return nil }
         let samples = profile.samples.compactMap { sample in sample.altitude.map { (sample.distance, $0) } }
         guard !samples.isEmpty else { return nil }
@@ -102,7 +102,7 @@ public struct DistanceChart: Sendable {
     /// The profile's moving pace as a line, fast drawn high, between the 2nd and 98th percentile (`nil` without two
     /// paces), captioned in speeds for a ride; with `smoothing`, each point is the mean of the paces up to that many
     /// slices either side.
-    public static func pace(_ profile: Profile, activity: Activity, units: UnitSystem, stroke: String = "#2166ac",
+    package static func pace(_ profile: Profile, activity: Activity, units: UnitSystem, stroke: String = "#2166ac",
                             smoothing: Int = 0) -> Series? {
         let raw = profile.samples.compactMap { sample in sample.pace.map { (distance: sample.distance, value: $0) } }
         let samples = raw.indices.map { index in

@@ -2,15 +2,15 @@ import MeridianCore
 
 /// The colours of a route by pace, from green (fast) to red (slow), scaled between the 5th and 95th percentile of
 /// the run's moving pace per profile slice; shared by the SVG picture and the map in the browser.
-public struct PaceColours: Sendable {
+package struct PaceColours: Sendable {
     /// Fast to slow.
-    public static let palette = ["#1a9850", "#66bd63", "#a6d96a", "#d9ef8b", "#fee08b", "#fdae61", "#f46d43", "#d73027"]
+    package static let palette = ["#1a9850", "#66bd63", "#a6d96a", "#d9ef8b", "#fee08b", "#fdae61", "#f46d43", "#d73027"]
     /// The paces (seconds per kilometre) at either end of the scale.
-    public let fast: Double
-    public let slow: Double
+    package let fast: Double
+    package let slow: Double
     private let profile: Profile
 
-    public init(profile: Profile) {
+    package init(profile: Profile) {
         self.profile = profile
         let paces = profile.samples.compactMap(\.pace).sorted()
         fast = paces.isEmpty ? 0 : paces[Int(Double(paces.count - 1) * 0.05)]
@@ -18,12 +18,12 @@ public struct PaceColours: Sendable {
     }
 
     /// The colour of the route `distance` metres from the start.
-    public func colour(atDistance distance: Double) -> String {
+    package func colour(atDistance distance: Double) -> String {
         Self.palette[index(atDistance: distance)]
     }
 
     /// The palette index at `distance`: the pace of the profile slice there (the middle of the scale without one).
-    public func index(atDistance distance: Double) -> Int {
+    package func index(atDistance distance: Double) -> Int {
         guard profile.sliceLength > 0, !profile.samples.isEmpty else { return 0 }
         let slice = min(profile.samples.count - 1, max(0, Int(distance / profile.sliceLength)))
         guard let pace = profile.samples[slice].pace, slow > fast else { return 3 }
@@ -33,20 +33,20 @@ public struct PaceColours: Sendable {
 }
 
 /// A route cut into stretches of one colour, and the dashed joins across pauses and signal gaps.
-public struct RoutePieces: Sendable {
+package struct RoutePieces: Sendable {
     /// Consecutive point indices drawn in one stroke.
-    public struct Piece: Sendable, Equatable {
-        public var indices: [Int]
-        public var colour: String
+    package struct Piece: Sendable, Equatable {
+        package var indices: [Int]
+        package var colour: String
         /// True for a join between two segments (nothing was counted there).
-        public var dashed: Bool
+        package var dashed: Bool
     }
 
-    public let pieces: [Piece]
+    package let pieces: [Piece]
 
     /// Cuts points (given by their segment and run distance, in order) by colour. Each stretch starts at the last
     /// point of the one before, so the line has no holes; segments are joined by a dashed grey piece.
-    public init(segments: [Int], distances: [Double], colours: PaceColours) {
+    package init(segments: [Int], distances: [Double], colours: PaceColours) {
         var pieces: [Piece] = []
         var index = 0
         let count = min(segments.count, distances.count)
@@ -69,19 +69,19 @@ public struct RoutePieces: Sendable {
 }
 
 /// Where a route crosses every kilometre (or mile): the mark's number and its place between two points.
-public struct DistanceMarks: Sendable {
+package struct DistanceMarks: Sendable {
     /// Mark `number` lies at fraction `t` of the way from point `index - 1` to point `index`.
-    public struct Mark: Sendable, Equatable {
-        public var number: Int
-        public var index: Int
-        public var t: Double
+    package struct Mark: Sendable, Equatable {
+        package var number: Int
+        package var index: Int
+        package var t: Double
     }
 
-    public let marks: [Mark]
+    package let marks: [Mark]
 
     /// Marks every `unit` metres along `distances` (the run distance at each point, in order); long routes get
     /// one every 2, 5, 10… units so that there are at most about 25.
-    public init(distances: [Double], unit: Double) {
+    package init(distances: [Double], unit: Double) {
         let total = distances.last ?? 0
         let every = [1, 2, 5, 10, 20, 50].first { total / unit / Double($0) <= 25 } ?? 100
         var marks: [Mark] = []

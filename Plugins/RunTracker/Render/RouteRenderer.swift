@@ -4,12 +4,12 @@ import MeridianCore
 /// Draws a run as a self-contained SVG: the route to scale (no map tiles), coloured by pace from green (fast)
 /// to red (slow), with start and finish markers, a mark every kilometre or mile, a scale bar and a legend,
 /// and below it the elevation (grey area) and pace (blue line) along the distance.
-public struct RouteRenderer: Sendable {
-    public static let defaultWidth = 800
-    public var units: UnitSystem
-    public var width: Int
+package struct RouteRenderer: Sendable {
+    package static let defaultWidth = 800
+    package var units: UnitSystem
+    package var width: Int
 
-    public init(units: UnitSystem, width: Int = RouteRenderer.defaultWidth) {
+    package init(units: UnitSystem, width: Int = RouteRenderer.defaultWidth) {
         self.units = units
         self.width = max(320, width)
     }
@@ -18,7 +18,7 @@ public struct RouteRenderer: Sendable {
     private static let headerHeight = 56.0
     private static let profileHeight = 170.0
 
-    public func svg(run: RunSummary, points: [TrackPoint]) -> String {
+    package func svg(run: RunSummary, points: [TrackPoint]) -> String {
         let profile = Profile(points: points)
         let W = Double(width)
         let m: Double = Self.margin
@@ -43,7 +43,7 @@ public struct RouteRenderer: Sendable {
 
     /// The route alone (to scale, coloured by pace, marks, scale bar and legend) as an SVG that fills the width of
     /// its container: the map of the run page when the browser draws none.
-    public func mapSVG(points: [TrackPoint], profile: Profile, activity: Activity) -> String {
+    package func mapSVG(points: [TrackPoint], profile: Profile, activity: Activity) -> String {
         let map = RouteMap(points: points, profile: profile, activity: activity, units: units, width: Double(width) - 2 * Self.margin)
         return """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(width) \(Int(map.height))" font-family="sans-serif" role="img">\

@@ -5,16 +5,16 @@ import MeridianCore
 ///
 /// JSON: `{"id", "activity", "name", "distance_m", "run_count", "best", "latest", "runs"}`; `name` and `distance_m`
 /// are those of its earliest saved run, `best` is the run with the shortest elapsed time, `latest` the most recent.
-public struct Route: Sendable, Equatable, Encodable {
-    public var id: Int64
-    public var activity: Activity
-    public var name: String
-    public var distance: Double
-    public var runCount: Int
-    public var best: RouteRun
-    public var latest: RouteRun
+package struct Route: Sendable, Equatable, Encodable {
+    package var id: Int64
+    package var activity: Activity
+    package var name: String
+    package var distance: Double
+    package var runCount: Int
+    package var best: RouteRun
+    package var latest: RouteRun
     /// Newest first in a list of routes, fastest first in one route's detail.
-    public var runs: [RouteRun]
+    package var runs: [RouteRun]
 
     /// A route from its runs, oldest first (`nil` without runs); ranks the runs by elapsed time.
     init?(id: Int64, activity: Activity, chronological runs: [RouteRun]) {
@@ -45,13 +45,13 @@ public struct Route: Sendable, Equatable, Encodable {
 
 /// A run of a route: `{"run_id", "name", "started_at", "elapsed_s", "distance_m", "rank"}`; the
 /// rank is by elapsed time (pauses count, as for records), 1 for the fastest.
-public struct RouteRun: Sendable, Equatable, Encodable {
-    public var runID: String
-    public var name: String
-    public var startedAt: Date
-    public var elapsedTime: Double
-    public var distance: Double
-    public var rank: Int
+package struct RouteRun: Sendable, Equatable, Encodable {
+    package var runID: String
+    package var name: String
+    package var startedAt: Date
+    package var elapsedTime: Double
+    package var distance: Double
+    package var rank: Int
 
     enum CodingKeys: String, CodingKey {
         case runID = "runId"

@@ -8,7 +8,7 @@ import MeridianCore
 /// first route, by id, whose representative it matches (`RouteMatcher`), or founds a new one. Candidates come from
 /// the index on the start position (a box of the matcher's end distance around the run's start), so grouping
 /// never compares a run with every other. Deleting a run only hides it; restoring shows it again in its route.
-public enum RouteBook {
+package enum RouteBook {
     /// Stores run `run`'s track, replacing an earlier one, and files the run in a route; returns the route id.
     @discardableResult
     static func file(_ track: RunTrack, run: SavedRun, matcher: RouteMatcher, in db: Database) throws -> Int64 {
@@ -87,7 +87,7 @@ public enum RouteBook {
     /// Regroups every stored track from scratch with `matcher` (after `route_match_m` changed), oldest run first,
     /// storing the tracks of saved runs that have none. Route ids are new afterwards. Returns the number of routes.
     @discardableResult
-    public static func rebuild(matcher: RouteMatcher, in db: Database) throws -> Int {
+    package static func rebuild(matcher: RouteMatcher, in db: Database) throws -> Int {
         let missing = try Row.fetchAll(db, sql: """
             SELECT r.id, r.started_at FROM runs r LEFT JOIN run_tracks t ON t.run_id = r.id
             WHERE r.state = 'stopped' AND t.run_id IS NULL
@@ -126,14 +126,14 @@ public enum RouteBook {
 
     /// Routes with at least `minimumRuns` saved (not deleted) runs, optionally of one activity; the route with the
     /// most recent run first. Each route lists its runs newest first.
-    public static func list(minimumRuns: Int = 2, activity: Activity? = nil, in db: Database) throws -> [Route] {
+    package static func list(minimumRuns: Int = 2, activity: Activity? = nil, in db: Database) throws -> [Route] {
         try routes(routeID: nil, activity: activity, in: db)
             .filter { $0.runCount >= minimumRuns }
             .sorted { ($0.latest.startedAt, $0.id) > ($1.latest.startedAt, $1.id) }
     }
 
     /// Route `id` with its runs ranked, fastest first.
-    public static func route(id: Int64, in db: Database) throws -> Route {
+    package static func route(id: Int64, in db: Database) throws -> Route {
         guard var route = try routes(routeID: id, activity: nil, in: db).first else {
             throw ProgressError.routeNotFound(id: String(id))
         }

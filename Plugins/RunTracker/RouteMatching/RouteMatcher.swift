@@ -5,23 +5,23 @@ import MeridianCore
 /// `spacing` metres) are within `pathDistance` in discrete Fréchet distance, which also requires the same
 /// direction. The leading and trailing stretch by which one run started earlier or finished later than the other
 /// (at most `endDistance`) is left out of the path comparison.
-public struct RouteMatcher: Sendable, Equatable {
+package struct RouteMatcher: Sendable, Equatable {
     /// The `route_match_m` option, metres.
-    public var pathDistance: Double
+    package var pathDistance: Double
     /// How far apart the starts (and the finishes) may be, metres.
-    public var endDistance: Double = 100
+    package var endDistance: Double = 100
     /// Spacing of the densified paths, metres.
     static let spacing = 10.0
 
     /// The default of `route_match_m`, metres.
-    public static let defaultPathDistance = 50.0
+    package static let defaultPathDistance = 50.0
 
-    public init(pathDistance: Double = RouteMatcher.defaultPathDistance) {
+    package init(pathDistance: Double = RouteMatcher.defaultPathDistance) {
         self.pathDistance = pathDistance
     }
 
     /// Whether `a` and `b` are on the same route.
-    public func matches(_ a: RunTrack, _ b: RunTrack) -> Bool {
+    package func matches(_ a: RunTrack, _ b: RunTrack) -> Bool {
         guard couldMatch(a, b) else { return false }
         return sameRoute(Self.densified(a), Self.densified(b))
     }

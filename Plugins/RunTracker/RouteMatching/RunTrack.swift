@@ -3,16 +3,16 @@ import MeridianCore
 
 /// What route matching keeps of a saved run (table `run_tracks`): its path simplified with Douglas–Peucker to
 /// `tolerance`, and the bounding box of that path.
-public struct RunTrack: Sendable, Equatable {
+package struct RunTrack: Sendable, Equatable {
     /// The simplified path; its first and last points are the run's first and last usable points.
-    public let path: [Coordinate]
-    public let box: TrackBox
+    package let path: [Coordinate]
+    package let box: TrackBox
 
     /// How far the simplified path may stray from the run's points, metres.
-    public static let tolerance = 5.0
+    package static let tolerance = 5.0
 
     /// The track of a run's route points; `nil` without two distinct positions.
-    public init?(samples: TrackSamples) {
+    package init?(samples: TrackSamples) {
         let coordinates = samples.route
         guard let first = coordinates.first, coordinates.contains(where: { $0 != first }) else { return nil }
         self.init(path: Geodesic.wgs84.simplified(coordinates, tolerance: Self.tolerance))
@@ -23,16 +23,16 @@ public struct RunTrack: Sendable, Equatable {
         box = TrackBox(path)
     }
 
-    public var start: Coordinate { path[0] }
-    public var finish: Coordinate { path[path.count - 1] }
+    package var start: Coordinate { path[0] }
+    package var finish: Coordinate { path[path.count - 1] }
 
     // MARK: Packed form
 
     /// Little-endian float64 pairs (latitude, longitude), the format of `run_tracks.path` and `segments.path`.
-    public var packed: Data { Self.pack(path) }
+    package var packed: Data { Self.pack(path) }
 
     /// Reads `packed`; `nil` when it is not a whole number of valid pairs (at least two).
-    public init?(packed data: Data) {
+    package init?(packed data: Data) {
         guard let path = Self.unpack(data), path.count >= 2 else { return nil }
         self.init(path: path)
     }
@@ -55,13 +55,13 @@ public struct RunTrack: Sendable, Equatable {
 
 /// A latitude/longitude box around a path, for prefiltering: a path can only be within `d` metres of another
 /// if each box, grown by `d`, holds the other.
-public struct TrackBox: Sendable, Equatable {
-    public var minLatitude: Double
-    public var maxLatitude: Double
-    public var minLongitude: Double
-    public var maxLongitude: Double
+package struct TrackBox: Sendable, Equatable {
+    package var minLatitude: Double
+    package var maxLatitude: Double
+    package var minLongitude: Double
+    package var maxLongitude: Double
 
-    public init(minLatitude: Double, maxLatitude: Double, minLongitude: Double, maxLongitude: Double) {
+    package init(minLatitude: Double, maxLatitude: Double, minLongitude: Double, maxLongitude: Double) {
         self.minLatitude = minLatitude
         self.maxLatitude = maxLatitude
         self.minLongitude = minLongitude
@@ -75,7 +75,7 @@ public struct TrackBox: Sendable, Equatable {
 
     /// This box grown by `metres` on every side (generously: degrees from the smallest radii of curvature).
     /// Near the poles or across the antimeridian it spans every longitude.
-    public func grown(by metres: Double) -> TrackBox {
+    package func grown(by metres: Double) -> TrackBox {
         let latitudeMargin = metres / 110_574 * 1.001
         let extremeLatitude = max(abs(minLatitude), abs(maxLatitude)) + latitudeMargin
         var box = TrackBox(minLatitude: max(-90, minLatitude - latitudeMargin), maxLatitude: min(90, maxLatitude + latitudeMargin),
@@ -90,13 +90,13 @@ public struct TrackBox: Sendable, Equatable {
     }
 
     /// Whether `other` lies inside this box.
-    public func contains(_ other: TrackBox) -> Bool {
+    package func contains(_ other: TrackBox) -> Bool {
         other.minLatitude >= minLatitude && other.maxLatitude <= maxLatitude
             && other.minLongitude >= minLongitude && other.maxLongitude <= maxLongitude
     }
 
     /// Whether the two boxes share any point.
-    public func intersects(_ other: TrackBox) -> Bool {
+    package func intersects(_ other: TrackBox) -> Bool {
         other.minLatitude <= maxLatitude && other.maxLatitude >= minLatitude
             && other.minLongitude <= maxLongitude && other.maxLongitude >= minLongitude
     }

@@ -13,14 +13,14 @@ import MeridianStore
 /// - `record_history`: every personal record (of its activity) when it was set. It has no foreign key: it outlives
 ///   the run.
 /// - routes, tracks, segments and segment efforts: see `RouteSchema`.
-public enum RunHistorySchema {
+package enum RunHistorySchema {
     /// Creates or updates the tables in `store`; call after `RunSchema.migrate(store)`.
-    public static func migrate(_ store: Store) throws(StoreError) {
+    package static func migrate(_ store: Store) throws(StoreError) {
         try store.migrate(schema)
     }
 
     /// The history's migrations, oldest first; they need the run tracker's (`RunSchema.schema`) applied before.
-    public static var schema: PluginSchema {
+    package static var schema: PluginSchema {
         PluginSchema(plugin: "run-history") { migrations in
             migrations.register("v1-edits-progress-records") { db in
                 try db.execute(sql: """
@@ -90,7 +90,7 @@ public enum RunHistorySchema {
     }
 
     /// Both the run tracker's and the history's migrations, in the required order.
-    public static func migrateAll(_ store: Store) throws(StoreError) {
+    package static func migrateAll(_ store: Store) throws(StoreError) {
         try RunSchema.migrate(store)
         try migrate(store)
     }

@@ -7,14 +7,14 @@ import MeridianStore
 /// the tracker's state as JSON (`live_state`) for restoring after a crash.
 /// `run_points` holds every received fix with its segment, rejection reason, the run's distance at each accepted
 /// point and the sensor values.
-public enum RunSchema {
+package enum RunSchema {
     /// Creates or updates the tables in `store`.
-    public static func migrate(_ store: Store) throws(StoreError) {
+    package static func migrate(_ store: Store) throws(StoreError) {
         try store.migrate(schema)
     }
 
     /// The run tracker's migrations, oldest first (`Store.migrate` applies them).
-    public static var schema: PluginSchema {
+    package static var schema: PluginSchema {
         PluginSchema(plugin: "run-tracker") { migrations in
             migrations.register("v1-runs-and-points") { db in
                 try db.execute(sql: """

@@ -5,15 +5,15 @@ import MeridianCore
 /// Segments over the store (`segments`, `segment_efforts`): adding one finds the efforts of every stored run at
 /// once, saving a run finds its efforts on every segment, and deleting or restoring a run hides or shows its
 /// efforts (purging removes them). Candidate runs and segments are found by their bounding boxes.
-public enum SegmentBook {
+package enum SegmentBook {
     /// The shortest segment, metres.
-    public static let minimumLength = 100.0
+    package static let minimumLength = 100.0
 
     // MARK: Adding
 
     /// Validates `request`, stores the segment and the efforts of every stored run on it (one transaction, so an
     /// invalid request stores nothing), and returns it.
-    public static func add(_ request: SegmentRequest, now: Date = Date(), in db: Database) throws -> Segment {
+    package static func add(_ request: SegmentRequest, now: Date = Date(), in db: Database) throws -> Segment {
         let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...200).contains(name.count), !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw ProgressError.invalid(field: "name", message: "must be 1 to 200 characters without control characters")
@@ -82,24 +82,24 @@ public enum SegmentBook {
     // MARK: Reading
 
     /// Every segment, by name.
-    public static func list(in db: Database) throws -> [Segment] {
+    package static func list(in db: Database) throws -> [Segment] {
         try Int64.fetchAll(db, sql: "SELECT id FROM segments ORDER BY name, id").map { try segment(id: $0, in: db) }
     }
 
     /// The segment with id or name `key`.
-    public static func segment(_ key: String, in db: Database) throws -> Segment {
+    package static func segment(_ key: String, in db: Database) throws -> Segment {
         try segment(id: try id(of: key, in: db), in: db)
     }
 
     /// The segment `key` (id or name) with its efforts ranked, fastest first.
-    public static func efforts(_ key: String, in db: Database) throws -> SegmentEfforts {
+    package static func efforts(_ key: String, in db: Database) throws -> SegmentEfforts {
         let id = try id(of: key, in: db)
         return SegmentEfforts(segment: try segment(id: id, in: db), efforts: try efforts(segmentID: id, in: db))
     }
 
     /// Deletes the segment `key` (id or name) with its efforts; returns it as it was.
     @discardableResult
-    public static func delete(_ key: String, in db: Database) throws -> Segment {
+    package static func delete(_ key: String, in db: Database) throws -> Segment {
         let segment = try segment(key, in: db)
         try db.execute(sql: "DELETE FROM segments WHERE id = ?", arguments: [segment.id])
         return segment

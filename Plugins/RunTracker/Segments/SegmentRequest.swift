@@ -3,19 +3,19 @@ import MeridianCore
 
 /// A new segment: its name and the stretch of a saved run it follows, given by the run's distance (kilometres
 /// from its start) or by two points near the run's path.
-public struct SegmentRequest: Sendable, Equatable, Decodable {
-    public enum Bounds: Sendable, Equatable {
+package struct SegmentRequest: Sendable, Equatable, Decodable {
+    package enum Bounds: Sendable, Equatable {
         /// From `from` to `to` kilometres of the run's distance.
         case kilometres(from: Double, to: Double)
         /// From the run's point nearest `from` to its next point nearest `to`.
         case points(from: Coordinate, to: Coordinate)
     }
 
-    public var name: String
-    public var runID: String
-    public var bounds: Bounds
+    package var name: String
+    package var runID: String
+    package var bounds: Bounds
 
-    public init(name: String, runID: String, bounds: Bounds) {
+    package init(name: String, runID: String, bounds: Bounds) {
         self.name = name
         self.runID = runID
         self.bounds = bounds
@@ -23,7 +23,7 @@ public struct SegmentRequest: Sendable, Equatable, Decodable {
 
     /// The body of `POST /v1/segments`: `{"name", "run_id", "from_km", "to_km"}` or `{"name", "run_id", "from": "LAT,LON",
     /// "to": "LAT,LON"}`; any other key is an error.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         let allowed = ["name", "runId", "fromKm", "toKm", "from", "to"]
         if let unknown = container.allKeys.first(where: { !allowed.contains($0.stringValue) }) {
@@ -39,7 +39,7 @@ public struct SegmentRequest: Sendable, Equatable, Decodable {
     }
 
     /// Bounds from either pair of values (`names` are how the caller calls them, for messages).
-    public static func bounds(fromKm: Double?, toKm: Double?, from: String?, to: String?,
+    package static func bounds(fromKm: Double?, toKm: Double?, from: String?, to: String?,
                               names: (fromKm: String, toKm: String, from: String, to: String)) throws -> Bounds {
         switch (fromKm, toKm, from, to) {
         case let (fromKm?, toKm?, nil, nil):

@@ -12,21 +12,21 @@ import MeridianCore
 /// `totals` has the same keys without `start`, `end`, `label`. `activities` names the activities of the runs
 /// counted; over more than one, every figure of the trend is `null` (a ride's pace or distance is no trend of a
 /// runner's). The range is `from` (or the first run's period) to `to` (or now).
-public struct RunStatsReport: Sendable, Encodable {
-    public var by: StatsPeriod
-    public var timeZone: String
+package struct RunStatsReport: Sendable, Encodable {
+    package var by: StatsPeriod
+    package var timeZone: String
     /// The activities of the runs counted, in the order of `Activity.allCases` (run, walk, hike, ride, other).
-    public var activities: [Activity]
-    public var periods: [PeriodTotals]
-    public var totals: StatsTotals
-    public var trend: StatsTrend
+    package var activities: [Activity]
+    package var periods: [PeriodTotals]
+    package var totals: StatsTotals
+    package var trend: StatsTrend
 
     /// The most periods a report may hold.
-    public static let maximumPeriods = 5_000
+    package static let maximumPeriods = 5_000
 
     /// The report for `filter` by `period` in `timeZone` (without a period, the shortest of week, month and year
     /// that cuts the range into at most `StatsPeriod.automaticLimit` periods); `now` ends a range without `to`.
-    public static func make(by period: StatsPeriod?, filter: RunFilter, timeZone: TimeZone, now: Date = Date(),
+    package static func make(by period: StatsPeriod?, filter: RunFilter, timeZone: TimeZone, now: Date = Date(),
                             in db: Database) throws -> RunStatsReport {
         if let from = filter.from, let to = filter.to, to <= from {
             throw ProgressError.invalid(field: "to", message: "\(ISO8601.string(from: to)) is not after from (\(ISO8601.string(from: from)))")
@@ -96,21 +96,21 @@ struct StatsRun {
 
 /// Totals of some runs: `{"runs", "distance_m", "moving_s", "ascent_m", "avg_pace_s_per_km", "avg_speed_mps",
 /// "longest_run_id"}`.
-public struct StatsTotals: Sendable, Equatable, Encodable {
-    public var runs = 0
-    public var distance = 0.0
-    public var movingTime = 0.0
-    public var ascent = 0.0
-    public var longestRunID: String?
+package struct StatsTotals: Sendable, Equatable, Encodable {
+    package var runs = 0
+    package var distance = 0.0
+    package var movingTime = 0.0
+    package var ascent = 0.0
+    package var longestRunID: String?
     private var longest = -1.0
     /// The activity of the last run added, and whether the runs are of more than one.
     private var activity: Activity?
     private var mixed = false
 
     /// Moving time per kilometre; `nil` without distance or moving time, and over runs of several activities.
-    public var pace: Double? { !mixed && distance > 0 && movingTime > 0 ? movingTime / distance * 1000 : nil }
+    package var pace: Double? { !mixed && distance > 0 && movingTime > 0 ? movingTime / distance * 1000 : nil }
     /// Distance over moving time, m/s; `nil` without distance or moving time, and over runs of several activities.
-    public var speed: Double? { !mixed && distance > 0 && movingTime > 0 ? distance / movingTime : nil }
+    package var speed: Double? { !mixed && distance > 0 && movingTime > 0 ? distance / movingTime : nil }
 
     mutating func add(_ run: StatsRun) {
         mixed = mixed || (runs > 0 && run.activity != activity)
@@ -135,7 +135,7 @@ public struct StatsTotals: Sendable, Equatable, Encodable {
         case longestRunID = "longestRunId"
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(runs, forKey: .runs)
         try container.encode(distance, forKey: .distance)
@@ -148,12 +148,12 @@ public struct StatsTotals: Sendable, Equatable, Encodable {
 }
 
 /// One period of a stats report: its start and (exclusive) end, its label and its totals.
-public struct PeriodTotals: Sendable, Equatable, Encodable {
-    public var start: Date
-    public var end: Date
+package struct PeriodTotals: Sendable, Equatable, Encodable {
+    package var start: Date
+    package var end: Date
     /// `2024-W13`, `2024-03` or `2024`.
-    public var label: String
-    public var totals = StatsTotals()
+    package var label: String
+    package var totals = StatsTotals()
 
     init(interval: DateInterval, label: String) {
         start = interval.start
@@ -165,7 +165,7 @@ public struct PeriodTotals: Sendable, Equatable, Encodable {
         case start, end, label
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(start, forKey: .start)
         try container.encode(end, forKey: .end)

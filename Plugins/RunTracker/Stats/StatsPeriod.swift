@@ -2,11 +2,11 @@ import Foundation
 
 /// The calendar periods totals are given for, in the configured time zone: ISO weeks (Monday to Sunday), months
 /// and years. Periods start at local midnight, so a week with a daylight-saving change is 167 or 169 hours long.
-public enum StatsPeriod: String, Sendable, CaseIterable, Codable {
+package enum StatsPeriod: String, Sendable, CaseIterable, Codable {
     case week, month, year
 
     /// Parses `--by`/`by`; anything else is an `invalid` error naming `field`.
-    public static func parse(_ text: String, field: String) throws(ProgressError) -> StatsPeriod {
+    package static func parse(_ text: String, field: String) throws(ProgressError) -> StatsPeriod {
         guard let period = StatsPeriod(rawValue: text) else {
             throw .invalid(field: field, message: "'\(text)' is not a period; use week, month or year")
         }
@@ -33,7 +33,7 @@ public enum StatsPeriod: String, Sendable, CaseIterable, Codable {
 
     /// The most periods a report chooses its period for: the shortest of week, month and year that cuts the range
     /// into no more (years otherwise), so a first look at ten years of imported runs is ten lines, not 520.
-    public static let automaticLimit = 26
+    package static let automaticLimit = 26
 
     /// The periods from the one holding `first` to the one holding `last`, empty; `nil` when there are more
     /// than `limit`.

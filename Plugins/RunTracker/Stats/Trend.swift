@@ -51,7 +51,7 @@ struct TrendLine: Sendable, Equatable {
 /// period's distance, empty periods included), `pace_periods`, `pace_slope_s_per_km_per_period`,
 /// `pace_first_s_per_km`, `pace_last_s_per_km` (the fitted line of the average pace of the periods with a
 /// distance; a negative slope is getting faster).
-public struct StatsTrend: Sendable, Equatable, Encodable {
+package struct StatsTrend: Sendable, Equatable, Encodable {
     var distance: TrendLine
     var pace: TrendLine
 
@@ -67,10 +67,10 @@ public struct StatsTrend: Sendable, Equatable, Encodable {
     }
 
     /// The slope of distance per period (metres) and of pace per period (seconds per km), for text output.
-    public var distanceSlope: Double? { distance.slope }
-    public var paceSlope: Double? { pace.slope }
+    package var distanceSlope: Double? { distance.slope }
+    package var paceSlope: Double? { pace.slope }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(distance.periods, forKey: .periods)
         try container.encode(distance.slope, forKey: .distanceSlope)

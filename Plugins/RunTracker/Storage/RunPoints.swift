@@ -3,10 +3,10 @@ import GRDB
 import MeridianCore
 
 /// The one reader of `run_points`: the stored fixes of a run in arrival order (live restore, history, export).
-public enum RunPoints {
+package enum RunPoints {
     /// Every point of run `runID`, accepted and rejected. A row with an unknown rejection reason or an
     /// invalid coordinate is a `RunStoreError.corruptRow` naming the run and the sequence number.
-    public static func load(_ db: Database, runID: String) throws -> [TrackPoint] {
+    package static func load(_ db: Database, runID: String) throws -> [TrackPoint] {
         var points: [TrackPoint] = []
         let cursor = try Row.fetchCursor(db, sql: """
             SELECT seq, time, lat, lon, altitude, speed, accuracy, segment, rejection, distance_m, heart_rate, cadence,

@@ -1,5 +1,5 @@
 /// Problems reading or writing runs; each message names the run and says what to do.
-public enum RunStoreError: Error, CustomStringConvertible, Equatable {
+package enum RunStoreError: Error, CustomStringConvertible, Equatable {
     /// A row holds a value this version does not understand.
     case corruptRow(runID: String, detail: String)
     /// The saved live state of an active run could not be read back.
@@ -7,7 +7,7 @@ public enum RunStoreError: Error, CustomStringConvertible, Equatable {
     /// A database operation failed.
     case database(operation: String, detail: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .corruptRow(let runID, let detail):
             return "run \(runID) in the database is not readable: \(detail); it was written by a newer or damaged Meridian"

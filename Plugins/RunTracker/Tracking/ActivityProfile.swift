@@ -1,19 +1,19 @@
 /// Plausibility and auto-pause limits of one activity type (SI units).
-public struct ActivityProfile: Sendable, Equatable, Codable {
+package struct ActivityProfile: Sendable, Equatable, Codable {
     /// Fixes that would need a faster speed from the previous usable fix are rejected as implausible jumps, m/s.
-    public var maxSpeed: Double
+    package var maxSpeed: Double
     /// Below this speed the athlete counts as standing (no distance, no moving time), m/s.
-    public var movingSpeed: Double
+    package var movingSpeed: Double
     /// Auto-pause when the speed stays below this…, m/s.
-    public var autoPauseSpeed: Double
+    package var autoPauseSpeed: Double
     /// …for this long, seconds.
-    public var autoPauseAfter: Double
+    package var autoPauseAfter: Double
     /// Auto-resume above this speed, m/s.
-    public var autoResumeSpeed: Double
+    package var autoResumeSpeed: Double
     /// Whether auto-pause is on.
-    public var autoPause: Bool
+    package var autoPause: Bool
 
-    public init(maxSpeed: Double, movingSpeed: Double = 0.5, autoPauseSpeed: Double = 0.5, autoPauseAfter: Double = 30,
+    package init(maxSpeed: Double, movingSpeed: Double = 0.5, autoPauseSpeed: Double = 0.5, autoPauseAfter: Double = 30,
                 autoResumeSpeed: Double = 1.0, autoPause: Bool = true) {
         self.maxSpeed = maxSpeed
         self.movingSpeed = movingSpeed
@@ -25,7 +25,7 @@ public struct ActivityProfile: Sendable, Equatable, Codable {
 
     /// Defaults: run 12 m/s, walk 4 m/s and hike 5 m/s (both resume above 0.7 m/s: a steep climb is slower than
     /// 1 m/s), ride 30 m/s (auto-pause below 1, resume above 2), other 60 m/s.
-    public static func defaults(for activity: Activity) -> ActivityProfile {
+    package static func defaults(for activity: Activity) -> ActivityProfile {
         switch activity {
         case .run: return ActivityProfile(maxSpeed: 12)
         case .walk: return ActivityProfile(maxSpeed: 4, autoResumeSpeed: 0.7)

@@ -5,7 +5,7 @@
 /// a fixed number of seconds: 8 s is a loss for a 1 Hz watch and ordinary for an 8 s logger. Both are bridged by
 /// the tracker; losses are reported in the data quality. Live tracking, import and the analysis of stored points
 /// all judge intervals with this one type.
-public struct Cadence: Sendable, Equatable, Codable {
+package struct Cadence: Sendable, Equatable, Codable {
     /// The most recent intervals, seconds.
     private var intervals = SlidingMedian(window: Cadence.window)
 
@@ -16,32 +16,32 @@ public struct Cadence: Sendable, Equatable, Codable {
     /// …and longer than the median by at least this many seconds.
     static let lossMargin = 5.0
 
-    public init() {}
+    package init() {}
 
     /// The median of the recent intervals, seconds; `nil` before the first interval.
-    public var median: Double? { intervals.median }
+    package var median: Double? { intervals.median }
 
     /// Whether `interval` is a signal loss for this recording (judged before the interval is added).
     /// The first interval of a recording cannot be judged and is never a loss.
-    public func isSignalLoss(_ interval: Double) -> Bool {
+    package func isSignalLoss(_ interval: Double) -> Bool {
         guard let median else { return false }
         return interval > max(Self.lossFactor * median, median + Self.lossMargin)
     }
 
     /// Adds an interval between two usable fixes.
-    public mutating func add(_ interval: Double) {
+    package mutating func add(_ interval: Double) {
         guard interval.isFinite, interval > 0 else { return }
         intervals.add(interval)
     }
 
     enum CodingKeys: String, CodingKey { case recent }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let recent = try decoder.container(keyedBy: CodingKeys.self).decode([Double].self, forKey: .recent)
         intervals = SlidingMedian(window: Self.window, values: recent)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(intervals.recent, forKey: .recent)
     }

@@ -2,36 +2,36 @@ import Foundation
 
 /// Everything the tracker knows about one run: enough to restore it after a crash.
 /// Times are unix seconds. Stored as JSON in `runs.live_state` while the run is active.
-public struct EngineState: Sendable, Equatable, Codable {
-    public var runID: String
-    public var name: String
-    public var notes: String = ""
-    public var activity: Activity
-    public var state: RunState
-    public var startedAt: Double
-    public var endedAt: Double?
+package struct EngineState: Sendable, Equatable, Codable {
+    package var runID: String
+    package var name: String
+    package var notes: String = ""
+    package var activity: Activity
+    package var state: RunState
+    package var startedAt: Double
+    package var endedAt: Double?
 
     // Pauses
     /// When the current pause began, while paused.
-    public var pausedSince: Double?
+    package var pausedSince: Double?
     /// Whether the current pause was started by auto-pause.
-    public var autoPaused = false
+    package var autoPaused = false
     /// Total length of finished pauses, seconds.
-    public var pausedTotal: Double = 0
+    package var pausedTotal: Double = 0
     /// Since when the speed has been below the auto-pause speed.
     var slowSince: Double?
 
     // Points and segments
-    public var nextSequence = 0
-    public var segment = 0
-    public var pointCount = 0
-    public var rejectedCount = 0
-    public var segmentsWithPoints = 0
+    package var nextSequence = 0
+    package var segment = 0
+    package var pointCount = 0
+    package var rejectedCount = 0
+    package var segmentsWithPoints = 0
     var segmentHasPoints = false
     /// Time of the last received fix (any kind), for ordering.
     var lastFixTime: Double?
     /// Accuracy of the last fix with a position.
-    public var lastAccuracy: Double?
+    package var lastAccuracy: Double?
     /// Last fix that passed the position, accuracy and plausibility checks.
     var lastUsable: TimedPosition?
     var lastUsableAccuracy: Double?
@@ -45,7 +45,7 @@ public struct EngineState: Sendable, Equatable, Codable {
     /// Distance from a wheel sensor or foot pod while the run has no GPS route.
     var sensorProgress = SensorProgress()
     /// Heart rate, cadence and power while the timer runs.
-    public var sensors = SensorAverages()
+    package var sensors = SensorAverages()
 
     // Distance
     /// The point distance is measured from: the last route point, or the mean position before the first one.
@@ -60,16 +60,16 @@ public struct EngineState: Sendable, Equatable, Codable {
     var recentSpeeds: [Double] = []
 
     // Metrics
-    public var distance: Double = 0
-    public var movingTime: Double = 0
-    public var maxSpeed: Double = 0
+    package var distance: Double = 0
+    package var movingTime: Double = 0
+    package var maxSpeed: Double = 0
     /// The last speed estimate (reported or derived), m/s.
-    public var instantSpeed: Double?
+    package var instantSpeed: Double?
     var elevation = ElevationCounter()
     var splits = SplitCounter()
-    public var power: PowerState = .normal
+    package var power: PowerState = .normal
 
-    public init(runID: String, name: String, activity: Activity, startedAt: Double, state: RunState = .tracking) {
+    package init(runID: String, name: String, activity: Activity, startedAt: Double, state: RunState = .tracking) {
         self.runID = runID
         self.name = name
         self.activity = activity
@@ -78,10 +78,10 @@ public struct EngineState: Sendable, Equatable, Codable {
     }
 
     /// True until the run has received its first usable fix.
-    public var waitingForGPS: Bool { lastUsable == nil && segmentsWithPoints == 0 }
+    package var waitingForGPS: Bool { lastUsable == nil && segmentsWithPoints == 0 }
 
     /// Completed splits.
-    public var completedSplits: [Split] { splits.completed }
-    public var ascent: Double { elevation.ascent }
-    public var descent: Double { elevation.descent }
+    package var completedSplits: [Split] { splits.completed }
+    package var ascent: Double { elevation.ascent }
+    package var descent: Double { elevation.descent }
 }

@@ -12,12 +12,12 @@ import MeridianCore
 /// through its neighbours is curvature plus noise; the change of that offset from one triple to the next removes the
 /// (slowly changing) curvature. For white noise of σ per axis that change has a standard deviation of √5·σ, so
 /// σ ≈ median|change| / (0.6745·√5); 0 until enough closely spaced fixes were seen.
-public struct Jitter: Sendable, Equatable, Codable {
+package struct Jitter: Sendable, Equatable, Codable {
     private var lastTwo: [TimedPosition] = []
     private var lastOffset: Double?
     private var changes = SlidingMedian(window: Jitter.window)
     /// The estimate, updated with each change (the sampling policy reads it for every fix).
-    public private(set) var sigma = 0.0
+    package private(set) var sigma = 0.0
 
     /// Fixes further apart than this (seconds) are not used: the path between them is not straight enough.
     static let maximumInterval = 1.5
@@ -26,7 +26,7 @@ public struct Jitter: Sendable, Equatable, Codable {
     /// Changes needed before the estimate is trusted.
     static let minimumSamples = 5
 
-    public init() {}
+    package init() {}
 
     /// Adds the next usable fix.
     mutating func add(_ position: TimedPosition) {
@@ -65,7 +65,7 @@ public struct Jitter: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey { case lastTwo, lastOffset, changes, sigma }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         lastTwo = try container.decode([TimedPosition].self, forKey: .lastTwo)
         lastOffset = try container.decodeIfPresent(Double.self, forKey: .lastOffset)
@@ -73,7 +73,7 @@ public struct Jitter: Sendable, Equatable, Codable {
         sigma = try container.decode(Double.self, forKey: .sigma)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(lastTwo, forKey: .lastTwo)
         try container.encodeIfPresent(lastOffset, forKey: .lastOffset)

@@ -4,25 +4,25 @@ import Foundation
 ///
 /// The root is injectable so tests can use a fake folder. Machines without a
 /// battery (no `capacity` file under any supply) are `normal`.
-public struct PowerSupply: Sendable {
+package struct PowerSupply: Sendable {
     /// Usually `/sys/class/power_supply`.
-    public var root: URL
+    package var root: URL
 
-    public static let defaultRoot = "/sys/class/power_supply"
+    package static let defaultRoot = "/sys/class/power_supply"
 
-    public init(root: URL = URL(fileURLWithPath: PowerSupply.defaultRoot)) {
+    package init(root: URL = URL(fileURLWithPath: PowerSupply.defaultRoot)) {
         self.root = root
     }
 
     /// What was read: the lowest battery capacity in percent and whether that battery is charging.
-    public struct Reading: Sendable, Equatable {
-        public var capacityPercent: Double?
-        public var charging: Bool
-        public var state: PowerState { PowerState(capacityPercent: capacityPercent, charging: charging) }
+    package struct Reading: Sendable, Equatable {
+        package var capacityPercent: Double?
+        package var charging: Bool
+        package var state: PowerState { PowerState(capacityPercent: capacityPercent, charging: charging) }
     }
 
     /// Reads every supply with a `capacity` file; unreadable entries are skipped.
-    public func read() -> Reading {
+    package func read() -> Reading {
         let supplies = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         var lowest: Reading?
         for name in supplies.sorted() {

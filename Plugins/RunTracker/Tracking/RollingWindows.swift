@@ -123,13 +123,13 @@ struct ElevationCounter: Sendable, Equatable, Codable {
 }
 
 /// One completed split.
-public struct Split: Sendable, Equatable, Codable {
+package struct Split: Sendable, Equatable, Codable {
     /// 1-based split number.
-    public var index: Int
+    package var index: Int
     /// Split length, metres.
-    public var distance: Double
+    package var distance: Double
     /// Timer time spent on the split, seconds.
-    public var time: Double
+    package var time: Double
 
     enum CodingKeys: String, CodingKey {
         case index

@@ -2,7 +2,7 @@ import Foundation
 import MeridianCore
 
 /// A start/pause/resume/stop request that makes no sense in the run's current state.
-public enum RunCommandError: Error, Equatable, CustomStringConvertible {
+package enum RunCommandError: Error, Equatable, CustomStringConvertible {
     /// Another run is being tracked.
     case anotherRunActive(id: String, name: String)
     /// The run is finished (stopped or kept as a draft).
@@ -20,7 +20,7 @@ public enum RunCommandError: Error, Equatable, CustomStringConvertible {
     /// present position.
     case notCurrentDraft(id: String, endedAt: Date?)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .anotherRunActive(let id, let name):
             return "run '\(name)' (\(id)) is still being tracked; stop it before starting another"

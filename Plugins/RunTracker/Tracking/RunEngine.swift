@@ -10,26 +10,26 @@ import MeridianCore
 /// timer runs adds the straight line when its speed is a moving one. Only pauses and
 /// unbridged jumps start a new segment. Every fix becomes a `TrackPoint`; those not on
 /// the route carry the reason.
-public struct RunEngine: Sendable {
+package struct RunEngine: Sendable {
     /// A run needs at least this much timer time to be saved, seconds…
-    public static let minimumSavedDuration = 60.0
+    package static let minimumSavedDuration = 60.0
     /// …and at least this distance, metres.
-    public static let minimumSavedDistance = 100.0
+    package static let minimumSavedDistance = 100.0
 
-    public let settings: TrackerSettings
-    public private(set) var state: EngineState
+    package let settings: TrackerSettings
+    package private(set) var state: EngineState
     /// The limits of the run's activity (looked up once: they are read several times per fix).
     private let profile: ActivityProfile
 
     /// Starts a new run at `startedAt` (it may begin before the first fix).
-    public init(runID: String, name: String, activity: Activity, startedAt: Date, settings: TrackerSettings = TrackerSettings()) {
+    package init(runID: String, name: String, activity: Activity, startedAt: Date, settings: TrackerSettings = TrackerSettings()) {
         self.settings = settings
         profile = settings.profile(activity)
         state = EngineState(runID: runID, name: name, activity: activity, startedAt: startedAt.timeIntervalSince1970)
     }
 
     /// Continues a run from its saved state. The downtime breaks the segment: no distance is invented across it.
-    public init(restoring saved: EngineState, settings: TrackerSettings = TrackerSettings()) {
+    package init(restoring saved: EngineState, settings: TrackerSettings = TrackerSettings()) {
         self.settings = settings
         profile = settings.profile(saved.activity)
         state = saved
@@ -40,7 +40,7 @@ public struct RunEngine: Sendable {
 
     /// Processes one fix, with what the athlete's sensors measured at the same time, and returns it as a track
     /// point (with a rejection reason when it is not on the route).
-    public mutating func feed(_ fix: Fix, sensors: SensorReading = .none) -> TrackPoint {
+    package mutating func feed(_ fix: Fix, sensors: SensorReading = .none) -> TrackPoint {
         let time = fix.time.timeIntervalSince1970
         var point = TrackPoint(sequence: state.nextSequence, time: fix.time, coordinate: fix.coordinate,
                                altitude: fix.altitude, speed: fix.speed, horizontalAccuracy: fix.horizontalAccuracy,
@@ -64,7 +64,7 @@ public struct RunEngine: Sendable {
     }
 
     /// Sets the battery state used by the sampling policy.
-    public mutating func setPower(_ power: PowerState) {
+    package mutating func setPower(_ power: PowerState) {
         state.power = power
     }
 
@@ -292,14 +292,14 @@ public struct RunEngine: Sendable {
     // MARK: Commands
 
     /// Pauses the run. Pausing a paused run only turns an automatic pause into a manual one.
-    public mutating func pause(at date: Date) throws(RunCommandError) {
+    package mutating func pause(at date: Date) throws(RunCommandError) {
         try requireActive("pause")
         if state.state == .paused { state.autoPaused = false; return }
         beginPause(at: date.timeIntervalSince1970, automatic: false)
     }
 
     /// Resumes a paused run (or a draft), starting a new segment; resuming a tracking run changes nothing.
-    public mutating func resume(at date: Date) throws(RunCommandError) {
+    package mutating func resume(at date: Date) throws(RunCommandError) {
         let time = date.timeIntervalSince1970
         switch state.state {
         case .tracking: return
@@ -321,7 +321,7 @@ public struct RunEngine: Sendable {
     /// on). With `savingShortRuns` (a recording: a device recorded it, and nothing can continue it) it is always
     /// `.stopped`. Stopping again changes nothing.
     @discardableResult
-    public mutating func stop(at date: Date, savingShortRuns: Bool = false) -> RunState {
+    package mutating func stop(at date: Date, savingShortRuns: Bool = false) -> RunState {
         guard state.state.isActive else { return state.state }
         let time = max(date.timeIntervalSince1970, state.startedAt)
         if state.state == .paused { endPause(at: time) }
@@ -331,7 +331,7 @@ public struct RunEngine: Sendable {
     }
 
     /// Whether the run meets the minimum duration and distance for saving.
-    public func isLongEnough(at time: Double) -> Bool {
+    package func isLongEnough(at time: Double) -> Bool {
         timer(at: time) >= Self.minimumSavedDuration && state.distance >= Self.minimumSavedDistance
     }
 
@@ -359,39 +359,39 @@ public struct RunEngine: Sendable {
     // MARK: Metrics
 
     /// Seconds since the start (to the end once stopped).
-    public func elapsed(at time: Double) -> Double {
+    package func elapsed(at time: Double) -> Double {
         max(0, (state.endedAt ?? time) - state.startedAt)
     }
 
     /// Elapsed time minus pauses.
-    public func timer(at time: Double) -> Double {
+    package func timer(at time: Double) -> Double {
         let end = state.endedAt ?? time
         let openPause = state.pausedSince.map { max(0, end - $0) } ?? 0
         return max(0, elapsed(at: time) - state.pausedTotal - openPause)
     }
 
     /// Smoothed current speed (about `speedWindow` seconds), m/s; 0 while paused; `nil` until enough data.
-    public var currentSpeed: Double? {
+    package var currentSpeed: Double? {
         state.state == .paused ? 0 : state.speedWindow.speed()
     }
 
     /// The movement pattern from the average of the last `patternSamples` speeds.
-    public var pattern: MovementPattern {
+    package var pattern: MovementPattern {
         guard !state.recentSpeeds.isEmpty else { return .stationary }
         return MovementPattern(averageSpeed: state.recentSpeeds.reduce(0, +) / Double(state.recentSpeeds.count))
     }
 
     /// The sampling policy for the current pattern and battery state.
-    public var policy: SamplingPolicy { SamplingPolicy(pattern: pattern, power: state.power, jitter: state.jitter.sigma) }
+    package var policy: SamplingPolicy { SamplingPolicy(pattern: pattern, power: state.power, jitter: state.jitter.sigma) }
 
     /// What the distance is measured with so far.
-    public var distanceSource: DistanceSource {
+    package var distanceSource: DistanceSource {
         if state.sensorProgress.gpsRouteStarted { return .gps }
         return state.sensorProgress.distance > 0 ? .sensor : .none
     }
 
     /// The run object at `date`.
-    public func summary(at date: Date) -> RunSummary {
+    package func summary(at date: Date) -> RunSummary {
         let time = date.timeIntervalSince1970
         let timerTime = timer(at: time)
         return RunSummary(

@@ -1,5 +1,5 @@
 /// How the athlete is moving, from a rolling average of recent speeds.
-public enum MovementPattern: String, Sendable, Codable, CaseIterable {
+package enum MovementPattern: String, Sendable, Codable, CaseIterable {
     /// Below 0.5 m/s.
     case stationary
     /// 0.5 to 2 m/s.
@@ -10,7 +10,7 @@ public enum MovementPattern: String, Sendable, Codable, CaseIterable {
     case running
 
     /// Classifies an average speed in m/s.
-    public init(averageSpeed speed: Double) {
+    package init(averageSpeed speed: Double) {
         switch speed {
         case ..<0.5: self = .stationary
         case ..<2: self = .walking
@@ -21,7 +21,7 @@ public enum MovementPattern: String, Sendable, Codable, CaseIterable {
 }
 
 /// The battery level class that tightens sampling.
-public enum PowerState: String, Sendable, Codable {
+package enum PowerState: String, Sendable, Codable {
     /// On mains, no battery, or above 30 %.
     case normal
     /// 15 to 30 % and discharging: distance filter +25 %, at most 2 fixes per second.
@@ -30,7 +30,7 @@ public enum PowerState: String, Sendable, Codable {
     case critical
 
     /// Classifies a capacity in percent; a battery that is charging or full counts as normal.
-    public init(capacityPercent: Double?, charging: Bool) {
+    package init(capacityPercent: Double?, charging: Bool) {
         guard let capacity = capacityPercent, !charging else { self = .normal; return }
         switch capacity {
         case ..<15: self = .critical
@@ -46,16 +46,16 @@ public enum PowerState: String, Sendable, Codable {
 /// `spacingPerSigma` times the noise apart, which keeps the length the noise adds below about 0.3 % while cutting no
 /// corners on the clean recordings of watches (there it is a metre or two). The interval depends on how the athlete
 /// moves, and the battery tightens both.
-public struct SamplingPolicy: Sendable, Equatable, Codable {
+package struct SamplingPolicy: Sendable, Equatable, Codable {
     /// Minimum distance between route points, metres.
-    public var minDistance: Double
+    package var minDistance: Double
     /// Minimum time between route points (the update interval), seconds.
-    public var minInterval: Double
+    package var minInterval: Double
 
     /// Route points are this many times the position noise apart (noise σ adds about σ²/d to a step of d metres).
-    public static let spacingPerSigma = 18.0
+    package static let spacingPerSigma = 18.0
 
-    public init(minDistance: Double, minInterval: Double) {
+    package init(minDistance: Double, minInterval: Double) {
         self.minDistance = minDistance
         self.minInterval = minInterval
     }
@@ -68,7 +68,7 @@ public struct SamplingPolicy: Sendable, Equatable, Codable {
 
     /// Intervals of 3/2/1/1 s for stationary/walking/jogging/running and a distance of `spacingPerSigma` × `jitter`
     /// metres; low power adds 25 % to the distance and caps the rate at 2 Hz, critical power caps it at 0.5 Hz.
-    public init(pattern: MovementPattern, power: PowerState, jitter: Double) {
+    package init(pattern: MovementPattern, power: PowerState, jitter: Double) {
         // To the decimetre: the noise estimate is no finer, and the live status shows it.
         var distance = (Self.spacingPerSigma * jitter * 10).rounded() / 10
         var interval: Double

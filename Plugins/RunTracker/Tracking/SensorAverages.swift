@@ -5,15 +5,15 @@
 /// often the device happened to write. Intervals that span a pause are left out. Checked against the session
 /// averages of the shared device files: within 1 bpm on every file with heart rate, where a plain mean of the
 /// records is off by up to 5 bpm.
-public struct SensorAverages: Sendable, Equatable, Codable {
+package struct SensorAverages: Sendable, Equatable, Codable {
     /// One channel's running totals.
-    public struct Channel: Sendable, Equatable, Codable {
+    package struct Channel: Sendable, Equatable, Codable {
         var weightedSum = 0.0
         var duration = 0.0
         /// The previous reading and its time, while a stretch of readings goes on.
         var last: Reading?
         /// The highest reading, or `nil` before any.
-        public private(set) var maximum: Double?
+        package private(set) var maximum: Double?
 
         struct Reading: Sendable, Equatable, Codable {
             var value: Double
@@ -21,7 +21,7 @@ public struct SensorAverages: Sendable, Equatable, Codable {
         }
 
         /// The time-weighted mean, or the only reading when there is one; `nil` without readings.
-        public var average: Double? {
+        package var average: Double? {
             duration > 0 ? weightedSum / duration : last?.value
         }
 
@@ -39,11 +39,11 @@ public struct SensorAverages: Sendable, Equatable, Codable {
         mutating func interrupt() { last = nil }
     }
 
-    public private(set) var heartRate = Channel()
-    public private(set) var cadence = Channel()
-    public private(set) var power = Channel()
+    package private(set) var heartRate = Channel()
+    package private(set) var cadence = Channel()
+    package private(set) var power = Channel()
 
-    public init() {}
+    package init() {}
 
     /// Adds the readings taken at `time` while the timer runs.
     mutating func add(_ reading: SensorReading, at time: Double) {

@@ -1,38 +1,38 @@
 /// The tracker's named thresholds. Every value has a default; the plugin's options override them.
-public struct TrackerSettings: Sendable, Equatable {
+package struct TrackerSettings: Sendable, Equatable {
     /// Fixes with a horizontal accuracy worse than this are rejected, metres.
-    public var maxAccuracy: Double = 50
+    package var maxAccuracy: Double = 50
     /// In an imported file, a longer time without any fix is a pause (the device was stopped), seconds.
-    public var pauseGapSeconds: Double = 300
+    package var pauseGapSeconds: Double = 300
     /// Maximum heart rate for the heart-rate zones, beats per minute.
-    public var maxHeartRate: Double = 190
+    package var maxHeartRate: Double = 190
     /// Window of the smoothed current speed and pace, seconds.
-    public var speedWindow: Double = 30
+    package var speedWindow: Double = 30
     /// Each half of the window that derives speed from positions when the receiver reports none, seconds.
-    public var derivedSpeedHalfWindow: Double = 15
+    package var derivedSpeedHalfWindow: Double = 15
     /// Altitude change needed before it counts as gain or loss, metres.
-    public var elevationHysteresis: Double = 3
+    package var elevationHysteresis: Double = 3
     /// Number of recent altitudes averaged before the hysteresis.
-    public var altitudeSmoothingPoints: Int = 5
+    package var altitudeSmoothingPoints: Int = 5
     /// Leaving a stop needs this many times the horizontal accuracy away from the stop, at least.
-    public var driftAccuracyFactor: Double = 2
+    package var driftAccuracyFactor: Double = 2
     /// Accuracy assumed for fixes that report none (GPX files), metres.
-    public var assumedAccuracy: Double = 5
+    package var assumedAccuracy: Double = 5
     /// After this many consecutive implausible jumps the new position is believed and starts a new segment.
-    public var jumpResetCount: Int = 5
+    package var jumpResetCount: Int = 5
     /// Fixes averaged for the movement pattern.
-    public var patternSamples: Int = 20
+    package var patternSamples: Int = 20
     /// Length of a split, metres (1 km; the plugin uses 1 mile for imperial units).
-    public var splitDistance: Double = 1000
+    package var splitDistance: Double = 1000
     /// Per-activity limits.
-    public var profiles: [Activity: ActivityProfile] = Dictionary(uniqueKeysWithValues: Activity.allCases.map {
+    package var profiles: [Activity: ActivityProfile] = Dictionary(uniqueKeysWithValues: Activity.allCases.map {
         ($0, ActivityProfile.defaults(for: $0))
     })
 
-    public init() {}
+    package init() {}
 
     /// The limits of `activity`.
-    public func profile(_ activity: Activity) -> ActivityProfile {
+    package func profile(_ activity: Activity) -> ActivityProfile {
         profiles[activity] ?? ActivityProfile.defaults(for: activity)
     }
 }

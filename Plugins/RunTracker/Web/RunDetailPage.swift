@@ -8,11 +8,11 @@ import MeridianWeb
 /// `/runs/{id}`: one run. Its totals (Meridian's beside the device's for an imported device file), the route on
 /// a map coloured by pace, elevation, pace and heart-rate charts along the distance, splits, data quality, the
 /// name and notes form, exports and delete. One read of the run's points; everything else is computed from them.
-public struct RunDetailPage: Sendable {
+package struct RunDetailPage: Sendable {
     let store: Store
     let site: WebSite
 
-    public init(store: Store, site: WebSite) {
+    package init(store: Store, site: WebSite) {
         self.store = store
         self.site = site
     }
@@ -27,7 +27,7 @@ public struct RunDetailPage: Sendable {
     }
 
     /// The whole page of run `id` (404 or 410 as `APIError`s for unknown and deleted runs).
-    public func page(id: String, saved: Bool = false, restored: Bool = false) async throws -> Response {
+    package func page(id: String, saved: Bool = false, restored: Bool = false) async throws -> Response {
         let (run, points, records) = try await RunHistoryRoutes.mapped {
             try await store.database.read { db in
                 (try RunHistory.liveRun(db, id: id), try RunPoints.load(db, runID: id), try RecordBook.setBy(runID: id, in: db))

@@ -7,11 +7,11 @@ import MeridianWeb
 /// The run tracker's pages: the live run on the "now" page (`/now/run`), the history (`/runs`), one run
 /// (`/runs/{id}`, with its edit, delete and restore forms and its route picture) and the records (`/records`).
 extension RunTrackerPlugin: WebPages {
-    public var webNavigation: [NavigationLink] {
+    package var webNavigation: [NavigationLink] {
         [NavigationLink("Runs", path: "/runs"), NavigationLink("Records", path: "/records")]
     }
 
-    public func addPages(to pages: RouterGroup<MeridianRequestContext>, site: WebSite) {
+    package func addPages(to pages: RouterGroup<MeridianRequestContext>, site: WebSite) {
         let history = RunHistory(store: runStore.store)
         let live = LiveRunSection(controller: controller, history: history)
         pages.get("now/run") { _, _ in site.fragment(try await live.html(site: site)) }
@@ -51,7 +51,7 @@ extension RunTrackerPlugin: WebPages {
         }
     }
 
-    public func nowSections(site: WebSite) async -> [String] {
+    package func nowSections(site: WebSite) async -> [String] {
         let live = LiveRunSection(controller: controller, history: RunHistory(store: runStore.store))
         do {
             return [try await live.html(site: site)]
