@@ -102,7 +102,7 @@ let package = Package(
         .target(
             name: "MeridianTesting",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "FlyerProximity",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -171,10 +171,11 @@ let package = Package(
             path: "Plugins/PhoneFeedProvider",
             exclude: ["README.md"]
         ),
+        .target(name: "MapLinkCore", dependencies: ["MeridianCore", "MeridianStore"]),
         .target(
             name: "MapLinks",
             dependencies: [
-                "MeridianCore", "MeridianHTTP", "MeridianStore", "MeridianCLI",
+                "MeridianCore", "MeridianHTTP", "MeridianStore", "MeridianCLI", "MapLinkCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -184,7 +185,7 @@ let package = Package(
         .target(
             name: "FlyerProximity",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI", "MapLinks",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI", "MapLinkCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -325,7 +326,7 @@ let package = Package(
         .testTarget(
             name: "MapLinksTests",
             dependencies: [
-                "MapLinks", "MeridianTesting",
+                "MapLinks", "MapLinkCore", "MeridianTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -336,7 +337,7 @@ let package = Package(
         .testTarget(
             name: "FlyerProximityTests",
             dependencies: [
-                "FlyerProximity", "MeridianTesting", "Workloads",
+                "FlyerProximity", "MapLinks", "MapLinkCore", "MeridianTesting", "Workloads",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 "MeridianCore",

@@ -23,7 +23,7 @@ struct FlyerStoreCommand: AsyncParsableCommand {
             let (store, imported, seconds) = try ProximityBenchmark.importFlyers(catalogue, into: folder)
             print("stored \(imported) flyers in bench.sqlite (seed \(workload.seed), import \(NumberText.fixed(seconds, decimals: 2)) s)")
             let indexStart = DispatchTime.now().uptimeNanoseconds
-            try FlyerRepository(store: store).storeSearchIndex()
+            try SpatiaLiteFlyerStore(store: store).storeSearchIndex()
             print("stored the search index in \(NumberText.fixed(Double(DispatchTime.now().uptimeNanoseconds - indexStart) / 1e9, decimals: 2)) s (as `meridian flyers import` does)")
             let points = FlyerWorkload.benchmarkQueries(count: workload.queries, seed: workload.seed)
             // One "LAT LON" line per query, in full precision (Swift's shortest round-tripping text).

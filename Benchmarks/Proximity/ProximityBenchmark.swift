@@ -71,7 +71,7 @@ struct ProximityBenchmark {
         output("import (CSV → SpatiaLite, one transaction, reading and writing overlapped): \(NumberText.fixed(importSeconds, decimals: 2)) s, \(NumberText.fixed(Double(imported) / importSeconds, decimals: 0)) flyers/s")
 
         let loadStart = DispatchTime.now().uptimeNanoseconds
-        let catalog = try FlyerCatalog(loading: try FlyerRepository(store: store))
+        let catalog = try FlyerCatalog(loading: try SpatiaLiteFlyerStore(store: store))
         let loadSeconds = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e9
         output("search index built and stored after the import: \(NumberText.fixed(loadSeconds, decimals: 2)) s for \(catalog.count) flyers")
 
@@ -111,7 +111,7 @@ struct ProximityBenchmark {
         try CSVFlyers.write(flyers) { csv.append(contentsOf: $0.utf8) }
         try csv.write(to: csvURL)
         let store = try Store.open(path: directory.appendingPathComponent("bench.sqlite").path)
-        let repository = try FlyerRepository(store: store)
+        let repository = try SpatiaLiteFlyerStore(store: store)
         let importStart = DispatchTime.now().uptimeNanoseconds
         let imported = try repository.write(from: try CSVFlyerReader(try Data(contentsOf: csvURL)), mode: .create)
         return (store, imported, Double(DispatchTime.now().uptimeNanoseconds - importStart) / 1e9)

@@ -17,12 +17,12 @@ import Synchronization
 /// bulk at start, brought up to date from the change log and compared with the flyer table in the
 /// background; it is built again (and stored) only when it is missing, damaged, too far behind or
 /// found to differ, and while it is built SpatiaLite answers searches itself.
-public final class FlyerCatalog: Sendable {
-    public let store: any FlyerStore
+package final class FlyerCatalog: Sendable {
+    package let store: any FlyerStore
     /// PostGIS: the cache of every flyer. SpatiaLite: the flyers written since the packed index was built.
-    public let index: FlyerIndex
+    package let index: FlyerIndex
     /// SpatiaLite: the store.
-    private let repository: FlyerRepository?
+    private let repository: SpatiaLiteFlyerStore?
     /// SpatiaLite: the packed index with `index` on top.
     let packed: PackedCache?
     /// Searches by the database itself, for a cold cache.
@@ -34,7 +34,8 @@ public final class FlyerCatalog: Sendable {
     /// in the change log (the latest 10,000 entries).
     static let restoreAfterChanges: Int64 = 5_000
     /// SpatiaLite: flyers on top of the packed index (or taken out of it) past which it is built again and stored,
-    /// off the cooperative threads while writes and searches go on. Also how many flyers a start reads at most.
+    /// off the cooperative threads while writes and searches go on, when the index holds fewer than ten times as
+    /// many (see `compactionThreshold`). Also about how many flyers a start reads at most.
     let compactAfter: Int
     private let cellSize: Double
     private let logger: Logger
@@ -61,12 +62,12 @@ public final class FlyerCatalog: Sendable {
     }
 
     /// A catalogue over `store` with a cold cache (see `load()`); `compactAfter` as the property says.
-    public init(store: any FlyerStore, cellSize: Double = 0.05, compactAfter: Int = 20_000, logger: Logger = Logger(label: "meridian.flyers")) {
+    package init(store: any FlyerStore, cellSize: Double = 0.05, compactAfter: Int = 20_000, logger: Logger = Logger(label: "meridian.flyers")) {
         self.store = store
         self.cellSize = cellSize
         self.compactAfter = compactAfter
         self.logger = logger
-        repository = store as? FlyerRepository
+        repository = store as? SpatiaLiteFlyerStore
         if let repository {
             let cache = PackedCache(cellSize: cellSize)
             let database = SpatiaLiteSearch(repository: repository)
@@ -77,24 +78,24 @@ public final class FlyerCatalog: Sendable {
         } else {
             packed = nil
             index = FlyerIndex(cellSize: cellSize)
-            databaseSearch = (store as? PostGISFlyerStore).map { PostGISSearch(store: $0) }
+            databaseSearch = store.makeDatabaseSearch()
             cacheSearch = index
         }
     }
 
     /// A catalogue over the SpatiaLite `repository` with its cache loaded: the stored index when it can
     /// be used, else one built now (and stored).
-    public convenience init(loading repository: FlyerRepository, cellSize: Double = 0.05) throws(FlyerStoreError) {
+    package convenience init(loading repository: SpatiaLiteFlyerStore, cellSize: Double = 0.05) throws(FlyerStoreError) {
         self.init(store: repository, cellSize: cellSize)
         if try !openStoredIndex() { try build() }
     }
 
     /// A SpatiaLite catalogue over `store` (the flyer table is created on first use) with the stored index
     /// when it can be used; else the cache is cold (SpatiaLite answers) until `prepare()` has built it.
-    public convenience init(store: Store, cellSize: Double = 0.05, logger: Logger = Logger(label: "meridian.flyers")) throws(FlyerStoreError) {
-        let repository: FlyerRepository
+    package convenience init(store: Store, cellSize: Double = 0.05, logger: Logger = Logger(label: "meridian.flyers")) throws(FlyerStoreError) {
+        let repository: SpatiaLiteFlyerStore
         do {
-            repository = try FlyerRepository(store: store)
+            repository = try SpatiaLiteFlyerStore(store: store)
         } catch {
             throw .database("\(error)")
         }
@@ -103,20 +104,20 @@ public final class FlyerCatalog: Sendable {
     }
 
     /// The number of cached flyers.
-    public var count: Int { packed?.count ?? index.count }
+    package var count: Int { packed?.count ?? index.count }
 
     /// Whatever answers searches now (see `reader()`).
-    public func searcher() throws(FlyerStoreError) -> any FlyerSearching {
+    package func searcher() throws(FlyerStoreError) -> any FlyerSearching {
         try reader().searcher
     }
 
     /// The query's page from whatever answers reads now (see `reader()`).
-    public func nearby(_ query: NearbyQuery) async throws(FlyerStoreError) -> NearbyMatches {
+    package func nearby(_ query: NearbyQuery) async throws(FlyerStoreError) -> NearbyMatches {
         try await reader().searcher.nearby(query)
     }
 
     /// The first `limit` flyers by id (none when the database cannot say).
-    public func first(_ limit: Int) -> [Flyer] {
+    package func first(_ limit: Int) -> [Flyer] {
         guard let repository else { return index.list(limit: limit, after: nil).flyers }
         var flyers: [Flyer] = []
         try? repository.scan("1 ORDER BY id LIMIT ?", [limit]) { flyers.append($0); return true }
@@ -228,7 +229,7 @@ public final class FlyerCatalog: Sendable {
     /// SpatiaLite (the service calls this once it runs): builds the index when the stored one could not
     /// be used; else compares the stored one with the flyer table, off the cooperative threads, and builds
     /// it again when they differ (a write that bypassed the change log).
-    public func prepare() async throws(FlyerStoreError) {
+    package func prepare() async throws(FlyerStoreError) {
         guard let packed, let repository else { return }
         let (warm, readBack) = state.withLock { ($0.warm, $0.readBack) }
         guard warm else { return try await serialised { () async throws(FlyerStoreError) in try await buildInBackground() } }
@@ -261,7 +262,7 @@ public final class FlyerCatalog: Sendable {
 
     /// Reads every flyer into a new cache and swaps it in (at start, and after a reconnect); with
     /// SpatiaLite builds and stores the packed index, the database answering meanwhile.
-    public func load() async throws(FlyerStoreError) {
+    package func load() async throws(FlyerStoreError) {
         try await serialised { () async throws(FlyerStoreError) in
             if packed != nil {
                 markCold()
@@ -281,7 +282,7 @@ public final class FlyerCatalog: Sendable {
 
     /// Applies what the change log holds beyond the cache's latest change: the changed flyers are
     /// read again (or all of them after a bulk write or a gap in the log).
-    public func refresh() async throws(FlyerStoreError) {
+    package func refresh() async throws(FlyerStoreError) {
         // A cold cache over a damaged store is not built again: SpatiaLite answers, always up to date.
         if packed != nil, storeDamage != nil, !state.withLock({ $0.warm }) { return }
         let needsLoad = try await serialised { () async throws(FlyerStoreError) -> Bool in
@@ -296,11 +297,19 @@ public final class FlyerCatalog: Sendable {
         if needsLoad { try await load() }
         guard let packed, storeDamage == nil else { return }
         let (latest, stored, building) = state.withLock { ($0.lastChange, $0.storedChange, $0.building) }
-        if !building, packed.overlayCount > compactAfter {
+        if !building, packed.overlayCount > Self.compactionThreshold(compactAfter: compactAfter, indexed: packed.base.index.count) {
             compact()
         } else if latest - stored > Self.restoreAfterChanges {
             await storeChanged()
         }
+    }
+
+    /// Flyers on top of a packed index of about `indexed` flyers past which it is built again: `compactAfter`, or a
+    /// tenth of the index when that is more. A build costs time in proportion to the catalogue, so with a fixed
+    /// threshold a large catalogue under steady writes would be built again back to back; this way each write
+    /// carries about the same share of the builds' cost at any size.
+    static func compactionThreshold(compactAfter: Int, indexed: Int) -> Int {
+        max(compactAfter, indexed / 10)
     }
 
     /// Stores the ids of the flyers changed since the stored index was built (one short write; the index stays).
@@ -377,7 +386,7 @@ public final class FlyerCatalog: Sendable {
     }
 
     /// The database's state for `/v1/providers` and `/health`.
-    public var report: DatabaseState {
+    package var report: DatabaseState {
         let current = state.withLock { $0 }
         if let damage = storeDamage {
             return DatabaseState(backend: store.backend, state: "damaged", cache: current.warm ? "warm" : "cold", items: count,
@@ -392,7 +401,7 @@ public final class FlyerCatalog: Sendable {
 
     /// Adds new flyers (an id that exists already is an error) or, with `.upsert`, replaces them.
     /// Ids repeated within `flyers` are rejected, and then nothing is written.
-    public func write(_ flyers: [Flyer], mode: FlyerWriteMode) async throws(FlyerStoreError) {
+    package func write(_ flyers: [Flyer], mode: FlyerWriteMode) async throws(FlyerStoreError) {
         try checkWritable()
         try await storeWrite { (repository) throws(FlyerStoreError) in try repository.write(flyers, mode: mode) } or: { () async throws(FlyerStoreError) in
             try await store.write(flyers, mode: mode)
@@ -401,7 +410,7 @@ public final class FlyerCatalog: Sendable {
     }
 
     /// Deletes flyer `id`; false when there was none.
-    public func delete(id: String) async throws(FlyerStoreError) -> Bool {
+    package func delete(id: String) async throws(FlyerStoreError) -> Bool {
         try checkWritable()
         let deleted = try await storeWrite { (repository) throws(FlyerStoreError) in try repository.delete(id: id) } or: { () async throws(FlyerStoreError) in
             try await store.delete(id: id)
@@ -411,7 +420,7 @@ public final class FlyerCatalog: Sendable {
     }
 
     /// The flyer with this id, from the cache when warm.
-    public func flyer(id: String) async throws(FlyerStoreError) -> Flyer? {
+    package func flyer(id: String) async throws(FlyerStoreError) -> Flyer? {
         try await reader().searcher.flyer(id: id)
     }
 
@@ -427,7 +436,7 @@ public final class FlyerCatalog: Sendable {
     /// Runs a write: with SpatiaLite, `spatiaLite` on the writes' own queue, since SQLite's writes block their thread
     /// while they run or wait for another writer's lock (up to `store.busy_timeout`), and waiting on a cooperative
     /// thread would leave none for searches (there are as many as cores); with PostGIS, `other`, which awaits.
-    private func storeWrite<T: Sendable>(_ spatiaLite: @escaping @Sendable (FlyerRepository) throws(FlyerStoreError) -> T,
+    private func storeWrite<T: Sendable>(_ spatiaLite: @escaping @Sendable (SpatiaLiteFlyerStore) throws(FlyerStoreError) -> T,
                                          or other: () async throws(FlyerStoreError) -> T) async throws(FlyerStoreError) -> T {
         guard let repository else { return try await noting(other) }
         let result = await withCheckedContinuation { continuation in

@@ -1,3 +1,4 @@
+import MapLinkCore
 import MeridianCore
 
 /// A map-link request as text, as given on the command line or in an HTTP query.
@@ -5,22 +6,19 @@ import MeridianCore
 /// Exactly one destination: `to` (LAT,LON, optionally with `name` and `accuracy`), `address`,
 /// `flyer` (an id, optionally with `name` to override its title) or `name` alone (a place to
 /// search for, optionally `near` LAT,LON).
-public struct MapLinkRequest: Sendable, Equatable {
-    /// The `from` value that means "the latest fused fix".
-    public static let hereWord = "here"
-
-    public var to: String?
-    public var address: String?
-    public var flyer: String?
-    public var name: String?
-    public var near: String?
+package struct MapLinkRequest: Sendable, Equatable {
+    package var to: String?
+    package var address: String?
+    package var flyer: String?
+    package var name: String?
+    package var near: String?
     /// LAT,LON, `here`, or nil for the user's current location as the maps app sees it.
-    public var from: String?
-    public var accuracy: String?
-    public var mode: String?
-    public var style: String?
+    package var from: String?
+    package var accuracy: String?
+    package var mode: String?
+    package var style: String?
 
-    public init(to: String? = nil, address: String? = nil, flyer: String? = nil, name: String? = nil,
+    package init(to: String? = nil, address: String? = nil, flyer: String? = nil, name: String? = nil,
                 near: String? = nil, from: String? = nil, accuracy: String? = nil,
                 mode: String? = nil, style: String? = nil) {
         self.to = to
@@ -38,7 +36,7 @@ public struct MapLinkRequest: Sendable, Equatable {
     /// place (`name` with `to` or `flyer`, or `near` for a search) and has no `from` shows that place, since
     /// directions cannot carry a name or a search centre; otherwise the default mode (which may be `show`) is used
     /// when the style can express it, else the style's own default.
-    public func builder(defaults: MapLinkBuilder) throws(MapLinkError) -> MapLinkBuilder {
+    package func builder(defaults: MapLinkBuilder) throws(MapLinkError) -> MapLinkBuilder {
         let style = try style.map { text throws(MapLinkError) in try MapStyle.parse(text) } ?? defaults.style
         let mode: TravelMode?
         if let text = self.mode {
@@ -57,14 +55,14 @@ public struct MapLinkRequest: Sendable, Equatable {
 
     /// True when the request names a place beyond where it is: a name for a point or flyer, or a centre to search
     /// near. Only links that show the place carry these (see `MapStyle.showsPlaceDetails`).
-    public var namesPlace: Bool {
+    package var namesPlace: Bool {
         (name != nil && (to != nil || flyer != nil)) || near != nil
     }
 
     /// The start point: LAT,LON, `here` (the `current` position), or nil.
-    public func source(current: Coordinate?) throws(MapLinkError) -> Coordinate? {
+    package func source(current: Coordinate?) throws(MapLinkError) -> Coordinate? {
         guard let from else { return nil }
-        if from == Self.hereWord {
+        if from == MapLinkError.hereWord {
             guard let current else { throw .noCurrentPosition }
             return current
         }
@@ -72,7 +70,7 @@ public struct MapLinkRequest: Sendable, Equatable {
     }
 
     /// Checks that exactly one destination is named, with only the parameters that go with it.
-    public func validateDestination() throws(MapLinkError) {
+    package func validateDestination() throws(MapLinkError) {
         let given = [("to", to), ("address", address), ("flyer", flyer)].compactMap { $0.1 == nil ? nil : $0.0 }
         guard given.count <= 1 else { throw .conflictingDestinations(given) }
         if address != nil, name != nil { throw .misplaced(parameter: "name", allowedWith: "'to', 'flyer' or on its own") }
@@ -82,7 +80,7 @@ public struct MapLinkRequest: Sendable, Equatable {
     }
 
     /// The destination named by `to`, `address` or `name`; nil for a flyer, which `MapLinkResolver` looks up.
-    public func destination() throws(MapLinkError) -> MapDestination? {
+    package func destination() throws(MapLinkError) -> MapDestination? {
         try validateDestination()
         if let to {
             return .coordinate(try Self.coordinate(to, parameter: "to"), name: name, accuracy: try parsedAccuracy())

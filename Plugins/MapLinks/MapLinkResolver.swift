@@ -1,22 +1,23 @@
+import MapLinkCore
 import MeridianCore
 
 /// Turns a `MapLinkRequest` into a link: the one code path behind the HTTP routes and the CLI.
-public struct MapLinkResolver: Sendable {
+package struct MapLinkResolver: Sendable {
     /// Style and mode used when the request names none.
-    public var defaults: MapLinkBuilder
+    package var defaults: MapLinkBuilder
     /// The flyers plugin's lookup, when it is configured.
-    public var flyers: (any FlyerPlaceLookup)?
+    package var flyers: (any FlyerPlaceLookup)?
     /// The latest fused position, for `from=here` and for the side of a flyer's area to head for.
-    public var currentPosition: Coordinate?
+    package var currentPosition: Coordinate?
 
-    public init(defaults: MapLinkBuilder, flyers: (any FlyerPlaceLookup)? = nil, currentPosition: Coordinate? = nil) {
+    package init(defaults: MapLinkBuilder, flyers: (any FlyerPlaceLookup)? = nil, currentPosition: Coordinate? = nil) {
         self.defaults = defaults
         self.flyers = flyers
         self.currentPosition = currentPosition
     }
 
     /// Builds the link; throws `MapLinkError` for bad input, or whatever the flyer lookup throws.
-    public func link(for request: MapLinkRequest) async throws -> MapLinkResult {
+    package func link(for request: MapLinkRequest) async throws -> MapLinkResult {
         let builder = try request.builder(defaults: defaults)
         let source = try request.source(current: currentPosition)
         let destination: MapDestination

@@ -1,20 +1,21 @@
+import MapLinkCore
 import MeridianCore
 
 /// A built link and what it points at: the JSON answer of `GET /v1/maplinks` and `meridian maplink --json`.
-public struct MapLinkResult: Codable, Sendable, Equatable {
+package struct MapLinkResult: Codable, Sendable, Equatable {
     /// Where a link points.
-    public struct Destination: Codable, Sendable, Equatable {
+    package struct Destination: Codable, Sendable, Equatable {
         /// `coordinate`, `address`, `place` or `flyer`.
-        public var kind: String
-        public var latitude: Double?
-        public var longitude: Double?
-        public var name: String?
-        public var address: String?
+        package var kind: String
+        package var latitude: Double?
+        package var longitude: Double?
+        package var name: String?
+        package var address: String?
         /// Horizontal accuracy in metres, when given.
-        public var accuracy: Double?
-        public var flyerId: String?
+        package var accuracy: Double?
+        package var flyerId: String?
 
-        public init(kind: String, latitude: Double? = nil, longitude: Double? = nil, name: String? = nil,
+        package init(kind: String, latitude: Double? = nil, longitude: Double? = nil, name: String? = nil,
                     address: String? = nil, accuracy: Double? = nil, flyerId: String? = nil) {
             self.kind = kind
             self.latitude = latitude
@@ -38,15 +39,15 @@ public struct MapLinkResult: Codable, Sendable, Equatable {
         }
     }
 
-    public var url: String
-    public var style: MapStyle
+    package var url: String
+    package var style: MapStyle
     /// The travel mode, or `show` for a link that only shows the destination.
-    public var mode: String
-    public var destination: Destination
+    package var mode: String
+    package var destination: Destination
     /// The start point, or nil when the maps app starts from the user's location.
-    public var from: Coordinate?
+    package var from: Coordinate?
 
-    public init(url: String, style: MapStyle, mode: String, destination: Destination, from: Coordinate?) {
+    package init(url: String, style: MapStyle, mode: String, destination: Destination, from: Coordinate?) {
         self.url = url
         self.style = style
         self.mode = mode

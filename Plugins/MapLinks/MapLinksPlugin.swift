@@ -1,4 +1,5 @@
 import Hummingbird
+import MapLinkCore
 import MeridianCLI
 import MeridianCore
 import MeridianHTTP
@@ -6,8 +7,8 @@ import MeridianHTTP
 /// The `map-links` consumer: serves navigation links under `/v1/maplinks`.
 ///
 /// It keeps no state of its own; `from=here` and flyer areas use the host's latest fused fix.
-public struct MapLinksPlugin: LocationConsumer, HTTPRoutes {
-    public static let registration = ConsumerType(
+package struct MapLinksPlugin: LocationConsumer, HTTPRoutes {
+    package static let registration = ConsumerType(
         type: "map-links",
         summary: "Builds links that open Apple Maps, Google Maps, OpenStreetMap or a geo: URI at a coordinate, address, place or flyer",
         options: [
@@ -28,27 +29,27 @@ public struct MapLinksPlugin: LocationConsumer, HTTPRoutes {
     /// `meridian maplink`.
     package static let commandLine = PluginCommands([MapLinkCommand.self])
 
-    public let id: String
+    package let id: String
     /// Style and mode used when a request names none.
-    public let defaults: MapLinkBuilder
+    package let defaults: MapLinkBuilder
     private let context: PluginContext
 
-    public init(defaults: MapLinkBuilder, context: PluginContext) {
+    package init(defaults: MapLinkBuilder, context: PluginContext) {
         self.id = context.id
         self.defaults = defaults
         self.context = context
     }
 
     /// Fixes reach this plugin through `context.position`; nothing to do per fix.
-    public func consume(_ fix: Fix) async {}
+    package func consume(_ fix: Fix) async {}
 
     /// A resolver seeing the current position and (when configured) the flyers plugin's lookup.
-    public var resolver: MapLinkResolver {
+    package var resolver: MapLinkResolver {
         MapLinkResolver(defaults: defaults, flyers: context.resources[FlyerPlaceLookupKey.self],
                         currentPosition: context.position.latestPosition)
     }
 
-    public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
+    package func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
         let group = v1.group("maplinks")
         group.get { request, _ in
             try request.allowQuery(["to", "address", "name", "near", "from", "accuracy", "mode", "style"])

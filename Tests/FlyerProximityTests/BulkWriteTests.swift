@@ -35,7 +35,7 @@ struct BulkWriteTests {
     func packedIndex() throws {
         let temporary = try TemporaryStore()
         defer { temporary.remove() }
-        let repository = try FlyerRepository(store: temporary.store)
+        let repository = try SpatiaLiteFlyerStore(store: temporary.store)
         let triggersBefore = try triggerNames(temporary.store)
         #expect(triggersBefore.contains("gii_flyers_geom") && triggersBefore.contains("ggi_flyers_geom"))
         // A few rows written one at a time first: the rebuild must cover them too.
@@ -63,7 +63,7 @@ struct BulkWriteTests {
     func triggersWorkAfterwards() throws {
         let temporary = try TemporaryStore()
         defer { temporary.remove() }
-        let repository = try FlyerRepository(store: temporary.store)
+        let repository = try SpatiaLiteFlyerStore(store: temporary.store)
         var generator = workload(seed: 12)
         try repository.write((0..<25_000).map { generator.flyer(number: $0) }, mode: .create)
         try repository.write([Flyer(id: "late", title: "Late", geometry: .point(try Coordinate(latitude: 10.5, longitude: -20.25)))], mode: .create)
@@ -85,18 +85,18 @@ struct BulkWriteTests {
 
     @Test("the index is packed once only for writes that are large, absolutely and against what is stored")
     func whenToRebuild() {
-        #expect(FlyerRepository.rebuildsIndex(expected: 1_000_000, stored: 0))
-        #expect(FlyerRepository.rebuildsIndex(expected: 20_000, stored: 160_000))
-        #expect(!FlyerRepository.rebuildsIndex(expected: 19_999, stored: 0))
-        #expect(!FlyerRepository.rebuildsIndex(expected: 20_000, stored: 160_001))
-        #expect(!FlyerRepository.rebuildsIndex(expected: 100_000, stored: 5_000_000))
+        #expect(SpatiaLiteFlyerStore.rebuildsIndex(expected: 1_000_000, stored: 0))
+        #expect(SpatiaLiteFlyerStore.rebuildsIndex(expected: 20_000, stored: 160_000))
+        #expect(!SpatiaLiteFlyerStore.rebuildsIndex(expected: 19_999, stored: 0))
+        #expect(!SpatiaLiteFlyerStore.rebuildsIndex(expected: 20_000, stored: 160_001))
+        #expect(!SpatiaLiteFlyerStore.rebuildsIndex(expected: 100_000, stored: 5_000_000))
     }
 
     @Test("a bulk write that fails leaves table, index and triggers as they were")
     func failedBulkWriteChangesNothing() throws {
         let temporary = try TemporaryStore()
         defer { temporary.remove() }
-        let repository = try FlyerRepository(store: temporary.store)
+        let repository = try SpatiaLiteFlyerStore(store: temporary.store)
         var generator = workload(seed: 13)
         try repository.write((0..<100).map { generator.flyer(number: $0) }, mode: .create)
         let triggers = try triggerNames(temporary.store)
@@ -115,7 +115,7 @@ struct BulkWriteTests {
     func columnBytesMatchSpatiaLite() throws {
         let temporary = try TemporaryStore()
         defer { temporary.remove() }
-        let repository = try FlyerRepository(store: temporary.store)
+        let repository = try SpatiaLiteFlyerStore(store: temporary.store)
         let square = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 0.0)]
         let hole = [(0.2, 0.2), (0.4, 0.2), (0.4, 0.4), (0.2, 0.2)]
         func ring(_ points: [(Double, Double)], dx: Double = 0) throws -> [Coordinate] {
@@ -161,7 +161,7 @@ struct BulkWriteTests {
             let written = try await repository.write(from: try CSVFlyerReader(Data(good.utf8)), mode: .upsert, progress: nil)
             #expect(written == 40_000)
             #expect(try await repository.all().count == 40_000)
-            if let spatialite = repository as? FlyerRepository {
+            if let spatialite = repository as? SpatiaLiteFlyerStore {
                 try await spatialite.store.database.read { db throws in
                     #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM idx_flyers_geom") == 40_000)
                 }

@@ -29,7 +29,7 @@ enum FlyerBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         let database = try makeDatabase()
         defer { database.remove() }
         let store = try await database.openStore()
-        defer { Task { await (store as? PostGISFlyerStore)?.close() } }
+        defer { Task { await store.close() } }
         return try await body(store)
     }
 
@@ -72,7 +72,7 @@ enum FlyerDatabase: Sendable {
 
     func openStore() async throws -> any FlyerStore {
         switch self {
-        case .spatialite(let temporary): return try FlyerRepository(store: temporary.store)
+        case .spatialite(let temporary): return try SpatiaLiteFlyerStore(store: temporary.store)
         case .postgis(let url): return try await PostGISFlyerStore.open(url: url, logger: Logger(label: "test"))
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import MapLinks
+import MapLinkCore
 import MeridianCore
 import Testing
 import Workloads

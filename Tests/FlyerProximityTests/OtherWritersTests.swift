@@ -109,7 +109,7 @@ struct OtherWritersTests {
     func busyImport() async throws {
         let temporary = try TemporaryStore()
         defer { temporary.remove() }
-        _ = try FlyerRepository(store: temporary.store)
+        _ = try SpatiaLiteFlyerStore(store: temporary.store)
         let folder = temporary.directory
         let config = folder.appendingPathComponent("busy.yaml")
         try Data("store: {path: \(temporary.store.path), busy_timeout: 0.2}\n".utf8).write(to: config)

@@ -18,7 +18,7 @@ struct PersistedIndexTests {
         let temporary = try TemporaryStore()
         var workload = FlyerWorkload(.init(seed: 9, uniformShare: 0.3, areaShare: 0.03, includePolar: true, inactiveShare: 0.2, referenceTime: now))
         let flyers = (0..<4000).map { workload.flyer(number: $0) }
-        let repository = try FlyerRepository(store: temporary.store)
+        let repository = try SpatiaLiteFlyerStore(store: temporary.store)
         try repository.write(flyers, mode: .create)
         _ = try FlyerCatalog(loading: repository)
         return (temporary, flyers)
@@ -63,7 +63,7 @@ struct PersistedIndexTests {
         let (temporary, flyers) = try Self.stored()
         defer { temporary.remove() }
         var now = flyers
-        let other = try FlyerRepository(store: try Store.open(path: temporary.store.path))
+        let other = try SpatiaLiteFlyerStore(store: try Store.open(path: temporary.store.path))
         var moved = now[10]
         moved.geometry = .point(try Coordinate(latitude: 48.8566, longitude: 2.3522))
         moved.title = "Moved"
@@ -110,9 +110,10 @@ struct PersistedIndexTests {
         defer { temporary.remove() }
         for name in ["slots", "cell_point_start", "id_bytes"] {
             try await temporary.store.database.write { db in
-                var bytes = try #require(try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name = ?", arguments: [name]))
+                let chunk = "*/\(name)/000000"
+                var bytes = try #require(try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name GLOB ?", arguments: [chunk]))
                 bytes[bytes.count / 2] ^= 0x5A
-                try db.execute(sql: "UPDATE flyer_search_index SET data = ? WHERE name = ?", arguments: [bytes, name])
+                try db.execute(sql: "UPDATE flyer_search_index SET data = ? WHERE name GLOB ?", arguments: [bytes, chunk])
             }
             let catalog = try Self.opened(temporary.store.path)
             #expect(catalog.report.cache == "cold", "\(name)")
@@ -129,7 +130,7 @@ struct PersistedIndexTests {
         let catalog = try Self.opened(temporary.store.path)
         var moved = try #require(flyers.first { if case .point = $0.geometry { return true } else { return false } })
         guard case .point(let point) = moved.geometry else { return }
-        let other = try FlyerRepository(store: try Store.open(path: temporary.store.path))
+        let other = try SpatiaLiteFlyerStore(store: try Store.open(path: temporary.store.path))
         moved.geometry = .point(try Coordinate(latitude: point.latitude, longitude: point.longitude + 0.001))
         moved.description = "moved by another process"
         try other.write([moved], mode: .upsert)
@@ -157,7 +158,7 @@ struct PersistedIndexTests {
             flyers.append(Flyer(id: "t\(number)", title: title, description: description, address: address, category: category, url: url,
                                 radiusM: 12.5 + Double(number), validFrom: from, validUntil: until, geometry: .point(point)))
         }
-        let repository = try FlyerRepository(store: temporary.store)
+        let repository = try SpatiaLiteFlyerStore(store: temporary.store)
         try repository.write(flyers, mode: .create)
         _ = try FlyerCatalog(loading: repository)
         let catalog = try Self.opened(temporary.store.path)

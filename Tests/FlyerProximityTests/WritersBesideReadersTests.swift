@@ -34,7 +34,7 @@ struct WritersBesideReadersTests {
         func pages(stored: Int) throws -> Int32 {
             let temporary = try TemporaryStore()
             defer { temporary.remove() }
-            let repository = try FlyerRepository(store: temporary.store)
+            let repository = try SpatiaLiteFlyerStore(store: temporary.store)
             var workload = FlyerWorkload(.init(seed: 5))
             for start in stride(from: 0, to: stored, by: 2_000) {
                 try repository.write((start..<start + 2_000).map { workload.flyer(number: $0) }, mode: .create)
@@ -129,7 +129,7 @@ struct WritersBesideReadersTests {
     func compaction() async throws {
         let (temporary, original) = try PersistedIndexTests.stored()
         defer { temporary.remove() }
-        let repository = try FlyerRepository(store: temporary.store)
+        let repository = try SpatiaLiteFlyerStore(store: temporary.store)
         let catalog = FlyerCatalog(store: repository, compactAfter: 1_000)
         #expect(try catalog.openStoredIndex())
         let before = try Self.storedRows(temporary.store)
@@ -146,5 +146,71 @@ struct WritersBesideReadersTests {
         let reopened = try PersistedIndexTests.opened(temporary.store.path)
         #expect(reopened.report.cache == "warm" && reopened.count == expected.count)
         try await PersistedIndexTests.expectExact(reopened, expected, "the index stored again")
+    }
+
+    /// The names of the stored index's array rows.
+    static func arrayRows(_ store: Store) throws -> [String] {
+        try store.database.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM flyer_search_index WHERE name NOT IN ('meta', 'changed')")
+        }
+    }
+
+    @Test("storing the index again takes one transaction per chunk: a writer with a 0.2 s busy timeout writes between chunks, a reader sees the previous index whole until the meta row, then the new one")
+    func chunkedSave() async throws {
+        let (temporary, original) = try PersistedIndexTests.stored()
+        defer { temporary.remove() }
+        let repository = try SpatiaLiteFlyerStore(store: temporary.store)
+        let other = try SpatiaLiteFlyerStore(store: try Store.open(path: temporary.store.path, busyTimeout: 0.2))
+        guard case .found(_, let previous, _) = try other.storedIndex(cellSize: 0.05).found else { return #expect(Bool(false), "no stored index") }
+        let built = try repository.buildIndex(cellSize: 0.05)
+        var during: [Flyer] = []
+        try repository.saveIndex(built.index, change: built.change, chunkBytes: 16_384) {
+            let flyer = Flyer(id: "during-\(during.count)", title: "Written while the index is stored",
+                              geometry: .point(try Coordinate(latitude: 48.85 + Double(during.count) / 1000, longitude: 2.35)))
+            try other.write([flyer], mode: .create)
+            during.append(flyer)
+            guard case .found(let index, let meta, _) = try other.storedIndex(cellSize: 0.05).found else {
+                return #expect(Bool(false), "after chunk \(during.count) the stored index could not be read")
+            }
+            #expect(meta == previous && index.count == original.count, "after chunk \(during.count)")
+        }
+        #expect(during.count > 20, "chunks written")
+        guard case .found(let index, let meta, _) = try other.storedIndex(cellSize: 0.05).found else { return #expect(Bool(false), "no stored index") }
+        #expect(meta.change == built.change && meta.generation != previous.generation && index.count == original.count)
+        #expect(try Self.arrayRows(temporary.store).allSatisfy { $0.hasPrefix(meta.generation + "/") }, "the previous generation's rows are gone")
+        let reopened = try PersistedIndexTests.opened(temporary.store.path)
+        #expect(reopened.report.cache == "warm" && reopened.count == original.count + during.count)
+        try await PersistedIndexTests.expectExact(reopened, original + during, "the index stored beside writes, with the writes applied")
+    }
+
+    @Test("a save cut short leaves the previous index in use, and the next save removes the rows it left")
+    func saveCutShort() async throws {
+        let (temporary, original) = try PersistedIndexTests.stored()
+        defer { temporary.remove() }
+        let repository = try SpatiaLiteFlyerStore(store: temporary.store)
+        guard case .found(_, let previous, _) = try repository.storedIndex(cellSize: 0.05).found else { return #expect(Bool(false), "no stored index") }
+        let built = try repository.buildIndex(cellSize: 0.05)
+        struct Interrupted: Error {}
+        var chunks = 0
+        #expect(throws: FlyerStoreError.self) {
+            try repository.saveIndex(built.index, change: built.change, chunkBytes: 16_384) {
+                chunks += 1
+                if chunks == 5 { throw Interrupted() }
+            }
+        }
+        #expect(try Self.arrayRows(temporary.store).contains { !$0.hasPrefix(previous.generation + "/") }, "the cut-short save left rows")
+        let reopened = try PersistedIndexTests.opened(temporary.store.path)
+        #expect(reopened.report.cache == "warm" && reopened.count == original.count)
+        try await PersistedIndexTests.expectExact(reopened, original, "the previous index")
+        try repository.saveIndex(built.index, change: built.change)
+        guard case .found(_, let meta, _) = try repository.storedIndex(cellSize: 0.05).found else { return #expect(Bool(false), "no stored index") }
+        #expect(try Self.arrayRows(temporary.store).allSatisfy { $0.hasPrefix(meta.generation + "/") })
+    }
+
+    @Test("the index is built again past compactAfter flyers on top, or a tenth of the catalogue when that is more, so that steady writes to a large catalogue do not rebuild it back to back")
+    func compactionThresholdGrows() {
+        #expect(FlyerCatalog.compactionThreshold(compactAfter: 20_000, indexed: 4_000) == 20_000)
+        #expect(FlyerCatalog.compactionThreshold(compactAfter: 20_000, indexed: 200_000) == 20_000)
+        #expect(FlyerCatalog.compactionThreshold(compactAfter: 20_000, indexed: 1_000_000) == 100_000)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MeridianCore
 import Testing
+@testable import MapLinkCore
 @testable import MapLinks
 
 @Suite("Map link text: coordinates and percent-encoding")

@@ -1,6 +1,7 @@
 import Foundation
 import MeridianCore
 import Testing
+@testable import MapLinkCore
 @testable import MapLinks
 #if canImport(Glibc)
 import Glibc
@@ -28,13 +29,14 @@ struct LocaleTests {
         #expect(NumberText.trimmed(0.5, decimals: 6) == "0.5")
     }
 
-    @Test("the map-links sources use no locale-sensitive formatting")
+    @Test("the map-links sources (the plugin and MapLinkCore) use no locale-sensitive formatting")
     func noLocaleSensitiveCalls() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Plugins/MapLinks").standardized
-        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "swift" }
-        #expect(files.count > 5)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+        let files = try ["Plugins/MapLinks", "Sources/MapLinkCore"].flatMap { folder in
+            try FileManager.default.contentsOfDirectory(at: root.appendingPathComponent(folder).standardized, includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "swift" }
+        }
+        #expect(files.count > 10)
         let forbidden = ["String(format", "NumberFormatter", "Locale", "localizedString", "URLQueryItem", "description(with"]
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)

@@ -1,6 +1,7 @@
 import Foundation
 import MeridianCore
 import Testing
+@testable import MapLinkCore
 @testable import MapLinks
 
 /// A parsed link: everything a maps app would read from it.

@@ -1,6 +1,7 @@
 import Foundation
 import MeridianCore
 import Testing
+@testable import MapLinkCore
 @testable import MapLinks
 
 /// A flyer store stand-in: the real lookup lives in FlyerProximity, which depends on this module.

@@ -9,6 +9,7 @@ import MeridianHTTP
 import MeridianTesting
 import ServiceLifecycle
 import Testing
+@testable import MapLinkCore
 @testable import MapLinks
 
 /// The plugin's routes served by a real Hummingbird server on 127.0.0.1 and called over a socket.

@@ -3,6 +3,7 @@ import Logging
 import MeridianCore
 import MeridianTesting
 import Testing
+@testable import MapLinkCore
 @testable import MapLinks
 
 @Suite("MapLinksPlugin registration and options")

@@ -31,10 +31,10 @@ extension StoreLocationOptions {
         let (named, source) = db.map { ($0, "--db") } ?? environment.map { ($0, "MERIDIAN_FLYERS_DB") }
             ?? configured.map { ($0, "consumers[flyers].database") } ?? (nil, "")
         guard let named, Store.looksLikeURL(named) else {
-            let store: FlyerRepository
+            let store: SpatiaLiteFlyerStore
             do {
                 if let named, !creating { try Self.requireExisting(named, source: source) }
-                store = try FlyerRepository(store: try named.map { try Store.open(path: $0, busyTimeout: config?.store.busyTimeout ?? Store.defaultBusyTimeout) }
+                store = try SpatiaLiteFlyerStore(store: try named.map { try Store.open(path: $0, busyTimeout: config?.store.busyTimeout ?? Store.defaultBusyTimeout) }
                                                 ?? (creating ? openStore(config) : openExistingStore(config)))
             } catch let error as StoreError {
                 throw CommandFailure(error.description)

@@ -58,7 +58,7 @@ extension FlyersCommand {
                         })
                         progress?.finish()
                         // A service started next reads the search index instead of building it.
-                        try (repository as? FlyerRepository)?.storeSearchIndex()
+                        try repository.finishBulkWrite()
                         return imported
                     } catch {
                         progress?.finish()

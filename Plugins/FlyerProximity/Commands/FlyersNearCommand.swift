@@ -72,11 +72,7 @@ extension FlyersCommand {
         /// PostGIS answers by itself; SpatiaLite through the stored search index, or by itself when there is none
         /// that can be used (one search does not pay for building it).
         private static func searcher(_ store: any FlyerStore) throws(FlyerStoreError) -> any FlyerSearching {
-            if let postgis = store as? PostGISFlyerStore { return PostGISSearch(store: postgis) }
-            guard let repository = store as? FlyerRepository else { throw .database("unknown flyer store \(store.backend)") }
-            let catalog = FlyerCatalog(store: repository, logger: Logger(label: "meridian.flyers", factory: { _ in SwiftLogNoOpLogHandler() }))
-            guard try catalog.openStoredIndex() else { return SpatiaLiteSearch(repository: repository) }
-            return try catalog.reader().searcher
+            try store.searcherForOneQuery()
         }
 
         static func table(_ response: NearbyResponse) -> String {

@@ -2,7 +2,7 @@ import Foundation
 import MeridianCore
 
 /// Reads the rows of a flyer CSV file (see `CSVFlyers`) one at a time.
-public struct CSVFlyerReader: FlyerSource {
+package struct CSVFlyerReader: FlyerSource {
     private var records: CSVRecords
     private let fieldCount: Int
     private let id, title, category, address, description, url, radius, validFrom, validUntil: Int?
@@ -13,7 +13,7 @@ public struct CSVFlyerReader: FlyerSource {
     private var ids = RepeatedIDCheck { "line \($0)" }
 
     /// Reads and checks the header line; bare dates are days in `timeZone` (the configured `time_zone`).
-    public init(_ data: Data, timeZone: TimeZone = .gmt) throws(FlyerInputError) {
+    package init(_ data: Data, timeZone: TimeZone = .gmt) throws(FlyerInputError) {
         records = CSVRecords(data)
         self.timeZone = timeZone
         let header = CSVFlyers.header.joined(separator: ",")
@@ -53,13 +53,13 @@ public struct CSVFlyerReader: FlyerSource {
         validUntil = column["valid_until"]
     }
 
-    public var fractionRead: Double { records.fractionRead }
+    package var fractionRead: Double { records.fractionRead }
 
     /// Every row's id is checked against the earlier rows (the error names both lines).
-    public var rejectsRepeatedIDs: Bool { true }
+    package var rejectsRepeatedIDs: Bool { true }
 
     /// The flyer on the next non-empty line; any problem names the line and the column.
-    public mutating func next() throws(FlyerInputError) -> Flyer? {
+    package mutating func next() throws(FlyerInputError) -> Flyer? {
         while let (line, fields) = try records.next() {
             if fields.count == 1 && fields[0].isEmpty { continue }
             let flyer = try flyer(line: line, fields: fields)

@@ -4,8 +4,8 @@ import MeridianCore
 /// Point flyers as CSV with the header
 /// `id,title,lat,lon,category,address,description,url,radius_m,valid_from,valid_until`
 /// (RFC 4180 quoting; columns may come in any order; `title`, `lat` and `lon` are required).
-public enum CSVFlyers {
-    public static let header = ["id", "title", "lat", "lon", "category", "address", "description", "url", "radius_m", "valid_from", "valid_until"]
+package enum CSVFlyers {
+    package static let header = ["id", "title", "lat", "lon", "category", "address", "description", "url", "radius_m", "valid_from", "valid_until"]
 
     /// Column names other tools write, with the column they mean.
     static let aliases = ["latitude": "lat", "longitude": "lon", "long": "lon", "lng": "lon", "name": "title",
@@ -20,21 +20,21 @@ public enum CSVFlyers {
 
     /// Reads every row; any problem rejects the whole file, naming the line and the column. Bare dates are
     /// days in `timeZone` (the configured `time_zone`).
-    public static func read(_ data: Data, timeZone: TimeZone = .gmt) throws(FlyerInputError) -> [Flyer] {
+    package static func read(_ data: Data, timeZone: TimeZone = .gmt) throws(FlyerInputError) -> [Flyer] {
         try FlyerInputError.firstProblem(of: readAll(data, errorLimit: 1, timeZone: timeZone))
     }
 
     /// Reads every row, collecting up to `errorLimit` problems (each naming its line and column) instead of
     /// stopping at the first: for showing everything wrong with an uploaded file at once. A problem the reader
     /// cannot get past (the header, broken quoting) ends the reading.
-    public static func readAll(_ data: Data, errorLimit: Int, timeZone: TimeZone = .gmt) -> (flyers: [Flyer], errors: [FlyerInputError]) {
+    package static func readAll(_ data: Data, errorLimit: Int, timeZone: TimeZone = .gmt) -> (flyers: [Flyer], errors: [FlyerInputError]) {
         var flyers: [Flyer] = []
         let errors = scan(data, errorLimit: errorLimit, timeZone: timeZone) { flyers.append($0) }
         return (flyers, errors)
     }
 
     /// Every problem of the file, in order, without keeping its flyers: what an import that failed lists.
-    public static func problems(in data: Data, timeZone: TimeZone = .gmt) -> [FlyerInputError] {
+    package static func problems(in data: Data, timeZone: TimeZone = .gmt) -> [FlyerInputError] {
         scan(data, errorLimit: .max, timeZone: timeZone) { _ in }
     }
 
@@ -81,7 +81,7 @@ public enum CSVFlyers {
     }
 
     /// Writes the header and one row per flyer; areas cannot be written (CSV holds points).
-    public static func write<Flyers: Sequence>(_ flyers: Flyers, to output: (String) -> Void) throws(FlyerInputError) where Flyers.Element == Flyer {
+    package static func write<Flyers: Sequence>(_ flyers: Flyers, to output: (String) -> Void) throws(FlyerInputError) where Flyers.Element == Flyer {
         var chunk = header.joined(separator: ",") + "\n"
         for flyer in flyers {
             guard case .point(let point) = flyer.geometry else {

@@ -1,6 +1,6 @@
 /// Flyers read one at a time from some input (a CSV file, a parsed document), so that a large
 /// import can be checked and written at the same time.
-public protocol FlyerSource: Sendable {
+package protocol FlyerSource: Sendable {
     /// The next flyer, nil at the end; an invalid one throws, naming where it is.
     mutating func next() throws(FlyerInputError) -> Flyer?
     /// How much of the input has been read, from 0 to 1.
@@ -11,25 +11,25 @@ public protocol FlyerSource: Sendable {
 }
 
 extension FlyerSource {
-    public var rejectsRepeatedIDs: Bool { false }
+    package var rejectsRepeatedIDs: Bool { false }
 }
 
 /// Flyers already in memory, as a source.
-public struct FlyerArraySource: FlyerSource {
+package struct FlyerArraySource: FlyerSource {
     private let flyers: [Flyer]
     private var position = 0
 
-    public init(_ flyers: [Flyer]) {
+    package init(_ flyers: [Flyer]) {
         self.flyers = flyers
     }
 
-    public mutating func next() -> Flyer? {
+    package mutating func next() -> Flyer? {
         guard position < flyers.count else { return nil }
         defer { position += 1 }
         return flyers[position]
     }
 
-    public var fractionRead: Double {
+    package var fractionRead: Double {
         flyers.isEmpty ? 1 : Double(position) / Double(flyers.count)
     }
 }

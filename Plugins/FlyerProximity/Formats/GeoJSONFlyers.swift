@@ -3,16 +3,16 @@ import MeridianCore
 
 /// Flyers as GeoJSON (RFC 7946): a FeatureCollection of Features whose `id` member (or
 /// `properties.id`) is the flyer id and whose properties hold the other fields.
-public enum GeoJSONFlyers {
+package enum GeoJSONFlyers {
     /// Reads a FeatureCollection or a single Feature. Any problem rejects the whole
     /// document, naming the feature index and the field. Bare dates are days in `timeZone` (the configured `time_zone`).
-    public static func read(_ data: Data, timeZone: TimeZone = .gmt) throws(FlyerInputError) -> [Flyer] {
+    package static func read(_ data: Data, timeZone: TimeZone = .gmt) throws(FlyerInputError) -> [Flyer] {
         try FlyerInputError.firstProblem(of: readAll(data, errorLimit: 1, timeZone: timeZone))
     }
 
     /// Reads every feature, collecting up to `errorLimit` problems (each naming its feature and field) instead of
     /// stopping at the first: for showing everything wrong with an uploaded file at once.
-    public static func readAll(_ data: Data, errorLimit: Int, timeZone: TimeZone = .gmt) -> (flyers: [Flyer], errors: [FlyerInputError]) {
+    package static func readAll(_ data: Data, errorLimit: Int, timeZone: TimeZone = .gmt) -> (flyers: [Flyer], errors: [FlyerInputError]) {
         let root: JSONValue
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -136,7 +136,7 @@ public enum GeoJSONFlyers {
     // MARK: Writing
 
     /// Writes a FeatureCollection, handing out text in chunks.
-    public static func write<Flyers: Sequence>(_ flyers: Flyers, to output: (String) -> Void) where Flyers.Element == Flyer {
+    package static func write<Flyers: Sequence>(_ flyers: Flyers, to output: (String) -> Void) where Flyers.Element == Flyer {
         output("{\"type\":\"FeatureCollection\",\"features\":[")
         var chunk = ""
         var first = true
@@ -153,7 +153,7 @@ public enum GeoJSONFlyers {
     }
 
     /// One flyer as a GeoJSON Feature.
-    public static func feature(_ flyer: Flyer) -> String {
+    package static func feature(_ flyer: Flyer) -> String {
         var properties = "\"title\":\(JSONText.string(flyer.title))"
         for (key, value) in [("description", flyer.description), ("address", flyer.address), ("category", flyer.category), ("url", flyer.url)] {
             if let value { properties += ",\"\(key)\":\(JSONText.string(value))" }
@@ -165,7 +165,7 @@ public enum GeoJSONFlyers {
     }
 
     /// A geometry as GeoJSON text.
-    public static func geometry(_ geometry: FlyerGeometry) -> String {
+    package static func geometry(_ geometry: FlyerGeometry) -> String {
         func position(_ coordinate: Coordinate) -> String {
             "[\(JSONText.number(coordinate.longitude)),\(JSONText.number(coordinate.latitude))]"
         }

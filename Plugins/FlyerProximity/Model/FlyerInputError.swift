@@ -1,25 +1,25 @@
 /// A flyer that cannot be accepted, located by feature index, CSV line or request field.
-public struct FlyerInputError: Error, Equatable, CustomStringConvertible {
+package struct FlyerInputError: Error, Equatable, CustomStringConvertible {
     /// Where: `features[3]`, `line 12`, `body`.
-    public var location: String
+    package var location: String
     /// The offending field, e.g. `properties.title`, `lat`, `geometry.coordinates[0]`.
-    public var field: String?
+    package var field: String?
     /// What is wrong and what to write instead.
-    public var message: String
+    package var message: String
     /// The file, for imports.
-    public var file: String?
+    package var file: String?
     /// What kind of problem: a field's value, or an id that breaks `ResourceID`'s rule.
-    public var kind: Kind
+    package var kind: Kind
 
     /// What kind of problem a `FlyerInputError` is.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A field (or the document) is not valid.
         case invalidField
         /// The flyer's id breaks `ResourceID`'s rule.
         case invalidID
     }
 
-    public init(location: String, field: String? = nil, message: String, file: String? = nil, kind: Kind = .invalidField) {
+    package init(location: String, field: String? = nil, message: String, file: String? = nil, kind: Kind = .invalidField) {
         self.location = location
         self.field = field
         self.message = message
@@ -27,7 +27,7 @@ public struct FlyerInputError: Error, Equatable, CustomStringConvertible {
         self.kind = kind
     }
 
-    public var description: String {
+    package var description: String {
         let prefix = file.map { "\($0): " } ?? ""
         return field.map { "\(prefix)\(location): \($0): \(message)" } ?? "\(prefix)\(location): \(message)"
     }

@@ -14,16 +14,13 @@ struct FlyerChangeFeed: Sendable {
     let logger: Logger
     var interval: Duration = .milliseconds(200)
 
-    /// Follows the store until the task is cancelled.
+    /// Follows the store until the task is cancelled (the store chooses how: `FlyerStore.followChanges`).
     func run() async {
-        if let store = catalog.store as? PostGISFlyerStore {
-            await listen(store)
-        } else {
-            await poll()
-        }
+        await catalog.store.followChanges(of: catalog, logger: logger)
     }
 
-    private func poll() async {
+    /// SpatiaLite: reads the change log every `interval`.
+    func poll() async {
         while !Task.isCancelled {
             do {
                 try await catalog.refresh()
@@ -36,7 +33,8 @@ struct FlyerChangeFeed: Sendable {
         }
     }
 
-    private func listen(_ store: PostGISFlyerStore) async {
+    /// PostGIS: listens for the store's notifications on a connection of its own.
+    func listen(_ store: PostGISFlyerStore) async {
         store.start()
         var backoff = 0.1
         var prepared = false

@@ -1,22 +1,22 @@
-import MapLinks
+import MapLinkCore
 import MeridianCore
 
 /// The `flyers` consumer's configuration.
-public struct FlyerOptions: Decodable, Sendable, Equatable {
+package struct FlyerOptions: Decodable, Sendable, Equatable {
     /// Metres the position must move before enter/exit events are re-evaluated.
-    public var moveThreshold: Double = 50
+    package var moveThreshold: Double = 50
     /// Radius used by nearby searches that give none; nil: the nearest flyers wherever they are.
-    public var defaultRadiusM: Double?
+    package var defaultRadiusM: Double?
     /// Page size used when a request gives no limit.
-    public var defaultLimit: Int = 20
+    package var defaultLimit: Int = 20
     /// The largest page a request may ask for.
-    public var maxResults: Int = 200
+    package var maxResults: Int = 200
     /// Style of the `map_url` of each result.
-    public var mapStyle: MapStyle = .apple
+    package var mapStyle: MapStyle = .apple
     /// `postgres://…`: the flyers live in PostGIS; nil: in the SpatiaLite store.
-    public var database: String?
+    package var database: String?
     /// The most connections to PostgreSQL at once.
-    public var databaseConnections: Int = 8
+    package var databaseConnections: Int = 8
 
     enum CodingKeys: String, CodingKey {
         case moveThreshold = "move_threshold"
@@ -28,9 +28,9 @@ public struct FlyerOptions: Decodable, Sendable, Equatable {
         case databaseConnections = "database_connections"
     }
 
-    public init() {}
+    package init() {}
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         moveThreshold = try container.decodeIfPresent(Double.self, forKey: .moveThreshold) ?? moveThreshold
         defaultRadiusM = try container.decodeIfPresent(Double.self, forKey: .defaultRadiusM)
@@ -42,12 +42,12 @@ public struct FlyerOptions: Decodable, Sendable, Equatable {
     }
 
     /// The PostgreSQL database of `database`, nil for SpatiaLite.
-    public var postgres: PostgresLocation? {
+    package var postgres: PostgresLocation? {
         database.flatMap { try? PostgresLocation(url: $0) }
     }
 
     /// Decodes and checks the values; errors name the option.
-    public static func decode(_ options: PluginOptions) throws(ConfigError) -> FlyerOptions {
+    package static func decode(_ options: PluginOptions) throws(ConfigError) -> FlyerOptions {
         let decoded = try options.decode(FlyerOptions.self)
         guard decoded.moveThreshold.isFinite, decoded.moveThreshold >= 0 else {
             throw options.error(key: "move_threshold", "must be 0 or more metres")

@@ -1,5 +1,5 @@
 import Foundation
-import MapLinks
+import MapLinkCore
 import MeridianCLI
 import MeridianCore
 import MeridianHTTP
@@ -11,8 +11,8 @@ import ServiceLifecycle
 ///
 /// The flyers live in the SpatiaLite store, or with the option `database: postgres://…` in
 /// PostGIS. Either way the in-memory index is a cache that follows every writer (`FlyerChangeFeed`).
-public final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
-    public static let registration = ConsumerType(
+package final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
+    package static let registration = ConsumerType(
         type: "flyers",
         summary: "Local flyers (points and areas): nearest-first search with exact WGS84 distances, enter/exit events, import/export",
         options: FlyerOptions.info,
@@ -37,17 +37,17 @@ public final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
 
     /// `meridian flyers`, and the flyer places of a store for `meridian maplink --flyer`.
     package static let commandLine = PluginCommands([FlyersCommand.self]) { resources in
-        resources[StoredFlyerPlacesKey.self] = { store in StoredPlaceLookup(store: try FlyerRepository(store: store)) }
+        resources[StoredFlyerPlacesKey.self] = { store in StoredPlaceLookup(store: try SpatiaLiteFlyerStore(store: store)) }
     }
 
-    public let id: String
-    public let catalog: FlyerCatalog
-    public let options: FlyerOptions
-    public let watcher: ProximityWatcher
+    package let id: String
+    package let catalog: FlyerCatalog
+    package let options: FlyerOptions
+    package let watcher: ProximityWatcher
     let search: NearbySearch
     let context: PluginContext
 
-    public init(catalog: FlyerCatalog, options: FlyerOptions, context: PluginContext) {
+    package init(catalog: FlyerCatalog, options: FlyerOptions, context: PluginContext) {
         id = context.id
         self.catalog = catalog
         self.options = options
@@ -58,13 +58,13 @@ public final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
 
     /// Judges the fix's enter and exit events once the catalogue is in the cache (a fix that comes while it is
     /// being built waits, with the consumer's buffer, instead of meeting an empty cache).
-    public func consume(_ fix: Fix) async {
+    package func consume(_ fix: Fix) async {
         await catalog.untilLoaded()
         watcher.update(fix)
     }
 
     /// Follows the store's changes until shutdown.
-    public func run() async throws {
+    package func run() async throws {
         let feed = FlyerChangeFeed(catalog: catalog, logger: context.logger)
         await cancelWhenGracefulShutdown { [catalog, logger = context.logger] in
             do {
@@ -74,21 +74,21 @@ public final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
             }
             await feed.run()
         }
-        if let store = catalog.store as? PostGISFlyerStore { await store.close() }
+        await catalog.store.close()
     }
 
-    public var databaseState: DatabaseState { catalog.report }
+    package var databaseState: DatabaseState { catalog.report }
 }
 
 /// Flyer places for map links: the point, or the nearest boundary point of an area.
-public struct CatalogPlaceLookup: FlyerPlaceLookup {
-    public let catalog: FlyerCatalog
+package struct CatalogPlaceLookup: FlyerPlaceLookup {
+    package let catalog: FlyerCatalog
 
-    public init(catalog: FlyerCatalog) {
+    package init(catalog: FlyerCatalog) {
         self.catalog = catalog
     }
 
-    public func place(forFlyer id: String, from origin: Coordinate?) async throws -> FlyerPlace? {
+    package func place(forFlyer id: String, from origin: Coordinate?) async throws -> FlyerPlace? {
         try await catalog.flyer(id: id).flatMap { FlyerPlace($0, from: origin) }
     }
 }

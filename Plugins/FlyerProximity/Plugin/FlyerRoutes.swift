@@ -6,7 +6,7 @@ import MeridianHTTP
 
 /// `/v1/flyers`: search, list and CRUD. Bodies are GeoJSON Features (or a FeatureCollection for POST).
 extension FlyerPlugin {
-    public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
+    package func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
         let group = v1.group("flyers")
         group.get("nearby") { request, _ in
             let query = QueryParameters(request)
@@ -201,14 +201,14 @@ extension FlyerPlugin {
 }
 
 /// `POST /v1/flyers` answer.
-public struct CreatedFlyers: Codable, Sendable, Equatable {
-    public var ids: [String]
+package struct CreatedFlyers: Codable, Sendable, Equatable {
+    package var ids: [String]
 }
 
 /// `GET /v1/flyers` answer.
-public struct FlyerList: Codable, Sendable, Equatable {
-    public var items: [FlyerResult]
-    public var nextCursor: String?
+package struct FlyerList: Codable, Sendable, Equatable {
+    package var items: [FlyerResult]
+    package var nextCursor: String?
     /// True when the database cannot be reached and the in-memory cache answered; absent otherwise.
-    public var stale: Bool?
+    package var stale: Bool?
 }

@@ -3,16 +3,16 @@ import MeridianCore
 import Synchronization
 
 /// The payload of `flyer.enter` and `flyer.exit` events.
-public struct FlyerEvent: Codable, Sendable, Equatable {
-    public var flyerId: String
-    public var title: String
-    public var category: String?
+package struct FlyerEvent: Codable, Sendable, Equatable {
+    package var flyerId: String
+    package var title: String
+    package var category: String?
     /// Distance from the fix to the flyer (0 inside an area), metres; absent when the flyer was deleted.
-    public var distanceM: Double?
+    package var distanceM: Double?
     /// The fix position.
-    public var lat: Double
-    public var lon: Double
-    public var time: Date
+    package var lat: Double
+    package var lon: Double
+    package var time: Date
 }
 
 /// Tracks which flyer areas the user is in and announces changes.
@@ -20,7 +20,7 @@ public struct FlyerEvent: Codable, Sendable, Equatable {
 /// A point flyer's area is the disc of its `radius_m`; an area flyer's is its polygons.
 /// Re-evaluates only after moving `moveThreshold` metres; leaves an area only when
 /// outside it by more than the fix's accuracy (at least 10 m), so noise does not flap.
-public final class ProximityWatcher: Sendable {
+package final class ProximityWatcher: Sendable {
     private struct State {
         var lastEvaluated: Coordinate?
         var inside: Set<String> = []
@@ -31,19 +31,19 @@ public final class ProximityWatcher: Sendable {
     private let moveThreshold: Double
     private let state = Mutex(State())
     /// The smallest exit margin, metres.
-    public static let minimumHysteresis = 10.0
+    package static let minimumHysteresis = 10.0
 
-    public init(index: any ProximitySource, events: EventBus, moveThreshold: Double) {
+    package init(index: any ProximitySource, events: EventBus, moveThreshold: Double) {
         source = index
         self.events = events
         self.moveThreshold = moveThreshold
     }
 
     /// Ids of the flyer areas the user is in now.
-    public var inside: Set<String> { state.withLock { $0.inside } }
+    package var inside: Set<String> { state.withLock { $0.inside } }
 
     /// Handles one fix; `now` judges flyer validity.
-    public func update(_ fix: Fix, now: Date = Date()) {
+    package func update(_ fix: Fix, now: Date = Date()) {
         guard fix.hasPosition, let position = fix.coordinate else { return }
         let moved = state.withLock { state -> Bool in
             if let last = state.lastEvaluated, Geodesic.wgs84.distance(last, position) < moveThreshold { return false }

@@ -10,18 +10,18 @@ import Synchronization
 /// applies the migrations (`PostGISSchema`). Every write is one transaction; large writes stream
 /// the rows with `COPY` into a temporary table first (`PostGISImport`). Operations that cannot
 /// reach the server give up after `deadline` seconds with `FlyerStoreError.unavailable`.
-public final class PostGISFlyerStore: FlyerStore {
-    public let location: PostgresLocation
-    public var backend: String { "postgis" }
+package final class PostGISFlyerStore: FlyerStore {
+    package let location: PostgresLocation
+    package var backend: String { "postgis" }
     /// The pool (for tools that run their own SQL beside the store, such as the benchmark).
-    public let client: PostgresClient
+    package let client: PostgresClient
     let logger: Logger
     /// Seconds an operation may wait for the server.
     let deadline: Double
     private let runner = Mutex<Task<Void, Never>?>(nil)
 
     /// A store for `location` with at most `connections` connections (nothing is connected yet).
-    public init(location: PostgresLocation, connections: Int = 8, deadline: Double = 5, logger: Logger) {
+    package init(location: PostgresLocation, connections: Int = 8, deadline: Double = 5, logger: Logger) {
         self.location = location
         self.deadline = deadline
         self.logger = logger
@@ -29,7 +29,7 @@ public final class PostGISFlyerStore: FlyerStore {
     }
 
     /// Starts the pool in a task of its own (until `close()`).
-    public func start() {
+    package func start() {
         runner.withLock { task in
             guard task == nil else { return }
             let client = self.client
@@ -38,7 +38,7 @@ public final class PostGISFlyerStore: FlyerStore {
     }
 
     /// Stops the pool.
-    public func close() async {
+    package func close() async {
         let task = runner.withLock { task -> Task<Void, Never>? in
             defer { task = nil }
             return task
@@ -48,7 +48,7 @@ public final class PostGISFlyerStore: FlyerStore {
     }
 
     /// Opens the database at `url` for a command: starts the pool, installs PostGIS when permitted and migrates.
-    public static func open(url: String, logger: Logger) async throws(FlyerStoreError) -> PostGISFlyerStore {
+    package static func open(url: String, logger: Logger) async throws(FlyerStoreError) -> PostGISFlyerStore {
         let location: PostgresLocation
         do {
             location = try PostgresLocation(url: url)
@@ -59,7 +59,7 @@ public final class PostGISFlyerStore: FlyerStore {
     }
 
     /// Opens `location` for a command: starts the pool, installs PostGIS when permitted and migrates.
-    public static func open(_ location: PostgresLocation, logger: Logger) async throws(FlyerStoreError) -> PostGISFlyerStore {
+    package static func open(_ location: PostgresLocation, logger: Logger) async throws(FlyerStoreError) -> PostGISFlyerStore {
         let store = PostGISFlyerStore(location: location, connections: 4, logger: logger)
         store.start()
         do {
@@ -74,7 +74,7 @@ public final class PostGISFlyerStore: FlyerStore {
     /// Signs in once on a connection of its own (so that a refused password or a missing database is
     /// reported as such, where the pool would only retry), installs PostGIS when permitted and applies
     /// the missing migrations.
-    public func prepare() async throws(FlyerStoreError) {
+    package func prepare() async throws(FlyerStoreError) {
         let (client, location, logger) = (self.client, self.location, self.logger)
         try await perform {
             let connection = try await PostgresConnection.connect(on: PostgresClient.defaultEventLoopGroup.next(),
@@ -112,16 +112,16 @@ public final class PostGISFlyerStore: FlyerStore {
 
     // MARK: FlyerStore
 
-    public func write(_ flyers: [Flyer], mode: FlyerWriteMode) async throws(FlyerStoreError) {
+    package func write(_ flyers: [Flyer], mode: FlyerWriteMode) async throws(FlyerStoreError) {
         _ = try await write(from: FlyerArraySource(flyers), mode: mode, progress: nil)
     }
 
-    public func write(from source: some FlyerSource, mode: FlyerWriteMode,
+    package func write(from source: some FlyerSource, mode: FlyerWriteMode,
                       progress: ((FlyerWriteProgress) -> Void)?) async throws(FlyerStoreError) -> Int {
         try await PostGISImport(store: self).write(from: source, mode: mode, progress: progress)
     }
 
-    public func delete(id: String) async throws(FlyerStoreError) -> Bool {
+    package func delete(id: String) async throws(FlyerStoreError) -> Bool {
         let (client, logger) = (self.client, self.logger)
         return try await perform {
             var deleted = false
@@ -130,11 +130,11 @@ public final class PostGISFlyerStore: FlyerStore {
         }
     }
 
-    public func flyer(id: String) async throws(FlyerStoreError) -> Flyer? {
+    package func flyer(id: String) async throws(FlyerStoreError) -> Flyer? {
         try await flyers("SELECT \(unescaped: PostGISRows.selectColumns) FROM flyers WHERE id = \(id)").first
     }
 
-    public func flyers(ids: [String]) async throws(FlyerStoreError) -> [Flyer] {
+    package func flyers(ids: [String]) async throws(FlyerStoreError) -> [Flyer] {
         var found: [Flyer] = []
         for start in stride(from: 0, to: ids.count, by: 5000) {
             let part = Array(ids[start..<min(start + 5000, ids.count)])
@@ -143,7 +143,7 @@ public final class PostGISFlyerStore: FlyerStore {
         return found
     }
 
-    public func forEach(_ body: (Flyer) throws -> Void) async throws(FlyerStoreError) {
+    package func forEach(_ body: (Flyer) throws -> Void) async throws(FlyerStoreError) {
         // Keyset pages, so that a million flyers never sit in memory as rows at once.
         var after: String?
         while true {
@@ -165,7 +165,7 @@ public final class PostGISFlyerStore: FlyerStore {
         }
     }
 
-    public func lastChange() async throws(FlyerStoreError) -> Int64 {
+    package func lastChange() async throws(FlyerStoreError) -> Int64 {
         let (client, logger) = (self.client, self.logger)
         return try await perform {
             var latest: Int64 = 0
@@ -176,7 +176,7 @@ public final class PostGISFlyerStore: FlyerStore {
         }
     }
 
-    public func changes(after: Int64) async throws(FlyerStoreError) -> FlyerChanges {
+    package func changes(after: Int64) async throws(FlyerStoreError) -> FlyerChanges {
         let (client, logger) = (self.client, self.logger)
         let limit = FlyerChanges.limit + 1
         let (rows, oldest) = try await perform { () async throws -> ([Change], Int64?) in

@@ -67,7 +67,7 @@ struct PostGISImport {
                 // builds the indexes once afterwards instead of row by row (still inside the transaction).
                 var stored = 0
                 for try await count in try await connection.query("SELECT count(*) FROM flyers", logger: logger).decode(Int.self) { stored = count }
-                let rebuild = FlyerRepository.rebuildsIndex(expected: Double(written), stored: stored)
+                let rebuild = SpatiaLiteFlyerStore.rebuildsIndex(expected: Double(written), stored: stored)
                 if rebuild {
                     for index in PostGISSchema.bulkIndexes {
                         try await connection.query(PostgresQuery(unsafeSQL: "DROP INDEX \(index.name)"), logger: logger)

@@ -18,10 +18,10 @@ import PostgresNIO
 /// - Without a radius: the `limit + 1` nearest by `ORDER BY geog <-> point` give a radius that
 ///   holds at least that many flyers, measured exactly; then a search within it (widened if a
 ///   cursor leaves too few).
-public struct PostGISSearch: FlyerSearching {
+package struct PostGISSearch: FlyerSearching {
     let store: PostGISFlyerStore
 
-    public init(store: PostGISFlyerStore) {
+    package init(store: PostGISFlyerStore) {
         self.store = store
     }
 
@@ -32,7 +32,7 @@ public struct PostGISSearch: FlyerSearching {
     private static let boundFactor = 1.0103
     private static let worldRadius = 20_100_000.0
 
-    public func nearby(_ query: NearbyQuery) async throws(FlyerStoreError) -> NearbyMatches {
+    package func nearby(_ query: NearbyQuery) async throws(FlyerStoreError) -> NearbyMatches {
         let keep = max(1, query.limit) + 1
         var matches: [NearbyMatch]
         if let radius = query.radius {
@@ -106,7 +106,7 @@ public struct PostGISSearch: FlyerSearching {
         return NearbyMatches(matches: Array(sorted.prefix(limit)), hasMore: sorted.count > limit)
     }
 
-    public func byTitle(limit: Int, category: String?, at instant: Date, includeInactive: Bool,
+    package func byTitle(limit: Int, category: String?, at instant: Date, includeInactive: Bool,
                  after: TitlePosition?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
         var filter = Filter(category, at: instant, includeInactive: includeInactive)
         var conditions = filter.conditions
@@ -117,14 +117,14 @@ public struct PostGISSearch: FlyerSearching {
         return (Array(flyers.prefix(limit)), flyers.count > limit)
     }
 
-    public func list(limit: Int, after: String?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
+    package func list(limit: Int, after: String?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
         let limit = max(1, limit)
         let flyers = try await store.flyers(
             "SELECT \(unescaped: PostGISRows.selectColumns) FROM flyers WHERE id > \(after ?? "") ORDER BY id LIMIT \(limit + 1)")
         return (Array(flyers.prefix(limit)), flyers.count > limit)
     }
 
-    public func flyer(id: String) async throws(FlyerStoreError) -> Flyer? {
+    package func flyer(id: String) async throws(FlyerStoreError) -> Flyer? {
         try await store.flyer(id: id)
     }
 

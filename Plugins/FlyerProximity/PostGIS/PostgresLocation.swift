@@ -4,17 +4,17 @@ import PostgresNIO
 /// A PostgreSQL database named by a URL:
 /// `postgres://user[:password]@host[:port]/dbname[?sslmode=disable|require]` (`postgresql://` too).
 /// The user, password and database name may be percent-encoded.
-public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
-    public var user: String
-    public var password: String?
-    public var host: String
-    public var port: Int
-    public var database: String
+package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
+    package var user: String
+    package var password: String?
+    package var host: String
+    package var port: Int
+    package var database: String
     /// `require` refuses a server without TLS; `disable` never asks for it.
-    public var requiresTLS: Bool
+    package var requiresTLS: Bool
 
     /// Parses `text`; errors say what is wrong and show the expected form.
-    public init(url text: String) throws(PostgresLocationError) {
+    package init(url text: String) throws(PostgresLocationError) {
         let form = "postgres://user[:password]@host[:port]/dbname[?sslmode=disable|require]"
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
             throw PostgresLocationError("'\(Self.redacted(text))' is not a URL; write \(form)")
@@ -50,7 +50,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The URL with the password hidden, for messages and logs.
-    public var description: String {
+    package var description: String {
         "postgres://\(user)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)\(requiresTLS ? "?sslmode=require" : "")"
     }
 
@@ -81,7 +81,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A database URL that cannot be used.
-public struct PostgresLocationError: Error, Equatable, CustomStringConvertible {
-    public var description: String
+package struct PostgresLocationError: Error, Equatable, CustomStringConvertible {
+    package var description: String
     init(_ description: String) { self.description = description }
 }

@@ -8,7 +8,7 @@ import MeridianCore
 /// The store (SpatiaLite or PostGIS) stays the source of truth; the index is a cache of it,
 /// loaded at start and kept up to date from the store's change log (`FlyerCatalog`).
 /// Thread-safe: searches share a read lock.
-public final class FlyerIndex: @unchecked Sendable {
+package final class FlyerIndex: @unchecked Sendable {
     /// Compact per-slot data scanned for every candidate.
     private struct Bounds {
         var anchor: EarthPoint
@@ -36,21 +36,21 @@ public final class FlyerIndex: @unchecked Sendable {
     private static let uncategorised: Int32 = -2
 
     /// An empty index; `cellSize` is the grid cell edge in degrees.
-    public init(cellSize: Double = 0.05) {
+    package init(cellSize: Double = 0.05) {
         state = State(grid: CellGrid(cellSize: cellSize))
     }
 
     /// Number of flyers.
-    public var count: Int { lock.reading { state.slotByID.count } }
+    package var count: Int { lock.reading { state.slotByID.count } }
 
     /// The largest `radius_m` of any point flyer (an upper bound; it never shrinks).
-    public var largestPointRadius: Double { lock.reading { state.largestPointRadius } }
+    package var largestPointRadius: Double { lock.reading { state.largestPointRadius } }
 
     /// The ids of the flyers held.
     var ids: Set<String> { lock.reading { Set(state.slotByID.keys) } }
 
     /// Adds flyers, replacing any with the same id.
-    public func upsert<Flyers: Sequence>(_ flyers: Flyers) where Flyers.Element == Flyer {
+    package func upsert<Flyers: Sequence>(_ flyers: Flyers) where Flyers.Element == Flyer {
         let prepared = flyers.compactMap(PreparedFlyer.init)
         lock.writing {
             for flyer in prepared { Self.insert(flyer, into: &state) }
@@ -58,30 +58,30 @@ public final class FlyerIndex: @unchecked Sendable {
     }
 
     /// Makes this index hold what `other` holds (a full reload built aside, swapped in at once).
-    public func replaceContents(with other: FlyerIndex) {
+    package func replaceContents(with other: FlyerIndex) {
         let fresh = other.lock.reading { other.state }
         lock.writing { state = fresh }
     }
 
     /// Removes flyer `id`; false when there was none.
     @discardableResult
-    public func remove(id: String) -> Bool {
+    package func remove(id: String) -> Bool {
         lock.writing { Self.remove(id: id, from: &state) }
     }
 
     /// The flyer with this id.
-    public func flyer(id: String) -> Flyer? {
+    package func flyer(id: String) -> Flyer? {
         lock.reading { state.slotByID[id].flatMap { state.slots[Int($0)]?.flyer } }
     }
 
     /// Where to head for flyer `id` from `origin` (the nearest boundary point of an area).
-    public func target(id: String, from origin: Coordinate?) -> (flyer: Flyer, coordinate: Coordinate)? {
+    package func target(id: String, from origin: Coordinate?) -> (flyer: Flyer, coordinate: Coordinate)? {
         let prepared = lock.reading { state.slotByID[id].flatMap { state.slots[Int($0)] } }
         return prepared.map { ($0.flyer, $0.target(from: origin)) }
     }
 
     /// The exact distance from `center` to flyer `id`.
-    public func distance(id: String, from center: Coordinate) -> Double? {
+    package func distance(id: String, from center: Coordinate) -> Double? {
         let prepared = lock.reading { state.slotByID[id].flatMap { state.slots[Int($0)] } }
         return prepared?.distance(from: center).distance
     }
@@ -97,7 +97,7 @@ public final class FlyerIndex: @unchecked Sendable {
     // MARK: Search
 
     /// The query's page: flyers sorted by exact distance, then id.
-    public func nearby(_ query: NearbyQuery) -> NearbyMatches {
+    package func nearby(_ query: NearbyQuery) -> NearbyMatches {
         lock.reading {
             let filter = FlyerFilter(category: query.category, at: query.at, includeInactive: query.includeInactive)
             guard let category = categoryCode(filter.category) else { return NearbyMatches(matches: [], hasMore: false) }
@@ -136,7 +136,7 @@ public final class FlyerIndex: @unchecked Sendable {
     }
 
     /// Flyers sorted by title then id (for a user without a location).
-    public func byTitle(limit: Int, category: String?, at instant: Date, includeInactive: Bool,
+    package func byTitle(limit: Int, category: String?, at instant: Date, includeInactive: Bool,
                         after: TitlePosition?) -> (flyers: [Flyer], hasMore: Bool) {
         lock.reading {
             guard let category = categoryCode(category) else { return ([], false) }
@@ -160,7 +160,7 @@ public final class FlyerIndex: @unchecked Sendable {
     }
 
     /// Every flyer sorted by id, a page at a time.
-    public func list(limit: Int, after: String?) -> (flyers: [Flyer], hasMore: Bool) {
+    package func list(limit: Int, after: String?) -> (flyers: [Flyer], hasMore: Bool) {
         lock.reading {
             var ids = state.slotByID.keys.filter { id in after.map { id > $0 } ?? true }
             ids.sort()

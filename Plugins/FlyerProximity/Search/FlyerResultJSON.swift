@@ -5,7 +5,7 @@ import MeridianCore
 // (snake_case keys in sorted order, absent optionals left out), at a fraction of the encoder's cost.
 
 extension NearbyResponse: DirectJSONEncodable {
-    public func directJSON() -> [UInt8]? {
+    package func directJSON() -> [UInt8]? {
         guard center.map({ $0.lat.isFinite && $0.lon.isFinite }) ?? true, radiusM?.isFinite ?? true,
               items.allSatisfy(\.hasFiniteNumbers) else { return nil }
         let capacity = 320 + (nextCursor.map(JSONScratchWriter.escapedCapacity) ?? 0) + items.reduce(0) { $0 + $1.jsonCapacity }
@@ -32,7 +32,7 @@ extension NearbyResponse: DirectJSONEncodable {
 }
 
 extension FlyerList: DirectJSONEncodable {
-    public func directJSON() -> [UInt8]? {
+    package func directJSON() -> [UInt8]? {
         guard items.allSatisfy(\.hasFiniteNumbers) else { return nil }
         let capacity = 96 + (nextCursor.map(JSONScratchWriter.escapedCapacity) ?? 0) + items.reduce(0) { $0 + $1.jsonCapacity }
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, written in

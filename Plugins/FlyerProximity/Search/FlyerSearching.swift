@@ -3,7 +3,7 @@ import MeridianCore
 
 /// What answers searches and reads: the in-memory index (a cache of the store, `FlyerIndex`), or
 /// the database itself when the cache is not warm (`PostGISSearch`). Both give the same answers.
-public protocol FlyerSearching: Sendable {
+package protocol FlyerSearching: Sendable {
     /// The query's page: flyers sorted by exact distance, then id.
     func nearby(_ query: NearbyQuery) async throws(FlyerStoreError) -> NearbyMatches
     /// Flyers sorted by title then id (for a user without a location).

@@ -2,22 +2,22 @@ import Foundation
 import MeridianCore
 
 /// A proximity search: flyers sorted by exact ellipsoidal distance from `center`, ties by id.
-public struct NearbyQuery: Sendable, Equatable {
-    public var center: Coordinate
+package struct NearbyQuery: Sendable, Equatable {
+    package var center: Coordinate
     /// Only flyers within this many metres; nil: the `limit` nearest wherever they are.
-    public var radius: Double?
+    package var radius: Double?
     /// Page size.
-    public var limit: Int
+    package var limit: Int
     /// Only flyers of this category (compared without regard to case).
-    public var category: String?
+    package var category: String?
     /// The instant at which validity is judged.
-    public var at: Date
+    package var at: Date
     /// Also return expired and not-yet-valid flyers.
-    public var includeInactive: Bool
+    package var includeInactive: Bool
     /// Continue after this (distance, id) position, from the previous page's cursor.
-    public var after: DistancePosition?
+    package var after: DistancePosition?
 
-    public init(center: Coordinate, radius: Double? = nil, limit: Int = 20, category: String? = nil, at: Date = Date(),
+    package init(center: Coordinate, radius: Double? = nil, limit: Int = 20, category: String? = nil, at: Date = Date(),
                 includeInactive: Bool = false, after: DistancePosition? = nil) {
         self.center = center
         self.radius = radius
@@ -30,11 +30,11 @@ public struct NearbyQuery: Sendable, Equatable {
 }
 
 /// A position in distance order: results come strictly after it.
-public struct DistancePosition: Sendable, Equatable, Hashable {
-    public var distance: Double
-    public var id: String
+package struct DistancePosition: Sendable, Equatable, Hashable {
+    package var distance: Double
+    package var id: String
 
-    public init(distance: Double, id: String) {
+    package init(distance: Double, id: String) {
         self.distance = distance
         self.id = id
     }
@@ -46,11 +46,11 @@ public struct DistancePosition: Sendable, Equatable, Hashable {
 }
 
 /// A position in title order, for listings without a location.
-public struct TitlePosition: Sendable, Equatable, Hashable {
-    public var title: String
-    public var id: String
+package struct TitlePosition: Sendable, Equatable, Hashable {
+    package var title: String
+    package var id: String
 
-    public init(title: String, id: String) {
+    package init(title: String, id: String) {
         self.title = title
         self.id = id
     }
@@ -61,20 +61,20 @@ public struct TitlePosition: Sendable, Equatable, Hashable {
 }
 
 /// One search hit.
-public struct NearbyMatch: Sendable, Equatable {
-    public var flyer: Flyer
+package struct NearbyMatch: Sendable, Equatable {
+    package var flyer: Flyer
     /// Exact ellipsoidal distance in metres (0 inside an area).
-    public var distance: Double
+    package var distance: Double
     /// The flyer's point nearest to the centre (the centre itself inside an area).
-    public var nearest: Coordinate
+    package var nearest: Coordinate
 
-    public var position: DistancePosition { DistancePosition(distance: distance, id: flyer.id) }
+    package var position: DistancePosition { DistancePosition(distance: distance, id: flyer.id) }
 }
 
 /// One page of matches, and whether more follow.
-public struct NearbyMatches: Sendable, Equatable {
-    public var matches: [NearbyMatch]
-    public var hasMore: Bool
+package struct NearbyMatches: Sendable, Equatable {
+    package var matches: [NearbyMatch]
+    package var hasMore: Bool
 }
 
 /// Filters shared by distance and title searches.

@@ -2,17 +2,17 @@ import Foundation
 import MeridianCore
 
 /// A nearby request as the API and the CLI take it, before it becomes a `NearbyQuery`.
-public struct NearbyRequest: Sendable, Equatable {
+package struct NearbyRequest: Sendable, Equatable {
     /// Nil: use the current position, if any.
-    public var center: Coordinate?
-    public var radius: Double?
-    public var limit: Int
-    public var category: String?
-    public var cursor: String?
-    public var at: Date
-    public var includeInactive: Bool
+    package var center: Coordinate?
+    package var radius: Double?
+    package var limit: Int
+    package var category: String?
+    package var cursor: String?
+    package var at: Date
+    package var includeInactive: Bool
 
-    public init(center: Coordinate? = nil, radius: Double? = nil, limit: Int = 20, category: String? = nil,
+    package init(center: Coordinate? = nil, radius: Double? = nil, limit: Int = 20, category: String? = nil,
                 cursor: String? = nil, at: Date = Date(), includeInactive: Bool = false) {
         self.center = center
         self.radius = radius
@@ -25,25 +25,25 @@ public struct NearbyRequest: Sendable, Equatable {
 }
 
 /// A request that cannot be answered, naming the parameter.
-public struct NearbyRequestError: Error, Equatable, CustomStringConvertible {
-    public var parameter: String
-    public var message: String
-    public var description: String { "\(parameter): \(message)" }
+package struct NearbyRequestError: Error, Equatable, CustomStringConvertible {
+    package var parameter: String
+    package var message: String
+    package var description: String { "\(parameter): \(message)" }
 }
 
 /// Answers nearby requests: by exact distance from the centre (or the current position),
 /// or, with neither, by title with `location_available: false`.
-public struct NearbySearch: Sendable {
-    public let presenter: FlyerPresenter
+package struct NearbySearch: Sendable {
+    package let presenter: FlyerPresenter
 
-    public init(presenter: FlyerPresenter) {
+    package init(presenter: FlyerPresenter) {
         self.presenter = presenter
     }
 
     /// Answers from the catalogue's cache, or its database when the cache is cold (`stale` when
     /// a warm cache answers while the database is unreachable). Throws `NearbyRequestError` for
     /// bad requests and `FlyerStoreError` when nothing can answer.
-    public func respond(_ request: NearbyRequest, position: Coordinate?, catalog: FlyerCatalog) async throws -> NearbyResponse {
+    package func respond(_ request: NearbyRequest, position: Coordinate?, catalog: FlyerCatalog) async throws -> NearbyResponse {
         let (searcher, stale) = try catalog.reader()
         var response = try await respond(request, position: position, searcher: searcher)
         if stale { response.stale = true }
@@ -51,7 +51,7 @@ public struct NearbySearch: Sendable {
     }
 
     /// Answers from `searcher`.
-    public func respond(_ request: NearbyRequest, position: Coordinate?, searcher: any FlyerSearching) async throws -> NearbyResponse {
+    package func respond(_ request: NearbyRequest, position: Coordinate?, searcher: any FlyerSearching) async throws -> NearbyResponse {
         if let radius = request.radius, !(radius.isFinite && radius > 0) {
             throw NearbyRequestError(parameter: "radius_m", message: "must be a distance in metres above 0")
         }

@@ -2,7 +2,7 @@ import Foundation
 import MeridianCore
 
 /// What `ProximityWatcher` asks of a cache.
-public protocol ProximitySource: Sendable {
+package protocol ProximitySource: Sendable {
     /// The flyers whose enter/exit area reaches within `margin` metres of `position` (a point's
     /// `radius_m` disc, an area's polygons), each with its exact distance, in distance order.
     func candidates(near position: Coordinate, margin: Double, at instant: Date) throws(FlyerStoreError) -> [NearbyMatch]
@@ -13,7 +13,7 @@ public protocol ProximitySource: Sendable {
 }
 
 extension FlyerIndex: ProximitySource {
-    public func candidates(near position: Coordinate, margin: Double, at instant: Date) -> [NearbyMatch] {
+    package func candidates(near position: Coordinate, margin: Double, at instant: Date) -> [NearbyMatch] {
         within(largestPointRadius + margin, of: position, at: instant).filter { match in
             match.distance <= match.flyer.enterLimit + margin
         }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// The opaque `next_cursor` of a page: where the next page starts.
-public enum SearchCursor: Sendable, Equatable {
+package enum SearchCursor: Sendable, Equatable {
     case distance(DistancePosition)
     case title(TitlePosition)
 
     /// The cursor as URL-safe text.
-    public var token: String {
+    package var token: String {
         let payload: String
         switch self {
         case .distance(let position):
@@ -28,7 +28,7 @@ public enum SearchCursor: Sendable, Equatable {
     }
 
     /// Parses a token from `token`; nil when it was not made by this type.
-    public init?(token: String) {
+    package init?(token: String) {
         var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let payload = String(data: data, encoding: .utf8),

@@ -5,13 +5,13 @@ import MeridianStore
 /// `flyer_changes` logs the id of every written or deleted flyer (triggers, so writes from any
 /// process count; a NULL id after a bulk write means "everything"), keeping the latest 10,000.
 /// `flyer_search_index` holds the packed search index (`PersistedFlyerIndex`).
-public enum FlyerSchema {
+package enum FlyerSchema {
     static func migrate(_ store: Store) throws(StoreError) {
         try store.migrate(schema)
     }
 
     /// The flyers' migrations, oldest first (`Store.migrate` applies them).
-    public static var schema: PluginSchema {
+    package static var schema: PluginSchema {
         PluginSchema(plugin: "flyers") { migrations in
             migrations.register("v1") { db in
                 try db.execute(sql: """

@@ -1,10 +1,13 @@
 import Foundation
+import Logging
 
-/// Where flyers are kept: SpatiaLite (`FlyerRepository`, embedded, the default) or PostGIS
+/// Where flyers are kept: SpatiaLite (`SpatiaLiteFlyerStore`, embedded, the default) or PostGIS
 /// (`PostGISFlyerStore`, one catalogue for many service instances). Both keep the same fields,
 /// write every batch in one transaction (all or nothing) and log every change so that each
-/// instance's in-memory index can follow writes made elsewhere (`changes(after:)`).
-public protocol FlyerStore: Sendable {
+/// instance's in-memory index can follow writes made elsewhere (`changes(after:)`). Callers never ask
+/// which one they have: searching without a cache, following changes, finishing a bulk write and closing
+/// are the store's own. `FlyerStoreConformance` (MeridianTesting) checks any implementation.
+package protocol FlyerStore: Sendable {
     /// `spatialite` or `postgis`.
     var backend: String { get }
 
@@ -33,11 +36,26 @@ public protocol FlyerStore: Sendable {
 
     /// What changed after change `after`.
     func changes(after: Int64) async throws(FlyerStoreError) -> FlyerChanges
+
+    /// Searches the database answers by itself, exactly as a cache would (for a catalogue whose cache is cold).
+    func makeDatabaseSearch() -> any FlyerSearching
+
+    /// What answers one command's search without loading a cache.
+    func searcherForOneQuery() throws(FlyerStoreError) -> any FlyerSearching
+
+    /// Keeps `catalog`'s cache following every writer's changes until the task is cancelled.
+    func followChanges(of catalog: FlyerCatalog, logger: Logger) async
+
+    /// Leaves what the next service start reads after a command's bulk write (SpatiaLite: the search index).
+    func finishBulkWrite() throws(FlyerStoreError)
+
+    /// Releases what the store holds open; nothing may be asked of it after.
+    func close() async
 }
 
 extension FlyerStore {
     /// Every stored flyer, in id order.
-    public func all() async throws(FlyerStoreError) -> [Flyer] {
+    package func all() async throws(FlyerStoreError) -> [Flyer] {
         var flyers: [Flyer] = []
         try await forEach { flyers.append($0) }
         return flyers
@@ -45,7 +63,7 @@ extension FlyerStore {
 }
 
 /// How writes treat an id that exists already.
-public enum FlyerWriteMode: Sendable {
+package enum FlyerWriteMode: Sendable {
     /// Fail with `duplicateID`.
     case create
     /// Replace the stored flyer.
@@ -53,20 +71,20 @@ public enum FlyerWriteMode: Sendable {
 }
 
 /// How far a write has come.
-public struct FlyerWriteProgress: Sendable {
+package struct FlyerWriteProgress: Sendable {
     /// Flyers written so far.
-    public var written: Int
+    package var written: Int
     /// How much of the input has been read, from 0 to 1.
-    public var fractionRead: Double
+    package var fractionRead: Double
 }
 
 /// The flyers changed after some change number, from the store's change log.
-public struct FlyerChanges: Sendable, Equatable {
+package struct FlyerChanges: Sendable, Equatable {
     /// The latest change number seen.
-    public var latest: Int64
+    package var latest: Int64
     /// Ids written or deleted since; nil when too much changed (a bulk write, a gap in the log)
     /// and everything must be read again.
-    public var ids: Set<String>?
+    package var ids: Set<String>?
 
     /// The most ids handed out one by one; more is a full reload.
     static let limit = 10_000

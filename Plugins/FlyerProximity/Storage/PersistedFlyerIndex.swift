@@ -1,21 +1,33 @@
 import Foundation
 import GRDB
 
-/// The packed search index stored in the database (`flyer_search_index`: one row per array, the
-/// bytes as they are in memory, and a `meta` row), so that the service reads it in bulk at start
-/// instead of building it from every flyer.
+/// The packed search index stored in the database (`flyer_search_index`: each array's bytes as they are in
+/// memory, in rows of at most `chunkBytes` named `<generation>/<array>/<chunk>`, and a `meta` row), so that the
+/// service reads it in bulk at start instead of building it from every flyer.
 ///
-/// The meta row names the change-log entry the index was built at, the layout it was written with,
-/// and a checksum of every array. A reader uses it only when all of them fit; then the flyers changed
+/// Storing writes one chunk per transaction, so a writer waits for one chunk at most, and writes the meta row
+/// last: until then readers use the previous generation, and a save cut short leaves only rows no meta row names
+/// (deleted by the next save). The meta row names the generation, the change-log entry the index was built at,
+/// the layout it was written with, and each array's size and checksum. A reader uses it only when all of them
+/// fit; then the flyers changed
 /// since (the `changed` row's ids, and the change log after it) bring it up to date, and
-/// `FlyerRepository.differences` compares it with the flyer table in the background (a write that
+/// `SpatiaLiteFlyerStore.differences` compares it with the flyer table in the background (a write that
 /// bypassed the change log shows there).
 enum PersistedFlyerIndex {
-    /// Bumped whenever the layout of the arrays changes.
-    static let format = 3
+    /// Bumped whenever the layout of the arrays or of their rows changes.
+    static let format = 4
+    /// The most bytes of an array stored in one row (and written in one transaction).
+    static let chunkBytes = 4 << 20
+
+    /// The part of the meta row every format has.
+    private struct Layout: Codable {
+        var format: Int
+    }
 
     struct Meta: Codable, Equatable {
         var format: Int
+        /// The prefix of the rows that hold this index's arrays.
+        var generation: String
         var cellSize: Double
         /// The latest change-log entry the index holds.
         var change: Int64
@@ -24,6 +36,8 @@ enum PersistedFlyerIndex {
         var boxStride: Int
         /// Per array, its checksum in hexadecimal.
         var checksums: [String: String]
+        /// Per array, its size in bytes.
+        var sizes: [String: Int]
     }
 
     /// The flyers changed since the stored index was built (the `changed` row): stored in place of the whole
@@ -51,9 +65,11 @@ enum PersistedFlyerIndex {
                        arguments: [try JSONEncoder().encode(changed)])
     }
 
-    /// Replaces the stored index with `index`, built at change `change`. Each array is bound straight from its
-    /// memory (SQLite copies one at a time), never gathered in copies of its own.
-    static func save(_ index: PackedFlyerIndex, change: Int64, in db: Database) throws {
+    /// Replaces the stored index with `index`, built at change `change`: each array in rows of at most `chunkBytes`,
+    /// one row per transaction of `database`, bound straight from the array's memory, then the meta row, then the
+    /// previous generation's rows are deleted (one per transaction). `afterChunk` runs after each chunk's transaction.
+    static func save(_ index: PackedFlyerIndex, change: Int64, to database: any DatabaseWriter,
+                     chunkBytes: Int = Self.chunkBytes, afterChunk: () throws -> Void = {}) throws {
         var areaStarts: [UInt32] = [0], areaBytes: [UInt8] = [], wkb: [UInt8] = []
         for geometry in index.areaGeometries {
             WKB.encode(geometry, into: &wkb)
@@ -84,39 +100,90 @@ enum PersistedFlyerIndex {
             try visit("area_starts", areaStarts)
             try visit("area_wkb", areaBytes)
         }
-        var checksums: [String: String] = [:]
-        try arrays { name, bytes in checksums[name] = String(Checksum.of(bytes), radix: 16) }
-        let meta = Meta(format: format, cellSize: index.layout.cellSize, change: change, flyers: index.count,
-                        slotStride: MemoryLayout<PackedSlot>.stride, boxStride: MemoryLayout<SpaceBox>.stride, checksums: checksums)
-        try db.execute(sql: "DELETE FROM flyer_search_index")
-        let insert = try db.makeStatement(sql: "INSERT INTO flyer_search_index (name, data) VALUES (?, ?)")
-        try insert.execute(arguments: ["meta", try JSONEncoder().encode(meta)])
+        try deleteRows(database) { db in try unusedRows(db) }
+        let generation = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        var checksums: [String: String] = [:], sizes: [String: Int] = [:]
         try arrays { name, bytes in
-            let data = bytes.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: bytes.count, deallocator: .none) } ?? Data()
-            try insert.execute(arguments: [name, data])
+            checksums[name] = String(Checksum.of(bytes), radix: 16)
+            sizes[name] = bytes.count
+            for (number, start) in stride(from: 0, to: max(bytes.count, 1), by: chunkBytes).enumerated() {
+                let chunk = UnsafeRawBufferPointer(rebasing: bytes[start..<min(start + chunkBytes, bytes.count)])
+                let data = chunk.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: chunk.count, deallocator: .none) } ?? Data()
+                try database.write { db in
+                    try db.execute(sql: "INSERT INTO flyer_search_index (name, data) VALUES (?, ?)",
+                                   arguments: [rowName(generation, name, number), data])
+                }
+                try afterChunk()
+            }
+        }
+        let meta = Meta(format: format, generation: generation, cellSize: index.layout.cellSize, change: change, flyers: index.count,
+                        slotStride: MemoryLayout<PackedSlot>.stride, boxStride: MemoryLayout<SpaceBox>.stride,
+                        checksums: checksums, sizes: sizes)
+        try database.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO flyer_search_index (name, data) VALUES ('meta', ?)",
+                           arguments: [try JSONEncoder().encode(meta)])
+        }
+        try deleteRows(database) { db in try unusedRows(db) }
+    }
+
+    /// The name of chunk `number` of array `array` in generation `generation` (names sort by array, then chunk).
+    private static func rowName(_ generation: String, _ array: String, _ number: Int) -> String {
+        let digits = String(number)
+        return "\(generation)/\(array)/" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+    }
+
+    /// The array rows no meta row names: a previous generation, or a save cut short.
+    private static func unusedRows(_ db: Database) throws -> [String] {
+        let generation = try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name = 'meta'")
+            .flatMap { try? JSONDecoder().decode(Meta.self, from: $0) }?.generation
+        return try String.fetchAll(db, sql: "SELECT name FROM flyer_search_index WHERE name NOT IN ('meta', 'changed')")
+            .filter { name in generation.map { !name.hasPrefix($0 + "/") } ?? true }
+    }
+
+    /// Deletes the rows `names` lists, one per transaction (a row may hold megabytes).
+    private static func deleteRows(_ database: any DatabaseWriter, _ names: (Database) throws -> [String]) throws {
+        for name in try database.read(names) {
+            try database.write { db in try db.execute(sql: "DELETE FROM flyer_search_index WHERE name = ?", arguments: [name]) }
         }
     }
 
     /// The stored index, checked against its meta row and checksums, for a grid of `cellSize`.
     static func load(from db: Database, cellSize: Double) throws -> Found {
         guard let metaData = try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name = 'meta'") else { return .none }
-        guard let meta = try? JSONDecoder().decode(Meta.self, from: metaData) else { return .rejected("its description cannot be read") }
+        guard let meta = try? JSONDecoder().decode(Meta.self, from: metaData) else {
+            let otherFormat = (try? JSONDecoder().decode(Layout.self, from: metaData)).map { $0.format != format } ?? false
+            return .rejected(otherFormat ? "it was written in another layout" : "its description cannot be read")
+        }
         guard meta.format == format, meta.cellSize == cellSize, meta.slotStride == MemoryLayout<PackedSlot>.stride,
               meta.boxStride == MemoryLayout<SpaceBox>.stride
         else { return .rejected("it was written in another layout") }
-        var arrays = Arrays()
-        // Each array is read straight into its own storage (no copy of the whole blob first).
-        let rows = try Row.fetchAll(db, sql: "SELECT rowid, name, length(data) FROM flyer_search_index WHERE name NOT IN ('meta', 'changed')")
-        var problem: String?
-        for row in rows where problem == nil {
-            let rowid: Int64 = row[0], name: String = row[1], byteCount: Int = row[2]
-            guard let checksum = try arrays.read(name, byteCount: byteCount, { try StoredBlob.read(db, table: "flyer_search_index", rowid: rowid, into: $0) }) else {
-                problem = "\(name) has a size that fits no array"
-                break
-            }
-            if meta.checksums[name] != String(checksum, radix: 16) { problem = "the checksum of \(name) does not match" }
+        // The generation's rows, by array and chunk: rows after "<generation>/" and before "<generation>0" ('0' follows '/').
+        let rows = try Row.fetchAll(db, sql: "SELECT rowid, name, length(data) FROM flyer_search_index WHERE name > ? AND name < ? ORDER BY name",
+                                    arguments: [meta.generation + "/", meta.generation + "0"])
+        var chunks: [(name: String, rows: [(rowid: Int64, bytes: Int)])] = []
+        for row in rows {
+            let parts = (row[1] as String).split(separator: "/")
+            guard parts.count == 3 else { return .rejected("row \(row[1] as String) is not named as a chunk") }
+            let name = String(parts[1])
+            if chunks.last?.name != name { chunks.append((name, [])) }
+            chunks[chunks.count - 1].rows.append((row[0], row[2]))
         }
-        if let problem { return .rejected(problem) }
+        // Each array is read straight into its own storage, chunk after chunk (no copy of the whole blob first).
+        var arrays = Arrays()
+        for (name, parts) in chunks {
+            let byteCount = parts.reduce(0) { $0 + $1.bytes }
+            guard meta.sizes[name] == byteCount else { return .rejected("\(name) holds \(byteCount) bytes, not \(meta.sizes[name] ?? 0)") }
+            let checksum = try arrays.read(name, byteCount: byteCount) { buffer in
+                var offset = 0
+                for part in parts {
+                    try StoredBlob.read(db, table: "flyer_search_index", rowid: part.rowid,
+                                       into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + part.bytes]))
+                    offset += part.bytes
+                }
+            }
+            guard let checksum else { return .rejected("\(name) has a size that fits no array") }
+            if meta.checksums[name] != String(checksum, radix: 16) { return .rejected("the checksum of \(name) does not match") }
+        }
         guard arrays.names == Set(meta.checksums.keys), arrays.names.count == meta.checksums.count else { return .rejected("arrays are missing") }
         let changed = try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name = 'changed'")
             .flatMap { try? JSONDecoder().decode(Changed.self, from: $0) }

@@ -16,10 +16,10 @@ import Synchronization
 /// - Without a radius: growing radii (1 km, then 4× each time), as the index does.
 /// - Listings by id and by title come from SQL in byte order, which is Swift's order of NFC text.
 final class SpatiaLiteSearch: FlyerSearching {
-    let repository: FlyerRepository
+    let repository: SpatiaLiteFlyerStore
     private let wideAreas = Mutex<(change: Int64, rowids: String?)?>(nil)
 
-    init(repository: FlyerRepository) {
+    init(repository: SpatiaLiteFlyerStore) {
         self.repository = repository
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import MapLinks
+import MapLinkCore
 import MeridianCore
 import MeridianHTTP
 import MeridianWeb
@@ -9,9 +9,9 @@ import MeridianWeb
 /// on the map, with distances in the configured units, a category filter, a map, and "Open in Maps" in the
 /// map-links plugin's style; and the upload of a GeoJSON or CSV file (`POST /flyers/import`).
 extension FlyerPlugin: WebPages {
-    public var webNavigation: [NavigationLink] { [NavigationLink("Flyers", path: "/flyers")] }
+    package var webNavigation: [NavigationLink] { [NavigationLink("Flyers", path: "/flyers")] }
 
-    public func addPages(to pages: RouterGroup<MeridianRequestContext>, site: WebSite) {
+    package func addPages(to pages: RouterGroup<MeridianRequestContext>, site: WebSite) {
         pages.get("flyers") { request, _ in
             let parameters = request.uri.queryParameters
             var page = FlyersPage(plugin: self, site: site)
@@ -48,7 +48,7 @@ extension FlyerPlugin: WebPages {
         }
     }
 
-    public func nowSections(site: WebSite) async -> [String] { [] }
+    package func nowSections(site: WebSite) async -> [String] { [] }
 
     /// The link style the user chose for the map-links plugin, else this plugin's own `map_style`.
     var mapLinks: MapLinkBuilder {

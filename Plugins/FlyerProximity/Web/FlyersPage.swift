@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import MapLinks
+import MapLinkCore
 import MeridianCore
 import MeridianHTTP
 import MeridianWeb

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MapLinkCore
 import MeridianCLI
 import MeridianCore
 

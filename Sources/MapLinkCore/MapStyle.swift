@@ -1,7 +1,7 @@
 import MeridianCore
 
 /// Which maps app or URL scheme a link is written for.
-public enum MapStyle: String, ConfigEnum, Codable, Sendable {
+package enum MapStyle: String, ConfigEnum, Codable, Sendable {
     /// Apple's unified Maps URLs (`/directions`, `/place`, `/search`).
     case apple
     /// Apple's classic Map Links (`?daddr=…&dirflg=…`, `?ll=…&q=…`, `?address=…`).
@@ -14,7 +14,7 @@ public enum MapStyle: String, ConfigEnum, Codable, Sendable {
     case osm
 
     /// The travel modes this style can express; empty for styles that only show a place.
-    public var travelModes: [TravelMode] {
+    package var travelModes: [TravelMode] {
         switch self {
         case .apple, .google: return TravelMode.allCases
         case .appleLegacy: return TravelMode.allCases.filter { MapLinkBuilder.legacyFlag($0) != nil }
@@ -23,32 +23,32 @@ public enum MapStyle: String, ConfigEnum, Codable, Sendable {
     }
 
     /// Whether the style can give directions at all.
-    public var canRoute: Bool { !travelModes.isEmpty }
+    package var canRoute: Bool { !travelModes.isEmpty }
 
     /// Whether a link that shows a place (mode `show`) carries its name and a search's centre: Apple's links do;
     /// Google's take a coordinate or a text, `geo:` a point only, OpenStreetMap a marker or a search text.
     /// Directions links carry neither in any style.
-    public var showsPlaceDetails: Bool { self == .apple || self == .appleLegacy }
+    package var showsPlaceDetails: Bool { self == .apple || self == .appleLegacy }
 
     /// The mode used when none is asked for: walking where the style routes, otherwise showing the place.
-    public var defaultMode: TravelMode? { canRoute ? .walking : nil }
+    package var defaultMode: TravelMode? { canRoute ? .walking : nil }
 
     /// Parses a style name, as a `MapLinkError` listing the allowed names.
-    public static func parse(_ text: String) throws(MapLinkError) -> MapStyle {
+    package static func parse(_ text: String) throws(MapLinkError) -> MapStyle {
         guard let style = MapStyle(rawValue: text) else { throw .unknownStyle(text) }
         return style
     }
 }
 
 /// How the user wants to travel to the destination.
-public enum TravelMode: String, ConfigEnum, Codable, Sendable {
+package enum TravelMode: String, ConfigEnum, Codable, Sendable {
     case driving, walking, transit, cycling
 
     /// The word that stands for "no route, just show the destination" wherever a mode is given as text.
-    public static let showWord = "show"
+    package static let showWord = "show"
 
     /// Parses a mode name; `show` gives nil (show the destination without directions).
-    public static func parse(_ text: String) throws(MapLinkError) -> TravelMode? {
+    package static func parse(_ text: String) throws(MapLinkError) -> TravelMode? {
         if text == showWord { return nil }
         guard let mode = TravelMode(rawValue: text) else { throw .unknownMode(text) }
         return mode
@@ -57,5 +57,5 @@ public enum TravelMode: String, ConfigEnum, Codable, Sendable {
 
 extension Optional where Wrapped == TravelMode {
     /// The mode's name, or `show` for no directions.
-    public var modeName: String { self?.rawValue ?? TravelMode.showWord }
+    package var modeName: String { self?.rawValue ?? TravelMode.showWord }
 }

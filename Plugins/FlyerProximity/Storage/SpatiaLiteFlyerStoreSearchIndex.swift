@@ -2,7 +2,7 @@ import GRDB
 
 /// The packed search index and the flyer table: building it, storing it, reading it back, and
 /// checking it against the table.
-extension FlyerRepository {
+extension SpatiaLiteFlyerStore {
     /// The stored search index, checked, or why it cannot be used, with the latest change.
     func storedIndex(cellSize: Double) throws(FlyerStoreError) -> (found: PersistedFlyerIndex.Found, latest: Int64) {
         try run {
@@ -30,17 +30,17 @@ extension FlyerRepository {
     /// Builds the search index from every stored flyer and stores it, so that the next service start reads
     /// it instead of building it (after a bulk import). Returns the number of flyers it holds.
     @discardableResult
-    public func storeSearchIndex(cellSize: Double = 0.05) throws(FlyerStoreError) -> Int {
+    package func storeSearchIndex(cellSize: Double = 0.05) throws(FlyerStoreError) -> Int {
         let built = try buildIndex(cellSize: cellSize)
         try saveIndex(built.index, change: built.change)
         return built.index.count
     }
 
-    /// Stores `index`, built at change `change`, as the search index (replacing the stored one).
-    func saveIndex(_ index: PackedFlyerIndex, change: Int64) throws(FlyerStoreError) {
-        try run {
-            try store.database.write { db in try PersistedFlyerIndex.save(index, change: change, in: db) }
-        }
+    /// Stores `index`, built at change `change`, as the search index (replacing the stored one), in short
+    /// transactions that writers of flyers wait for one at a time (see `PersistedFlyerIndex`).
+    func saveIndex(_ index: PackedFlyerIndex, change: Int64, chunkBytes: Int = PersistedFlyerIndex.chunkBytes,
+                   afterChunk: () throws -> Void = {}) throws(FlyerStoreError) {
+        try run { try PersistedFlyerIndex.save(index, change: change, to: store.database, chunkBytes: chunkBytes, afterChunk: afterChunk) }
     }
 
     /// Stores which flyers changed since the stored index was built, leaving the index as it is (one short write).

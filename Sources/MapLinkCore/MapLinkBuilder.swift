@@ -7,28 +7,28 @@ import MeridianCore
 /// let url = try MapLinkBuilder(style: .apple, mode: .walking)
 ///     .url(to: .coordinate(point, name: "Bakery"), from: nil)
 /// ```
-public struct MapLinkBuilder: Sendable, Equatable {
-    public var style: MapStyle
+package struct MapLinkBuilder: Sendable, Equatable {
+    package var style: MapStyle
     /// How to travel; `nil` shows the destination without directions.
-    public var mode: TravelMode?
+    package var mode: TravelMode?
 
-    public init(style: MapStyle = .apple, mode: TravelMode? = .walking) {
+    package init(style: MapStyle = .apple, mode: TravelMode? = .walking) {
         self.style = style
         self.mode = mode
     }
 
     /// A builder with the style's default mode (walking, or showing the place for `geo` and `osm`).
-    public init(style: MapStyle) {
+    package init(style: MapStyle) {
         self.init(style: style, mode: style.defaultMode)
     }
 
     /// Checks that the style can express the mode.
-    public func validate() throws(MapLinkError) {
+    package func validate() throws(MapLinkError) {
         if let mode, !style.travelModes.contains(mode) { throw .modeNotSupported(mode, style: style) }
     }
 
     /// The link to `destination`, starting at `source` (nil: the user's current location).
-    public func url(to destination: MapDestination, from source: Coordinate? = nil) throws(MapLinkError) -> String {
+    package func url(to destination: MapDestination, from source: Coordinate? = nil) throws(MapLinkError) -> String {
         try validate()
         let target = try LinkTarget(destination)
         if let mode {

@@ -1,7 +1,7 @@
 import MeridianCore
 
 /// Where a map link should take the user.
-public enum MapDestination: Sendable, Equatable {
+package enum MapDestination: Sendable, Equatable {
     /// A point, with an optional place name, postal address (shown by styles that can carry one)
     /// and horizontal accuracy in metres (used by `geo:` URIs).
     case coordinate(Coordinate, name: String? = nil, address: String? = nil, accuracy: Double? = nil)
@@ -11,7 +11,7 @@ public enum MapDestination: Sendable, Equatable {
     case place(name: String, near: Coordinate?)
 
     /// The destination for a stored flyer: its point, its title as the name, and its address.
-    public static func flyer(_ place: FlyerPlace) -> MapDestination {
+    package static func flyer(_ place: FlyerPlace) -> MapDestination {
         .coordinate(place.coordinate, name: place.title, address: place.address)
     }
 }

@@ -5,7 +5,7 @@ import MeridianCore
 import MeridianStore
 
 /// Why a flyer could not be read or written.
-public enum FlyerStoreError: Error, Equatable, CustomStringConvertible {
+package enum FlyerStoreError: Error, Equatable, CustomStringConvertible {
     /// A flyer with this id exists already (creating, not replacing).
     case duplicateID(String)
     /// The same id twice in one batch (positions are 0-based).
@@ -20,7 +20,7 @@ public enum FlyerStoreError: Error, Equatable, CustomStringConvertible {
     case unavailable(String)
     case database(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .duplicateID(let id):
             return "a flyer with id '\(id)' exists already; use PUT /v1/flyers/\(id) (or import) to replace it"
@@ -41,12 +41,12 @@ public enum FlyerStoreError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Reads and writes flyers in SpatiaLite. Every multi-row write is one transaction.
-public struct FlyerRepository: FlyerStore {
-    public let store: Store
-    public var backend: String { "spatialite" }
+package struct SpatiaLiteFlyerStore: FlyerStore {
+    package let store: Store
+    package var backend: String { "spatialite" }
 
     /// Uses `store`, creating the `flyers` table on first use.
-    public init(store: Store) throws(StoreError) {
+    package init(store: Store) throws(StoreError) {
         self.store = store
         try FlyerSchema.migrate(store)
     }
@@ -70,7 +70,7 @@ public struct FlyerRepository: FlyerStore {
     static let columns = "id, title, description, address, category, url, radius_m, valid_from, valid_until"
 
     /// Writes `flyers` in one transaction (all or nothing). Ids repeated within `flyers` are rejected.
-    public func write(_ flyers: [Flyer], mode: FlyerWriteMode) throws(FlyerStoreError) {
+    package func write(_ flyers: [Flyer], mode: FlyerWriteMode) throws(FlyerStoreError) {
         var position = 0
         _ = try write(mode: mode, progress: nil) { () -> FlyerReadAhead.Batch? in
             guard position < flyers.count else { return nil }
@@ -82,7 +82,7 @@ public struct FlyerRepository: FlyerStore {
 
     /// Reads `source` on a thread of its own while writing what it has read, in one transaction
     /// (all or nothing: an invalid flyer anywhere in the input writes none). Returns how many were written.
-    public func write(from source: some FlyerSource, mode: FlyerWriteMode,
+    package func write(from source: some FlyerSource, mode: FlyerWriteMode,
                       progress: ((FlyerWriteProgress) -> Void)? = nil) throws(FlyerStoreError) -> Int {
         let reader = FlyerReadAhead(source)
         defer { reader.stop() }
@@ -149,7 +149,7 @@ public struct FlyerRepository: FlyerStore {
     }
 
     /// Deletes flyer `id`; false when there was none.
-    public func delete(id: String) throws(FlyerStoreError) -> Bool {
+    package func delete(id: String) throws(FlyerStoreError) -> Bool {
         try run {
             try store.database.write { db in
                 try db.execute(sql: "DELETE FROM flyers WHERE id = ?", arguments: [id])
@@ -159,7 +159,7 @@ public struct FlyerRepository: FlyerStore {
     }
 
     /// The flyer with this id.
-    public func flyer(id: String) throws(FlyerStoreError) -> Flyer? {
+    package func flyer(id: String) throws(FlyerStoreError) -> Flyer? {
         try run {
             try store.database.read { db in
                 try Row.fetchOne(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers WHERE id = ?", arguments: [id])
@@ -167,7 +167,7 @@ public struct FlyerRepository: FlyerStore {
         }.map { row throws(FlyerStoreError) in try Self.flyer(from: row) }
     }
 
-    public func flyers(ids: [String]) throws(FlyerStoreError) -> [Flyer] {
+    package func flyers(ids: [String]) throws(FlyerStoreError) -> [Flyer] {
         var found: [Flyer] = []
         for chunk in stride(from: 0, to: ids.count, by: 500) {
             let part = Array(ids[chunk..<min(chunk + 500, ids.count)])
@@ -182,13 +182,13 @@ public struct FlyerRepository: FlyerStore {
         return found
     }
 
-    public func lastChange() throws(FlyerStoreError) -> Int64 {
+    package func lastChange() throws(FlyerStoreError) -> Int64 {
         try run {
             try store.database.read { db in try Self.lastChange(db) }
         }
     }
 
-    public func changes(after: Int64) throws(FlyerStoreError) -> FlyerChanges {
+    package func changes(after: Int64) throws(FlyerStoreError) -> FlyerChanges {
         try run {
             try store.database.read { db in try Self.changes(db, after: after) }
         }
@@ -230,14 +230,14 @@ public struct FlyerRepository: FlyerStore {
     }
 
     /// Calls `body` with every stored flyer in id order.
-    public func forEach(_ body: (Flyer) throws -> Void) throws(FlyerStoreError) {
+    package func forEach(_ body: (Flyer) throws -> Void) throws(FlyerStoreError) {
         try run {
             try store.database.read { db in try Self.eachFlyer(db, where: "1 ORDER BY id") { try body($0); return true } }
         }
     }
 
     /// Every stored flyer, in id order.
-    public func all() throws(FlyerStoreError) -> [Flyer] {
+    package func all() throws(FlyerStoreError) -> [Flyer] {
         var flyers: [Flyer] = []
         try forEach { flyers.append($0) }
         return flyers

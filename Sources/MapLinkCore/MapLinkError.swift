@@ -1,7 +1,7 @@
 import MeridianCore
 
 /// Why a map link could not be built; each message names the input and what is allowed.
-public enum MapLinkError: Error, Equatable, CustomStringConvertible {
+package enum MapLinkError: Error, Equatable, CustomStringConvertible {
     /// Parameter `parameter` did not hold a valid `LAT,LON`.
     case invalidCoordinate(parameter: String, CoordinateError)
     case unknownStyle(String)
@@ -26,16 +26,19 @@ public enum MapLinkError: Error, Equatable, CustomStringConvertible {
     /// `from=here` was asked for but no fix with a position has arrived.
     case noCurrentPosition
 
+    /// The `from` value that stands for the current position.
+    package static let hereWord = "here"
+
     /// True when the request itself is wrong (a 400, and exit 2 on the command line); false when it is well formed
     /// but names a flyer that does not exist, needs the flyers plugin or a current position (a 404 or 409, exit 1).
-    public var isBadInput: Bool {
+    package var isBadInput: Bool {
         switch self {
         case .unknownFlyer, .flyerLookupUnavailable, .noCurrentPosition: return false
         default: return true
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidCoordinate(let parameter, let error):
             return "\(parameter): \(error)"
@@ -70,7 +73,7 @@ public enum MapLinkError: Error, Equatable, CustomStringConvertible {
         case .unknownFlyer(let id):
             return "no flyer with id '\(id)'; list flyers with GET /v1/flyers or meridian flyers export"
         case .noCurrentPosition:
-            return "'from=\(MapLinkRequest.hereWord)' needs the current position, but no fix has arrived yet; give 'from' as LAT,LON or leave it out to start where the user is"
+            return "'from=\(Self.hereWord)' needs the current position, but no fix has arrived yet; give 'from' as LAT,LON or leave it out to start where the user is"
         case .flyerLookupUnavailable:
             return "flyer links need the flyers plugin; add a consumer with 'type: flyers' to the configuration"
         }

@@ -1,0 +1,21 @@
+import Logging
+
+/// What the PostGIS store does for its callers beyond reading and writing (see `FlyerStore`).
+extension PostGISFlyerStore {
+    package func makeDatabaseSearch() -> any FlyerSearching {
+        PostGISSearch(store: self)
+    }
+
+    /// PostGIS answers one search by itself.
+    package func searcherForOneQuery() throws(FlyerStoreError) -> any FlyerSearching {
+        makeDatabaseSearch()
+    }
+
+    /// Listens for the change notifications of every instance's writes, reconnecting while the server is away.
+    package func followChanges(of catalog: FlyerCatalog, logger: Logger) async {
+        await FlyerChangeFeed(catalog: catalog, logger: logger).listen(self)
+    }
+
+    /// Nothing: every instance reads PostGIS itself at start.
+    package func finishBulkWrite() throws(FlyerStoreError) {}
+}
