@@ -49,9 +49,9 @@ public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSourc
         context.health.declare(["received", "accepted", "duplicate", "late", "rejected", "unauthorized"])
         let count = (try? devices.list().count) ?? 0
         context.health.update(.connecting, message: "waiting for phones (\(count) registered)")
-        let events = context.plugin.events.subscribe()
+        let events = context.plugin.events.subscribe(names: ["run.state"])
         await cancelWhenGracefulShutdown { [sampling] in
-            for await event in events where event.name == "run.state" { sampling.apply(runStateJSON: event.json) }
+            for await event in events { sampling.apply(runStateJSON: event.json) }
         }
     }
 

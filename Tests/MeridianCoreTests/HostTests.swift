@@ -164,6 +164,30 @@ struct HostTests {
         #expect(bus.subscriberCount == 0)
     }
 
+    /// Counts how often it is encoded.
+    struct CountedPayload: Encodable {
+        let encodings: Atomic<Int>.Shared
+        func encode(to encoder: any Encoder) throws {
+            encodings.value.add(1, ordering: .relaxed)
+            var container = encoder.singleValueContainer()
+            try container.encode(1)
+        }
+    }
+
+    @Test("a subscriber to some event names gets only those, and other events are not even encoded for it")
+    func namedSubscription() async throws {
+        let bus = EventBus()
+        let stream = bus.subscribe(names: ["run.state"])
+        let payload = CountedPayload(encodings: Atomic<Int>.Shared(0))
+        for _ in 0..<3 { bus.publish("fix", payload) }
+        bus.publish("run.state", payload)
+        bus.finishAll()
+        var received: [String] = []
+        for await event in stream { received.append(event.name) }
+        #expect(received == ["run.state"])
+        #expect(payload.encodings.value.load(ordering: .relaxed) == 1)
+    }
+
     @Test("backoff doubles from 1 s to 30 s and resets")
     func backoff() {
         var backoff = Backoff()

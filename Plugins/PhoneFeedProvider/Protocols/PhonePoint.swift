@@ -61,23 +61,12 @@ enum LooseValue {
     }
 
     /// A time as seconds or milliseconds since 1970 (numbers above 1e11 are milliseconds) or ISO 8601
-    /// (with or without fractions, `Z`, `+02:00` or `-0700`).
+    /// (with or without fractions, `Z`, `+02:00` or `-0700`; MeridianCore's parser, far faster than Foundation's).
     static func time(_ value: Any?) -> Date? {
         if let seconds = number(value) {
             guard seconds.isFinite else { return nil }
             return Date(timeIntervalSince1970: seconds > 1e11 ? seconds / 1000 : seconds)
         }
-        guard let text = value as? String else { return nil }
-        return isoFractional.date(from: text) ?? isoWhole.date(from: text)
-    }
-
-    // ISO8601DateFormatter is thread-safe; building one per point costs more than the rest of the decoding.
-    private nonisolated(unsafe) static let isoFractional = isoFormatter([.withInternetDateTime, .withFractionalSeconds])
-    private nonisolated(unsafe) static let isoWhole = isoFormatter([.withInternetDateTime])
-
-    private static func isoFormatter(_ options: ISO8601DateFormatter.Options) -> ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = options
-        return formatter
+        return (value as? String).flatMap(ISO8601.date(from:))
     }
 }

@@ -16,7 +16,15 @@ public final class EventBus: Sendable {
     private struct State {
         var nextSequence: UInt64 = 1
         var nextSubscriber = 0
-        var subscribers: [Int: AsyncStream<MeridianEvent>.Continuation] = [:]
+        var subscribers: [Int: Subscriber] = [:]
+    }
+
+    private struct Subscriber {
+        /// The event names it wants (`nil`: all).
+        var names: Set<String>?
+        var continuation: AsyncStream<MeridianEvent>.Continuation
+
+        func wants(_ name: String) -> Bool { names?.contains(name) ?? true }
     }
 
     private let state = Mutex(State())
@@ -24,9 +32,9 @@ public final class EventBus: Sendable {
     public init() {}
 
     /// Publishes `payload` encoded with Meridian's JSON conventions.
-    /// Nothing is encoded while nobody is subscribed (fixes are published on every epoch).
+    /// Nothing is encoded while nobody wants `name` (fixes are published on every epoch).
     public func publish<Payload: Encodable>(_ name: String, _ payload: Payload) {
-        guard subscriberCount > 0, let json = try? MeridianJSON.string(payload) else { return }
+        guard state.withLock({ $0.subscribers.values.contains { $0.wants(name) } }), let json = try? MeridianJSON.string(payload) else { return }
         publish(name, json: json)
     }
 
@@ -35,17 +43,18 @@ public final class EventBus: Sendable {
         state.withLock { state in
             let event = MeridianEvent(sequence: state.nextSequence, name: name, json: json)
             state.nextSequence += 1
-            for continuation in state.subscribers.values { continuation.yield(event) }
+            for subscriber in state.subscribers.values where subscriber.wants(name) { subscriber.continuation.yield(event) }
         }
     }
 
-    /// A stream of every event published from now on; ends when the caller stops iterating.
-    public func subscribe(buffer: Int = 256) -> AsyncStream<MeridianEvent> {
+    /// A stream of every event published from now on (only those named in `names`, when given: a plugin that
+    /// follows `run.state` does not make every fix be encoded); ends when the caller stops iterating.
+    public func subscribe(buffer: Int = 256, names: Set<String>? = nil) -> AsyncStream<MeridianEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: MeridianEvent.self, bufferingPolicy: .bufferingNewest(max(1, buffer)))
         let key = state.withLock { state in
             let key = state.nextSubscriber
             state.nextSubscriber += 1
-            state.subscribers[key] = continuation
+            state.subscribers[key] = Subscriber(names: names, continuation: continuation)
             return key
         }
         continuation.onTermination = { [weak self] _ in
@@ -56,11 +65,11 @@ public final class EventBus: Sendable {
 
     /// Ends every subscription (used at shutdown so SSE responses complete).
     public func finishAll() {
-        let continuations = state.withLock { state in
+        let subscribers = state.withLock { state in
             defer { state.subscribers.removeAll() }
             return Array(state.subscribers.values)
         }
-        for continuation in continuations { continuation.finish() }
+        for subscriber in subscribers { subscriber.continuation.finish() }
     }
 
     /// Number of live subscriptions.
