@@ -169,33 +169,35 @@ public struct DeviceLap: Sendable, Equatable {
     }
 }
 
-/// One recorded sample: a time and whatever the device measured then (`nil` = not measured).
+/// One recorded sample: a time and whatever the device measured then (`nil` = not measured). An import holds up to
+/// ``ActivityFileReader/maximumSamples`` of them, so the measurements are stored in 8 bytes each (``Measured``):
+/// 128 bytes a sample instead of 208.
 public struct RecordedSample: Sendable, Equatable {
     /// UTC time of the sample.
     public var time: Date
     /// Position; `nil` for samples without one (indoor, foot pod, signal lost).
     public var coordinate: Coordinate?
     /// Altitude, m, as the file gives it (meant as above mean sea level).
-    public var altitude: Double?
+    @Measured public var altitude: Double?
     /// Speed, m/s, as the device recorded it.
-    public var speed: Double?
+    @Measured public var speed: Double?
     /// Course over ground, degrees (GPX `course`, Garmin TrackPointExtension v2 `course`).
-    public var course: Double?
+    @Measured public var course: Double?
     /// The file's cumulative distance field, m (FIT `distance`, TCX `DistanceMeters`).
-    public var distance: Double?
+    @Measured public var distance: Double?
     /// Heart rate, bpm.
-    public var heartRate: Double?
+    @Measured public var heartRate: Double?
     /// Cadence per minute: steps for run, walk and hike (devices store strides, doubled here),
     /// revolutions (or the file's own count) for everything else.
-    public var cadence: Double?
+    @Measured public var cadence: Double?
     /// Power, W.
-    public var power: Double?
+    @Measured public var power: Double?
     /// Temperature, °C.
-    public var temperature: Double?
+    @Measured public var temperature: Double?
     /// Horizontal accuracy, m (FIT `gps_accuracy`); never derived from HDOP.
-    public var horizontalAccuracy: Double?
+    @Measured public var horizontalAccuracy: Double?
     /// Horizontal dilution of precision (GPX `hdop`), unitless.
-    public var hdop: Double?
+    @Measured public var hdop: Double?
     /// Satellites used (GPX `sat`).
     public var satellites: Int?
     /// The GPX `fix` type, when the file gives one.
@@ -230,4 +232,24 @@ public enum GPSFixType: String, Sendable, CaseIterable {
     case threeD = "3d"
     case dgps
     case pps
+}
+
+/// A measurement that may be missing, stored in 8 bytes: NaN stands for `nil` (an `Optional<Double>` takes 16 in a
+/// struct). No reader keeps a NaN as a value, so none is lost.
+@propertyWrapper
+public struct Measured: Sendable, Equatable {
+    private var stored: Double
+
+    public init(wrappedValue: Double?) {
+        stored = wrappedValue ?? .nan
+    }
+
+    public var wrappedValue: Double? {
+        get { stored.isNaN ? nil : stored }
+        set { stored = newValue ?? .nan }
+    }
+
+    public static func == (lhs: Measured, rhs: Measured) -> Bool {
+        lhs.wrappedValue == rhs.wrappedValue
+    }
 }
