@@ -125,7 +125,7 @@ footer { max-width: 1080px; margin: 0 auto; padding: 0 16px 32px; color: var(--m
   meter { min-width: 36px; }
   .hide-narrow { display: none; }
   .top .bar { padding: 8px 12px; gap: 6px 10px; }
-  .top nav { order: 3; flex-basis: 100%; }
+  .top nav { order: 3; flex-basis: 100%; min-width: 0; }
   .top nav ul { flex-wrap: nowrap; overflow-x: auto; }
   .top nav a { padding: 6px 12px; white-space: nowrap; }
   .top form { margin-left: auto; }

@@ -58,6 +58,8 @@ import Testing
             // Each device is its own row in /v1/providers, after the provider's.
             let providers = try #require(try await server.client.request("GET", "/v1/providers").json()["providers"] as? [[String: Any]])
             #expect(providers.map { $0["id"] as? String } == ["phones", "phones/\(name)"])
+            // The provider's own row last sent a fix when its newest device did.
+            #expect(providers[0]["last_fix_age_s"] is Double, "\(providers[0])")
             let row = providers[1]
             #expect(row["battery"] as? Double == 0.77 && row["last_rejection"] as? String == "the body is not JSON" && row["state"] as? String == "connected")
             #expect((row["counters"] as? [String: Int])?["accepted"] == 1 && (row["counters"] as? [String: Int])?["rejected"] == 1)

@@ -181,13 +181,14 @@ public final class PluginHost: Service, Sendable {
         }
         return providers.flatMap { slot in
             let snapshot = slot.health.snapshot
-            let age = lastFixes[slot.id].flatMap { $0 }.map { (now - $0).seconds }
+            let sources = (slot.provider as? any ReportsSources)?.sourceReports(now: Date()) ?? []
+            // A provider of several sources last sent a fix when its newest source did.
+            let age = ([lastFixes[slot.id].flatMap { $0 }.map { (now - $0).seconds }] + sources.map(\.lastFixAgeS)).compactMap { $0 }.min()
             let own = ProviderReport(id: slot.id, type: slot.type, priority: slot.priority, state: snapshot.state,
                                      message: snapshot.message, since: snapshot.since,
                                      active: slot.id == active || active?.hasPrefix(slot.id + "/") == true,
                                      lastFixAgeS: age, fixesReceived: slot.fixesReceived.value.load(ordering: .relaxed),
                                      counters: snapshot.counters)
-            let sources = (slot.provider as? any ReportsSources)?.sourceReports(now: Date()) ?? []
             return [own] + sources.map { source in
                 ProviderReport(id: "\(slot.id)/\(source.name)", type: slot.type, priority: slot.priority,
                                state: source.lastFixAgeS == nil ? .connecting : .connected, message: nil, since: snapshot.since,
