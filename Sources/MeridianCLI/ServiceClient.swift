@@ -10,7 +10,7 @@ public struct ServerOptions: ParsableArguments {
     @Option(name: .long, help: "Base URL of the running service (default: MERIDIAN_SERVER, else http.host and http.port of the configuration, else http://127.0.0.1:8080).")
     public var server: String?
 
-    @Option(name: .long, help: "Configuration file whose http.host, http.port and http.token locate the service (default Config/meridian.yaml or MERIDIAN_CONFIG).")
+    @Option(name: .long, help: "Configuration file whose http.host, http.port and http.token (else the token file beside its store.path) locate the service (default Config/meridian.yaml or MERIDIAN_CONFIG).")
     public var config: String?
 
     @Flag(name: .long, help: "Print the JSON document instead of a summary.")
@@ -19,11 +19,15 @@ public struct ServerOptions: ParsableArguments {
     public init() {}
 
     /// A client for the service: `--server`, else `MERIDIAN_SERVER`, else the configuration's address, else the
-    /// default one; the token is `MERIDIAN_TOKEN`, else the configuration's `http.token`.
+    /// default one; the token is `MERIDIAN_TOKEN` (which the configuration's loading applies), else the
+    /// configuration's `http.token`, else the token file `meridian serve` made beside the configuration's database.
     public func client() throws -> ServiceClient {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try ConfigLookup.load(explicit: config)
-        let token = environment["MERIDIAN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 } ?? configuration?.http.token
+        var token = environment["MERIDIAN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 } ?? configuration?.http.token
+        if token == nil, let configuration, !configuration.http.openLoopback {
+            token = try TokenFile.read(TokenFile.path(database: configuration.store.path))
+        }
         if let base = server ?? environment["MERIDIAN_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) {
             return ServiceClient(base: base, token: token)
         }
@@ -38,7 +42,7 @@ public struct ServerOptions: ParsableArguments {
 
     /// The URL that reaches a service listening on `host` (a wildcard address is reached on loopback), over HTTPS when
     /// it is `secure` (`http.tls`).
-    static func baseURL(host: String, port: Int, secure: Bool) -> String {
+    public static func baseURL(host: String, port: Int, secure: Bool) -> String {
         let reachable: String
         switch host {
         case "0.0.0.0", "": reachable = "127.0.0.1"

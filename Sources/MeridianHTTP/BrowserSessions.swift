@@ -3,7 +3,8 @@ import Hummingbird
 import Synchronization
 
 /// Browser sign-in with the API token: a person types the token once into the sign-in form and gets a
-/// session cookie (HttpOnly, SameSite=Strict) that the server accepts wherever it accepts the bearer token.
+/// session cookie (HttpOnly, SameSite=Strict, and Secure over TLS) that the server accepts wherever it accepts the
+/// bearer token.
 /// Sessions live in memory: a restart signs every browser out.
 public final class BrowserSessions: Sendable {
     /// The cookie's name.
@@ -15,15 +16,34 @@ public final class BrowserSessions: Sendable {
 
     private let token: [UInt8]
     private let sessions = Mutex<[String: Date]>([:])
+    /// Wrong tokens by client, shared with the API's bearer check.
+    public let attempts: CredentialAttempts
 
     /// Sessions for the configured API token.
-    public init(token: String) {
+    public init(token: String, attempts: CredentialAttempts) {
         self.token = Array(token.utf8)
+        self.attempts = attempts
     }
 
-    /// Opens a session when `candidate` is the token; returns the `Set-Cookie` value, or `nil` for a wrong token.
-    public func signIn(presenting candidate: String, now: Date = Date()) -> String? {
-        guard BearerAuthMiddleware.constantTimeEqual(Array(candidate.utf8), token) else { return nil }
+    /// What presenting a token to sign in came to.
+    public enum SignIn: Sendable {
+        /// The `Set-Cookie` value of the new session.
+        case signedIn(cookie: String)
+        case wrongToken
+        /// The client presented too many wrong tokens and has to wait this many seconds.
+        case limited(retryAfter: Int)
+    }
+
+    /// Opens a session when `candidate` is the token, for `client` (whose wrong tokens are limited, `attempts`);
+    /// the cookie is `Secure` when the request came over TLS (`secure`).
+    public func signIn(presenting candidate: String, client: String, secure: Bool,
+                       kind: CredentialAttempts.Kind = .signin, now: Date = Date()) -> SignIn {
+        if let wait = attempts.begin(client: client, kind: kind, now: now) { return .limited(retryAfter: wait) }
+        guard BearerAuthMiddleware.constantTimeEqual(Array(candidate.utf8), token) else {
+            attempts.failed(kind: kind)
+            return .wrongToken
+        }
+        attempts.succeeded(client: client)
         var generator = SystemRandomNumberGenerator()
         let id = (0..<4).map { _ in String(generator.next() as UInt64, radix: 16) }
             .map { String(repeating: "0", count: 16 - $0.count) + $0 }.joined()
@@ -34,7 +54,7 @@ public final class BrowserSessions: Sendable {
             }
             sessions[id] = now.addingTimeInterval(Self.lifetime)
         }
-        return "\(Self.cookieName)=\(id); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(Self.lifetime))"
+        return .signedIn(cookie: Self.cookie(id, maxAge: Int(Self.lifetime), secure: secure))
     }
 
     /// True when the request carries the cookie of a session that has not expired.
@@ -44,11 +64,17 @@ public final class BrowserSessions: Sendable {
     }
 
     /// Ends the request's session; returns the `Set-Cookie` value that removes the cookie from the browser.
-    public func signOut(_ request: Request) -> String {
+    public func signOut(_ request: Request, secure: Bool) -> String {
         if let id = Self.sessionID(in: request) {
             _ = sessions.withLock { $0.removeValue(forKey: id) }
         }
-        return "\(Self.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
+        return Self.cookie("", maxAge: 0, secure: secure)
+    }
+
+    /// The `Set-Cookie` value: `Secure` when the browser reached the server over TLS, so that it never sends the
+    /// cookie over plain HTTP.
+    static func cookie(_ value: String, maxAge: Int, secure: Bool) -> String {
+        "\(cookieName)=\(value); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(maxAge)\(secure ? "; Secure" : "")"
     }
 
     /// The session id from the `Cookie` header(s), if any.

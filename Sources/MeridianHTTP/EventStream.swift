@@ -1,5 +1,10 @@
+import HTTPTypes
 import Hummingbird
 import MeridianCore
+
+extension HTTPField.Name {
+    static let xAccelBuffering = HTTPField.Name("X-Accel-Buffering")!
+}
 
 /// `GET /v1/events` as Server-Sent Events: one `event:`/`id:`/`data:` block per bus event.
 /// `?types=fix,flyer.enter` limits the stream to those event names (a trailing `.*` matches a prefix).
@@ -12,7 +17,8 @@ struct EventStream {
         let bus = self.bus
         return Response(
             status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+            // `X-Accel-Buffering: no`: nginx passes each event on at once, even behind a plain `proxy_pass`.
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .xAccelBuffering: "no"],
             body: ResponseBody { writer in
                 // Subscribed only once the body is written: a HEAD request never subscribes.
                 let events = bus.subscribe()

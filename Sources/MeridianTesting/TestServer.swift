@@ -29,7 +29,10 @@ public final class TestServer: Sendable {
         let prometheus = PrometheusCollectorRegistry()
         let metrics = PrometheusMetricsFactory(registry: prometheus)
         var config = try ConfigLoader.parse(yaml)
-        config.http = HTTPSettings(host: "127.0.0.1", port: 0, token: token)
+        // The `http:` section's other settings (such as `trusted_proxies`) stay.
+        (config.http.host, config.http.port, config.http.token) = ("127.0.0.1", 0, token)
+        // Without a token, the tests reach the routes as `http.open_loopback` does.
+        config.http.openLoopback = token == nil
         let host = try PluginHost(config: config, registry: registry, logger: logger, resources: resources, metrics: metrics)
         let site = WebShell(host: host, config: config, leafletDirectory: leafletDirectory, logger: logger)
         let bound = Locked<Int?>(nil)

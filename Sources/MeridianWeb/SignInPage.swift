@@ -13,22 +13,29 @@ struct SignInPage: Sendable {
             return try page(site, next: Self.safeNext(request.uri.queryParameters["next"].map(String.init)), error: nil,
                             status: .ok)
         }
-        router.post("signin") { request, _ in
+        router.post("signin") { request, context in
             let form = try await FormData.read(request, limit: 16 << 10)
             let next = Self.safeNext(form["next"])
             guard let sessions else { return site.redirect(to: next) }
-            guard let cookie = sessions.signIn(presenting: form["token"] ?? "") else {
+            switch sessions.signIn(presenting: form["token"] ?? "", client: context.clientAddress, secure: context.isSecure) {
+            case .signedIn(let cookie):
+                var response = site.redirect(to: next)
+                response.headers[.setCookie] = cookie
+                return response
+            case .wrongToken:
                 // A wrong token costs a moment, so that guessing is slow.
                 try await Task.sleep(for: .milliseconds(400))
                 return try page(site, next: next, error: "That is not this server's access token.", status: .unauthorized)
+            case .limited(let wait):
+                var response = try page(site, next: next, error: "Too many wrong tokens from this address; wait \(wait) s and try again.",
+                                        status: .tooManyRequests)
+                response.headers[.retryAfter] = String(wait)
+                return response
             }
-            var response = site.redirect(to: next)
-            response.headers[.setCookie] = cookie
-            return response
         }
-        router.post("signout") { request, _ in
+        router.post("signout") { request, context in
             var response = site.redirect(to: sessions == nil ? "/" : "/signin")
-            if let sessions { response.headers[.setCookie] = sessions.signOut(request) }
+            if let sessions { response.headers[.setCookie] = sessions.signOut(request, secure: context.isSecure) }
             return response
         }
     }

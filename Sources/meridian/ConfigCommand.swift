@@ -33,6 +33,8 @@ struct ConfigCommand: AsyncParsableCommand {
                 do {
                     let config = try ConfigLoader.load(path: file, environment: environment)
                     try MeridianServer.validate(config.http)
+                    // The certificate and key are read and matched as `serve` reads them (permissions included).
+                    if let tls = config.http.tls { _ = try ServerCertificate(settings: tls) }
                     // Building every plugin checks each one's own options (nothing is started).
                     let resources = Resources()
                     resources[StoreKey.self] = try Store.inMemory()

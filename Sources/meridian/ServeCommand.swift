@@ -65,12 +65,16 @@ struct ServeCommand: AsyncParsableCommand {
             } catch let error as ConfigError {
                 throw CommandFailure("\(error)", code: 2)
             }
-            let http = settings.http
-            let site = WebShell(host: host, config: settings, logger: logger)
+            let access = try ServeAccess(config: settings, logger: logger)
+            let served = access.apply(to: settings)
+            let http = served.http
+            let site = WebShell(host: host, config: served, logger: logger)
             let systemd = SystemdNotifier(environment: environment, logger: logger)
             let app = try MeridianServer.makeApplication(
                 host: host, settings: http, registry: registry, metrics: metrics, site: site, certificate: certificate, logger: logger
             ) { port in
+                // First, so that whoever waits for "listening on" finds the link in the log already.
+                access.announce(http: http, port: port, logger: logger)
                 let scheme = certificate == nil ? "http" : "https"
                 logger.notice("Meridian \(MeridianVersion.current) listening on \(scheme)://\(http.host):\(port) (config \(path))\(certificate.map { "; TLS \($0.summary)" } ?? "")")
                 systemd?.ready(port: port)

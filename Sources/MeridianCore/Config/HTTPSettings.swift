@@ -18,6 +18,12 @@ public struct HTTPSettings: Sendable, Decodable, Equatable {
     public var protectHealth: Bool = false
     /// Certificate and key files: when set, the service answers HTTPS (TLS 1.2 or later) only.
     public var tls: TLSSettings?
+    /// When true and no token is configured, loopback requests need no credential (the behaviour before tokens were
+    /// generated); `serve` warns at every start. Never with a reverse proxy on the same host.
+    public var openLoopback: Bool = false
+    /// Addresses and CIDR ranges of reverse proxies whose `Forwarded` / `X-Forwarded-For` / `X-Forwarded-Proto`
+    /// headers are believed (client address for logs and rate limits, scheme for `Secure` cookies).
+    public var trustedProxies: [String] = []
 
     public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
                 idleTimeout: Double = 30, headerTimeout: Double = 10, protectHealth: Bool = false) {
@@ -38,6 +44,8 @@ public struct HTTPSettings: Sendable, Decodable, Equatable {
         case maxConnections = "max_connections"
         case protectHealth = "protect_health"
         case tls
+        case openLoopback = "open_loopback"
+        case trustedProxies = "trusted_proxies"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -52,6 +60,8 @@ public struct HTTPSettings: Sendable, Decodable, Equatable {
         maxConnections = try container.decodeIfPresent(Int.self, forKey: .maxConnections) ?? maxConnections
         protectHealth = try container.decodeIfPresent(Bool.self, forKey: .protectHealth) ?? protectHealth
         tls = try container.decodeIfPresent(TLSSettings.self, forKey: .tls)
+        openLoopback = try container.decodeIfPresent(Bool.self, forKey: .openLoopback) ?? openLoopback
+        trustedProxies = try container.decodeIfPresent([String].self, forKey: .trustedProxies) ?? trustedProxies
     }
 
     /// True when `host` is a loopback address (127.0.0.0/8, ::1) or a name that resolves only to such
