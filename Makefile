@@ -78,7 +78,8 @@ install: static
 	sed -e 's|@bindir@|$(PREFIX)/bin|' -e 's|@sysconfdir@|$(SYSCONFDIR)|' dist/systemd/meridian.service \
 		> $(DESTDIR)$(PREFIX)/lib/systemd/system/meridian.service
 	install -D -m 0644 dist/systemd/meridian.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/meridian.conf
-	install -D -m 0644 dist/systemd/meridian.tmpfiles $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/meridian.conf
+	mkdir -p $(DESTDIR)$(PREFIX)/lib/tmpfiles.d
+	sed -e 's|@sysconfdir@|$(SYSCONFDIR)|' dist/systemd/meridian.tmpfiles > $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/meridian.conf
 	mkdir -p $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	$(STATIC_BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/meridian
@@ -88,7 +89,7 @@ install: static
 	dist/man-page $(STATIC_BIN) > $(DESTDIR)$(PREFIX)/share/man/man1/meridian.1
 	install -D -m 0644 Config/samples/sample-run.nmea $(DESTDIR)$(PREFIX)/share/meridian/samples/sample-run.nmea
 	@if [ -e $(CONFIG_FILE) ]; then echo "install: kept $(CONFIG_FILE) (present)"; \
-	else mkdir -p $(DESTDIR)$(SYSCONFDIR)/meridian && $(INSTALLED_CONFIG) > $(CONFIG_FILE); fi
+	else mkdir -p $(DESTDIR)$(SYSCONFDIR)/meridian && $(INSTALLED_CONFIG) > $(CONFIG_FILE) && chmod 0640 $(CONFIG_FILE); fi
 	@echo "install: done. As root: systemd-sysusers; systemd-tmpfiles --create; systemctl daemon-reload; systemctl enable --now meridian"
 
 uninstall:

@@ -56,7 +56,8 @@ struct StartupBenchmark {
     private func start() async throws -> Start {
         let port = try FreePort.next()
         let config = directory.appendingPathComponent("serve.yaml")
-        try "http:\n  port: \(port)\nstore:\n  path: \(database)\nlog_level: debug\nconsumers:\n  - type: flyers\n"
+        let token = "startup-benchmark-token-0123456789"
+        try "http:\n  port: \(port)\n  token: \(token)\nstore:\n  path: \(database)\nlog_level: debug\nconsumers:\n  - type: flyers\n"
             .write(to: config, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
@@ -69,7 +70,7 @@ struct StartupBenchmark {
         process.standardError = logHandle
         let path = "/v1/flyers/nearby?lat=\(NumberText.trimmed(center.latitude, decimals: 9))&lon=\(NumberText.trimmed(center.longitude, decimals: 9))"
             + "&radius_m=\(Int(radius))&limit=\(limit)"
-        let client = HTTPTestClient(port: port)
+        let client = HTTPTestClient(port: port, headers: ["Authorization": "Bearer \(token)"])
         let launched = DispatchTime.now().uptimeNanoseconds
         try process.run()
         defer {
