@@ -13,9 +13,11 @@ build: bootstrap
 run: build
 	.build/debug/meridian serve --config $(CONFIG)
 
-# Build the tests once, then run them without rebuilding. Tests run one at a time: several
-# exercise real peers (gpsd, socat, the meridian binary) with deadlines, and on 2 cores the
-# CPU-heavy suites running beside them could starve their waits (the whole run takes about a minute).
+# Build the tests once, then run them without rebuilding, in two tiers. The integration tier, the suites matching
+# INTEGRATION, runs real peers (the meridian binary, gpsd, socat, PostgreSQL) with deadlines or changes the process
+# (the locale): one test at a time, so that CPU-heavy tests beside them cannot starve their waits. Every other suite
+# is a hermetic unit test (in-process, a kernel-chosen port, temporary files) and runs in parallel.
+INTEGRATION = ^(meridianTests|FlyerProximityTests|GPSDServerTests)\.|^GPSDProviderTests\.(GPSDProviderTests|GPSDFaultTests)/|^NMEASerialProviderTests\.NMEASerialProviderTests/|^RunTrackerTests\.(DurabilityProcessTests|ProgressCommandsTests)/|^MapLinksTests\.LocaleTests/
 build-tests: bootstrap
 	$(SWIFT) build --build-tests
 
@@ -23,7 +25,8 @@ build-tests: bootstrap
 # headless Chromium drives the web app on another one (about a minute and a half).
 test: build-tests
 	scripts/check-imports
-	$(SWIFT) test --skip-build --no-parallel
+	$(SWIFT) test --skip-build --skip '$(INTEGRATION)'
+	$(SWIFT) test --skip-build --no-parallel --filter '$(INTEGRATION)'
 	scripts/contract-fuzz
 	scripts/browser-tests
 	scripts/install-test

@@ -100,9 +100,19 @@ let package = Package(
             ]
         ),
         .target(
+            name: "MeridianApp",
+            dependencies: [
+                "MeridianCore", "MeridianHTTP", "MeridianWeb",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
             name: "MeridianTesting",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "FlyerProximity",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianApp", "FlyerProximity",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -224,7 +234,7 @@ let package = Package(
         .executableTarget(
             name: "meridian",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianApp", "MeridianCLI",
                 "NMEASerialProvider", "GPSDProvider", "ReplayProvider", "PhoneFeedProvider", "GPSDServer",
                 "MapLinks", "FlyerProximity", "RunTracker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -248,13 +258,21 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 "ActivityFiles",
             ],
-            path: "Benchmarks",
-            exclude: ["Workloads"]
+            path: "Benchmarks"
         ),
-        .target(name: "Workloads", dependencies: ["MeridianCore", "FlyerProximity", "RunTracker", "ActivityFiles"],
-                path: "Benchmarks/Workloads"),
+        // Test support for the plugins' tests and the benchmarks: synthetic flyer sets and runs.
+        .target(name: "Workloads", dependencies: ["MeridianCore", "FlyerProximity", "RunTracker", "ActivityFiles"]),
 
         // MARK: Tests
+        .testTarget(name: "MeridianTestingTests", dependencies: ["MeridianTesting"]),
+        .testTarget(
+            name: "MeridianAppTests",
+            dependencies: [
+                "MeridianApp", "MeridianCore", "MeridianTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "MeridianCoreTests",
             dependencies: [

@@ -98,11 +98,12 @@ public final class ManagedProcess: Sendable {
         waitUntilExit()
     }
 
-    /// Waits until `condition` holds, polling every 20 ms; throws after `timeout` seconds.
-    public static func waitUntil(timeout: Double, _ what: String, _ condition: () throws -> Bool) async throws {
+    /// Waits until `condition` holds, polling every 20 ms; throws after `timeout` seconds. The one polling helper of
+    /// the tests: a readiness wait, never a fixed sleep.
+    public static func waitUntil(timeout: Double, _ what: String, _ condition: () async throws -> Bool) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if try condition() { return }
+            if try await condition() { return }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw TestSupportError("timed out after \(timeout) s waiting for \(what)")

@@ -58,11 +58,30 @@ public final class PseudoTerminalPair: Sendable {
         }
     }
 
-    /// Everything written to the other end, read from the terminal at `path` for `duration`.
-    public static func read(from path: String, for duration: Duration) async throws -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+    /// Waits until this process holds the device end open (the provider under test opened it), so that nothing
+    /// written to the receiver end before then is lost.
+    public func waitUntilDeviceIsOpen(timeout: Double = 10) async throws {
+        let device = devicePath
+        try await ManagedProcess.waitUntil(timeout: timeout, "\(device) to be opened") {
+            guard let terminal = try? FileManager.default.destinationOfSymbolicLink(atPath: device) else { return false }
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return descriptors.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == terminal }
+        }
+    }
+}
+
+/// A terminal opened for reading when made, so that what is written to it afterwards is all read.
+public final class TerminalReader: Sendable {
+    private let descriptor: Int32
+
+    /// Opens the terminal at `path` (non-blocking).
+    public init(path: String) throws {
+        descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { throw TestSupportError("cannot open \(path): errno \(errno)") }
-        defer { close(descriptor) }
+    }
+
+    /// Everything that arrives within `duration`.
+    public func read(for duration: Duration) async throws -> [UInt8] {
         var collected: [UInt8] = []
         let deadline = ContinuousClock.now + duration
         var chunk = [UInt8](repeating: 0, count: 4096)
@@ -72,6 +91,8 @@ public final class PseudoTerminalPair: Sendable {
         }
         return collected
     }
+
+    deinit { close(descriptor) }
 }
 
 extension TestData {

@@ -23,11 +23,17 @@ public enum TestData {
         sharedDirectory.appendingPathComponent(relativePath)
     }
 
-    /// Every file in a shared data folder whose name ends with `suffix`, sorted by name.
-    public static func files(in folder: String, suffix: String) -> [URL] {
+    /// Every file in a shared data folder whose name ends with `suffix`, sorted by name. Throws when there is none, so
+    /// that a test over the shared files fails rather than passes with nothing checked when the data is missing
+    /// (`@Test(arguments: try …)` records the error as the test's failure).
+    public static func files(in folder: String, suffix: String) throws -> [URL] {
         let directory = sharedDirectory.appendingPathComponent(folder)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(suffix) }.sorted().map { directory.appendingPathComponent($0) }
+        let files = names.filter { $0.hasSuffix(suffix) }.sorted().map { directory.appendingPathComponent($0) }
+        guard !files.isEmpty else {
+            throw TestSupportError("no *\(suffix) file in \(directory.path): the shared test data is missing; put it in \(sharedDirectory.path) or set MERIDIAN_SHARED_DATA to its folder")
+        }
+        return files
     }
 
     /// A fresh empty directory under the system temporary directory.

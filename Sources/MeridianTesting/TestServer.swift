@@ -1,15 +1,14 @@
 import Foundation
 import Logging
+import MeridianApp
 import MeridianCore
-import MeridianHTTP
 import MeridianStore
 import MeridianWeb
-import Prometheus
 import ServiceLifecycle
 
-/// The full Meridian HTTP application on 127.0.0.1 and a kernel-chosen port, built from a
-/// configuration and a registry exactly as `meridian serve` builds it (the web pages included), for
-/// route tests over a real socket. With `store`, the store is shared with the plugins under `StoreKey`.
+/// The full Meridian application (`MeridianApplication`, as `meridian serve` builds it, the web pages included)
+/// on 127.0.0.1 and a kernel-chosen port, built from a configuration and a registry, for route tests over a real
+/// socket. With `store`, the store is shared with the plugins under `StoreKey`.
 public final class TestServer: Sendable {
     public let host: PluginHost
     public let port: Int
@@ -26,21 +25,18 @@ public final class TestServer: Sendable {
         logger.logLevel = .critical
         let resources = Resources()
         if let store { resources[StoreKey.self] = store }
-        let prometheus = PrometheusCollectorRegistry()
-        let metrics = PrometheusMetricsFactory(registry: prometheus)
         var config = try ConfigLoader.parse(yaml)
         // The `http:` section's other settings (such as `trusted_proxies`) stay.
         (config.http.host, config.http.port, config.http.token) = ("127.0.0.1", 0, token)
         // Without a token, the tests reach the routes as `http.open_loopback` does.
         config.http.openLoopback = token == nil
-        let host = try PluginHost(config: config, registry: registry, logger: logger, resources: resources, metrics: metrics)
-        let site = WebShell(host: host, config: config, leafletDirectory: leafletDirectory, logger: logger)
         let bound = Locked<Int?>(nil)
-        let app = try MeridianServer.makeApplication(host: host, settings: config.http, registry: prometheus, metrics: metrics,
-                                                     site: site, logger: logger) { port in
+        let application = try MeridianApplication(config: config, plugins: registry, resources: resources,
+                                                  leafletDirectory: leafletDirectory, logger: logger) { port in
             bound.withLock { $0 = port }
         }
-        let group = ServiceGroup(configuration: .init(services: [app] + host.services, gracefulShutdownSignals: [], logger: logger))
+        let host = application.host
+        let group = ServiceGroup(configuration: .init(services: application.services, gracefulShutdownSignals: [], logger: logger))
         let task = Task { try await group.run() }
         try await ManagedProcess.waitUntil(timeout: 30, "the server to listen") { bound.value != nil }
         let port = bound.value ?? 0

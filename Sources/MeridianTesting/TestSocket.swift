@@ -46,6 +46,17 @@ public final class TestSocket: @unchecked Sendable {
         return (received, closed)
     }
 
+    /// True when a TCP socket listens on `port` (on 127.0.0.1 or every address), read from `/proc/net/tcp` without
+    /// connecting: a peer that serves a single connection (socat) keeps it for the program under test.
+    public static func isListening(port: Int) -> Bool {
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+        let local = String(format: ":%04X", port)
+        return table.split(separator: "\n").dropFirst().contains { line in
+            let fields = line.split(separator: " ")
+            return fields.count > 3 && fields[1].hasSuffix(local) && fields[3] == "0A"
+        }
+    }
+
     // MARK: Blocking helpers, shared with HTTPTestClient
 
     /// A connected socket with a 200 ms receive timeout (so that reads can watch a deadline).

@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
 import Logging
+import MeridianApp
 import MeridianCLI
 import MeridianCore
 import MeridianHTTP
 import MeridianStore
-import MeridianWeb
 import Metrics
 import Prometheus
 import ServiceLifecycle
@@ -58,30 +58,27 @@ struct ServeCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure("\(error)")
             }
-            let host: PluginHost
+            let access = try ServeAccess(config: settings, logger: logger)
+            let served = access.apply(to: settings)
+            let systemd = SystemdNotifier(environment: environment, logger: logger)
+            let application: MeridianApplication
             do {
-                host = try PluginHost(config: settings, registry: StandardPlugins.registry, logger: logger,
-                                      resources: resources, metrics: metrics)
+                application = try MeridianApplication(
+                    config: served, plugins: StandardPlugins.registry, resources: resources, prometheus: registry, metrics: metrics,
+                    certificate: certificate, logger: logger
+                ) { port in
+                    // First, so that whoever waits for "listening on" finds the link in the log already.
+                    access.announce(http: served.http, port: port, logger: logger)
+                    let scheme = certificate == nil ? "http" : "https"
+                    logger.notice("Meridian \(MeridianVersion.current) listening on \(scheme)://\(served.http.host):\(port) (config \(path))\(certificate.map { "; TLS \($0.summary)" } ?? "")")
+                    systemd?.ready(port: port)
+                }
             } catch let error as ConfigError {
                 throw CommandFailure("\(error)", code: 2)
             }
-            let access = try ServeAccess(config: settings, logger: logger)
-            let served = access.apply(to: settings)
-            let http = served.http
-            let site = WebShell(host: host, config: served, logger: logger)
-            let systemd = SystemdNotifier(environment: environment, logger: logger)
-            let app = try MeridianServer.makeApplication(
-                host: host, settings: http, registry: registry, metrics: metrics, site: site, certificate: certificate, logger: logger
-            ) { port in
-                // First, so that whoever waits for "listening on" finds the link in the log already.
-                access.announce(http: http, port: port, logger: logger)
-                let scheme = certificate == nil ? "http" : "https"
-                logger.notice("Meridian \(MeridianVersion.current) listening on \(scheme)://\(http.host):\(port) (config \(path))\(certificate.map { "; TLS \($0.summary)" } ?? "")")
-                systemd?.ready(port: port)
-            }
             // Shutdown runs in reverse order: the host drains the consumers first, the HTTP server stops last.
             let group = ServiceGroup(configuration: .init(
-                services: [app] + host.services + (store.wholeFileCheckDeferred ? [StoreCheckService(store: store, logger: logger)] : [])
+                services: application.services + (store.wholeFileCheckDeferred ? [StoreCheckService(store: store, logger: logger)] : [])
                     + [ReloadService(signals: hangups, configPath: path, environment: environment, certificate: certificate,
                                    logger: logger)]
                     + (systemd.map { [$0] } ?? []),

@@ -8,10 +8,12 @@ import Testing
 /// location: never a crash, a hang or another error.
 @Suite("FIT: fuzzing with the shared files")
 struct FITFuzzTests {
-    static let files = TestData.files(in: "fit", suffix: ".fit").map(\.lastPathComponent)
-    static let smallFiles = TestData.files(in: "fit", suffix: ".fit").filter { url in
-        ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? .max) <= 8192
-    }.map(\.lastPathComponent)
+    static func files() throws -> [String] { try TestData.files(in: "fit", suffix: ".fit").map(\.lastPathComponent) }
+    static func smallFiles() throws -> [String] {
+        try TestData.files(in: "fit", suffix: ".fit").filter { url in
+            ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? .max) <= 8192
+        }.map(\.lastPathComponent)
+    }
 
     /// Reads `bytes`; true when they decoded, false when refused with a located error.
     private func outcome(_ bytes: [UInt8], _ label: String) -> Bool {
@@ -26,7 +28,7 @@ struct FITFuzzTests {
         }
     }
 
-    @Test("every truncation of the small files", arguments: smallFiles)
+    @Test("every truncation of the small files", arguments: try smallFiles())
     func truncations(name: String) throws {
         let bytes = try [UInt8](Data(contentsOf: TestData.url("fit/\(name)")))
         #expect(bytes.count > 700)
@@ -38,7 +40,7 @@ struct FITFuzzTests {
         #expect(outcome(bytes, name) || name.contains("corrupt") || name.contains("crc") || name.contains("eof"))
     }
 
-    @Test("random byte flips, with and without the CRCs fixed up", arguments: files)
+    @Test("random byte flips, with and without the CRCs fixed up", arguments: try files())
     func byteFlips(name: String) throws {
         let bytes = try [UInt8](Data(contentsOf: TestData.url("fit/\(name)")))
         var random = SeededRandom(seed: UInt64(bytes.count) &* 0x9E37_79B9 &+ 20_261_123)

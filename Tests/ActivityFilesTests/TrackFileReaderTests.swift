@@ -7,9 +7,9 @@ import Testing
 
 @Suite("Track files: GPX, gpsd JSON, NMEA")
 struct TrackFileReaderTests {
-    static let gpxFiles = TestData.files(in: "gpx", suffix: ".gpx").map(\.lastPathComponent)
+    static func gpxFiles() throws -> [String] { try TestData.files(in: "gpx", suffix: ".gpx").map(\.lastPathComponent) }
 
-    @Test("every shared GPX file", arguments: gpxFiles)
+    @Test("every shared GPX file", arguments: try gpxFiles())
     func readsGPX(name: String) throws {
         let url = TestData.url("gpx/\(name)")
         var errors: [TrackReadError] = []

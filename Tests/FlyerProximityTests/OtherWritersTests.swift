@@ -9,23 +9,16 @@ import Testing
 /// a second service instance; long writes holding a SpatiaLite file give 503 `database_busy`.
 @Suite("other writers: the CLI and other instances are seen within 1 s; a busy database answers 503")
 struct OtherWritersTests {
-    static let binary = TestData.repositoryRoot.appendingPathComponent(".build/debug/meridian").path
-
     /// Runs `meridian flyers ARGUMENTS`; returns its exit status and output.
     static func meridian(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = try ManagedProcess(binary, ["flyers"] + arguments, environment: ["PATH": "/usr/bin:/bin"])
+        let process = try ManagedProcess(MeridianBinary.path, ["flyers"] + arguments, environment: ["PATH": "/usr/bin:/bin"])
         process.waitUntilExit()
         return (process.exitStatus ?? -1, process.output())
     }
 
     /// Waits until `condition` holds, for at most `seconds` (a propagation deadline, not a speed check).
     static func within(_ seconds: Double, _ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            if try await condition() { return }
-            guard Date() < deadline else { throw TestSupportError("not within \(seconds) s: \(what)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await ManagedProcess.waitUntil(timeout: seconds, what, condition)
     }
 
     /// Another process (Python's sqlite3) that holds the write lock of the SpatiaLite file at `path` until stopped.
@@ -124,7 +117,7 @@ struct OtherWritersTests {
 
         // Two real imports into a new file at once: both finish, or the loser says the database is busy.
         let fresh = folder.appendingPathComponent("fresh.sqlite").path
-        let imports = try (0..<2).map { _ in try ManagedProcess(Self.binary, ["flyers", "import", "--db", fresh, file.path]) }
+        let imports = try (0..<2).map { _ in try ManagedProcess(MeridianBinary.path, ["flyers", "import", "--db", fresh, file.path]) }
         for process in imports {
             process.waitUntilExit()
             let output = process.output()

@@ -116,7 +116,7 @@ struct PostGISFaultTests {
 
         let folder = try TestData.temporaryDirectory("meridian-url")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = try ManagedProcess(OtherWritersTests.binary, ["flyers", "get", "x", "--db", "mysql://user@host/db"], currentDirectory: folder)
+        let process = try ManagedProcess(MeridianBinary.path, ["flyers", "get", "x", "--db", "mysql://user@host/db"], currentDirectory: folder)
         process.waitUntilExit()
         #expect(process.exitStatus == 2)
         #expect(process.output().contains("--db: ") && process.output().contains("only PostgreSQL"), "\(process.output())")

@@ -41,10 +41,10 @@ struct NMEASerialProviderTests {
         let pair = PseudoTerminalPair(directory: directory)
         try await pair.start()
         defer { pair.stop() }
-        let (receiverEnd, device) = (pair.receiverEnd, pair.devicePath)
+        let device = pair.devicePath
         let writer = Task {
-            try await Task.sleep(for: .milliseconds(200))
-            try await PseudoTerminalPair.write(lines: TestData.nmeaSentences("nmea-rtk.log"), to: receiverEnd)
+            try await pair.waitUntilDeviceIsOpen()
+            try await pair.write(lines: TestData.nmeaSentences("nmea-rtk.log"))
         }
         defer { writer.cancel() }
         let report = try await ProviderConformance.run(id: "serial-test", minimumFixes: 20) { context in
@@ -126,9 +126,9 @@ struct NMEASerialProviderTests {
         try await pair.start()
         defer { pair.stop() }
         let options = NMEASerialOptions(device: pair.devicePath, initSentences: ["PMTK220,200", "$PMTK314,0,1,0,1*29"])
-        let receiverEnd = pair.receiverEnd
-        let reading = Task { try await PseudoTerminalPair.read(from: receiverEnd, for: .seconds(1)) }
-        try await Task.sleep(for: .milliseconds(100))
+        // Opened before the provider starts, so nothing it writes is missed.
+        let reader = try TerminalReader(path: pair.receiverEnd)
+        let reading = Task { try await reader.read(for: .seconds(1)) }
         try await ProviderHarness.with(id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
             let written = try await reading.value
             #expect(String(decoding: written, as: UTF8.self) == "$PMTK220,200*2C\r\n$PMTK314,0,1,0,1*29\r\n")

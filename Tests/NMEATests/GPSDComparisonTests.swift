@@ -6,9 +6,11 @@ import Testing
 
 @Suite("NMEA logs against gpsd's expected output")
 struct GPSDComparisonTests {
-    static let logs = TestData.files(in: "nmea", suffix: ".log.chk").map { $0.deletingPathExtension().lastPathComponent }
+    static func logs() throws -> [String] {
+        try TestData.files(in: "nmea", suffix: ".log.chk").map { $0.deletingPathExtension().lastPathComponent }
+    }
 
-    @Test("every gpsd epoch with mode ≥ 2 has a matching fix", arguments: logs)
+    @Test("every gpsd epoch with mode ≥ 2 has a matching fix", arguments: try logs())
     func matchesGPSD(log: String) throws {
         let expected = try GPSDReference.epochs(in: TestData.url("nmea/\(log).chk"))
         let (fixes, _) = try decodeFile(TestData.url("nmea/\(log)"))

@@ -11,25 +11,24 @@ import Testing
 /// `kill -9` of the real `meridian serve` while a run is being tracked from a replayed track:
 /// after a restart the run continues and at most the last second of points is missing.
 @Suite(.serialized) struct DurabilityProcessTests {
-    static let binary = TestData.repositoryRoot.appendingPathComponent(".build/debug/meridian").path
-
     struct Service {
         let process: ManagedProcess
         let port: Int
     }
 
-    static func serve(config: URL, port: Int) async throws -> Service {
-        let process = try ManagedProcess(binary, ["serve", "--config", config.path], currentDirectory: TestData.repositoryRoot)
-        try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen") {
-            guard process.isRunning else { throw TestSupportError("meridian serve exited: \(process.output())") }
-            return process.output().contains("listening on")
-        }
+    /// `meridian serve` on `config`, on the port the kernel chose for it.
+    static func serve(config: URL) async throws -> Service {
+        let (process, port) = try await MeridianBinary.serve(config: config.path)
         return Service(process: process, port: port)
     }
+
+    /// Every request needs a token.
+    static let token = "durability-test-token-0123456789"
 
     static func request(_ method: String, _ path: String, port: Int, body: String? = nil) async throws -> (status: Int, body: Data) {
         var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(path)")))
         request.httpMethod = method
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.timeoutInterval = 10
         if let body {
             request.httpBody = Data(body.utf8)
@@ -55,18 +54,14 @@ import Testing
     }
 
     @Test func killNineDuringARunLosesAtMostOneSecond() async throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
-            Issue.record("build the meridian binary first (swift build): \(Self.binary) is missing")
-            return
-        }
         let directory = try TestData.temporaryDirectory("meridian-kill")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let port = try FreePort.next()
         let database = directory.appendingPathComponent("meridian.sqlite").path
         let config = directory.appendingPathComponent("meridian.yaml")
         try """
             http:
-              port: \(port)
+              port: 0
+              token: \(Self.token)
             store:
               path: \(database)
             providers:
@@ -80,8 +75,9 @@ import Testing
               - type: run-tracker
             """.write(to: config, atomically: true, encoding: .utf8)
 
-        let first = try await Self.serve(config: config, port: port)
+        let first = try await Self.serve(config: config)
         defer { first.process.stop() }
+        let port = first.port
         let (code, body) = try await Self.request("POST", "/v1/runs", port: port, body: #"{"name": "Crash test", "activity": "other"}"#)
         #expect(code == 201, "\(String(decoding: body, as: UTF8.self))")
         let started = try #require(try await Self.poll("50 points before the kill") {
@@ -98,15 +94,15 @@ import Testing
         #expect(killedAt.timeIntervalSince(lastStored.time) <= 1.0, "last stored point \(killedAt.timeIntervalSince(lastStored.time)) s before the kill")
         #expect(stored.map(\.sequence) == Array(0..<stored.count))
 
-        let second = try await Self.serve(config: config, port: port)
+        let second = try await Self.serve(config: config)
         defer { second.process.stop() }
         let restored = try #require(try await Self.poll("the restored run to keep tracking") {
-            try await Self.status(port: port).flatMap { $0.run.pointCount >= stored.count + 20 ? $0 : nil }
+            try await Self.status(port: second.port).flatMap { $0.run.pointCount >= stored.count + 20 ? $0 : nil }
         })
         #expect(restored.run.id == started.run.id)
         #expect(restored.run.state == .tracking)
         #expect(restored.run.startedAt == started.run.startedAt)
-        let (stopCode, _) = try await Self.request("POST", "/v1/runs/\(started.run.id)/stop", port: port)
+        let (stopCode, _) = try await Self.request("POST", "/v1/runs/\(started.run.id)/stop", port: second.port)
         #expect(stopCode == 200)
         let final = try await RunStore(store: Store.open(path: database)).points(runID: started.run.id)
         #expect(final.count >= restored.run.pointCount)
@@ -114,13 +110,13 @@ import Testing
         #expect(Set(final.map(\.segment)).count >= 2)  // the restart broke the segment
     }
 
-    /// Polls `probe` every 100 ms for up to 60 s until it returns a value.
+    /// Polls `probe` for up to 60 s until it returns a value.
     static func poll<T>(_ what: String, _ probe: () async throws -> T?) async throws -> T? {
-        for _ in 0..<600 {
-            if let value = try await probe() { return value }
-            try await Task.sleep(for: .milliseconds(100))
+        var value: T?
+        try await ManagedProcess.waitUntil(timeout: 60, what) {
+            value = try await probe()
+            return value != nil
         }
-        Issue.record("timed out waiting for \(what)")
-        return nil
+        return value
     }
 }

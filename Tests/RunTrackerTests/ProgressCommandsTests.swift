@@ -9,15 +9,13 @@ import Workloads
 /// the tracker: output, JSON, and exit code 2 with a clear message for bad input (nothing stored).
 @Suite("Progress commands of the meridian binary")
 struct ProgressCommandsTests {
-    static let binary = TestData.repositoryRoot.appendingPathComponent(".build/debug/meridian").path
-
     struct Setup {
         let fixture: HistoryFixture
         let config: URL
 
         /// Runs `meridian runs ARGUMENTS --db … --config …`; the exit status and everything it printed.
         func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-            let process = try ManagedProcess(ProgressCommandsTests.binary,
+            let process = try ManagedProcess(MeridianBinary.path,
                                              ["runs"] + arguments + ["--db", fixture.store.path, "--config", config.path],
                                              currentDirectory: TestData.repositoryRoot)
             process.waitUntilExit()
@@ -32,10 +30,6 @@ struct ProgressCommandsTests {
     }
 
     static func withSetup(_ body: (Setup) throws -> Void) throws {
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            Issue.record("build the meridian binary first (swift build): \(binary) is missing")
-            return
-        }
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
         for (index, speed) in [3.0, 3.6, 3.3].enumerated() {

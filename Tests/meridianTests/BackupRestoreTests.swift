@@ -10,7 +10,7 @@ import Testing
 struct BackupRestoreTests {
     static let token = "backup-test-token-0123456789abcdef"
 
-    /// A configuration serving `database` on `port` with a replayed run (10× real time), the run tracker and flyers.
+    /// A configuration serving `database` on `port` (which `runs start --config` reads) with a replayed run (10× real time), the run tracker and flyers.
     static func writeConfig(_ directory: URL, database: String, port: Int) throws -> String {
         let config = directory.appendingPathComponent("serve.yaml")
         try """
@@ -34,12 +34,7 @@ struct BackupRestoreTests {
     }
 
     static func serve(config: String, in directory: URL) async throws -> ManagedProcess {
-        let process = try ManagedProcess(MeridianBinary.path, ["serve", "--config", config], currentDirectory: directory)
-        try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen") {
-            guard process.isRunning else { throw TestSupportError("meridian serve exited: \(process.output())") }
-            return process.output().contains("listening on")
-        }
-        return process
+        try await MeridianBinary.serve(config: config, in: directory).process
     }
 
     /// What SQLite's own shell answers to `sql` (one number) on the database at `path`.

@@ -21,11 +21,11 @@ struct ConfigurationTests {
 
     @Test("a replay file and store.path relative to the configuration's folder, served from /")
     func relativePathsFromRoot() async throws {
-        let served = try await ServedInstance(extraEnvironment: ["MERIDIAN_DB": ""], currentDirectory: Self.root) { port, directory in
+        let served = try await ServedInstance(extraEnvironment: ["MERIDIAN_DB": ""], currentDirectory: Self.root) { directory in
             try Data(contentsOf: TestData.url("nmea/garmin15x.log")).write(to: directory.appendingPathComponent("track.nmea"))
             return """
                 http:
-                  port: \(port)
+                  port: 0
                 store:
                   path: db/meridian.sqlite
                 providers:
@@ -53,9 +53,11 @@ struct ConfigurationTests {
         #expect(!named.stderr.contains("no configuration"), "\(named.stderr)")
     }
 
-    /// A service with the run tracker only, on a free port.
+    /// A service with the run tracker only, on a free port written in its configuration (where `runs … --config`
+    /// finds it).
     static func runTracker() async throws -> ServedInstance {
-        try await ServedInstance { port, _ in "http:\n  port: \(port)\nconsumers:\n  - type: run-tracker\n" }
+        let port = try FreePort.next()
+        return try await ServedInstance { _ in "http:\n  port: \(port)\nconsumers:\n  - type: run-tracker\n" }
     }
 
     @Test("runs commands find the service through the configuration's http.port, or MERIDIAN_SERVER")
@@ -63,10 +65,13 @@ struct ConfigurationTests {
         let served = try await Self.runTracker()
         defer { served.stop() }
         let config = served.directory.appendingPathComponent("meridian.yaml").path
-        let viaConfig = try MeridianBinary.run(["runs", "status", "--config", config])
+        // The same database as the service's: the token is read from the file `serve` made beside it.
+        let database = served.directory.appendingPathComponent("meridian.sqlite").path
+        let viaConfig = try MeridianBinary.run(["runs", "status", "--config", config], environment: ["MERIDIAN_DB": database])
         #expect(viaConfig.status == 1)
         #expect(viaConfig.stderr.contains("no run is being tracked; start one with `meridian runs start`"), "\(viaConfig.stderr)")
-        let viaEnvironment = try MeridianBinary.run(["runs", "status"], environment: ["MERIDIAN_SERVER": "http://127.0.0.1:\(served.client.port)"],
+        let viaEnvironment = try MeridianBinary.run(["runs", "status"], environment: ["MERIDIAN_SERVER": "http://127.0.0.1:\(served.client.port)",
+                                                                                     "MERIDIAN_TOKEN": served.token ?? ""],
                                                     in: served.directory)
         #expect(viaEnvironment.stderr.contains("no run is being tracked"), "\(viaEnvironment.stderr)")
     }
@@ -79,10 +84,11 @@ struct ConfigurationTests {
         let started = try await served.client.request("POST", "/v1/runs", body: body)
         #expect(started.status == 201, "\(started.text)")
         let server = ["--server", "http://127.0.0.1:\(served.client.port)"]
-        let stopped = try MeridianBinary.run(["runs", "stop", "--id", id] + server)
+        let token = ["MERIDIAN_TOKEN": served.token ?? ""]
+        let stopped = try MeridianBinary.run(["runs", "stop", "--id", id] + server, environment: token)
         #expect(stopped.status == 0, "\(stopped.stderr)")
         #expect(stopped.stdout.contains("id \(id)") && stopped.stdout.contains("draft"), "\(stopped.stdout)")
-        let discarded = try MeridianBinary.run(["runs", "discard", "--id", id] + server)
+        let discarded = try MeridianBinary.run(["runs", "discard", "--id", id] + server, environment: token)
         #expect(discarded.status == 0 && discarded.stdout.contains("discarded draft \(id)"), "\(discarded.stderr)")
     }
 
@@ -108,35 +114,5 @@ struct ConfigurationTests {
         #expect(result.stderr.contains("127.0.0.1:\(holder.port) is already in use; change http.port"), "\(result.stderr)")
         #expect(!result.stderr.contains("replaying") && !result.stderr.contains("Server started"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("m.sqlite").path))
-    }
-}
-
-/// A socket listening on a free loopback port, standing for another program that holds it.
-final class TestListener {
-    let port: Int
-    private let descriptor: Int32
-
-    init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        guard bound == 0, listen(descriptor, 1) == 0, named == 0 else {
-            Glibc.close(descriptor)
-            throw TestSupportError("cannot listen on a free loopback port")
-        }
-        self.descriptor = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    func close() {
-        Glibc.close(descriptor)
     }
 }

@@ -7,9 +7,9 @@ import Testing
 struct DevicesCommandTests {
     @Test("devices add prints a key that a phone posts with; rotate revokes it; bad names are usage errors")
     func addPostRotate() async throws {
-        let served = try await ServedInstance { port, directory in
+        let served = try await ServedInstance { directory in
             """
-            http: {host: 127.0.0.1, port: \(port)}
+            http: {host: 127.0.0.1, port: 0}
             providers:
               - id: phones
                 type: phone

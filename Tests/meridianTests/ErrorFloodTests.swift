@@ -36,11 +36,11 @@ struct ErrorFloodTests {
 
     @Test("the replay provider logs the first errors and one summary per pass")
     func replayProvider() async throws {
-        let served = try await ServedInstance { port, directory in
+        let served = try await ServedInstance { directory in
             let log = try Self.floodedLog(in: directory)
             return """
                 http:
-                  port: \(port)
+                  port: 0
                 providers:
                   - id: flooded
                     type: replay

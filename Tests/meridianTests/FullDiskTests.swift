@@ -31,8 +31,8 @@ struct FullDiskTests {
             try? FileManager.default.removeItem(at: disk)
         }
         let database = disk.appendingPathComponent("meridian.sqlite").path
-        let served = try await ServedInstance(extraEnvironment: ["MERIDIAN_DB": database]) { port, _ in
-            "http:\n  port: \(port)\nproviders: []\nconsumers:\n  - type: run-tracker\n"
+        let served = try await ServedInstance(extraEnvironment: ["MERIDIAN_DB": database]) { _ in
+            "http:\n  port: 0\nproviders: []\nconsumers:\n  - type: run-tracker\n"
         }
         defer { served.stop() }
         let fit = try Data(contentsOf: TestData.url("fit/fitparse__garmin-edge-500-activity.fit"))

@@ -7,7 +7,7 @@ import Testing
 struct HangupTests {
     @Test("SIGHUP reloads the log level, says so, and the service still answers /health")
     func hangupReloadsLogging() async throws {
-        let served = try await ServedInstance { port, _ in "http:\n  port: \(port)\nlog_level: info\n" }
+        let served = try await ServedInstance { _ in "http:\n  port: 0\nlog_level: info\n" }
         defer { served.stop() }
         let config = served.directory.appendingPathComponent("meridian.yaml")
         try "http:\n  port: \(served.client.port)\nlog_level: warning\n".write(to: config, atomically: true, encoding: .utf8)

@@ -31,12 +31,10 @@ struct HostileClientTests {
             #expect(try refused.error().message.contains("http.max_connections"))
         }  // the refused connection closes here; until then it counts too
         held.removeFirst()  // closes it
-        var status = 0
-        for _ in 0..<100 where status != 200 {
-            status = (try? await served.client.request("GET", "/health"))?.status ?? 0
-            if status != 200 { try await Task.sleep(for: .milliseconds(100)) }
+        let client = served.client
+        try await ManagedProcess.waitUntil(timeout: 10, "a place to come free after a held connection closed") {
+            (try? await client.request("GET", "/health"))?.status == 200
         }
-        #expect(status == 200, "no place came free after a held connection closed")
     }
 
     @Test("a request body trickled a byte at a time gets a 408 and is closed after http.body_timeout")
@@ -44,7 +42,7 @@ struct HostileClientTests {
         let served = try await ServedInstance(http: ["idle_timeout: 120", "body_timeout: 1", "body_min_rate: 100"])
         defer { served.stop() }
         let socket = try TestSocket(port: served.client.port)
-        try await socket.send("POST /v1/runs/import HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/gpx+xml\r\nContent-Length: 100000\r\n\r\n<")
+        try await socket.send("POST /v1/runs/import HTTP/1.1\r\nHost: 127.0.0.1\r\n\(served.authorization)Content-Type: application/gpx+xml\r\nContent-Length: 100000\r\n\r\n<")
         // Before: the connection stayed open for as long as bytes kept coming (each one restarted the idle timeout).
         let (answer, closed) = try await ConnectionLimitsTests.trickle("g", to: socket)
         #expect(closed, "the slow body's connection was still open after 30 s: \(String(decoding: answer, as: UTF8.self))")
@@ -61,9 +59,9 @@ struct HostileClientTests {
     }
 
     /// Sends `body` as an import and returns the open socket once all of it is sent.
-    private static func startImport(_ body: Data, port: Int) async throws -> TestSocket {
-        let socket = try TestSocket(port: port)
-        try await socket.send("POST /v1/runs/import?name=long HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/gzip\r\nContent-Length: \(body.count)\r\n\r\n")
+    private static func startImport(_ body: Data, to served: ServedInstance) async throws -> TestSocket {
+        let socket = try TestSocket(port: served.client.port)
+        try await socket.send("POST /v1/runs/import?name=long HTTP/1.1\r\nHost: 127.0.0.1\r\n\(served.authorization)Content-Type: application/gzip\r\nContent-Length: \(body.count)\r\n\r\n")
         try await socket.send(body)
         return socket
     }
@@ -74,7 +72,7 @@ struct HostileClientTests {
         let served = try await ServedInstance()
         defer { served.stop() }
         do {
-            let socket = try await Self.startImport(upload, port: served.client.port)
+            let socket = try await Self.startImport(upload, to: served)
             // The service has the whole body and is reading it; the client gives up.
             let (early, _) = try await socket.read(timeout: 0.5) { !$0.isEmpty }
             #expect(early.isEmpty, "answered before the client left: \(String(decoding: early, as: UTF8.self))")
@@ -92,7 +90,7 @@ struct HostileClientTests {
         let upload = try await Self.longUpload()
         let served = try await ServedInstance()
         defer { served.stop() }
-        let socket = try await Self.startImport(upload, port: served.client.port)
+        let socket = try await Self.startImport(upload, to: served)
         let (early, _) = try await socket.read(timeout: 0.5) { !$0.isEmpty }
         #expect(early.isEmpty, "answered before SIGTERM: \(String(decoding: early, as: UTF8.self))")
         served.process.send(SIGTERM)

@@ -157,9 +157,9 @@ struct OpenAPIContractTests {
 
         // Wait until the run has received fixes (the sample replay sends one per second).
         var active = try await served.client.request("GET", "/v1/runs/active")
-        for _ in 0..<100 where ((try? active.json()["run"] as? [String: Any])?["points"] as? Int ?? 0) == 0 {
-            try await Task.sleep(for: .milliseconds(100))
+        try await ManagedProcess.waitUntil(timeout: 10, "the run's first points") {
             active = try await served.client.request("GET", "/v1/runs/active")
+            return ((try? active.json()["run"] as? [String: Any])?["points"] as? Int ?? 0) > 0
         }
         #expect(active.status == 200, "\(active.text)")
         spec.expectDocumented(active, "get", "/v1/runs/active")

@@ -11,10 +11,10 @@ struct ProviderCountersTests {
         let gpx = TestData.url("gpx/gpxpy__korita-zbevnica.gpx").path
         let nmea = TestData.repositoryRoot.appendingPathComponent("Config/samples/sample-run.nmea").path
         let gpsdPort = try FreePort.next()
-        let served = try await ServedInstance { port, directory in
+        let served = try await ServedInstance { directory in
             """
             http:
-              port: \(port)
+              port: 0
             providers:
               - {id: gpx, type: replay, priority: 0, file: \(gpx), speed: 1}
               - {id: nmea, type: replay, priority: 1, file: \(nmea), speed: 1}

@@ -11,11 +11,11 @@ struct ProviderEndTests {
     /// `meridian serve` with the bundled sample as the healthy provider and `broken` replaying `file` (written into
     /// the temporary folder by `write`).
     static func serve(file: String, loop: Bool, write: (URL) throws -> Void) async throws -> ServedInstance {
-        try await ServedInstance { port, directory in
+        try await ServedInstance { directory in
             try write(directory.appendingPathComponent(file))
             return """
                 http:
-                  port: \(port)
+                  port: 0
                 providers:
                   - id: healthy
                     type: replay

@@ -104,9 +104,10 @@ struct RunsCommandTests {
 
     @Test("runs resume without a run says what to do in the command line's words")
     func resumeWithoutRun() async throws {
-        let served = try await ServedInstance { port, _ in "http:\n  port: \(port)\nconsumers:\n  - type: run-tracker\n" }
+        let served = try await ServedInstance { _ in "http:\n  port: 0\nconsumers:\n  - type: run-tracker\n" }
         defer { served.stop() }
-        let result = try MeridianBinary.run(["runs", "resume", "--server", "http://127.0.0.1:\(served.client.port)"])
+        let result = try MeridianBinary.run(["runs", "resume", "--server", "http://127.0.0.1:\(served.client.port)"],
+                                            environment: ["MERIDIAN_TOKEN": served.token ?? ""])
         #expect(result.status == 1)
         #expect(result.stderr.contains("meridian runs resume --id") && result.stderr.contains("meridian runs list --drafts"), "\(result.stderr)")
         #expect(!result.stderr.contains("POST /v1"), "\(result.stderr)")

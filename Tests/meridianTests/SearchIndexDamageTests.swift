@@ -27,7 +27,7 @@ struct SearchIndexDamageTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (original, _) = try StoreIntegrityTests.makeDatabase(in: directory)
         // A service's file: the run tracker's tables are there too (a damaged file cannot take new tables).
-        let (first, _) = try StoreIntegrityTests.launch(original, consumers: ["flyers", "run-tracker"], in: directory)
+        let first = try StoreIntegrityTests.launch(original, consumers: ["flyers", "run-tracker"], in: directory)
         try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen or exit") {
             !first.isRunning || first.output().contains("listening on")
         }
@@ -48,7 +48,7 @@ struct SearchIndexDamageTests {
         try handle.close()
         #expect(VerifiedStamp.record(path), "the stamp is forged: the damage is what a stamp cannot show")
 
-        let (process, port) = try StoreIntegrityTests.launch(path, consumers: ["flyers", "run-tracker"], in: directory)
+        let process = try StoreIntegrityTests.launch(path, consumers: ["flyers", "run-tracker"], in: directory)
         defer { process.stop() }
         try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen or exit") {
             !process.isRunning || process.output().contains("listening on")
@@ -57,7 +57,7 @@ struct SearchIndexDamageTests {
         try #require(process.isRunning, "the service exited: \(output)")
         #expect(output.contains("critical") && output.contains("flyer_search_index") && output.contains(path)
                 && output.contains("meridian store check") && output.contains("writes are refused"), "\(output)")
-        let client = HTTPTestClient(port: port)
+        let client = try ServedInstance.client(from: output)
         #expect(try await client.request("GET", "/health").json()["status"] as? String == "damaged")
         let nearby = try await client.request("GET", "/v1/flyers/nearby?lat=48&lon=2&limit=10")
         #expect(nearby.status == 200, "\(nearby.text)")

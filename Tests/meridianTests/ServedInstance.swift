@@ -1,11 +1,14 @@
 import Foundation
 import MeridianTesting
 
-/// `meridian serve` on a configuration in a temporary folder, on a free port and a temporary database.
+/// `meridian serve` on a configuration in a temporary folder, on a port the kernel chooses and a temporary database.
 final class ServedInstance {
     let process: ManagedProcess
+    /// A client with the service's token (the bearer header), when it has one.
     let client: HTTPTestClient
     let directory: URL
+    /// The token `meridian serve` made on its first start (from its sign-in link), when the configuration names none.
+    let token: String?
 
     /// The shipped default configuration. `http` holds extra lines for the `http:` section (e.g. `idle_timeout: 1`),
     /// one key per line.
@@ -13,40 +16,55 @@ final class ServedInstance {
         // The copy lives elsewhere, so its relative sample path is made absolute.
         let samples = TestData.repositoryRoot.appendingPathComponent("Config/samples").path
         let shipped = try String(contentsOf: TestData.repositoryRoot.appendingPathComponent("Config/meridian.yaml"), encoding: .utf8)
-        try await self.init(extraEnvironment: extraEnvironment) { port, _ in
-            shipped.replacingOccurrences(of: "port: 8080", with: (["port: \(port)"] + http).joined(separator: "\n  "))
+        try await self.init(extraEnvironment: extraEnvironment) { _ in
+            shipped.replacingOccurrences(of: "port: 8080", with: (["port: 0"] + http).joined(separator: "\n  "))
                 .replacingOccurrences(of: "file: samples/", with: "file: \(samples)/")
         }
     }
 
-    /// The configuration `yaml` makes from the port and the temporary folder (which holds the configuration file,
-    /// and the database unless `MERIDIAN_DB` is given), served from `currentDirectory`.
+    /// The configuration `yaml` makes from the temporary folder (which holds the configuration file, and the database
+    /// unless `MERIDIAN_DB` is given), served from `currentDirectory`. With `http.port: 0` the kernel chooses the port,
+    /// read back from the service's log.
     init(extraEnvironment: [String: String] = [:], currentDirectory: URL = TestData.repositoryRoot,
-         yaml: (Int, URL) throws -> String) async throws {
+         yaml: (URL) throws -> String) async throws {
         directory = try TestData.temporaryDirectory()
-        let port = try FreePort.next()
         let config = directory.appendingPathComponent("meridian.yaml")
-        try yaml(port, directory).write(to: config, atomically: true, encoding: .utf8)
+        try yaml(directory).write(to: config, atomically: true, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment
         environment["MERIDIAN_DB"] = directory.appendingPathComponent("meridian.sqlite").path
         environment.merge(extraEnvironment) { $1 }
-        process = try ManagedProcess(MeridianBinary.path, ["serve", "--config", config.path],
-                                     environment: environment, currentDirectory: currentDirectory)
-        client = HTTPTestClient(port: port)
-        let process = self.process
-        try await ManagedProcess.waitUntil(timeout: 30, "meridian serve to listen") {
-            guard process.isRunning else { throw TestSupportError("meridian serve exited: \(process.output())") }
-            return process.output().contains("listening on")
-        }
+        let (process, port) = try await MeridianBinary.serve(config: config.path, environment: environment, in: currentDirectory,
+                                                             timeout: 30)
+        self.process = process
+        token = Self.signInToken(in: process.output())
+        client = HTTPTestClient(port: port, headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+    }
+
+    /// The token's header line for requests written by hand (`Authorization: Bearer …\r\n`), or nothing.
+    var authorization: String {
+        token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
+    }
+
+    /// A client of the `meridian serve` whose log is `output`, on its port and with its token.
+    static func client(from output: String) throws -> HTTPTestClient {
+        guard let port = MeridianBinary.listeningPort(in: output) else { throw TestSupportError("no listening port in: \(output)") }
+        return HTTPTestClient(port: port, headers: signInToken(in: output).map { ["Authorization": "Bearer \($0)"] } ?? [:])
+    }
+
+    /// The token of the sign-in link `meridian serve` logs before "listening on" (`sign in: http://…/?token=… (…)`).
+    static func signInToken(in output: String) -> String? {
+        guard let line = output.split(separator: "\n").first(where: { $0.contains("sign in: ") }),
+              let start = line.range(of: "?token=")?.upperBound else { return nil }
+        return String(line[start...].prefix { !$0.isWhitespace })
     }
 
     /// Waits until `/v1/position` has a fix (the sample replay runs in real time).
     func waitForPosition() async throws {
-        for _ in 0..<100 {
-            if try await client.request("GET", "/v1/position").status == 200 { return }
-            try await Task.sleep(for: .milliseconds(100))
+        let (client, process) = (self.client, self.process)
+        try await ManagedProcess.waitUntil(timeout: 10, "a position on /v1/position") {
+            guard process.isRunning else { throw TestSupportError("meridian serve exited: \(process.output())") }
+            return try await client.request("GET", "/v1/position").status == 200
         }
-        throw TestSupportError("no position after 10 s: \(process.output())")
     }
 
     /// The entry of provider `id` in `/v1/providers`.
@@ -59,13 +77,13 @@ final class ServedInstance {
     @discardableResult
     func waitForProvider(_ id: String, state: String) async throws -> [String: Any] {
         var last: [String: Any]?
-        for _ in 0..<200 {
-            last = try await provider(id)
-            if let last, last["state"] as? String == state { return last }
+        let process = self.process
+        try await ManagedProcess.waitUntil(timeout: 20, "provider \(id) to reach \(state)") {
             guard process.isRunning else { throw TestSupportError("meridian serve exited: \(process.output())") }
-            try await Task.sleep(for: .milliseconds(100))
+            last = try await provider(id)
+            return last?["state"] as? String == state
         }
-        throw TestSupportError("provider \(id) did not reach \(state) within 20 s (last: \(String(describing: last))): \(process.output())")
+        return last ?? [:]
     }
 
     func stop() {

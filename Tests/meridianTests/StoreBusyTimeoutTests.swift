@@ -25,8 +25,8 @@ struct StoreBusyTimeoutTests {
     func waitsTheConfiguredTime() async throws {
         // SpatiaLite sets a connection's busy timeout to 5 s when it loads; a lock held longer than that tells
         // the configured 30 s from SpatiaLite's 5 s without timing anything.
-        let served = try await ServedInstance { port, _ in
-            "http:\n  port: \(port)\nstore:\n  path: meridian.sqlite\n  busy_timeout: 30\nproviders: []\nconsumers:\n  - type: flyers\n"
+        let served = try await ServedInstance { _ in
+            "http:\n  port: 0\nstore:\n  path: meridian.sqlite\n  busy_timeout: 30\nproviders: []\nconsumers:\n  - type: flyers\n"
         }
         defer { served.stop() }
         let holder = try await Self.holdWriteLock(served.directory.appendingPathComponent("meridian.sqlite").path, seconds: 6.5)

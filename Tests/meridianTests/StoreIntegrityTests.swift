@@ -45,19 +45,19 @@ struct StoreIntegrityTests {
         return shell.output().trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Launches `meridian serve` on `database` with `consumers` on a free port (the caller stops it).
-    static func launch(_ database: String, consumers: [String] = ["flyers"], in directory: URL) throws -> (process: ManagedProcess, port: Int) {
-        let port = try FreePort.next()
+    /// Launches `meridian serve` on `database` with `consumers` on a port the kernel chooses (the caller stops it, and
+    /// reads the port from its log with `MeridianBinary.listeningPort`).
+    static func launch(_ database: String, consumers: [String] = ["flyers"], in directory: URL) throws -> ManagedProcess {
         let config = directory.appendingPathComponent("serve.yaml")
-        try "http:\n  port: \(port)\nstore:\n  path: \(database)\nconsumers:\n\(consumers.map { "  - type: \($0)\n" }.joined())"
+        try "http:\n  port: 0\nstore:\n  path: \(database)\nconsumers:\n\(consumers.map { "  - type: \($0)\n" }.joined())"
             .write(to: config, atomically: true, encoding: .utf8)
-        return (try ManagedProcess(MeridianBinary.path, ["serve", "--config", config.path], currentDirectory: directory), port)
+        return try ManagedProcess(MeridianBinary.path, ["serve", "--config", config.path], currentDirectory: directory)
     }
 
     /// Starts `meridian serve` with only the flyers consumer on `database` and returns whether it started
     /// (then stopped again) and its output.
     static func serve(_ database: String, in directory: URL) async throws -> (started: Bool, status: Int32?, output: String) {
-        let (process, _) = try launch(database, in: directory)
+        let process = try launch(database, in: directory)
         defer { process.stop() }
         try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen or exit") {
             !process.isRunning || process.output().contains("listening on")
@@ -147,7 +147,7 @@ struct StoreIntegrityTests {
         }
         let path = try #require(damaged, "no seeded overwrite of the kind quick_check misses")
         #expect(VerifiedStamp.record(path))
-        let (process, port) = try Self.launch(path, consumers: ["flyers", "run-tracker"], in: directory)
+        let process = try Self.launch(path, consumers: ["flyers", "run-tracker"], in: directory)
         defer { process.stop() }
         try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen and check the store in the background") {
             !process.isRunning || (process.output().contains("listening on") && process.output().contains("store check:"))
@@ -156,7 +156,7 @@ struct StoreIntegrityTests {
         try #require(process.isRunning, "\(output)")
         #expect(output.contains("as this service left it") && output.contains("critical") && output.contains(path)
                 && output.contains("meridian store check") && output.contains("writes are refused"), "\(output)")
-        let client = HTTPTestClient(port: port)
+        let client = try ServedInstance.client(from: process.output())
         #expect(try await client.request("GET", "/health").json()["status"] as? String == "damaged")
         let feature = #"{"type": "Feature", "id": "probe", "geometry": {"type": "Point", "coordinates": [2.35, 48.85]}, "properties": {"title": "Probe"}}"#
         #expect(try await client.request("POST", "/v1/flyers", body: Data(feature.utf8)).status == 503)

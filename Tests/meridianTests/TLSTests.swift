@@ -40,9 +40,11 @@ struct TLSTests {
     }
 
     /// `meridian serve` with a token and `http.tls` on `cert.pem` and `key.pem` beside the configuration (relative
-    /// paths, resolved from the configuration's folder), the certificate's serial 1001.
+    /// paths, resolved from the configuration's folder), the certificate's serial 1001. The port is written in the
+    /// configuration, where `meridian runs status --config` finds the service.
     private static func serveTLS() async throws -> ServedInstance {
-        try await ServedInstance { port, directory in
+        let port = try FreePort.next()
+        return try await ServedInstance { directory in
             try makeCertificate(in: directory, serial: "0x1001")
             return "http:\n  port: \(port)\n  token: \(token)\n  tls:\n    certificate: cert.pem\n    key: key.pem\n"
         }
@@ -108,7 +110,7 @@ struct TLSTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let files = try Self.makeCertificate(in: directory, serial: "0x2")
         let config = directory.appendingPathComponent("meridian.yaml")
-        try "http:\n  port: \(try FreePort.next())\n  tls:\n    certificate: \(files.certificate.path)\n    key: \(files.key.path)\n"
+        try "http:\n  port: 0\n  tls:\n    certificate: \(files.certificate.path)\n    key: \(files.key.path)\n"
             .write(to: config, atomically: true, encoding: .utf8)
         for mode in [0o640, 0o604] {
             try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: files.key.path)

@@ -115,8 +115,9 @@ public enum ConfigLoader {
 
     private static func validate(_ config: inout MeridianConfig, root: Node.Mapping, file: String?) throws(ConfigError) {
         func line(_ section: String) -> Int? { root.first { $0.key.keyText == section }?.value.mark?.line }
-        guard (1...65_535).contains(config.http.port) else {
-            throw ConfigError(file: file, line: line("http"), path: "http.port", message: "\(config.http.port) is not a TCP port; use 1...65535")
+        guard (0...65_535).contains(config.http.port) else {
+            throw ConfigError(file: file, line: line("http"), path: "http.port",
+                              message: "\(config.http.port) is not a TCP port; use 1...65535, or 0 for one the system chooses")
         }
         for (key, seconds) in [("idle_timeout", config.http.idleTimeout), ("header_timeout", config.http.headerTimeout),
                                ("body_timeout", config.http.bodyTimeout)] {

@@ -5,16 +5,16 @@ import RunTracker
 
 /// A course on the ground (a loop or an open path) and deterministic recordings of runs along it, with the truth:
 /// where each run really was every second. For tests of routes, segments and comparisons, and for the route benchmark.
-public struct SyntheticCourse: Sendable {
-    public let path: ReferencePath
+package struct SyntheticCourse: Sendable {
+    package let path: ReferencePath
 
     /// The course through `coordinates`.
-    public init(_ coordinates: [Coordinate]) {
+    package init(_ coordinates: [Coordinate]) {
         path = ReferencePath(coordinates)
     }
 
     /// The course through `waypoints`, given as metres east and north of `origin`.
-    public init(origin: Coordinate, waypoints: [(east: Double, north: Double)]) {
+    package init(origin: Coordinate, waypoints: [(east: Double, north: Double)]) {
         self.init(waypoints.compactMap { point in
             let distance = (point.east * point.east + point.north * point.north).squareRoot()
             guard distance > 0 else { return origin }
@@ -25,7 +25,7 @@ public struct SyntheticCourse: Sendable {
 
     /// A rectangular loop from `origin` (its first corner) `width` by `height` metres, turned `heading` degrees
     /// clockwise from north-east, run clockwise or the other way round.
-    public static func loop(origin: Coordinate, width: Double, height: Double, heading: Double = 0,
+    package static func loop(origin: Coordinate, width: Double, height: Double, heading: Double = 0,
                             clockwise: Bool = true) -> SyntheticCourse {
         let corners: [(Double, Double)] = clockwise
             ? [(0, 0), (0, height), (width, height), (width, 0), (0, 0)]
@@ -37,14 +37,14 @@ public struct SyntheticCourse: Sendable {
     }
 
     /// The same course run the other way.
-    public func reversed() -> SyntheticCourse {
+    package func reversed() -> SyntheticCourse {
         SyntheticCourse(path.vertices.reversed())
     }
 
     /// A run along the course at 1 Hz from its start to its end: `speed` gives metres per second at each distance
     /// along the course, every fix is off the course by `jitter` metres (standard deviation, in a random
     /// direction), with 4 m accuracy and the receiver's speed. The same seed gives the same run.
-    public func run(id: String, name: String, activity: Activity = .run, startedAt: Date, jitter: Double = 2,
+    package func run(id: String, name: String, activity: Activity = .run, startedAt: Date, jitter: Double = 2,
                     seed: UInt64 = 1, speed: (Double) -> Double) -> CourseRun {
         var random = SeededRandom(seed: seed)
         var fixes: [Fix] = []
@@ -79,23 +79,23 @@ public struct SyntheticCourse: Sendable {
 }
 
 /// A recording along a `SyntheticCourse`, with where the runner really was.
-public struct CourseRun: Sendable {
-    public var id: String
-    public var name: String
-    public var activity: Activity
-    public var startedAt: Date
+package struct CourseRun: Sendable {
+    package var id: String
+    package var name: String
+    package var activity: Activity
+    package var startedAt: Date
     /// One fix a second, in time order.
-    public var fixes: [Fix]
+    package var fixes: [Fix]
     /// The true distance along the course at each fix.
-    public var truth: [Double]
+    package var truth: [Double]
 
     /// The fixes as a recording to import with `RunStore.importRun`.
-    public var recording: RecordedActivity {
+    package var recording: RecordedActivity {
         RecordedActivity(format: .nmea, startTime: startedAt, samples: fixes.map(RecordedSample.init))
     }
 
     /// Seconds from the start until the runner really reached `distance` along the course (linear between fixes).
-    public func time(at distance: Double) -> Double? {
+    package func time(at distance: Double) -> Double? {
         guard let index = truth.firstIndex(where: { $0 >= distance }) else { return nil }
         guard index > 0 else { return 0 }
         return Double(index - 1) + (distance - truth[index - 1]) / (truth[index] - truth[index - 1])

@@ -3,8 +3,8 @@ import MeridianTesting
 import Testing
 
 /// Nothing the user gives is dropped without a word: a place's name, a search centre, a file's format.
-@Suite("options that were silently dropped")
-struct SilentDropTests {
+@Suite("a place's name, a search centre and a file's format are used or refused aloud")
+struct NamesAndFormatsTests {
     @Test("maplink --to with --name (its own first example) links to the named place")
     func maplinkName() throws {
         let result = try MeridianBinary.run(["maplink", "--to", "48.8584,2.2945", "--name", "Tour Eiffel"])

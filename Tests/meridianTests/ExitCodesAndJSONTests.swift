@@ -4,8 +4,8 @@ import Testing
 
 /// The same conventions everywhere: exit 2 for bad usage, --json where a script would want it, units in
 /// every distance option, counts in the right number.
-@Suite("command-line consistency")
-struct ConsistencyTests {
+@Suite("exit codes, --json answers and near-miss CSV columns of the commands")
+struct ExitCodesAndJSONTests {
     @Test("ArgumentParser's own usage errors exit 2 like Meridian's", arguments: [
         ["bogus"], ["flyers", "list", "--bogus"], ["format"], ["runs", "export"], ["gpsd", "watch", "--port", "0"],
     ])
@@ -106,7 +106,10 @@ struct ConsistencyTests {
         let port = try FreePort.next()
         let server = try ManagedProcess("socat", ["-u", "FILE:\(log.path)", "TCP-LISTEN:\(port),bind=127.0.0.1,reuseaddr"])
         defer { server.stop() }
-        try await Task.sleep(for: .milliseconds(300))
+        try await ManagedProcess.waitUntil(timeout: 20, "socat listening on \(port)") {
+            guard server.isRunning else { throw TestSupportError("socat exited: \(server.output())") }
+            return TestSocket.isListening(port: port)
+        }
         let result = try MeridianBinary.run(["gpsd", "watch", "--port", "\(port)", "-n", "3", "--json", "--timeout", "20"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.split(separator: "\n").count == 3, "\(result.stdout)")

@@ -6,18 +6,18 @@ import RunTracker
 /// Deterministic, realistic-looking recordings for benchmarks, demos and tests: 1 Hz fixes along a wandering
 /// route with a varying pace and the receiver's speed, rolling hills, mostly good accuracy with an occasional
 /// poor fix, and optional pauses. Store its `recording` with `RunStore.importRun`, which tracks it like any recording.
-public struct SyntheticRun: Sendable {
-    public var id: String
-    public var name: String
-    public var activity: Activity
-    public var startedAt: Date
+package struct SyntheticRun: Sendable {
+    package var id: String
+    package var name: String
+    package var activity: Activity
+    package var startedAt: Date
     /// The recording, in time order.
-    public var fixes: [Fix]
+    package var fixes: [Fix]
     /// When the recording was paused (the device's timer stopped).
-    public var pauses: [DateInterval]
+    package var pauses: [DateInterval]
 
     /// The fixes and pauses as a recording to import.
-    public var recording: RecordedActivity {
+    package var recording: RecordedActivity {
         RecordedActivity(format: .nmea, startTime: startedAt, samples: fixes.map(RecordedSample.init), pauses: pauses)
     }
 
@@ -25,7 +25,7 @@ public struct SyntheticRun: Sendable {
     /// `pauses` are (offset, length) pairs in seconds during which the device is paused and records nothing (as a
     /// paused watch): the runner stands still, and the pause starts a new segment. Every 397th fix has 65 m accuracy.
     /// The same `seed` always gives the same recording.
-    public init(id: String, name: String, activity: Activity = .run, startedAt: Date, origin: Coordinate,
+    package init(id: String, name: String, activity: Activity = .run, startedAt: Date, origin: Coordinate,
                 duration: Int, paceSecondsPerKilometre: Double = 330, pauses: [(offset: Int, length: Int)] = [],
                 seed: UInt64 = 1) {
         self.id = id

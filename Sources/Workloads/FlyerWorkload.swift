@@ -4,20 +4,20 @@ import MeridianCore
 
 /// Seeded generator of flyers and query points: clusters around cities plus a uniform
 /// share over the globe, for tests and `meridian-bench proximity`.
-public struct FlyerWorkload: Sendable {
-    public struct Settings: Sendable {
-        public var seed: UInt64
+package struct FlyerWorkload: Sendable {
+    package struct Settings: Sendable {
+        package var seed: UInt64
         /// Share of flyers (and queries) placed uniformly over the globe; the rest cluster around cities.
-        public var uniformShare: Double
+        package var uniformShare: Double
         /// Share of flyers that are areas (small polygons, some multi-part).
-        public var areaShare: Double
+        package var areaShare: Double
         /// Include clusters at ±180° and near the poles (beyond ±85.05°, which Redis cannot store).
-        public var includePolar: Bool
+        package var includePolar: Bool
         /// Share of flyers that are expired or not yet valid at `referenceTime`.
-        public var inactiveShare: Double
-        public var referenceTime: Date
+        package var inactiveShare: Double
+        package var referenceTime: Date
 
-        public init(seed: UInt64 = 42, uniformShare: Double = 0.2, areaShare: Double = 0, includePolar: Bool = false,
+        package init(seed: UInt64 = 42, uniformShare: Double = 0.2, areaShare: Double = 0, includePolar: Bool = false,
                     inactiveShare: Double = 0, referenceTime: Date = Date(timeIntervalSince1970: 1_750_000_000)) {
             self.seed = seed
             self.uniformShare = uniformShare
@@ -28,7 +28,7 @@ public struct FlyerWorkload: Sendable {
         }
     }
 
-    public static let categories = ["food", "event", "lost", "sale", "music"]
+    package static let categories = ["food", "event", "lost", "sale", "music"]
 
     /// (latitude, longitude, spread in metres) of cluster centres.
     private static let cities: [(Double, Double, Double)] = [
@@ -41,16 +41,16 @@ public struct FlyerWorkload: Sendable {
         (89.95, 0.0, 8000), (-89.9, 135.0, 6000), (84.9, 179.99, 5000), (-88.0, -179.5, 5000),
     ]
 
-    public var settings: Settings
+    package var settings: Settings
     private var random: SeededRandom
 
-    public init(_ settings: Settings) {
+    package init(_ settings: Settings) {
         self.settings = settings
         random = SeededRandom(seed: settings.seed)
     }
 
     /// The next flyer, with id `f` + its zero-padded number.
-    public mutating func flyer(number: Int) -> Flyer {
+    package mutating func flyer(number: Int) -> Flyer {
         let center = location()
         let id = "f" + String(repeating: "0", count: max(0, 7 - String(number).count)) + String(number)
         let geometry: FlyerGeometry = random.unit() < settings.areaShare ? area(around: center) : .point(center)
@@ -75,24 +75,24 @@ public struct FlyerWorkload: Sendable {
 
     /// The benchmarks' catalogue: `count` flyers from `seed` (80 % clustered around cities, 20 % uniform),
     /// validity judged at `now`.
-    public static func benchmarkFlyers(count: Int, seed: UInt64, now: Date) -> [Flyer] {
+    package static func benchmarkFlyers(count: Int, seed: UInt64, now: Date) -> [Flyer] {
         var workload = FlyerWorkload(.init(seed: seed, uniformShare: 0.2, referenceTime: now))
         return (0..<count).map { workload.flyer(number: $0) }
     }
 
     /// The benchmarks' query points for the catalogue of `seed`: `count` points from the same distribution.
-    public static func benchmarkQueries(count: Int, seed: UInt64) -> [Coordinate] {
+    package static func benchmarkQueries(count: Int, seed: UInt64) -> [Coordinate] {
         var workload = FlyerWorkload(.init(seed: seed &+ 1, uniformShare: 0.2))
         return (0..<count).map { _ in workload.queryPoint() }
     }
 
     /// A query point from the same distribution as the flyers.
-    public mutating func queryPoint() -> Coordinate {
+    package mutating func queryPoint() -> Coordinate {
         location()
     }
 
     /// A uniform random number in 0..<1 (for callers choosing query parameters).
-    public mutating func unit() -> Double {
+    package mutating func unit() -> Double {
         random.unit()
     }
 
@@ -141,7 +141,7 @@ public struct FlyerWorkload: Sendable {
 
 extension SeededRandom {
     /// Uniform in 0..<1 from the top 53 bits (the sequence the workloads were generated with).
-    public mutating func unit() -> Double {
+    package mutating func unit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 }
