@@ -16,19 +16,20 @@ import Synchronization
 /// With SpatiaLite the cache is a packed index stored in the database (`PersistedFlyerIndex`), read in
 /// bulk at start, brought up to date from the change log and compared with the flyer table in the
 /// background; it is built again (and stored) only when it is missing, damaged, too far behind or
-/// found to differ, and while it is built SpatiaLite answers searches itself.
+/// found to differ, and while it is built SpatiaLite answers searches itself (`FlyerCatalogStoredIndex.swift`).
+/// Writes: `FlyerCatalogWrites.swift`.
 package final class FlyerCatalog: Sendable {
     package let store: any FlyerStore
     /// PostGIS: the cache of every flyer. SpatiaLite: the flyers written since the packed index was built.
     package let index: FlyerIndex
     /// SpatiaLite: the store.
-    private let repository: SpatiaLiteFlyerStore?
+    let repository: SpatiaLiteFlyerStore?
     /// SpatiaLite: the packed index with `index` on top.
     let packed: PackedCache?
     /// Searches by the database itself, for a cold cache.
     let databaseSearch: (any FlyerSearching)?
     /// Searches by the cache (the packed index with `index` on top, or `index` alone).
-    private let cacheSearch: any FlyerSearching
+    let cacheSearch: any FlyerSearching
     /// SpatiaLite: changes since the stored index (or its `changed` row) past which the ids of the flyers changed
     /// since the index are stored again (a short write), so that the next start need not find the index's change
     /// in the change log (the latest 10,000 entries).
@@ -37,14 +38,14 @@ package final class FlyerCatalog: Sendable {
     /// off the cooperative threads while writes and searches go on, when the index holds fewer than ten times as
     /// many (see `compactionThreshold`). Also about how many flyers a start reads at most.
     let compactAfter: Int
-    private let cellSize: Double
-    private let logger: Logger
-    private let state = Mutex(State())
-    private let serial = AsyncSerial()
+    let cellSize: Double
+    let logger: Logger
+    let state = Mutex(State())
+    let serial = AsyncSerial()
     /// SpatiaLite: where writes wait for SQLite's write lock and run (see `storeWrite`).
-    private let writes = DispatchQueue(label: "meridian.flyers.writes")
+    let writes = DispatchQueue(label: "meridian.flyers.writes")
 
-    private struct State {
+    struct State {
         /// The latest change the cache holds.
         var lastChange: Int64 = 0
         var warm = false
@@ -135,119 +136,7 @@ package final class FlyerCatalog: Sendable {
         }
     }
 
-    // MARK: Stored index (SpatiaLite)
-
-    /// Takes the stored index when it is sound and the change log reaches back to it, and applies the
-    /// changes since; true when the cache is warm then. When SQLite cannot read it (the file is damaged there),
-    /// the store refuses writes and the cache stays cold: SpatiaLite answers from the file itself.
-    @discardableResult
-    func openStoredIndex() throws(FlyerStoreError) -> Bool {
-        guard let packed, let repository else { return false }
-        let found: PersistedFlyerIndex.Found, latest: Int64
-        do {
-            (found, latest) = try repository.storedIndex(cellSize: cellSize)
-        } catch {
-            guard storeDamage != nil else { throw error }
-            logger.error("flyers: the stored search index cannot be read (the damage is logged above); SpatiaLite answers searches from the file itself")
-            return false
-        }
-        switch found {
-        case .none:
-            logger.info("flyers: no stored search index yet; building it")
-            return false
-        case .rejected(let reason):
-            logger.warning("flyers: the stored search index is not used: \(reason); building it again")
-            return false
-        case .found(let stored, let meta, let changed):
-            let since = changed?.change ?? meta.change
-            guard latest >= since else {
-                logger.info("flyers: the stored search index is newer than the flyer table's change log (a restored copy?); building it again")
-                return false
-            }
-            let changes = try repository.changes(after: since)
-            guard let logged = changes.ids else {
-                logger.info("flyers: too much changed since the stored search index was built; building it again")
-                return false
-            }
-            let ids = logged.union(changed?.ids ?? [])
-            packed.replaceBase(with: stored, change: meta.change)
-            let found = try repository.flyers(ids: Array(ids))
-            apply(found, changed: ids)
-            state.withLock {
-                $0.lastChange = changes.latest; $0.storedChange = since; $0.readBack = true; $0.warm = true; $0.loaded = true
-            }
-            logger.info("flyers: stored search index read", metadata: ["flyers": "\(packed.count)", "changes since": "\(ids.count)"])
-            return true
-        }
-    }
-
-    /// Builds the packed index from every stored flyer (on this thread), stores it, and makes it the
-    /// cache with the changes since applied.
-    private func build() throws(FlyerStoreError) {
-        guard let built = try buildAndStore() else { return }
-        try use(built)
-    }
-
-    /// The packed index of every stored flyer (read in one transaction, which no writer waits for), stored; the
-    /// store's write lock is held only while the arrays are written.
-    private func buildAndStore() throws(FlyerStoreError) -> (index: PackedFlyerIndex, change: Int64, stored: Bool)? {
-        guard let repository else { return nil }
-        let built = try repository.buildIndex(cellSize: cellSize)
-        do {
-            try repository.saveIndex(built.index, change: built.change)
-            return (built.index, built.change, true)
-        } catch {
-            logger.warning("flyers: the search index could not be stored (\(error)); it is built again at the next start")
-            return (built.index, built.change, false)
-        }
-    }
-
-    /// Makes `built` the cache, with the changes since it was built applied.
-    private func use(_ built: (index: PackedFlyerIndex, change: Int64, stored: Bool)) throws(FlyerStoreError) {
-        guard let packed, let repository else { return }
-        packed.replaceBase(with: built.index, change: built.change)
-        let changes = try repository.changes(after: built.change)
-        if let ids = changes.ids {
-            apply(try repository.flyers(ids: Array(ids)), changed: ids)
-        }
-        state.withLock {
-            $0.lastChange = changes.ids == nil ? built.change : changes.latest
-            if built.stored { $0.storedChange = built.change }
-            $0.readBack = false; $0.warm = true; $0.loaded = true
-        }
-        logger.info("flyers: search index built and stored", metadata: ["flyers": "\(built.index.count)"])
-    }
-
-    /// Builds the packed index off the cooperative threads (SpatiaLite answers while the cache is cold); not in
-    /// a damaged store, which could not store it and whose flyers SpatiaLite reads as they are.
-    private func buildInBackground() async throws(FlyerStoreError) {
-        guard storeDamage == nil else { return }
-        let result = await BlockingWork.onOwnThread { Result { () throws(FlyerStoreError) in try self.build() } }
-        try result.get()
-    }
-
-    /// SpatiaLite (the service calls this once it runs): builds the index when the stored one could not
-    /// be used; else compares the stored one with the flyer table, off the cooperative threads, and builds
-    /// it again when they differ (a write that bypassed the change log).
-    package func prepare() async throws(FlyerStoreError) {
-        guard let packed, let repository else { return }
-        let (warm, readBack) = state.withLock { ($0.warm, $0.readBack) }
-        guard warm else { return try await serialised { () async throws(FlyerStoreError) in try await buildInBackground() } }
-        guard readBack else { return }
-        // The flyers the cache has taken from the table since the index was built are left out, as are those logged after.
-        let (index, known, since) = await serial.run { (packed.base.index, packed.changedIDs, state.withLock { $0.lastChange }) }
-        let result = await BlockingWork.onOwnThread(lowPriority: true) {
-            Result { () throws(FlyerStoreError) in try repository.differences(from: index, excluding: known, loggedAfter: since) }
-        }
-        guard let differences = try result.get(), differences > 0 else {
-            logger.debug("flyers: the stored search index matches the flyer table")
-            return
-        }
-        logger.warning("flyers: the stored search index differs from the flyer table on \(differences) flyers (written without the change log?); building it again")
-        try await load()
-    }
-
-    private func apply(_ found: [Flyer], changed ids: Set<String>) {
+    func apply(_ found: [Flyer], changed ids: Set<String>) {
         let present = Set(found.map(\.id))
         if let packed {
             packed.upsert(found)
@@ -304,45 +193,6 @@ package final class FlyerCatalog: Sendable {
         }
     }
 
-    /// Flyers on top of a packed index of about `indexed` flyers past which it is built again: `compactAfter`, or a
-    /// tenth of the index when that is more. A build costs time in proportion to the catalogue, so with a fixed
-    /// threshold a large catalogue under steady writes would be built again back to back; this way each write
-    /// carries about the same share of the builds' cost at any size.
-    static func compactionThreshold(compactAfter: Int, indexed: Int) -> Int {
-        max(compactAfter, indexed / 10)
-    }
-
-    /// Stores the ids of the flyers changed since the stored index was built (one short write; the index stays).
-    private func storeChanged() async {
-        guard let packed else { return }
-        do {
-            try await serialised { () async throws(FlyerStoreError) in
-                let changed = PersistedFlyerIndex.Changed(base: packed.base.change, change: state.withLock { $0.lastChange },
-                                                          ids: packed.changedIDs.sorted())
-                try await storeWrite { (repository) throws(FlyerStoreError) in try repository.saveChanged(changed) } or: {}
-                state.withLock { $0.storedChange = max($0.storedChange, changed.change) }
-            }
-        } catch {
-            logger.warning("flyers: the flyers changed since the stored search index could not be noted (\(error)); tried again at the next change")
-        }
-    }
-
-    /// Builds and stores the packed index again on a niced thread of its own, while the cache keeps answering and
-    /// writes go on; only putting it in place waits for the cache's other updates.
-    private func compact() {
-        state.withLock { $0.building = true }
-        Task {
-            defer { state.withLock { $0.building = false } }
-            let result = await BlockingWork.onOwnThread(lowPriority: true) { Result { () throws(FlyerStoreError) in try self.buildAndStore() } }
-            do {
-                guard let built = try result.get() else { return }
-                try await serialised { () async throws(FlyerStoreError) in try use(built) }
-            } catch {
-                logger.warning("flyers: the search index could not be built again: \(error)")
-            }
-        }
-    }
-
     /// Marks the cache as no longer following the store (the connection was lost: changes may be missed).
     func markCold() {
         state.withLock { $0.warm = false }
@@ -357,7 +207,7 @@ package final class FlyerCatalog: Sendable {
     }
 
     /// Runs `body` after every earlier cache update, with its errors as `FlyerStoreError`.
-    private func serialised<T>(_ body: () async throws(FlyerStoreError) -> T) async throws(FlyerStoreError) -> T {
+    func serialised<T>(_ body: () async throws(FlyerStoreError) -> T) async throws(FlyerStoreError) -> T {
         do {
             return try await serial.run { try await body() }
         } catch let error as FlyerStoreError {
@@ -397,70 +247,10 @@ package final class FlyerCatalog: Sendable {
                              problem: current.problem)
     }
 
-    // MARK: Writing
-
-    /// Adds new flyers (an id that exists already is an error) or, with `.upsert`, replaces them.
-    /// Ids repeated within `flyers` are rejected, and then nothing is written.
-    package func write(_ flyers: [Flyer], mode: FlyerWriteMode) async throws(FlyerStoreError) {
-        try checkWritable()
-        try await storeWrite { (repository) throws(FlyerStoreError) in try repository.write(flyers, mode: mode) } or: { () async throws(FlyerStoreError) in
-            try await store.write(flyers, mode: mode)
-        }
-        await follow()
-    }
-
-    /// Deletes flyer `id`; false when there was none.
-    package func delete(id: String) async throws(FlyerStoreError) -> Bool {
-        try checkWritable()
-        let deleted = try await storeWrite { (repository) throws(FlyerStoreError) in try repository.delete(id: id) } or: { () async throws(FlyerStoreError) in
-            try await store.delete(id: id)
-        }
-        await follow()
-        return deleted
-    }
+    // MARK: Reading by id
 
     /// The flyer with this id, from the cache when warm.
     package func flyer(id: String) async throws(FlyerStoreError) -> Flyer? {
         try await reader().searcher.flyer(id: id)
-    }
-
-    /// What the SpatiaLite store's background check found damaged.
-    private var storeDamage: StoreError? { repository?.store.damage }
-
-    private func checkWritable() throws(FlyerStoreError) {
-        if let damage = storeDamage { throw .unavailable(damage.description) }
-        let current = state.withLock { $0 }
-        if !current.available { throw .unavailable(current.problem ?? "the database cannot be reached") }
-    }
-
-    /// Runs a write: with SpatiaLite, `spatiaLite` on the writes' own queue, since SQLite's writes block their thread
-    /// while they run or wait for another writer's lock (up to `store.busy_timeout`), and waiting on a cooperative
-    /// thread would leave none for searches (there are as many as cores); with PostGIS, `other`, which awaits.
-    private func storeWrite<T: Sendable>(_ spatiaLite: @escaping @Sendable (SpatiaLiteFlyerStore) throws(FlyerStoreError) -> T,
-                                         or other: () async throws(FlyerStoreError) -> T) async throws(FlyerStoreError) -> T {
-        guard let repository else { return try await noting(other) }
-        let result = await withCheckedContinuation { continuation in
-            writes.async { continuation.resume(returning: Result { () throws(FlyerStoreError) in try spatiaLite(repository) }) }
-        }
-        return try await noting { () throws(FlyerStoreError) in try result.get() }
-    }
-
-    /// Runs a store operation, noting when it finds the database unreachable.
-    private func noting<T>(_ body: () async throws(FlyerStoreError) -> T) async throws(FlyerStoreError) -> T {
-        do {
-            return try await body()
-        } catch {
-            if case .unavailable(let problem) = error, storeDamage == nil { setAvailable(false, problem: problem) }
-            throw error
-        }
-    }
-
-    /// Brings the cache up to date after an own write (a failure leaves it to the change feed).
-    private func follow() async {
-        do {
-            try await refresh()
-        } catch {
-            logger.warning("flyers: the cache could not follow a write yet: \(error)")
-        }
     }
 }
