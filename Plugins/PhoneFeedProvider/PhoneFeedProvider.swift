@@ -12,6 +12,7 @@ import ServiceLifecycle
 public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSources {
     public let id: String
     private let context: ProviderContext
+    private let options: PhoneFeedOptions
     let devices: DeviceStore
     let feeds: DeviceFeeds
     let sampling = SamplingControl()
@@ -29,6 +30,11 @@ public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSourc
         guard decoded.maxBurst.isFinite, decoded.maxBurst >= 1 else {
             throw options.error(key: "max_burst", "\(decoded.maxBurst) must be at least 1, e.g. 20000")
         }
+        for (name, fusion) in decoded.devices.sorted(by: { $0.key < $1.key }) {
+            if let staleAfter = fusion.staleAfter, !(staleAfter.isFinite && staleAfter > 0) {
+                throw options.error(key: "devices", "stale_after of '\(name)' must be a number of seconds above 0, e.g. 120")
+            }
+        }
         return try PhoneFeedProvider(options: decoded, context: context)
     }
 
@@ -39,6 +45,7 @@ public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSourc
     public init(options: PhoneFeedOptions, context: ProviderContext) throws {
         id = context.id
         self.context = context
+        self.options = options
         devices = try DeviceStore(store: context.plugin.store())
         feeds = DeviceFeeds(pointsPerSecond: options.maxPointsPerSecond, burst: options.maxBurst)
     }
@@ -71,6 +78,9 @@ public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSourc
                                 battery: feed.battery, lastRejection: feed.lastRejection)
         }
     }
+
+    /// A device's own priority or `stale_after` from the `devices` option.
+    public func fusionSettings(of name: String) -> SourceFusion? { options.devices[name] }
 
     /// The path prefix that needs a device key instead of the admin token.
     public var publicPathPrefixes: [String] { ["/v1/feeds/"] }

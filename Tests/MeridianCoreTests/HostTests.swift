@@ -58,6 +58,24 @@ struct HostTests {
         #expect(fusion.activeSource(at: t0 + .milliseconds(5500)) == "phones/a")
     }
 
+    @Test("a source with a priority or stale_after of its own is fused with those")
+    func subSourceSettings() {
+        var fusion = FixFusion(sources: [.init(id: "gps", priority: 15, staleAfter: 3), .init(id: "phones", priority: 10, staleAfter: 3)])
+        let own: (String) -> SourceFusion? = { $0 == "watch" ? SourceFusion(priority: 20, staleAfter: 10) : nil }
+        let t0 = ContinuousClock.now
+        let steps: [(String, Duration, Bool)] = [
+            ("phones/a", .zero, true),
+            ("gps", .seconds(1), true),                // the receiver outranks phone a
+            ("phones/watch", .seconds(2), true),       // the watch outranks the receiver
+            ("gps", .seconds(3), false),
+            ("gps", .seconds(11), false),              // 9 s since the watch: fresh for its own 10 s
+            ("gps", .milliseconds(12001), true),       // stale now: the receiver
+        ]
+        for (id, offset, expected) in steps {
+            #expect(fusion.accept(from: id, at: t0 + offset, settings: own) == expected, "\(id) at \(offset)")
+        }
+    }
+
     private func makeHost(consumers: [RecordingConsumer], buffer: Int = 1024,
                           providers: MadeProviders) throws -> PluginHost {
         var registry = PluginRegistry()

@@ -10,13 +10,18 @@ import Testing
 @Suite struct DeviceSourcesTests {
     let feeds = FeedRoutesTests()
 
-    func withServer(_ body: (TestServer) async throws -> Void) async throws {
-        let temporary = try TemporaryStore()
-        defer { temporary.remove() }
+    static let registry: PluginRegistry = {
         var registry = PluginRegistry()
         registry.register(PhoneFeedProvider.registration)
         registry.register(RunTrackerPlugin.registration)
-        let yaml = "providers:\n  - id: phones\n    type: phone\n    stale_after: 600\nconsumers:\n  - type: run-tracker\n"
+        return registry
+    }()
+
+    func withServer(devices: String = "", _ body: (TestServer) async throws -> Void) async throws {
+        let temporary = try TemporaryStore()
+        defer { temporary.remove() }
+        let registry = Self.registry
+        let yaml = "providers:\n  - id: phones\n    type: phone\n    stale_after: 600\n\(devices)consumers:\n  - type: run-tracker\n"
         let server = try await TestServer.start(yaml: yaml, registry: registry, store: temporary.store, token: FeedRoutesTests.token)
         try await server.run(body)
     }
@@ -41,6 +46,26 @@ import Testing
             let active = Dictionary(uniqueKeysWithValues: rows.compactMap { row in (row["id"] as? String).map { ($0, row["active"] as? Bool) } })
             #expect(active == ["phones": true, "phones/Zoë's 📱": true, "phones/pixel": false], "\(rows)")
         }
+    }
+
+    @Test("a device given a priority of its own in the devices option takes over from a fresh phone of the entry's")
+    func devicePriority() async throws {
+        try await withServer(devices: "    devices:\n      pixel: {priority: 20}\n") { server in
+            let keyA = try await feeds.register("Zoë's 📱", on: server)
+            let keyB = try await feeds.register("pixel", on: server)
+            let now = Int(Date().timeIntervalSince1970)
+            #expect(try await feeds.client(server, feeds.basic("Zoë's 📱", keyA))
+                .request("POST", "/v1/feeds/owntracks", body: ownTracks(52.1, at: now - 2)).status == 200)
+            #expect(try await feeds.client(server, feeds.basic("pixel", keyB))
+                .request("POST", "/v1/feeds/owntracks", body: ownTracks(48.1, at: now - 1)).status == 200)
+            let position = try #require(try await server.client.request("GET", "/v1/position").json()["fix"] as? [String: Any])
+            #expect(position["provider"] as? String == "phones/pixel" && position["lat"] as? Double == 48.1, "\(position)")
+        }
+        let bad = "providers:\n  - id: phones\n    type: phone\n    devices:\n      pixel: {stale_after: -1}\n"
+        let error = #expect(throws: ConfigError.self) {
+            _ = try PluginHost(config: try ConfigLoader.parse(bad), registry: Self.registry, logger: .init(label: "test"))
+        }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("stale_after of 'pixel' must be a number of seconds above 0"), "\(String(describing: error))")
     }
 
     /// The `sampling` of device `name` in `GET /v1/devices`, once `wanted` is `mode` (the provider follows the run

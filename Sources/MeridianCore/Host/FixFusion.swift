@@ -5,7 +5,8 @@
 /// next fresh one takes over; when it sends again it takes back over at once.
 ///
 /// A source `<provider>/<name>` (one of a provider's devices, such as a phone) is fused as a source of its own with
-/// its provider's priority and `staleAfter`, listed after the provider and its sources that sent before it.
+/// its provider's priority and `staleAfter` unless the provider gives it its own (`SourceFusion`), listed after the
+/// sources of its priority that sent before it (with its provider's priority: after the provider's other sources).
 public struct FixFusion: Sendable {
     public struct Source: Sendable {
         public var id: String
@@ -32,9 +33,11 @@ public struct FixFusion: Sendable {
             .map(\.element)
     }
 
-    /// Records a fix from `id` at `now`; returns true when it should go through.
-    public mutating func accept(from id: String, at now: ContinuousClock.Instant) -> Bool {
-        if lastFix[id] == nil, !sources.contains(where: { $0.id == id }) { addSubSource(id) }
+    /// Records a fix from `id` at `now`; returns true when it should go through. `settings` gives a new source
+    /// `<provider>/<name>` a priority or `staleAfter` of its own (asked once, when the source first sends).
+    public mutating func accept(from id: String, at now: ContinuousClock.Instant,
+                                settings: (String) -> SourceFusion? = { _ in nil }) -> Bool {
+        if lastFix[id] == nil, !sources.contains(where: { $0.id == id }) { addSubSource(id, settings) }
         lastFix[id] = now
         active = activeSource(at: now)
         return active == id
@@ -48,13 +51,19 @@ public struct FixFusion: Sendable {
         }?.id
     }
 
-    /// Lists `<provider>/<name>` after its provider and that provider's earlier sources.
-    private mutating func addSubSource(_ id: String) {
+    /// Lists `<provider>/<name>` after its provider and that provider's earlier sources, or, with a priority of its
+    /// own, after every source of a priority at least as high.
+    private mutating func addSubSource(_ id: String, _ settings: (String) -> SourceFusion?) {
         guard let slash = id.firstIndex(of: "/") else { return }
         let provider = String(id[..<slash])
         guard let parent = sources.firstIndex(where: { $0.id == provider }) else { return }
-        let end = sources[parent...].firstIndex { $0.id != provider && !$0.id.hasPrefix(provider + "/") } ?? sources.endIndex
-        sources.insert(Source(id: id, priority: sources[parent].priority, staleAfter: sources[parent].staleAfter), at: end)
+        let own = settings(String(id[id.index(after: slash)...]))
+        let source = Source(id: id, priority: own?.priority ?? sources[parent].priority,
+                            staleAfter: own?.staleAfter ?? sources[parent].staleAfter)
+        let end = source.priority == sources[parent].priority
+            ? sources[parent...].firstIndex { $0.id != provider && !$0.id.hasPrefix(provider + "/") }
+            : sources.firstIndex { $0.priority < source.priority }
+        sources.insert(source, at: end ?? sources.endIndex)
     }
 
     /// When `id` last sent a fix.

@@ -140,7 +140,9 @@ public final class PluginHost: Service, Sendable {
         var own = fix
         own.providerID = source
         providerFixes.offer(own)
-        let accepted = fusion.withLock { $0.accept(from: source, at: now) }
+        let accepted = fusion.withLock { fusion in
+            fusion.accept(from: source, at: now) { (slot.provider as? any ReportsSources)?.fusionSettings(of: $0) }
+        }
         guard accepted else { return }
         var fix = fix
         fix.providerID = source

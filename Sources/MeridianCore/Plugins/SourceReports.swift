@@ -6,6 +6,26 @@ import Foundation
 public protocol ReportsSources: Sendable {
     /// The state of each source, by name.
     func sourceReports(now: Date) -> [SourceReport]
+    /// The fusion priority or `stale_after` of source `name` where it has its own (`nil`: the provider's).
+    func fusionSettings(of name: String) -> SourceFusion?
+}
+
+extension ReportsSources {
+    public func fusionSettings(of name: String) -> SourceFusion? { nil }
+}
+
+/// A source's own place in the fusion; what is `nil` is the provider's.
+public struct SourceFusion: Sendable, Equatable, Decodable {
+    public var priority: Int?
+    /// Seconds without a fix after which the source is stale.
+    public var staleAfter: Double?
+
+    public init(priority: Int? = nil, staleAfter: Double? = nil) {
+        self.priority = priority
+        self.staleAfter = staleAfter
+    }
+
+    enum CodingKeys: String, CodingKey { case priority, staleAfter = "stale_after" }
 }
 
 /// One source of a `ReportsSources` provider.
