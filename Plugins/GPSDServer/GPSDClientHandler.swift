@@ -148,11 +148,11 @@ final class GPSDClientHandler: ChannelInboundHandler {
         guard clientID != nil, channel.isActive else { return }
         switch kind {
         case .nmea:
-            if broadcast.device == nil { channel.writeAndFlush(broadcast.port, promise: nil) }
+            if broadcast.device == nil { channel.writeAndFlush(broadcast[.port], promise: nil) }
         case .json:
             guard policy.enable, broadcast.device == policy.device else { return }
-            if policy.nmea || policy.raw > 0 { channel.write(broadcast.nmea, promise: nil) }
-            if policy.json { channel.write(broadcast.json, promise: nil) }
+            if policy.nmea || policy.raw > 0 { channel.write(broadcast[.nmea], promise: nil) }
+            if policy.json { channel.write(broadcast[.json], promise: nil) }
             channel.flush()
         }
     }

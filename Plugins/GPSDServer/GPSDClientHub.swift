@@ -5,24 +5,43 @@ import Metrics
 import NIOCore
 import Synchronization
 
-/// One fix as the clients get it: encoded once, written to every client that wants it.
-struct GPSDBroadcast: Sendable {
+/// One fix as the clients get it: each form encoded once, when the first client that wants it asks, and shared.
+final class GPSDBroadcast: Sendable {
     /// The provider whose own fix this is; nil for the fused fix.
     let device: String?
-    /// TPV (and SKY) lines.
-    let json: ByteBuffer
-    /// GGA, RMC, GSA and VTG, for `?WATCH={"nmea":true}` clients.
-    let nmea: ByteBuffer
-    /// GGA, RMC and VTG, for `nmea_port` clients (fused fixes only).
-    let port: ByteBuffer
+    private let fix: Fix
+    private let forms = Mutex<[Form: ByteBuffer]>([:])
+
+    enum Form {
+        /// TPV (and SKY) lines.
+        case json
+        /// GGA, RMC, GSA and VTG, for `?WATCH={"nmea":true}` clients.
+        case nmea
+        /// GGA, RMC and VTG, for `nmea_port` clients.
+        case port
+    }
 
     init(_ fix: Fix, device: String?) {
+        self.fix = fix
         self.device = device
-        var json = GPSDReportWriter.tpv(fix)
-        if let sky = GPSDReportWriter.sky(fix) { json += sky }
-        self.json = ByteBuffer(string: json)
-        nmea = ByteBuffer(string: NMEASentenceWriter.watchSentences(fix))
-        port = device == nil ? ByteBuffer(string: NMEASentenceWriter.portSentences(fix)) : ByteBuffer()
+    }
+
+    /// The fix encoded as `form`.
+    subscript(form: Form) -> ByteBuffer {
+        forms.withLock { forms in
+            if let encoded = forms[form] { return encoded }
+            let encoded = ByteBuffer(string: Self.encode(fix, as: form))
+            forms[form] = encoded
+            return encoded
+        }
+    }
+
+    private static func encode(_ fix: Fix, as form: Form) -> String {
+        switch form {
+        case .json: return GPSDReportWriter.tpv(fix) + (GPSDReportWriter.sky(fix) ?? "")
+        case .nmea: return NMEASentenceWriter.watchSentences(fix)
+        case .port: return NMEASentenceWriter.portSentences(fix)
+        }
     }
 }
 

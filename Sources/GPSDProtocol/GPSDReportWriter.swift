@@ -101,23 +101,14 @@ public enum GPSDReportWriter {
         text += #",""# + key + #"":"# + NumberText.fixed(value, decimals: decimals)
     }
 
-    /// `text` as a JSON string literal.
+    /// `text` as a JSON string literal, escaped as Meridian's encoder escapes it.
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONScratchWriter.escapedCapacity(text)) { buffer in
+            guard let base = buffer.baseAddress else { return "\"\"" }
+            var writer = JSONScratchWriter(base: base)
+            writer.string(text)
+            return String(decoding: UnsafeBufferPointer(start: base, count: writer.count), as: UTF8.self)
         }
-        return result + "\""
     }
 }
 

@@ -59,12 +59,16 @@ public final class TestSocket: @unchecked Sendable {
 
     // MARK: Blocking helpers, shared with HTTPTestClient
 
-    /// A connected socket with a 200 ms receive timeout (so that reads can watch a deadline).
-    static func connect(port: Int) throws -> Int32 {
+    /// A connected socket with a 200 ms receive timeout (so that reads can watch a deadline) and, when given, a
+    /// receive buffer of `receiveBuffer` bytes (set before connecting, for a client that reads slowly or never).
+    public static func connect(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestSupportError("socket() failed") }
         var interval = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBuffer {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

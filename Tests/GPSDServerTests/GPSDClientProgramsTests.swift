@@ -76,6 +76,54 @@ import Testing
         }
     }
 
+    @Test func gpxloggerWritesAGPXThatImportsToTheSameTrack() async throws {
+        let fixes = try GPSDServerHarness.realFixes(991)
+        let directory = try TestData.temporaryDirectory("gpxlogger")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let gpx = directory.appendingPathComponent("logged.gpx")
+        try await withGPSDServer { server in
+            let logger = try ManagedProcess("gpxlogger", ["-e", "sockets", "-i", "600", "-f", gpx.path, "127.0.0.1:\(server.port)"])
+            try await ManagedProcess.waitUntil(timeout: 30, "gpxlogger to watch") { server.server.hub.connectedCount >= 1 }
+            try await Task.sleep(for: .milliseconds(300))  // its WATCH goes in after the connection
+            try await feed(server, fixes, interval: .milliseconds(2)) { false }
+            let last = try #require(fixes.last?.coordinate)
+            let lastLatitude = String(format: "%.9f", last.latitude)
+            try await ManagedProcess.waitUntil(timeout: 30, "the last point in the GPX") {
+                ((try? String(contentsOf: gpx, encoding: .utf8)) ?? "").contains(lastLatitude)
+            }
+            logger.stop()  // SIGTERM: gpxlogger closes the track and the file
+        }
+        // The same fixes written straight to GPX, with what gpxlogger keeps of them (position, elevation, time).
+        let direct = directory.appendingPathComponent("direct.gpx")
+        try Self.gpx(fixes).write(to: direct, atomically: true, encoding: .utf8)
+        func imported(_ file: URL, _ name: String) throws -> [String: Any] {
+            let result = try MeridianBinary.run(["runs", "import", "--db", directory.appendingPathComponent(name).path, "--json", file.path])
+            let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            return try #require((json?["imported"] as? [[String: Any]])?.first, "\(result.stdout)\(result.stderr)")
+        }
+        let expected = try imported(direct, "direct.sqlite")
+        let logged = try imported(gpx, "logged.sqlite")
+        let expectedDistance = try #require(expected["distance_m"] as? Double)
+        let loggedDistance = try #require(logged["distance_m"] as? Double)
+        #expect(expectedDistance > 10_000)
+        #expect(logged["points"] as? Int == fixes.count)
+        #expect(abs(loggedDistance - expectedDistance) / expectedDistance <= 0.001,
+                "gpxlogger's track: \(logged), the fixes sent: \(expected)")
+    }
+
+    /// `fixes` as one GPX 1.1 track segment.
+    private static func gpx(_ fixes: [Fix]) -> String {
+        let points = fixes.compactMap { fix in
+            fix.coordinate.map { coordinate in
+                #"<trkpt lat="\#(String(format: "%.9f", coordinate.latitude))" lon="\#(String(format: "%.9f", coordinate.longitude))">"#
+                    + (fix.altitudeMSL.map { "<ele>\(String(format: "%.3f", $0))</ele>" } ?? "")
+                    + "<time>\(ISO8601.string(from: fix.time))</time></trkpt>"
+            }
+        }
+        return #"<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+            + points.joined(separator: "\n") + "</trkseg></trk></gpx>\n"
+    }
+
     @Test func cgpsInTmuxShowsThePosition() async throws {
         let fixes = try GPSDServerHarness.realFixes(80)
         try await withGPSDServer { server in

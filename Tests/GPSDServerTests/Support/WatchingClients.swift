@@ -14,7 +14,7 @@ final class WatchingClients: @unchecked Sendable {
     init(count: Int, port: Int) throws {
         var descriptors: [Int32] = []
         for _ in 0..<count {
-            let descriptor = try Self.connect(port: port, receiveBuffer: nil)
+            let descriptor = try TestSocket.connect(port: port)
             try Self.sendWatch(descriptor)
             descriptors.append(descriptor)
         }
@@ -56,7 +56,7 @@ final class WatchingClients: @unchecked Sendable {
 
     /// A client that watches and never reads, with a small receive buffer.
     static func stuck(port: Int) throws -> Int32 {
-        let descriptor = try connect(port: port, receiveBuffer: 1024)
+        let descriptor = try TestSocket.connect(port: port, receiveBuffer: 1024)
         try sendWatch(descriptor)
         return descriptor
     }
@@ -64,25 +64,5 @@ final class WatchingClients: @unchecked Sendable {
     private static func sendWatch(_ descriptor: Int32) throws {
         let watch = Array(#"?WATCH={"enable":true,"json":true};"#.utf8) + [10]
         guard send(descriptor, watch, watch.count, Int32(MSG_NOSIGNAL)) == watch.count else { throw TestSupportError("send failed: errno \(errno)") }
-    }
-
-    private static func connect(port: Int, receiveBuffer: Int32?) throws -> Int32 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw TestSupportError("socket() failed") }
-        if var size = receiveBuffer {
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(descriptor)
-            throw TestSupportError("cannot connect to 127.0.0.1:\(port): errno \(errno)")
-        }
-        return descriptor
     }
 }
