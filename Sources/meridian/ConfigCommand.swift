@@ -42,7 +42,9 @@ struct ConfigCommand: AsyncParsableCommand {
                     logger.logLevel = .critical
                     _ = try PluginHost(config: config, registry: StandardPlugins.registry, logger: logger, resources: resources)
                     print(json ? try MeridianJSON.string(Report(config, file: file)) : Self.summary(config, file: file))
-                } catch let error as ConfigError {
+                } catch var error as ConfigError {
+                    // The checks after loading (http, TLS files, plugins) name the key; the file is this one.
+                    if error.file == nil { error.file = file }
                     if json { print(try MeridianJSON.string(Report(error, file: file))) }
                     throw CommandFailure("\(error)", code: 2)
                 }

@@ -68,7 +68,7 @@ struct ConnectionLimitsTests {
         let served = try await ServedInstance()
         defer { served.stop() }
         let socket = try TestSocket(port: served.client.port)
-        try await socket.send("POST /v1/flyers HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 20000000\r\n\r\n")
+        try await socket.send("POST /v1/flyers HTTP/1.1\r\nHost: 127.0.0.1\r\n\(served.authorization)Content-Type: application/json\r\nContent-Length: 20000000\r\n\r\n")
         try await socket.send(String(repeating: " ", count: 4096))
         let (data, closed) = try await socket.readUntilClosed(timeout: 10)
         let response = try HTTPTestClient.parse(data)
@@ -82,7 +82,7 @@ struct ConnectionLimitsTests {
         let served = try await ServedInstance()
         defer { served.stop() }
         let socket = try TestSocket(port: served.client.port)
-        try await socket.send("POST /v1/flyers HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n")
+        try await socket.send("POST /v1/flyers HTTP/1.1\r\nHost: 127.0.0.1\r\n\(served.authorization)Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n")
         let (data, closed) = try await socket.readUntilClosed(timeout: 10)
         let response = try HTTPTestClient.parse(data)
         #expect(response.status == 400, "\(response.text)")
