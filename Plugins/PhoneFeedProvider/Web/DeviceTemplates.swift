@@ -11,7 +11,7 @@ enum DeviceTemplates {
 {{#removed}}<p class="notice" role="status">“{{removed}}” was removed: its key no longer works.</p>{{/removed}}
 {{#error}}<p class="notice error" role="alert">{{error}}</p>{{/error}}
 {{#added}}<section class="card" id="new-device" aria-labelledby="added-title"><h2 id="added-title">“{{name}}” is registered</h2>
-<p>Its key is shown only now (<em>Rotate</em> with <code>meridian devices rotate</code> gives a new one):</p>
+<p>Its key, shown only now (<code>meridian devices rotate</code> gives a new one):</p>
 <p><code id="device-key">{{key}}</code></p>
 <pre class="small">{{instructions}}</pre>
 {{#qr}}<p>Or scan this with the phone's camera, or open <a id="owntracks-link" href="{{link}}">the set-up link</a> on the phone, to set OwnTracks up in one step:</p>

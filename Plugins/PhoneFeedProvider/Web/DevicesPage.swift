@@ -61,7 +61,7 @@ struct DevicesPage {
                 let mode = sampling.sampling(of: device.id)
                 state += mode.reported.map { ", \($0 == .move ? "move" : "significant") mode" } ?? ""
             }
-            return Row(name: device.id, app: device.feedProtocol.rawValue,
+            return Row(name: device.id, app: device.feedProtocol.label,
                        lastFix: feed.lastFix.map { "\(site.format.shortDay($0)) \(site.format.time($0))" } ?? "—",
                        battery: feed.battery.map { "\(Int(($0 * 100).rounded())) %" } ?? "—", state: state)
         }
