@@ -87,18 +87,40 @@ struct ServeAccessTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("db/meridian.sqlite.token").path))
     }
 
+    /// A self-signed certificate for 127.0.0.1 and its key (mode 600) as `name`-cert.pem and `name`-key.pem.
+    static func makeCertificate(_ name: String, in directory: URL) throws {
+        let key = directory.appendingPathComponent("\(name)-key.pem").path
+        let made = try MeridianBinary.run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                                           "-keyout", key, "-out", directory.appendingPathComponent("\(name)-cert.pem").path,
+                                           "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                                          executable: "/usr/bin/openssl")
+        guard made.status == 0 else { throw TestSupportError("openssl req failed: \(made.stderr)") }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
+    }
+
+    @Test("over HTTPS the sign-in link is https:// and its session cookie is Secure")
+    func secureCookieOverTLS() async throws {
+        let directory = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.makeCertificate("a", in: directory)
+        let config = try Self.configuration(in: directory, http: "  tls:\n    certificate: a-cert.pem\n    key: a-key.pem\n")
+        let (process, port) = try await Self.serve(config, waitingFor: "sign in:")
+        defer { process.stop() }
+        let token = try String(contentsOfFile: directory.appendingPathComponent("db/meridian.sqlite.token").path, encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(process.output().contains("sign in: https://127.0.0.1:\(port)/?token=\(token)"), "\(process.output())")
+        let answer = try MeridianBinary.run(["-sS", "-o", "/dev/null", "-D", "-", "--max-time", "10", "--cacert",
+                                             directory.appendingPathComponent("a-cert.pem").path, "https://127.0.0.1:\(port)/?token=\(token)"],
+                                            executable: "/usr/bin/curl")
+        let cookie = answer.stdout.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") }
+        #expect(cookie?.hasSuffix("; Secure") == true, "\(answer.stdout) \(answer.stderr)")
+    }
+
     @Test("config check reads the TLS files: a missing certificate, a key open to others and a key of another certificate are errors naming the file")
     func configCheckReadsTLSFiles() throws {
         let directory = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        for name in ["a", "b"] {
-            let made = try MeridianBinary.run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                                               "-keyout", directory.appendingPathComponent("\(name)-key.pem").path,
-                                               "-out", directory.appendingPathComponent("\(name)-cert.pem").path,
-                                               "-days", "2", "-subj", "/CN=127.0.0.1"], executable: "/usr/bin/openssl")
-            try #require(made.status == 0, "\(made.stderr)")
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: directory.appendingPathComponent("\(name)-key.pem").path)
-        }
+        for name in ["a", "b"] { try Self.makeCertificate(name, in: directory) }
         func check(certificate: String, key: String) throws -> MeridianBinary.Result {
             let config = try Self.configuration(in: directory, http: "  tls:\n    certificate: \(certificate)\n    key: \(key)\n")
             return try MeridianBinary.run(["config", "check", config])
