@@ -80,6 +80,35 @@ struct CraftedFITTests {
         #expect(activity.samples[1].heartRate == nil, "a size that is not a whole number of elements is no value")
     }
 
+    /// A file of one record at 80 strides a minute, a session with `sport` and `sub_sport`, or only a `sport` message.
+    private func indoor(sport: Int64, subSport: Int64, inSession: Bool) throws -> RecordedActivity {
+        var writer = FITWriter()
+        writer.define(local: 1, global: 20, [.uint32(253), .uint8(4)])
+        writer.data(local: 1, [Self.start, 80])
+        if inSession {
+            writer.define(local: 0, global: 18, [.uint32(253), .uint32(2), .enumeration(5), .enumeration(6), .uint32(8)])
+            writer.data(local: 0, [Self.start + 60, Self.start, sport, subSport, 60_000])
+        } else {
+            writer.define(local: 0, global: 12, [.enumeration(0), .enumeration(1)])
+            writer.data(local: 0, [sport, subSport])
+        }
+        return try #require(try read(writer.file()).first)
+    }
+
+    @Test("sub_sport tells a machine's sport: a treadmill session is a run (its cadence in steps), a spin bike a ride")
+    func subSport() throws {
+        // Before: fitness_equipment was "other" whatever its sub_sport, so a treadmill run was no run.
+        let treadmill = try indoor(sport: 4, subSport: 1, inSession: true)
+        #expect(treadmill.sport == .run && treadmill.sportName == "fitness_equipment")
+        #expect(treadmill.samples.map(\.cadence) == [160], "strides doubled into steps, as for a run")
+        #expect(try indoor(sport: 4, subSport: 6, inSession: true).sport == .ride)
+        #expect(try indoor(sport: 0, subSport: 45, inSession: false).sport == .run, "generic + indoor_running")
+        #expect(try indoor(sport: 4, subSport: 27, inSession: false).sport == .walk)
+        // The shared vivoactive HR file is fitness_equipment + indoor_rowing: still other.
+        #expect(try indoor(sport: 4, subSport: 14, inSession: true).sport == .other)
+        #expect(try indoor(sport: 0, subSport: 0, inSession: true).sport == nil, "generic: the speeds decide")
+    }
+
     @Test func severalSessionsGiveOneActivityEach() throws {
         var writer = FITWriter()
         writer.define(local: 0, global: 18, [.uint32(253), .uint32(2), .enumeration(5), .uint32(7), .uint32(8), .uint32(9), .uint8(18)])

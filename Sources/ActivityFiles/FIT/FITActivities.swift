@@ -63,7 +63,8 @@ struct FITActivities {
     /// The activity for `summary` (a session, or nil for a file without one), without samples.
     private func activity(_ summary: FITSummary?, start: Date?) -> RecordedActivity {
         let sportNumber = summary?.sport ?? contents.sport
-        let sport = sportNumber.flatMap(FITProfileNames.sport(_:))
+        let subSport = summary?.sport != nil ? summary?.subSport : contents.subSport
+        let sport = sportNumber.flatMap { FITProfileNames.sport($0, subSport: subSport) }
         let stepFactor = sport?.countsSteps == true ? 2.0 : 1.0
         let totals = summary.map { summary in
             DeviceTotals(distance: summary.distance, timerTime: summary.timerTime, elapsedTime: summary.elapsedTime,

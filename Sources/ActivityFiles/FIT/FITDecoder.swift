@@ -215,8 +215,10 @@ private struct FileDecoder {
                 contents.activityLocalTimestamp = definition.rawNumber(plan, in: bytes, at: start).flatMap { FITTime(exactly: $0) }
             }
         case .sport:
-            for plan in definition.fields where plan.field == .sport {
-                contents.sport = definition.rawNumber(plan, in: bytes, at: start).flatMap { Int(exactly: $0) }
+            for plan in definition.fields {
+                let value = definition.rawNumber(plan, in: bytes, at: start).flatMap { Int(exactly: $0) }
+                if plan.field == .sport { contents.sport = value }
+                if plan.field == .subSport { contents.subSport = value }
             }
         case nil:
             break
@@ -302,6 +304,7 @@ private struct FileDecoder {
             switch plan.field {
             case .startTime: summary.startTime = value.flatMap { FITTime(exactly: $0) }
             case .sport: summary.sport = value.flatMap { Int(exactly: $0) }
+            case .subSport: summary.subSport = value.flatMap { Int(exactly: $0) }
             case .elapsedTime: summary.elapsedTime = value
             case .timerTime: summary.timerTime = value
             case .totalDistance: summary.distance = value

@@ -17,7 +17,7 @@ enum FITField: UInt8 {
     case latitude, longitude, altitude, enhancedAltitude, heartRate, cadence, fractionalCadence
     case distance, speed, enhancedSpeed, power, compressedSpeedDistance, temperature, gpsAccuracy
     // session and lap
-    case startTime, sport, elapsedTime, timerTime, totalDistance, averageHeartRate, maxHeartRate
+    case startTime, sport, subSport, elapsedTime, timerTime, totalDistance, averageHeartRate, maxHeartRate
     case averageCadence, averageFractionalCadence, averagePower, ascent, descent
     // event
     case event, eventType
@@ -55,6 +55,7 @@ enum FITField: UInt8 {
             switch number {
             case 2: field = .startTime
             case 5: field = .sport
+            case 6: field = .subSport
             case 7: field = .elapsedTime
             case 8: field = .timerTime
             case 9: field = .totalDistance
@@ -93,7 +94,7 @@ enum FITField: UInt8 {
         case .activity:
             field = number == 5 ? .localTimestamp : nil
         case .sport:
-            field = number == 0 ? .sport : nil
+            field = number == 0 ? .sport : number == 1 ? .subSport : nil
         case nil:
             field = nil
         }

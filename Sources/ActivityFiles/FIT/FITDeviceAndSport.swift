@@ -24,8 +24,11 @@ extension FITProfileNames {
     }
 
     /// running→run, cycling and e_biking→ride, walking→walk, hiking→hike, generic→`nil` (the device did not say:
-    /// a Fenix 2 records runs as generic), anything else→other.
-    static func sport(_ number: Int) -> Sport? {
+    /// a Fenix 2 records runs as generic), anything else→other. A generic or fitness_equipment sport is told by its
+    /// `sub_sport`: treadmill and indoor_running→run, spin and indoor_cycling→ride, indoor_walking→walk (an indoor
+    /// rower, elliptical or stair climber stays other).
+    static func sport(_ number: Int, subSport: Int? = nil) -> Sport? {
+        if number == 0 || number == 4, let subSport, let indoor = indoorSports[subSport] { return indoor }
         switch number {
         case 0: return nil
         case 1: return .run
@@ -35,4 +38,8 @@ extension FITProfileNames {
         default: return .other
         }
     }
+
+    /// FIT `sub_sport` numbers of machines that stand for a sport: treadmill 1, spin 5, indoor_cycling 6,
+    /// indoor_walking 27, indoor_running 45.
+    private static let indoorSports: [Int: Sport] = [1: .run, 45: .run, 5: .ride, 6: .ride, 27: .walk]
 }

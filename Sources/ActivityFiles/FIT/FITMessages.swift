@@ -23,6 +23,7 @@ struct FITSummary {
     /// The message's own `timestamp` (when it was written, normally the end).
     var timestamp: FITTime?
     var sport: Int?
+    var subSport: Int?
     var elapsedTime: Double?
     var timerTime: Double?
     var distance: Double?
@@ -61,8 +62,9 @@ struct FITContents {
     var manufacturer: Int?
     var product: Int?
     var productName: String?
-    /// The `sport` message's sport, for files without a session.
+    /// The `sport` message's sport and sub_sport, for files without a session.
     var sport: Int?
+    var subSport: Int?
     /// The `activity` message's `timestamp` and `local_timestamp`, which tie a clock that was
     /// not set to the device's local time.
     var activityTimestamp: FITTime?
