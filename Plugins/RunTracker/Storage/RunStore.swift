@@ -149,16 +149,18 @@ package struct RunStore: Sendable {
         return try RunCompletion.didSave(runID: summary.id, progress: progress, geometry: geometry, matcher: matcher, in: db)
     }
 
+    /// Writes the tracker's figures and state into the run's row. Not its name and notes: they are set when the row
+    /// is inserted and changed only by edits (`RunHistory.edit`), which a live run's flushes must not undo.
     private static func update(_ db: Database, summary: RunSummary, liveState: String?) throws {
         try db.execute(sql: """
-            UPDATE runs SET name = ?, notes = ?, state = ?, ended_at = ?, distance_m = ?, elapsed_s = ?, timer_s = ?,
+            UPDATE runs SET state = ?, ended_at = ?, distance_m = ?, elapsed_s = ?, timer_s = ?,
                 moving_s = ?, avg_pace_s_per_km = ?, max_speed_mps = ?, ascent_m = ?, descent_m = ?, points = ?,
                 rejected_points = ?, segments = ?, distance_source = ?, avg_heart_rate_bpm = ?, max_heart_rate_bpm = ?,
                 avg_cadence_spm = ?, avg_power_w = ?, device_name = ?, device_distance_m = ?, device_timer_s = ?,
                 updated_at = ?, live_state = ?
             WHERE id = ?
             """, arguments: [
-                summary.name, summary.notes, summary.state.rawValue, summary.endedAt?.timeIntervalSince1970,
+                summary.state.rawValue, summary.endedAt?.timeIntervalSince1970,
                 summary.distance, summary.elapsedTime, summary.timerTime, summary.movingTime, summary.averagePace,
                 summary.maxSpeed, summary.ascent, summary.descent, summary.pointCount, summary.rejectedPointCount,
                 summary.segmentCount, summary.distanceSource.rawValue, summary.averageHeartRate, summary.maxHeartRate,
