@@ -14,7 +14,7 @@ struct HistoryFixture {
 
     init() throws {
         temporary = try TemporaryStore()
-        try RunHistorySchema.migrateAll(temporary.store)
+        try RunTrackerSchema.migrate(temporary.store)
     }
 
     func remove() { temporary.remove() }

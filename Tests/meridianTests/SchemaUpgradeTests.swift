@@ -12,7 +12,7 @@ import Testing
 @Suite("schema upgrades")
 struct SchemaUpgradeTests {
     /// Every plugin schema, as `StandardPlugins.schemas` lists them.
-    static let schemas = [Store.schema, RunSchema.schema, RunHistorySchema.schema, FlyerSchema.schema, DeviceStore.schema]
+    static let schemas = [Store.schema] + RunTrackerSchema.schemas + [FlyerSchema.schema, DeviceStore.schema]
 
     /// A database with every plugin's migrations but its newest: the previous release's schema.
     static func previousRelease(at path: String) throws {

@@ -10,7 +10,7 @@ extension RunsStoreOptions {
     func openProgress() throws -> (Store, ProgressSettings) {
         let config = try location.loadConfig()
         let store = try location.openExistingStore(config)
-        try RunHistorySchema.migrateAll(store)
+        try RunTrackerSchema.migrate(store)
         let options = try RunsImportCommand.trackerOptions(config)
         return (store, ProgressSettings(units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current,
                                         matcher: options.matcher))

@@ -20,7 +20,7 @@ struct RunsStoreOptions: ParsableArguments {
     func openStyled() throws -> (RunHistory, RunTextStyle) {
         let config = try location.loadConfig()
         let store = try location.openExistingStore(config)
-        try RunHistorySchema.migrateAll(store)
+        try RunTrackerSchema.migrate(store)
         let maxHeartRate = try RunsImportCommand.trackerOptions(config).maxHeartRate
         return (RunHistory(store: store, maxHeartRate: maxHeartRate),
                 RunTextStyle(units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current))

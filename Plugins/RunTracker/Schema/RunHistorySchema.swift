@@ -14,12 +14,8 @@ import MeridianStore
 ///   the run.
 /// - routes, tracks, segments and segment efforts: see `RouteSchema`.
 package enum RunHistorySchema {
-    /// Creates or updates the tables in `store`; call after `RunSchema.migrate(store)`.
-    package static func migrate(_ store: Store) throws(StoreError) {
-        try store.migrate(schema)
-    }
-
-    /// The history's migrations, oldest first; they need the run tracker's (`RunSchema.schema`) applied before.
+    /// The history's migrations, oldest first; they need the run tracker's (`RunSchema.schema`) applied before
+    /// (`RunTrackerSchema` applies both in that order).
     package static var schema: PluginSchema {
         PluginSchema(plugin: "run-history") { migrations in
             migrations.register("v1-edits-progress-records") { db in
@@ -87,11 +83,5 @@ package enum RunHistorySchema {
                 }
             }
         }
-    }
-
-    /// Both the run tracker's and the history's migrations, in the required order.
-    package static func migrateAll(_ store: Store) throws(StoreError) {
-        try RunSchema.migrate(store)
-        try migrate(store)
     }
 }

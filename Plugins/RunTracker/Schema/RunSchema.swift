@@ -8,12 +8,7 @@ import MeridianStore
 /// `run_points` holds every received fix with its segment, rejection reason, the run's distance at each accepted
 /// point and the sensor values.
 package enum RunSchema {
-    /// Creates or updates the tables in `store`.
-    package static func migrate(_ store: Store) throws(StoreError) {
-        try store.migrate(schema)
-    }
-
-    /// The run tracker's migrations, oldest first (`Store.migrate` applies them).
+    /// The run tracker's migrations, oldest first (`RunTrackerSchema` applies them, before the history's).
     package static var schema: PluginSchema {
         PluginSchema(plugin: "run-tracker") { migrations in
             migrations.register("v1-runs-and-points") { db in

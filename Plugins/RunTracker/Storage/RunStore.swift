@@ -15,8 +15,7 @@ package struct RunStore: Sendable {
     package init(store: Store, matcher: RouteMatcher = RouteMatcher()) throws(StoreError) {
         self.store = store
         self.matcher = matcher
-        try RunSchema.migrate(store)
-        try RunHistorySchema.migrate(store)
+        try RunTrackerSchema.migrate(store)
     }
 
     // MARK: Writing
