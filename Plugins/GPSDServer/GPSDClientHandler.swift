@@ -32,7 +32,8 @@ final class GPSDClientHandler: ChannelInboundHandler {
         let eventLoop = context.eventLoop
         let handler = NIOLoopBound(self, eventLoop: eventLoop)
         let client = GPSDClientHub.Client(
-            deliver: { broadcast in eventLoop.execute { handler.value.deliver(broadcast, to: channel) } },
+            eventLoop: eventLoop,
+            deliver: { broadcast in handler.value.deliver(broadcast, to: channel) },
             close: { channel.close(promise: nil) })
         guard let id = hub.admit(client) else {
             context.close(promise: nil)  // gpsd closes a connection it has no slot for, without a word

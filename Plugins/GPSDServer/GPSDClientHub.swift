@@ -48,8 +48,9 @@ final class GPSDBroadcast: Sendable {
 /// The connected clients of one gpsd server: admission under `max_clients`, the latest fixes for `?POLL;` and
 /// `DEVICES`, fan-out of every fix, and the counters `/metrics` shows.
 final class GPSDClientHub: Sendable {
-    /// A connected client: how to hand it a fix and how to close it (both hop to its event loop).
+    /// A connected client: its event loop, how to hand it a fix (called on that loop) and how to close it.
     struct Client: Sendable {
+        let eventLoop: any EventLoop
         let deliver: @Sendable (GPSDBroadcast) -> Void
         let close: @Sendable () -> Void
     }
@@ -130,7 +131,12 @@ final class GPSDClientHub: Sendable {
         }
         guard !clients.isEmpty else { return }
         let broadcast = GPSDBroadcast(fix, device: device)
-        for client in clients { client.deliver(broadcast) }
+        // One hop per event loop, not per client.
+        for (_, group) in Dictionary(grouping: clients, by: { ObjectIdentifier($0.eventLoop) }) {
+            group[0].eventLoop.execute {
+                for client in group { client.deliver(broadcast) }
+            }
+        }
     }
 
     /// Closes every connection (at shutdown).

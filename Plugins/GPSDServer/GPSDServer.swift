@@ -4,6 +4,7 @@ import MeridianCore
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
 
 /// The `gpsd-server` consumer: serves the fused fix (and each provider's own fixes) to gpsd's clients over gpsd's
 /// JSON protocol, and optionally as NMEA 0183 over TCP on `nmea_port`.
@@ -21,6 +22,7 @@ public final class GPSDServer: LocationConsumer, Sendable {
     let options: GPSDServerOptions
     let hub: GPSDClientHub
     private let logger: Logger
+    private let listening = Mutex<[Int]>([])
 
     init(options: GPSDServerOptions, context: PluginContext) {
         self.id = context.id
@@ -50,12 +52,17 @@ public final class GPSDServer: LocationConsumer, Sendable {
                 throw error
             }
         }
+        listening.withLock { $0 = listeners.compactMap { $0.localAddress?.port } }
         logger.info("gpsd-server listening", metadata: ["host": "\(options.host)", "port": "\(options.port)",
                                                          "nmea_port": "\(options.nmeaPort.map(String.init) ?? "none")"])
         try? await gracefulShutdown()
+        listening.withLock { $0 = [] }
         for listener in listeners { try? await listener.close() }
         hub.closeAll()
     }
+
+    /// The ports accepting connections now (the gpsd port, then `nmea_port`); empty before `run()` has bound them.
+    var listeningPorts: [Int] { listening.withLock { $0 } }
 
     private func listen(port: Int, kind: GPSDClientHandler.Kind) async throws -> any Channel {
         let hub = self.hub

@@ -38,9 +38,7 @@ final class GPSDServerHarness: Sendable {
         group = ServiceGroup(configuration: .init(services: host.services, gracefulShutdownSignals: [], logger: Logger(label: "test")))
         let group = self.group
         running = Task { try await group.run() }
-        for listening in [port, nmeaPort] {
-            try await ManagedProcess.waitUntil(timeout: 30, "gpsd-server on \(listening)") { Self.acceptsConnections(port: listening) }
-        }
+        try await ManagedProcess.waitUntil(timeout: 30, "gpsd-server to listen") { server.listeningPorts == [port, nmeaPort] }
     }
 
     /// Sends `fix` as provider `id` (`primary` or `backup`).
