@@ -4,8 +4,8 @@ import MeridianCore
 import Metrics
 import Synchronization
 
-/// Wrong tokens by client address (`MeridianRequestContext.clientAddress`): on the API (bearer), on the sign-in form
-/// and in sign-in links. Each wrong one is answered after a moment; a client may present `burst` wrong ones, then
+/// Wrong tokens and keys by client address (`MeridianRequestContext.clientAddress`): on the API (bearer), on the
+/// sign-in form, in sign-in links and on the phone feeds (device keys). Each wrong one is answered after a moment; a client may present `burst` wrong ones, then
 /// one more every `interval` seconds; beyond that every attempt with a token is a 429 `too_many_attempts` with
 /// `Retry-After`, the right token included, until the client has waited. A browser's session cookie still works.
 /// Counted in `/metrics` as `meridian_http_auth_failures_total{kind, result}`.
@@ -20,7 +20,10 @@ public final class CredentialAttempts: Sendable {
     static let capacity = 10_000
 
     /// Where a token was presented, the `kind` label.
-    public enum Kind: String, Sendable { case bearer, signin, link }
+    public enum Kind: String, Sendable {
+        case bearer, signin, link
+        case deviceKey = "device_key"
+    }
 
     private struct Allowance { var left: Double; var updated: Date }
     private let clients = Mutex<[String: Allowance]>([:])
@@ -66,7 +69,7 @@ public final class CredentialAttempts: Sendable {
     /// The 429 for a client that has to wait `seconds`.
     public static func limited(retryAfter seconds: Int) -> APIError {
         var error = APIError(.tooManyRequests, code: "too_many_attempts",
-                             message: "too many wrong tokens from this address; wait \(seconds) s before trying again, with the token from http.token, MERIDIAN_TOKEN or the token file `meridian serve` printed")
+                             message: "too many wrong tokens or device keys from this address; wait \(seconds) s before trying again with the right one")
         error.headers[.retryAfter] = String(seconds)
         return error
     }

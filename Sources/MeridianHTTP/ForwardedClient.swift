@@ -45,15 +45,17 @@ struct ForwardedClient: Sendable {
 }
 
 /// Puts the client address and scheme (`ForwardedClient`) into the request context, for the routes and middleware
-/// after it (rate limits of wrong tokens, `Secure` cookies).
+/// after it (rate limits of wrong tokens, `Secure` cookies), with the server's `CredentialAttempts`.
 struct ForwardedClientMiddleware: RouterMiddleware {
     typealias Context = MeridianRequestContext
     let resolver: ForwardedClient
+    let attempts: CredentialAttempts
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         let peer = context.channel.remoteAddress?.ipAddress ?? "unknown"
         (context.clientAddress, context.isSecure) = resolver.resolve(peer: peer, headers: request.headers)
+        context.credentialAttempts = attempts
         return try await next(request, context)
     }
 }

@@ -11,6 +11,8 @@ public struct MeridianRequestContext: RequestContext {
     public internal(set) var clientAddress = ""
     /// True when the request came over TLS, to this server or to a trusted proxy that says so.
     public internal(set) var isSecure = false
+    /// Wrong tokens and keys by client address, for routes that check a credential of their own (the phone feeds).
+    public internal(set) var credentialAttempts: CredentialAttempts?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

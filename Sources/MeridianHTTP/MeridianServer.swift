@@ -41,12 +41,13 @@ public enum MeridianServer {
         let routeMethods = RouteMethods()
         // `validate` has refused entries that do not parse.
         let proxies = (try? trustedProxies(settings)) ?? []
-        router.add(middleware: ForwardedClientMiddleware(resolver: ForwardedClient(trusted: proxies, directTLS: settings.tls != nil)))
+        let attempts = CredentialAttempts(metrics: metrics)
+        router.add(middleware: ForwardedClientMiddleware(resolver: ForwardedClient(trusted: proxies, directTLS: settings.tls != nil),
+                                                         attempts: attempts))
         router.add(middleware: ErrorJSONMiddleware(routeMethods: routeMethods))
         router.add(middleware: RequestMetricsMiddleware(factory: metrics))
         let token = settings.token.flatMap { $0.isEmpty ? nil : $0 }
         router.add(middleware: CrossSiteGuard(configuredHost: settings.host.lowercased(), checkHost: token == nil))
-        let attempts = CredentialAttempts(metrics: metrics)
         let sessions = token.map { BrowserSessions(token: $0, attempts: attempts) }
         let plugins: [Any] = host.providers.map(\.provider) + host.consumers.map(\.consumer)
         if let token {

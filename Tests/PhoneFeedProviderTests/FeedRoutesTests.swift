@@ -8,13 +8,13 @@ import Testing
 @Suite struct FeedRoutesTests {
     static let token = "admin-token"
 
-    /// Runs `body` against a server with one `phone` provider.
-    func withServer(_ body: (TestServer) async throws -> Void) async throws {
+    /// Runs `body` against a server with one `phone` provider (and `http` lines, such as `trusted_proxies`).
+    func withServer(http: String = "", _ body: (TestServer) async throws -> Void) async throws {
         let temporary = try TemporaryStore()
         defer { temporary.remove() }
         var registry = PluginRegistry()
         registry.register(PhoneFeedProvider.registration)
-        let server = try await TestServer.start(yaml: "providers:\n  - id: phones\n    type: phone\n", registry: registry,
+        let server = try await TestServer.start(yaml: "providers:\n  - id: phones\n    type: phone\n" + http, registry: registry,
                                                 store: temporary.store, token: Self.token)
         try await server.run(body)
     }
@@ -33,6 +33,30 @@ import Testing
 
     func basic(_ user: String, _ password: String) -> String {
         "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+    }
+
+    @Test("wrong device keys are held back and limited per client address like wrong tokens: then 429, counted in /metrics")
+    func wrongKeysAreLimited() async throws {
+        try await withServer(http: "http:\n  trusted_proxies: [127.0.0.1]\n") { server in
+            let key = try await register("limited", on: server)
+            // A phone behind a trusted proxy at 203.0.113.9; the admin's own requests come from 127.0.0.1.
+            func phone(_ key: String) -> HTTPTestClient {
+                HTTPTestClient(port: server.port, headers: ["Authorization": "Bearer \(key)", "X-Forwarded-For": "203.0.113.9"])
+            }
+            let guesser = phone("wrong-device-key-0123456789")
+            for attempt in 1...10 {
+                #expect(try await guesser.request("POST", "/v1/feeds/overland", body: Data("{}".utf8)).status == 401, "attempt \(attempt)")
+            }
+            // One more attempt comes back every 6 s; a slow machine may have earned one meanwhile.
+            var limited = try await guesser.request("POST", "/v1/feeds/overland", body: Data("{}".utf8))
+            for _ in 0..<2 where limited.status == 401 {
+                limited = try await guesser.request("POST", "/v1/feeds/overland", body: Data("{}".utf8))
+            }
+            #expect(limited.status == 429 && limited.text.contains("too_many_attempts") && limited.headers["retry-after"] != nil)
+            #expect(try await phone(key).request("POST", "/v1/feeds/overland", body: Data("{}".utf8)).status == 429)
+            let metrics = try await server.client.request("GET", "/metrics").text
+            #expect(metrics.contains(#"meridian_http_auth_failures_total{kind="device_key",result="limited"}"#), "\(metrics)")
+        }
     }
 
     @Test func ownTracksPostsWithTheKeyAsPasswordAndTheKeyReadsNothing() async throws {

@@ -15,8 +15,8 @@ struct FeedRoutes: Sendable {
     static let bodyLimit = 8 << 20
 
     func add(to v1: RouterGroup<MeridianRequestContext>) {
-        v1.post("feeds/owntracks") { request, _ in
-            let device = try await authenticate(request, scheme: "Basic")
+        v1.post("feeds/owntracks") { request, context in
+            let device = try await authenticate(request, context, scheme: "Basic")
             let body = try await request.collectBody(limit: Self.bodyLimit, mediaTypes: ["application/json", "text/plain"])
             let message = OwnTracksMessage.decode(body)
             deliver(message.points, from: device)
@@ -24,13 +24,13 @@ struct FeedRoutes: Sendable {
             let answer = (try? JSONSerialization.data(withJSONObject: commands, options: [.sortedKeys])) ?? Data("[]".utf8)
             return Self.response(String(decoding: answer, as: UTF8.self), type: "application/json")
         }
-        v1.get("feeds/osmand") { request, _ in
-            let device = try await authenticate(request, scheme: "Bearer")
+        v1.get("feeds/osmand") { request, context in
+            let device = try await authenticate(request, context, scheme: "Bearer")
             deliver([OsmAndParameters.decode(OsmAndParameters.parameters(request.uri.query ?? ""))], from: device)
             return Response(status: .ok)
         }
-        v1.post("feeds/osmand") { request, _ in
-            let device = try await authenticate(request, scheme: "Bearer")
+        v1.post("feeds/osmand") { request, context in
+            let device = try await authenticate(request, context, scheme: "Bearer")
             let isJSON = request.headers[.contentType]?.lowercased().hasPrefix("application/json") ?? false
             let body = try await request.collectBody(limit: Self.bodyLimit, mediaTypes: ["application/x-www-form-urlencoded", "application/json"])
             if isJSON {
@@ -42,8 +42,8 @@ struct FeedRoutes: Sendable {
             }
             return Response(status: .ok)
         }
-        v1.post("feeds/overland") { request, _ in
-            let device = try await authenticate(request, scheme: "Bearer")
+        v1.post("feeds/overland") { request, context in
+            let device = try await authenticate(request, context, scheme: "Bearer")
             let body = try await request.collectBody(limit: Self.bodyLimit, mediaTypes: ["application/json"])
             deliver(OverlandBatch.decode(body), from: device)
             return Self.response(#"{"result":"ok"}"#, type: "application/json")
@@ -51,8 +51,19 @@ struct FeedRoutes: Sendable {
     }
 
     /// The device whose key the request carries (Basic password, Bearer token or `key` query parameter), or a 401.
-    private func authenticate(_ request: Request, scheme: String) async throws -> PhoneDevice {
-        if let key = Self.presentedKey(request), let device = try devices.device(forKey: key) { return device }
+    /// Wrong keys are held back and limited per client address like wrong tokens (`CredentialAttempts`): a 429 then.
+    private func authenticate(_ request: Request, _ requestContext: MeridianRequestContext, scheme: String) async throws -> PhoneDevice {
+        let client = requestContext.clientAddress
+        if let key = Self.presentedKey(request) {
+            let attempts = requestContext.credentialAttempts
+            if let wait = attempts?.begin(client: client, kind: .deviceKey) { throw CredentialAttempts.limited(retryAfter: wait) }
+            if let device = try devices.device(forKey: key) {
+                attempts?.succeeded(client: client)
+                return device
+            }
+            attempts?.failed(kind: .deviceKey)
+            try await Task.sleep(for: CredentialAttempts.delay)
+        }
         context.health.count("unauthorized")
         var error = APIError(.unauthorized, code: "unauthorized",
                              message: "this feed needs a device key (as the password, a Bearer token or ?key=); register the phone with meridian devices add NAME")
