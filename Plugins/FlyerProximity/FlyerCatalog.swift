@@ -4,46 +4,29 @@ import MeridianCore
 import MeridianStore
 import Synchronization
 
-/// The flyers of one store (SpatiaLite or PostGIS) and the in-memory index that caches them: the
-/// one type behind the plugin, the HTTP routes and the CLI.
+/// The flyers of one store (SpatiaLite or PostGIS) and the in-memory cache of them: the one type behind the
+/// plugin, the HTTP routes and the CLI.
 ///
 /// Writes go to the store (one transaction), then the cache follows the store's change log, so
 /// writes from this instance, other instances and the CLI all reach it the same way (`refresh()`,
 /// called after each own write and by `FlyerChangeFeed` when another writer changed something).
-/// Reads use the cache when it is warm, else the database (PostGIS) when it can answer; while the
-/// database is unreachable, a warm cache answers flagged as stale.
-///
-/// With SpatiaLite the cache is a packed index stored in the database (`PersistedFlyerIndex`), read in
-/// bulk at start, brought up to date from the change log and compared with the flyer table in the
-/// background; it is built again (and stored) only when it is missing, damaged, too far behind or
-/// found to differ, and while it is built SpatiaLite answers searches itself (`FlyerCatalogStoredIndex.swift`).
-/// Writes: `FlyerCatalogWrites.swift`.
+/// Reads use the cache when it is warm, else the database when it can answer; while the database is
+/// unreachable, a warm cache answers flagged as stale. How the cache is kept is the store's choice
+/// (`FlyerStore.makeCache`: `StoredIndexCache` for SpatiaLite, `WholeTableCache` for PostGIS). Writes:
+/// `FlyerCatalogWrites.swift`.
 package final class FlyerCatalog: Sendable {
     package let store: any FlyerStore
-    /// PostGIS: the cache of every flyer. SpatiaLite: the flyers written since the packed index was built.
-    package let index: FlyerIndex
-    /// SpatiaLite: the store.
-    let repository: SpatiaLiteFlyerStore?
-    /// SpatiaLite: the packed index with `index` on top.
-    let packed: PackedCache?
+    /// The cache of the store's flyers, as the store keeps it.
+    let cache: any FlyerCache
     /// Searches by the database itself, for a cold cache.
-    let databaseSearch: (any FlyerSearching)?
-    /// Searches by the cache (the packed index with `index` on top, or `index` alone).
-    let cacheSearch: any FlyerSearching
-    /// SpatiaLite: changes since the stored index (or its `changed` row) past which the ids of the flyers changed
-    /// since the index are stored again (a short write), so that the next start need not find the index's change
-    /// in the change log (the latest 10,000 entries).
-    static let restoreAfterChanges: Int64 = 5_000
+    let databaseSearch: any FlyerSearching
     /// SpatiaLite: flyers on top of the packed index (or taken out of it) past which it is built again and stored,
     /// off the cooperative threads while writes and searches go on, when the index holds fewer than ten times as
-    /// many (see `compactionThreshold`). Also about how many flyers a start reads at most.
+    /// many (see `StoredIndexCache.compactionThreshold`). Also about how many flyers a start reads at most.
     let compactAfter: Int
-    let cellSize: Double
     let logger: Logger
     let state = Mutex(State())
     let serial = AsyncSerial()
-    /// SpatiaLite: where writes wait for SQLite's write lock and run (see `storeWrite`).
-    let writes = DispatchQueue(label: "meridian.flyers.writes")
 
     struct State {
         /// The latest change the cache holds.
@@ -65,30 +48,17 @@ package final class FlyerCatalog: Sendable {
     /// A catalogue over `store` with a cold cache (see `load()`); `compactAfter` as the property says.
     package init(store: any FlyerStore, cellSize: Double = 0.05, compactAfter: Int = 20_000, logger: Logger = Logger(label: "meridian.flyers")) {
         self.store = store
-        self.cellSize = cellSize
         self.compactAfter = compactAfter
         self.logger = logger
-        repository = store as? SpatiaLiteFlyerStore
-        if let repository {
-            let cache = PackedCache(cellSize: cellSize)
-            let database = SpatiaLiteSearch(repository: repository)
-            packed = cache
-            index = cache.changed
-            databaseSearch = database
-            cacheSearch = PackedSearch(cache: cache, database: database)
-        } else {
-            packed = nil
-            index = FlyerIndex(cellSize: cellSize)
-            databaseSearch = store.makeDatabaseSearch()
-            cacheSearch = index
-        }
+        cache = store.makeCache(cellSize: cellSize)
+        databaseSearch = store.makeDatabaseSearch()
     }
 
     /// A catalogue over the SpatiaLite `repository` with its cache loaded: the stored index when it can
     /// be used, else one built now (and stored).
     package convenience init(loading repository: SpatiaLiteFlyerStore, cellSize: Double = 0.05) throws(FlyerStoreError) {
         self.init(store: repository, cellSize: cellSize)
-        if try !openStoredIndex() { try build() }
+        _ = try cache.start(for: self, building: true)
     }
 
     /// A SpatiaLite catalogue over `store` (the flyer table is created on first use) with the stored index
@@ -104,8 +74,15 @@ package final class FlyerCatalog: Sendable {
         _ = try openStoredIndex()
     }
 
+    /// Takes the store's stored copy of the cache when there is a sound one (SpatiaLite's stored search index);
+    /// true when the cache is warm then.
+    @discardableResult
+    func openStoredIndex() throws(FlyerStoreError) -> Bool {
+        try cache.start(for: self, building: false)
+    }
+
     /// The number of cached flyers.
-    package var count: Int { packed?.count ?? index.count }
+    package var count: Int { cache.count }
 
     /// Whatever answers searches now (see `reader()`).
     package func searcher() throws(FlyerStoreError) -> any FlyerSearching {
@@ -119,78 +96,50 @@ package final class FlyerCatalog: Sendable {
 
     /// The first `limit` flyers by id (none when the database cannot say).
     package func first(_ limit: Int) -> [Flyer] {
-        guard let repository else { return index.list(limit: limit, after: nil).flyers }
-        var flyers: [Flyer] = []
-        try? repository.scan("1 ORDER BY id LIMIT ?", [limit]) { flyers.append($0); return true }
-        return flyers
+        cache.first(limit)
     }
 
     /// What the proximity watcher reads.
-    var proximitySource: any ProximitySource { packed ?? index }
+    var proximitySource: any ProximitySource { cache.proximitySource }
 
     /// Returns once the cache has held the whole catalogue (or never can: a damaged store keeps it cold), so that
     /// enter and exit are judged against every flyer and not against a cache still being built.
     func untilLoaded() async {
-        while !state.withLock({ $0.loaded }), storeDamage == nil, !Task.isCancelled {
+        while !state.withLock({ $0.loaded }), cache.damage == nil, !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(20))
         }
     }
 
-    func apply(_ found: [Flyer], changed ids: Set<String>) {
-        let present = Set(found.map(\.id))
-        if let packed {
-            packed.upsert(found)
-            for id in ids where !present.contains(id) { packed.remove(id: id) }
-        } else {
-            index.upsert(found)
-            for id in ids where !present.contains(id) { index.remove(id: id) }
-        }
+    /// Once the service runs: the cache's background work (SpatiaLite: builds the stored index when it could not be
+    /// used, else compares it with the flyer table and builds it again when they differ).
+    package func prepare() async throws(FlyerStoreError) {
+        try await cache.prepare(for: self)
     }
 
     // MARK: Cache
 
-    /// Reads every flyer into a new cache and swaps it in (at start, and after a reconnect); with
-    /// SpatiaLite builds and stores the packed index, the database answering meanwhile.
+    /// Fills the cache from the store again (at start, and after a reconnect): PostGIS reads every flyer, the
+    /// SpatiaLite index is built and stored again, the database answering meanwhile.
     package func load() async throws(FlyerStoreError) {
-        try await serialised { () async throws(FlyerStoreError) in
-            if packed != nil {
-                markCold()
-                try await buildInBackground()
-                return
-            }
-            let latest = try await store.lastChange()
-            let fresh = FlyerIndex(cellSize: cellSize)
-            var loader = FlyerIndex.Loader(into: fresh)
-            try await store.forEach { loader.add($0) }
-            loader.finish()
-            index.replaceContents(with: fresh)
-            state.withLock { $0.lastChange = latest; $0.warm = true; $0.loaded = true }
-            logger.debug("flyers: cache loaded", metadata: ["flyers": "\(index.count)", "backend": "\(store.backend)"])
-        }
+        try await serialised { () async throws(FlyerStoreError) in try await cache.load(for: self) }
     }
 
     /// Applies what the change log holds beyond the cache's latest change: the changed flyers are
     /// read again (or all of them after a bulk write or a gap in the log).
     package func refresh() async throws(FlyerStoreError) {
         // A cold cache over a damaged store is not built again: SpatiaLite answers, always up to date.
-        if packed != nil, storeDamage != nil, !state.withLock({ $0.warm }) { return }
+        if cache.damage != nil, !state.withLock({ $0.warm }) { return }
         let needsLoad = try await serialised { () async throws(FlyerStoreError) -> Bool in
             let since = state.withLock { $0.lastChange }
             let changes = try await store.changes(after: since)
             guard changes.latest != since else { return false }
             guard let ids = changes.ids else { return true }
-            apply(try await store.flyers(ids: Array(ids)), changed: ids)
+            cache.apply(try await store.flyers(ids: Array(ids)), changed: ids)
             state.withLock { $0.lastChange = changes.latest }
             return false
         }
         if needsLoad { try await load() }
-        guard let packed, storeDamage == nil else { return }
-        let (latest, stored, building) = state.withLock { ($0.lastChange, $0.storedChange, $0.building) }
-        if !building, packed.overlayCount > Self.compactionThreshold(compactAfter: compactAfter, indexed: packed.base.index.count) {
-            compact()
-        } else if latest - stored > Self.restoreAfterChanges {
-            await storeChanged()
-        }
+        await cache.followed(by: self)
     }
 
     /// Marks the cache as no longer following the store (the connection was lost: changes may be missed).
@@ -227,18 +176,17 @@ package final class FlyerCatalog: Sendable {
     func reader() throws(FlyerStoreError) -> (searcher: any FlyerSearching, stale: Bool) {
         let current = state.withLock { $0 }
         if current.available {
-            if current.warm { return (cacheSearch, false) }
-            if let databaseSearch { return (databaseSearch, false) }
-            throw .unavailable("the flyers are still being loaded; try again in a moment")
+            if current.warm { return (cache.searcher, false) }
+            return (databaseSearch, false)
         }
-        if current.loaded { return (cacheSearch, true) }
+        if current.loaded { return (cache.searcher, true) }
         throw .unavailable(current.problem ?? "the database cannot be reached")
     }
 
     /// The database's state for `/v1/providers` and `/health`.
     package var report: DatabaseState {
         let current = state.withLock { $0 }
-        if let damage = storeDamage {
+        if let damage = cache.damage {
             return DatabaseState(backend: store.backend, state: "damaged", cache: current.warm ? "warm" : "cold", items: count,
                                  lastChange: current.lastChange, problem: damage.description)
         }

@@ -17,14 +17,14 @@ struct BackendAgreementTests {
                 try await spatialite.write(flyers, mode: .create)
                 try await postgis.write(flyers, mode: .create)
                 #expect(spatialite.count == flyers.count && postgis.count == flyers.count)
-                let database = try #require(postgis.databaseSearch)
+                let database = postgis.databaseSearch
                 let radii: [Double?] = [nil, 100, 1000, 5000, 50_000]
                 for number in 0..<600 {
                     var query = NearbyQuery(center: workload.queryPoint(), radius: radii[number % radii.count], limit: 1 + number % 12,
                                             at: now, includeInactive: number % 3 == 0)
                     if number % 7 == 0 { query.category = FlyerWorkload.categories[number % FlyerWorkload.categories.count] }
                     let reference = try await spatialite.nearby(query)
-                    for (name, answer) in [("PostGIS cache", postgis.index.nearby(query)), ("PostGIS", try await database.nearby(query))] {
+                    for (name, answer) in [("PostGIS cache", try await postgis.cache.searcher.nearby(query)), ("PostGIS", try await database.nearby(query))] {
                         let context = Comment(rawValue: "\(name), query \(number) at \(query.center)")
                         try #require(answer.matches.map(\.flyer.id) == reference.matches.map(\.flyer.id), context)
                         #expect(answer.hasMore == reference.hasMore, context)

@@ -19,7 +19,7 @@ struct ProximityWatcherTests {
                                Flyer(id: "park", title: "Park", geometry: .polygon([square]))], mode: .create)
             let events = EventBus()
             let stream = events.subscribe()
-            let watcher = ProximityWatcher(index: catalog.index, events: events, moveThreshold: 50)
+            let watcher = ProximityWatcher(index: catalog.proximitySource, events: events, moveThreshold: 50)
             func fix(_ coordinate: Coordinate, accuracy: Double = 5) -> Fix {
                 Fix(time: Date(), coordinate: coordinate, horizontalAccuracy: accuracy, mode: .threeD, providerID: "test")
             }

@@ -139,7 +139,7 @@ struct WritersBesideReadersTests {
         let late = workload.flyer(number: 9_999)
         try await catalog.write([late], mode: .create)
         try await ManagedProcess.waitUntil(timeout: 60, "the index to be built again and stored") {
-            (try? Self.storedRows(temporary.store).meta) != before.meta && catalog.packed?.overlayCount ?? 0 <= 1
+            (try? Self.storedRows(temporary.store).meta) != before.meta && ((catalog.cache as? StoredIndexCache)?.packed.overlayCount ?? 0) <= 1
         }
         let expected = original + added + [late]
         try await PersistedIndexTests.expectExact(catalog, expected, "after the index was built again")
@@ -209,8 +209,8 @@ struct WritersBesideReadersTests {
 
     @Test("the index is built again past compactAfter flyers on top, or a tenth of the catalogue when that is more, so that steady writes to a large catalogue do not rebuild it back to back")
     func compactionThresholdGrows() {
-        #expect(FlyerCatalog.compactionThreshold(compactAfter: 20_000, indexed: 4_000) == 20_000)
-        #expect(FlyerCatalog.compactionThreshold(compactAfter: 20_000, indexed: 200_000) == 20_000)
-        #expect(FlyerCatalog.compactionThreshold(compactAfter: 20_000, indexed: 1_000_000) == 100_000)
+        #expect(StoredIndexCache.compactionThreshold(compactAfter: 20_000, indexed: 4_000) == 20_000)
+        #expect(StoredIndexCache.compactionThreshold(compactAfter: 20_000, indexed: 200_000) == 20_000)
+        #expect(StoredIndexCache.compactionThreshold(compactAfter: 20_000, indexed: 1_000_000) == 100_000)
     }
 }

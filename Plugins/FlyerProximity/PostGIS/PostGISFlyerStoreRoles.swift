@@ -6,6 +6,11 @@ extension PostGISFlyerStore {
         PostGISSearch(store: self)
     }
 
+    /// Every flyer in memory, loaded in full at start and after a reconnect.
+    package func makeCache(cellSize: Double) -> any FlyerCache {
+        WholeTableCache(store: self, cellSize: cellSize)
+    }
+
     /// PostGIS answers one search by itself.
     package func searcherForOneQuery() throws(FlyerStoreError) -> any FlyerSearching {
         makeDatabaseSearch()

@@ -40,6 +40,9 @@ package protocol FlyerStore: Sendable {
     /// Searches the database answers by itself, exactly as a cache would (for a catalogue whose cache is cold).
     func makeDatabaseSearch() -> any FlyerSearching
 
+    /// How a catalogue caches this store's flyers, with a grid of `cellSize` degrees (see `FlyerCache`).
+    func makeCache(cellSize: Double) -> any FlyerCache
+
     /// What answers one command's search without loading a cache.
     func searcherForOneQuery() throws(FlyerStoreError) -> any FlyerSearching
 

@@ -6,6 +6,11 @@ extension SpatiaLiteFlyerStore {
         SpatiaLiteSearch(repository: self)
     }
 
+    /// The packed search index stored in the database, with the flyers changed since on top.
+    package func makeCache(cellSize: Double) -> any FlyerCache {
+        StoredIndexCache(repository: self, cellSize: cellSize)
+    }
+
     /// The stored search index when it can be used, else SpatiaLite itself (one search does not pay for building it).
     package func searcherForOneQuery() throws(FlyerStoreError) -> any FlyerSearching {
         let catalog = FlyerCatalog(store: self, logger: Logger(label: "meridian.flyers", factory: { _ in SwiftLogNoOpLogHandler() }))
