@@ -9,6 +9,12 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
     package var pauseGapSeconds: Double = 300
     /// The athlete's maximum heart rate, for the heart-rate zones, beats per minute.
     package var maxHeartRate: Double = 190
+    /// Resting heart rate for Banister's TRIMP, beats per minute.
+    package var restingHeartRate: Double = 60
+    /// Which of Banister's TRIMP weightings applies.
+    package var sex: TrainingSettings.Sex = .male
+    /// Threshold pace for rTSS, seconds per kilometre; estimated from the current VDOT when absent.
+    package var thresholdPace: Double?
     /// Folder of the battery's sysfs entries.
     package var powerSupplyPath: String = PowerSupply.defaultRoot
     /// Auto-pause for every activity (each activity can override it).
@@ -41,6 +47,9 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
         case maxAccuracy = "max_accuracy_m"
         case pauseGapSeconds = "pause_gap_s"
         case maxHeartRate = "max_heart_rate"
+        case restingHeartRate = "resting_heart_rate"
+        case sex
+        case thresholdPace = "threshold_pace_s_per_km"
         case retiredGapSeconds = "gap_s"
         case powerSupplyPath = "power_supply_path"
         case autoPause = "auto_pause"
@@ -60,6 +69,14 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
         }
         pauseGapSeconds = try container.decodeIfPresent(Double.self, forKey: .pauseGapSeconds) ?? pauseGapSeconds
         maxHeartRate = try container.decodeIfPresent(Double.self, forKey: .maxHeartRate) ?? maxHeartRate
+        restingHeartRate = try container.decodeIfPresent(Double.self, forKey: .restingHeartRate) ?? restingHeartRate
+        if let text = try container.decodeIfPresent(String.self, forKey: .sex) {
+            guard let value = TrainingSettings.Sex(rawValue: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .sex, in: container, debugDescription: "'\(text)' is not one of male, female")
+            }
+            sex = value
+        }
+        thresholdPace = try container.decodeIfPresent(Double.self, forKey: .thresholdPace)
         powerSupplyPath = try container.decodeIfPresent(String.self, forKey: .powerSupplyPath) ?? powerSupplyPath
         autoPause = try container.decodeIfPresent(Bool.self, forKey: .autoPause) ?? autoPause
         routeMatch = try container.decodeIfPresent(Double.self, forKey: .routeMatch) ?? routeMatch
@@ -77,6 +94,13 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
         }
         guard decoded.maxHeartRate.isFinite, (100...250).contains(decoded.maxHeartRate) else {
             throw options.error(key: "max_heart_rate", "must be beats per minute between 100 and 250, e.g. 190")
+        }
+        guard decoded.restingHeartRate.isFinite, (25...120).contains(decoded.restingHeartRate),
+              decoded.restingHeartRate < decoded.maxHeartRate else {
+            throw options.error(key: "resting_heart_rate", "must be beats per minute between 25 and 120, below max_heart_rate, e.g. 60")
+        }
+        if let pace = decoded.thresholdPace, !(pace.isFinite && (120...900).contains(pace)) {
+            throw options.error(key: "threshold_pace_s_per_km", "must be seconds per kilometre between 120 and 900, e.g. 270 for 4:30/km")
         }
         guard decoded.routeMatch.isFinite, (1...500).contains(decoded.routeMatch) else {
             throw options.error(key: "route_match_m", "must be metres between 1 and 500, e.g. 50")
@@ -117,6 +141,12 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
         return settings
     }
 
+    /// What training load is computed with.
+    package var training: TrainingSettings {
+        TrainingSettings(maxHeartRate: maxHeartRate, restingHeartRate: restingHeartRate, sex: sex,
+                         thresholdSpeed: thresholdPace.map { 1000 / $0 })
+    }
+
     /// How saved runs are grouped into routes.
     package var matcher: RouteMatcher { RouteMatcher(pathDistance: routeMatch) }
 
@@ -125,6 +155,9 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
         OptionInfo("max_accuracy_m", "number > 0", default: "50", "fixes with a worse horizontal accuracy are kept but not used"),
         OptionInfo("pause_gap_s", "number > 0", default: "300", "in an imported file, a longer silence is a pause: no distance or timer time across it"),
         OptionInfo("max_heart_rate", "100–250", default: "190", "maximum heart rate for the five heart-rate zones (50/60/70/80/90 %)"),
+        OptionInfo("resting_heart_rate", "25–120", default: "60", "resting heart rate for the training load (Banister's TRIMP)"),
+        OptionInfo("sex", "male|female", default: "male", "Banister's TRIMP weighting: 0.64·e^(1.92·HRr) (male) or 0.86·e^(1.67·HRr) (female)"),
+        OptionInfo("threshold_pace_s_per_km", "120–900", default: "from the current VDOT", "threshold pace for the load of runs without heart rate (rTSS)"),
         OptionInfo("power_supply_path", "path", default: PowerSupply.defaultRoot, "battery sysfs folder; low (15–30 %) and critical (< 15 %) batteries thin out sampling"),
         OptionInfo("auto_pause", "boolean", default: "true", "pause below 0.5 m/s for 30 s and resume above 1 m/s (ride: 1 and 2 m/s)"),
         OptionInfo("route_match_m", "1–500", default: "50", "runs whose paths are this close (discrete Fréchet distance) and whose starts and finishes are within 100 m form a route"),

@@ -15,7 +15,7 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
     let runStore: RunStore
     private let importer: RunImporter
     let context: PluginContext
-    private let options: RunTrackerOptions
+    let options: RunTrackerOptions
 
     package static let registration = ConsumerType(
         type: "run-tracker",
@@ -66,8 +66,9 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
     package func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
         LiveRunRoutes(controller: controller).add(to: v1)
         RunHistoryRoutes.add(to: v1, store: runStore.store, events: context.events, units: context.units,
-                             maxHeartRate: importer.settings.maxHeartRate, timeZone: context.timeZone)
+                             maxHeartRate: importer.settings.maxHeartRate, training: options.training, timeZone: context.timeZone)
         RunImportRoutes.add(to: v1.group("runs"), importer: importer, events: context.events)
+        TrainingRoutes.add(to: v1, store: runStore.store, training: options.training, timeZone: context.timeZone)
         ProgressRoutes.add(to: v1, settings: ProgressSettings(units: context.units, timeZone: context.timeZone, matcher: options.matcher),
                            store: runStore.store)
     }

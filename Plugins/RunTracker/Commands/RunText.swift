@@ -24,6 +24,11 @@ enum RunText {
                          TimeFormat.duration(seconds: run.elapsedTime), averagePaceOrSpeed(run, units: style.units), run.id]
                          + (extra.map { [$0.value(run)] } ?? []))
         }
+        return columns(rows)
+    }
+
+    /// `rows` as lines with aligned columns (the last column is not padded).
+    static func columns(_ rows: [[String]]) -> [String] {
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, text in column == row.count - 1 ? text : pad(text, widths[column]) }

@@ -21,8 +21,8 @@ struct RunsStoreOptions: ParsableArguments {
         let config = try location.loadConfig()
         let store = try location.openExistingStore(config)
         try RunTrackerSchema.migrate(store)
-        let maxHeartRate = try RunsImportCommand.trackerOptions(config).maxHeartRate
-        return (RunHistory(store: store, maxHeartRate: maxHeartRate),
+        let options = try RunsImportCommand.trackerOptions(config)
+        return (RunHistory(store: store, maxHeartRate: options.maxHeartRate, training: options.training),
                 RunTextStyle(units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current))
     }
 
@@ -100,6 +100,7 @@ struct RunsShowCommand: AsyncParsableCommand {
             let run = detail.run
             RunText.summary(run, style: style).forEach { print($0) }
             if !run.notes.isEmpty { print("notes: \(run.notes)") }
+            if let load = detail.trainingLoad { print("training load: \(TrainingText.load(load))") }
             let table = detail.analysis.splits.first { $0.unit == (units == .metric ? "km" : "mile") }
             let splits = table?.splits ?? []
             let heartRate = splits.contains { $0.averageHeartRate != nil }

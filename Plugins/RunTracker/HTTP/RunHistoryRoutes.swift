@@ -12,8 +12,9 @@ package enum RunHistoryRoutes {
     /// (`GET /v1/runs/active` and `POST /v1/runs/{id}/pause|resume|stop` belong to live tracking;
     /// Hummingbird matches constant path components first, so `active` never reaches `{id}`.)
     package static func add(to v1: RouterGroup<MeridianRequestContext>, store: Store, events: EventBus, units: UnitSystem,
-                           maxHeartRate: Double = TrackerSettings().maxHeartRate, timeZone: TimeZone = .current) {
-        let history = RunHistory(store: store, maxHeartRate: maxHeartRate)
+                           maxHeartRate: Double = TrackerSettings().maxHeartRate, training: TrainingSettings = TrainingSettings(),
+                           timeZone: TimeZone = .current) {
+        let history = RunHistory(store: store, maxHeartRate: maxHeartRate, training: training)
         let runs = v1.group("runs")
 
         runs.get { request, _ in

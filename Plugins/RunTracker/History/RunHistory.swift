@@ -15,11 +15,15 @@ package struct RunHistory: Sendable {
 
     package static let defaultRetention: TimeInterval = 30 * 86_400
 
+    /// What training load is computed with (the configuration's heart rates, sex and threshold pace).
+    package var training: TrainingSettings
+
     package init(store: Store, retention: TimeInterval = RunHistory.defaultRetention,
-                maxHeartRate: Double = TrackerSettings().maxHeartRate) {
+                maxHeartRate: Double = TrackerSettings().maxHeartRate, training: TrainingSettings = TrainingSettings()) {
         self.store = store
         self.retention = retention
         self.maxHeartRate = maxHeartRate
+        self.training = training
     }
 
     // MARK: Listing
@@ -96,9 +100,9 @@ package struct RunHistory: Sendable {
         }
     }
 
-    /// The full detail of run `id`: summary, analysis, records it set, and its edit log.
+    /// The full detail of run `id`: summary, analysis, records it set, its edit log and its training load.
     package func detail(id: String, maxPoints: Int = RunAnalysis.defaultMaxPoints) async throws -> RunDetail {
-        try await store.database.read { db in
+        var detail = try await store.database.read { db in
             let run = try Self.liveRun(db, id: id)
             let points = try RunPoints.load(db, runID: id)
             return RunDetail(run: run,
@@ -107,6 +111,8 @@ package struct RunHistory: Sendable {
                              newRecords: try RecordBook.setBy(runID: id, in: db),
                              edits: try Self.edits(db, runID: id))
         }
+        detail.trainingLoad = try await TrainingBook.load(of: id, settings: training, in: store.database)
+        return detail
     }
 
     /// The run and its points (accepted and rejected), for export and pictures.
@@ -256,4 +262,6 @@ package struct RunDetail: Sendable, Encodable {
     /// Records set by this run when it was saved (flagged even if they have been beaten since).
     package var newRecords: [PersonalRecord]
     package var edits: [RunEditRecord]
+    /// The run's training load (absent without heart rate and threshold pace).
+    @NullWhenAbsent package var trainingLoad: TrainingLoad?
 }

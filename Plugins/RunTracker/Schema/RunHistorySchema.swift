@@ -13,6 +13,7 @@ import MeridianStore
 /// - `record_history`: every personal record (of its activity) when it was set. It has no foreign key: it outlives
 ///   the run.
 /// - routes, tracks, segments and segment efforts: see `RouteSchema`.
+/// - `run_training_load`: per saved run, its training load (TRIMP or rTSS) and the inputs it came from.
 package enum RunHistorySchema {
     /// The history's migrations, oldest first; they need the run tracker's (`RunSchema.schema`) applied before
     /// (`RunTrackerSchema` applies both in that order).
@@ -81,6 +82,18 @@ package enum RunHistorySchema {
                     let progress = try ProgressStore.build(runID: id, start: Date(timeIntervalSince1970: run[1]), in: db)
                     try db.execute(sql: "UPDATE run_progress SET pauses = ? WHERE run_id = ?", arguments: [progress.packedPauses, id])
                 }
+            }
+            migrations.register("v5-training-load") { db in
+                // Filled when first asked for (`TrainingBook.refresh`), with the inputs each load was computed from.
+                try db.execute(sql: """
+                    CREATE TABLE run_training_load (
+                        run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+                        load REAL,
+                        method TEXT CHECK (method IN ('trimp', 'rtss')),
+                        threshold_mps REAL,
+                        inputs TEXT NOT NULL
+                    ) WITHOUT ROWID
+                    """)
             }
         }
     }

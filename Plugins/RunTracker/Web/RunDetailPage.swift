@@ -11,6 +11,8 @@ import MeridianWeb
 package struct RunDetailPage: Sendable {
     let store: Store
     let site: WebSite
+    /// What the run's training load is computed with.
+    var training = TrainingSettings()
 
     package init(store: Store, site: WebSite) {
         self.store = store
@@ -19,6 +21,7 @@ package struct RunDetailPage: Sendable {
 
     init(history: RunHistory, site: WebSite) {
         self.init(store: history.store, site: site)
+        training = history.training
     }
 
     func response(id: String, request: Request) async throws -> Response {
@@ -33,7 +36,9 @@ package struct RunDetailPage: Sendable {
                 (try RunHistory.liveRun(db, id: id), try RunPoints.load(db, runID: id), try RecordBook.setBy(runID: id, in: db))
             }
         }
+        let load = try await TrainingBook.load(of: id, settings: training, in: store.database)
         var model = try RunDetailModel(run: run, points: points, records: records, site: site)
+        if let load { model.details.append(.init(label: "Training load", value: TrainingText.load(load))) }
         model.saved = saved
         model.restored = restored
         return try site.page(title: run.name, body: RunTemplates.set.render("run", model), path: "/runs/\(id)")

@@ -5,14 +5,15 @@ import MeridianHTTP
 import MeridianWeb
 
 /// The run tracker's pages: the live run on the "now" page (`/now/run`), the history (`/runs`), one run
-/// (`/runs/{id}`, with its edit, delete and restore forms and its route picture) and the records (`/records`).
+/// (`/runs/{id}`, with its edit, delete and restore forms and its route picture), the records (`/records`) and
+/// fitness (`/fitness`).
 extension RunTrackerPlugin: WebPages {
     package var webNavigation: [NavigationLink] {
-        [NavigationLink("Runs", path: "/runs"), NavigationLink("Records", path: "/records")]
+        [NavigationLink("Runs", path: "/runs"), NavigationLink("Records", path: "/records"), NavigationLink("Fitness", path: "/fitness")]
     }
 
     package func addPages(to pages: RouterGroup<MeridianRequestContext>, site: WebSite) {
-        let history = RunHistory(store: runStore.store)
+        let history = RunHistory(store: runStore.store, training: options.training)
         let live = LiveRunSection(controller: controller, history: history)
         pages.get("now/run") { _, _ in site.fragment(try await live.html(site: site)) }
         pages.get("runs") { request, _ in
@@ -48,6 +49,9 @@ extension RunTrackerPlugin: WebPages {
         }
         pages.get("records") { _, _ in
             try await RecordsPage(history: history, site: site).response()
+        }
+        pages.get("fitness") { _, _ in
+            try await FitnessPage(history: history, site: site).response()
         }
     }
 
