@@ -39,7 +39,7 @@ enum ShellTemplates {
     static let signIn = #"""
 <div class="signin card">
 <h1>Sign in</h1>
-<p class="muted">This Meridian asks for its access token (the <code>http.token</code> of its configuration) once; your browser then keeps a session.</p>
+<p class="muted">This Meridian asks for its access token once; your browser then keeps a session. It is the <code>http.token</code> of its configuration, or the one <code>meridian serve</code> made beside its database (<code>&lt;database&gt;.token</code>), whose sign-in link the service logged at its start.</p>
 {{#error}}<p class="notice error" role="alert">{{error}}</p>{{/error}}
 <form method="post" action="/signin" class="stack">
 <input type="hidden" name="next" value="{{next}}">
