@@ -85,10 +85,10 @@ public final class GPSDServer: LocationConsumer, Sendable {
         } catch {
             let endpoint = options.host.contains(":") ? "[\(options.host)]:\(port)" : "\(options.host):\(port)"
             let key = kind == .json ? "port" : "nmea_port"
-            let hint = "\(error)".localizedCaseInsensitiveContains("in use")
-                ? "another program (often gpsd itself: systemctl stop gpsd.socket gpsd) is listening there; stop it or set \(key)"
-                : "check host and \(key)"
-            throw PluginStartError(plugin: id, message: "cannot listen on \(endpoint): \(error); \(hint)")
+            let problem = "\(error)".localizedCaseInsensitiveContains("in use")
+                ? "the address is in use: another program (often gpsd itself: systemctl stop gpsd.socket gpsd) listens there; stop it or set \(key)"
+                : "\(error); check host and \(key)"
+            throw PluginStartError(plugin: id, message: "cannot listen on \(endpoint): \(problem)")
         }
     }
 }

@@ -13,14 +13,6 @@ struct GPSDServerOptions: Decodable, Sendable, Equatable {
     /// Bytes a client may leave unread before it is disconnected.
     var clientBuffer = 65_536
 
-    init(host: String = "127.0.0.1", port: Int = 2947, maxClients: Int = 64, nmeaPort: Int? = nil, clientBuffer: Int = 65_536) {
-        self.host = host
-        self.port = port
-        self.maxClients = maxClients
-        self.nmeaPort = nmeaPort
-        self.clientBuffer = clientBuffer
-    }
-
     enum CodingKeys: String, CodingKey {
         case host, port
         case maxClients = "max_clients"

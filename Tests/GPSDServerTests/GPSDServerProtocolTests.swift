@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
+import Logging
 import GPSDProtocol
 import MeridianCore
 import MeridianTesting
@@ -125,6 +129,27 @@ import Testing
             try await ManagedProcess.waitUntil(timeout: 30, "the slots to free") { server.server.hub.connectedCount == 0 }
             let again = try TestSocket(port: server.port)
             _ = try await again.read(until: "VERSION")
+        }
+    }
+}
+
+extension GPSDServerProtocolTests {
+    @Test func aTakenPortStopsTheServerWithAMessageThatSaysWhatToDo() async throws {
+        let port = try FreePort.next()
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(bound == 0 && listen(holder, 1) == 0)
+        let options = try PluginOptions(yaml: "port: \(port)")
+        let server = try #require(try GPSDServer.registration.make(options, PluginContext(id: "gpsd-server", logger: Logger(label: "test"))) as? GPSDServer)
+        await #expect(throws: PluginStartError(plugin: "gpsd-server", message: "cannot listen on 127.0.0.1:\(port): the address is in use: another program (often gpsd itself: systemctl stop gpsd.socket gpsd) listens there; stop it or set port")) {
+            try await server.run()
         }
     }
 }
