@@ -3,12 +3,21 @@ import Hummingbird
 import MeridianCore
 import MeridianWeb
 
-/// `/records`: the personal records with how each improved, and the distance of the last 12 weeks and months.
+/// `/records`: the personal records with how each improved, and the distance of 12 weeks and 12 months: the last ones,
+/// or the latest run's when it is older, or those ending with `?weeks=DATE` and `?months=DATE`, with links to earlier
+/// and later ones.
 struct RecordsPage {
     let history: RunHistory
     let site: WebSite
 
-    func response() async throws -> Response {
+    func response(_ request: Request) async throws -> Response {
+        let zone = site.timeZone
+        let (weeksEnd, monthsEnd) = try ProgressRoutes.mappedNow {
+            (try request.uri.queryParameters["weeks"].map { text throws(RunHistoryError) in
+                try RunListQuery.parseBound(String(text), field: "weeks", isUpperBound: false, timeZone: zone) },
+             try request.uri.queryParameters["months"].map { text throws(RunHistoryError) in
+                try RunListQuery.parseBound(String(text), field: "months", isUpperBound: false, timeZone: zone) })
+        }
         let figures = RunFigures(units: site.units)
         let report = try await RunHistoryRoutes.mapped { try await history.records() }
         let deletedRuns = Set(report.history.filter { $0.runDeleted == true }.map(\.runID))
@@ -33,13 +42,33 @@ struct RecordsPage {
                              improvement: improvement ?? "first", runName: step.runName, href: RunLinks.run(step.runID))
             })
         }
-        let weeks = try await RunPeriodTotals.totals(in: history.store, by: .week, count: 12, timeZone: site.timeZone)
-        let months = try await RunPeriodTotals.totals(in: history.store, by: .month, count: 12, timeZone: site.timeZone)
+        let weeks = try await RunPeriodTotals.totals(in: history.store, by: .week, count: 12, timeZone: zone, end: weeksEnd)
+        let months = try await RunPeriodTotals.totals(in: history.store, by: .month, count: 12, timeZone: zone, end: monthsEnd)
+        let weekMoves = RunPeriodTotals.neighbours(of: weeks, by: .week, timeZone: zone)
+        let monthMoves = RunPeriodTotals.neighbours(of: months, by: .month, timeZone: zone)
+        // Each link moves one chart and keeps the other where it is.
+        func link(weeks: Date?, months: Date?) -> String {
+            "/records?" + [("weeks", weeks), ("months", months)].compactMap { name, date in
+                date.map { "\(name)=\(LocalTime.day($0, in: zone))" }
+            }.joined(separator: "&")
+        }
+        let shownWeeks = weeks.last?.start, shownMonths = months.last?.start
         let model = Model(zone: site.format.zoneName(at: Date()), current: current, hasRecords: !current.isEmpty,
-                          weeks: chart(weeks, label: { site.format.shortDay($0) }, title: "Distance per week, last 12 weeks"),
-                          months: chart(months, label: { String(site.format.month($0).prefix(3)) }, title: "Distance per month, last 12 months"),
+                          weeks: chart(weeks, label: { site.format.shortDay($0) }, title: "Distance per week, 12 weeks"),
+                          months: chart(months, label: { String(site.format.month($0).prefix(3)) }, title: "Distance per month, 12 months"),
+                          weeksSpan: span(weeks, label: { site.format.day($0) }), monthsSpan: span(months, label: { site.format.month($0) }),
+                          weeksEarlier: weekMoves.earlier.map { link(weeks: $0, months: shownMonths) },
+                          weeksLater: weekMoves.later.map { link(weeks: $0, months: shownMonths) },
+                          monthsEarlier: monthMoves.earlier.map { link(weeks: shownWeeks, months: $0) },
+                          monthsLater: monthMoves.later.map { link(weeks: shownWeeks, months: $0) },
                           progressions: progressions, hasProgressions: !progressions.isEmpty)
         return try site.page(title: "Records", body: RunTemplates.set.render("records", model), path: "/records")
+    }
+
+    /// "3 Jun 2024 – 26 Aug 2024": the first and last period shown.
+    private func span(_ periods: [PeriodTotals], label: (Date) -> String) -> String {
+        guard let first = periods.first, let last = periods.last else { return "" }
+        return "\(label(first.start)) – \(label(last.start))"
     }
 
     private func chart(_ periods: [PeriodTotals], label: (Date) -> String, title: String) -> String {
@@ -57,6 +86,8 @@ struct RecordsPage {
         var hasRecords: Bool
         var weeks: String
         var months: String
+        var weeksSpan, monthsSpan: String
+        var weeksEarlier, weeksLater, monthsEarlier, monthsLater: String?
         var progressions: [Progression]
         var hasProgressions: Bool
     }

@@ -47,8 +47,8 @@ extension RunTrackerPlugin: WebPages {
             _ = try await RunHistoryRoutes.mapped { try await history.restore(ids: [id]) }
             return site.redirect(to: "\(RunLinks.run(id))?restored=1")
         }
-        pages.get("records") { _, _ in
-            try await RecordsPage(history: history, site: site).response()
+        pages.get("records") { request, _ in
+            try await RecordsPage(history: history, site: site).response(request)
         }
         pages.get("fitness") { _, _ in
             try await FitnessPage(history: history, site: site).response()

@@ -118,8 +118,10 @@ enum RunTemplates {
 {{^hasRecords}}<p class="muted">No records yet: they come from saved runs, rides and hikes.</p>{{/hasRecords}}
 </section>
 <div class="grid-2">
-<figure class="card chart"><figcaption>Distance per week</figcaption>{{{weeks}}}</figure>
-<figure class="card chart"><figcaption>Distance per month</figcaption>{{{months}}}</figure>
+<figure class="card chart" id="weeks"><figcaption>Distance per week · {{weeksSpan}}</figcaption>{{{weeks}}}
+<p class="actions">{{#weeksEarlier}}<a href="{{weeksEarlier}}#weeks">‹ Earlier weeks</a>{{/weeksEarlier}} {{#weeksLater}}<a href="{{weeksLater}}#weeks">Later weeks ›</a>{{/weeksLater}}</p></figure>
+<figure class="card chart" id="months"><figcaption>Distance per month · {{monthsSpan}}</figcaption>{{{months}}}
+<p class="actions">{{#monthsEarlier}}<a href="{{monthsEarlier}}#months">‹ Earlier months</a>{{/monthsEarlier}} {{#monthsLater}}<a href="{{monthsLater}}#months">Later months ›</a>{{/monthsLater}}</p></figure>
 </div>
 {{#hasProgressions}}<section class="card" aria-labelledby="progress-title"><h2 id="progress-title">How they improved</h2>
 <div class="table-wrap"><table><thead><tr><th scope="col">Distance</th><th scope="col">Set on</th><th scope="col" class="num">Time</th><th scope="col" class="num">Better by</th><th scope="col" class="hide-narrow">Run</th></tr></thead>
