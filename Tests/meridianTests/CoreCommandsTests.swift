@@ -69,7 +69,7 @@ struct CoreCommandsTests {
     func plugins() throws {
         let result = try MeridianBinary.run(["plugins"])
         #expect(result.status == 0)
-        for type in ["nmea-serial", "gpsd", "replay", "phone", "run-tracker", "flyers", "map-links"] {
+        for type in ["nmea-serial", "gpsd", "replay", "phone", "run-tracker", "flyers", "map-links", "gpsd-server"] {
             #expect(result.stdout.contains("  \(type) — "), "missing \(type)")
         }
     }
