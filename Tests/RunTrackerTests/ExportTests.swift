@@ -114,14 +114,14 @@ struct ExportTests {
     /// Exports `points` as `format`, imports the file again and returns the run it gives.
     static func roundTrip(_ run: RunSummary, _ points: [TrackPoint], as format: ExportFormat, into fixture: HistoryFixture,
                           id: String = "back") throws -> ImportedRun {
-        let document = format.document(run: run, points: points)
-        let recording = try #require(try ActivityFileReader.read(Data(document.utf8), file: "\(id).\(format.fileExtension)").first)
+        let file = format.file(run: run, points: points)
+        let recording = try #require(try ActivityFileReader.read(file, file: "\(id).\(format.fileExtension)").first)
         #expect(recording.warnings.isEmpty)
         return try #require(try RunStore(store: fixture.store).importRun(recording, id: id, name: run.name))
     }
 
-    @Test("an exported GPX or TCX imports back with the same distance (±0.1 %), moving time (±1 s) and segments",
-          arguments: [ExportFormat.gpx, .tcx])
+    @Test("an exported GPX, TCX or FIT imports back with the same distance (±0.1 %), moving time (±1 s) and segments",
+          arguments: [ExportFormat.gpx, .tcx, .fit])
     func exportedFileImportsBack(format: ExportFormat) throws {
         let (fixture, run, points) = try Self.sample()
         defer { fixture.remove() }
@@ -144,9 +144,8 @@ struct ExportTests {
     func exportedFileKeepsItsName(format: ExportFormat) throws {
         let (fixture, run, points) = try Self.sample()
         defer { fixture.remove() }
-        let document = format.document(run: run, points: points)
         let importer = RunImporter(runStore: try RunStore(store: fixture.store), settings: TrackerSettings())
-        let outcomes = try importer.importFile(Data(document.utf8), file: "exported.\(format.fileExtension)",
+        let outcomes = try importer.importFile(format.file(run: run, points: points), file: "exported.\(format.fileExtension)",
                                                request: RunImporter.Request(allowDuplicates: true))
         guard case .imported(let back)? = outcomes.first else {
             Issue.record("not imported: \(outcomes)")
@@ -181,7 +180,7 @@ struct ExportTests {
             recording.samples[index].temperature = format == .gpx ? 18.5 : nil
         }
         let stored = try #require(try RunStore(store: fixture.store).importRun(recording, id: "sensors", name: "Sensors"))
-        let document = format.document(run: stored.summary, points: stored.points)
+        let document = String(decoding: format.file(run: stored.summary, points: stored.points), as: UTF8.self)
         let validation = try Self.validate(document, schema: format == .gpx ? "gpx-1.1.xsd" : "TrainingCenterDatabasev2.xsd")
         #expect(validation.status == 0, "\(validation.output)")
         let imported = try Self.roundTrip(stored.summary, stored.points, as: format, into: fixture)

@@ -228,20 +228,20 @@ struct RunsRecordsCommand: AsyncParsableCommand {
     }
 }
 
-/// `meridian runs export ID [--format gpx|tcx|geojson] [-o FILE]`.
+/// `meridian runs export ID [--format gpx|tcx|geojson|fit] [-o FILE]`.
 struct RunsExportCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a run as GPX 1.1, TCX v2 or GeoJSON.")
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a run as GPX 1.1, TCX v2, GeoJSON or FIT.")
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "Run id.") var id: String
-    @Option(name: .long, help: "gpx, tcx or geojson (default: from the --output file's ending, else gpx). GPX and TCX import back with 'meridian runs import'; GeoJSON is for maps and cannot be imported.") var format: String?
-    @Option(name: .long, help: "TCX laps: km (one per kilometre) or single.") var laps = "km"
-    @Option(name: [.short, .long], help: "Write to this file, ending in .gpx, .tcx or .geojson (default: standard output).") var output: String?
+    @Option(name: .long, help: "gpx, tcx, geojson or fit (default: from the --output file's ending, else gpx). GPX, TCX and FIT import back with 'meridian runs import'; GeoJSON is for maps and cannot be imported.") var format: String?
+    @Option(name: .long, help: "TCX and FIT laps: km (one per kilometre) or single.") var laps = "km"
+    @Option(name: [.short, .long], help: "Write to this file, ending in .gpx, .tcx, .geojson or .fit (default: standard output).") var output: String?
 
     func run() async throws {
         try await reportingFailures {
             let given = try self.format.map { text throws(CommandFailure) in
                 guard let format = ExportFormat(rawValue: text) else {
-                    throw CommandFailure("--format must be gpx, tcx or geojson, got '\(text)'", code: 2)
+                    throw CommandFailure("--format must be gpx, tcx, geojson or fit, got '\(text)'", code: 2)
                 }
                 return format
             }
@@ -252,8 +252,7 @@ struct RunsExportCommand: AsyncParsableCommand {
             }
             let (history, _) = try store.open()
             let (run, points) = try await history.track(id: id)
-            let text = format == .tcx ? TCXExport.document(run: run, points: points, laps: laps) : format.document(run: run, points: points)
-            try write(text, to: output)
+            try write(format.file(run: run, points: points, laps: laps), to: output)
         }
     }
 }
@@ -277,19 +276,19 @@ struct RunsRenderCommand: AsyncParsableCommand {
             }
             let (history, units) = try store.open()
             let (run, points) = try await history.track(id: id)
-            try write(RouteRenderer(units: units, width: width).svg(run: run, points: points), to: output)
+            try write(Data(RouteRenderer(units: units, width: width).svg(run: run, points: points).utf8), to: output)
         }
     }
 }
 
 /// Writes `text` to `path`, or to standard output.
-private func write(_ text: String, to path: String?) throws {
+private func write(_ data: Data, to path: String?) throws {
     guard let path else {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        FileHandle.standardOutput.write(data)
         return
     }
     do {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        try data.write(to: URL(fileURLWithPath: path))
     } catch {
         throw CommandFailure("cannot write \(path): \(error.localizedDescription)")
     }

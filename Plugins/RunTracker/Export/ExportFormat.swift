@@ -3,7 +3,7 @@ import MeridianCore
 
 /// The file formats a run can be exported to.
 package enum ExportFormat: String, Sendable, CaseIterable, ConfigEnum {
-    case gpx, tcx, geojson
+    case gpx, tcx, geojson, fit
 
     /// The HTTP content type.
     package var contentType: String {
@@ -11,18 +11,20 @@ package enum ExportFormat: String, Sendable, CaseIterable, ConfigEnum {
         case .gpx: return "application/gpx+xml"
         case .tcx: return "application/vnd.garmin.tcx+xml"
         case .geojson: return "application/geo+json"
+        case .fit: return "application/vnd.ant.fit"
         }
     }
 
     /// The file name extension.
     package var fileExtension: String { rawValue }
 
-    /// The run in this format (TCX with one lap per kilometre).
-    package func document(run: RunSummary, points: [TrackPoint]) -> String {
+    /// The run in this format; TCX and FIT with `laps` (one per kilometre unless told).
+    package func file(run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps = .perKilometre) -> Data {
         switch self {
-        case .gpx: return GPXExport.document(run: run, points: points)
-        case .tcx: return TCXExport.document(run: run, points: points, laps: .perKilometre)
-        case .geojson: return GeoJSONExport.document(run: run, points: points)
+        case .gpx: return Data(GPXExport.document(run: run, points: points).utf8)
+        case .tcx: return Data(TCXExport.document(run: run, points: points, laps: laps).utf8)
+        case .geojson: return Data(GeoJSONExport.document(run: run, points: points).utf8)
+        case .fit: return Data(FITExport.file(run: run, points: points, laps: laps))
         }
     }
 }

@@ -8,7 +8,7 @@ import MeridianStore
 package enum RunHistoryRoutes {
     /// Mounts `GET /v1/runs`, `GET/PATCH/DELETE /v1/runs/{id}`, `DELETE /v1/runs?ids=a,b`,
     /// `POST /v1/runs/{id}/restore`, `GET /v1/runs/{id}/edits`, `GET /v1/records`,
-    /// `GET /v1/runs/{id}.gpx|.tcx|.geojson` and `GET /v1/runs/{id}/route.svg`.
+    /// `GET /v1/runs/{id}.gpx|.tcx|.geojson|.fit` and `GET /v1/runs/{id}/route.svg`.
     /// (`GET /v1/runs/active` and `POST /v1/runs/{id}/pause|resume|stop` belong to live tracking;
     /// Hummingbird matches constant path components first, so `active` never reaches `{id}`.)
     package static func add(to v1: RouterGroup<MeridianRequestContext>, store: Store, events: EventBus, units: UnitSystem,
@@ -60,8 +60,8 @@ package enum RunHistoryRoutes {
                 try request.allowQuery([])
                 let id = try context.parameters.decoded("id")
                 let (run, points) = try await mapped { try await history.track(id: id) }
-                return document(format.document(run: run, points: points), type: format.contentType,
-                                filename: "\(id).\(format.fileExtension)")
+                return document(format.file(run: run, points: points), type: format.contentType,
+                                filename: "\(id).\(format.fileExtension)", text: format != .fit)
             }
         }
         runs.get("{id}/route.svg") { request, context in
@@ -140,8 +140,14 @@ package enum RunHistoryRoutes {
     }
 
     static func document(_ text: String, type: String, filename: String?) -> Response {
-        var headers: HTTPFields = [.contentType: "\(type); charset=utf-8"]
+        document(Data(text.utf8), type: type, filename: filename)
+    }
+
+    /// A file as the answer: UTF-8 text unless `text` is false (a binary file such as FIT), as an attachment when
+    /// it has a `filename`.
+    static func document(_ bytes: Data, type: String, filename: String?, text: Bool = true) -> Response {
+        var headers: HTTPFields = [.contentType: text ? "\(type); charset=utf-8" : type]
         if let filename { headers[.contentDisposition] = "attachment; filename=\"\(filename)\"" }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }
