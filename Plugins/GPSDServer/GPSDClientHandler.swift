@@ -152,9 +152,10 @@ final class GPSDClientHandler: ChannelInboundHandler {
             if broadcast.device == nil { channel.writeAndFlush(broadcast[.port], promise: nil) }
         case .json:
             guard policy.enable, broadcast.device == policy.device else { return }
-            if policy.nmea || policy.raw > 0 { channel.write(broadcast[.nmea], promise: nil) }
+            let nmea = policy.nmea || policy.raw > 0
+            if nmea { channel.write(broadcast[.nmea], promise: nil) }
             if policy.json { channel.write(broadcast[.json], promise: nil) }
-            channel.flush()
+            if nmea || policy.json { channel.flush() }
         }
     }
 
