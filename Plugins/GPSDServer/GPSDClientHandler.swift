@@ -58,6 +58,15 @@ final class GPSDClientHandler: ChannelInboundHandler {
         context.fireChannelWritabilityChanged()
     }
 
+    /// No request for the command timeout: a client that does not watch is closed, as gpsd closes it.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read, !policy.enable {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }

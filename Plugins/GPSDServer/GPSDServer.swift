@@ -20,13 +20,17 @@ public final class GPSDServer: LocationConsumer, Sendable {
 
     public let id: String
     let options: GPSDServerOptions
+    /// A client that has not asked to watch is closed after this long without a request (gpsd's COMMAND_TIMEOUT,
+    /// 15 minutes), so connections that went away without a word do not keep their slot.
+    let commandTimeout: TimeAmount
     let hub: GPSDClientHub
     private let logger: Logger
     private let listening = Mutex<[Int]>([])
 
-    init(options: GPSDServerOptions, context: PluginContext) {
+    init(options: GPSDServerOptions, commandTimeout: TimeAmount = .minutes(15), context: PluginContext) {
         self.id = context.id
         self.options = options
+        self.commandTimeout = commandTimeout
         self.logger = context.logger
         let tap = context.resources[ProviderFixTap.Key.self]
         hub = GPSDClientHub(id: context.id, maxClients: options.maxClients, providers: tap?.providers ?? [])
@@ -67,6 +71,7 @@ public final class GPSDServer: LocationConsumer, Sendable {
     private func listen(port: Int, kind: GPSDClientHandler.Kind) async throws -> any Channel {
         let hub = self.hub
         let buffer = options.clientBuffer
+        let commandTimeout = self.commandTimeout
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -77,6 +82,7 @@ public final class GPSDServer: LocationConsumer, Sendable {
             .childChannelOption(.writeBufferWaterMark, value: .init(low: buffer / 2, high: buffer))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if kind == .json { try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: commandTimeout)) }
                     try channel.pipeline.syncOperations.addHandler(GPSDClientHandler(kind: kind, hub: hub, release: MeridianVersion.current))
                 }
             }

@@ -134,6 +134,19 @@ import Testing
 }
 
 extension GPSDServerProtocolTests {
+    @Test func aClientThatNeverAsksToWatchIsClosedAfterTheCommandTimeoutAWatcherIsNot() async throws {
+        try await withGPSDServer(commandTimeout: .milliseconds(500)) { server in
+            let silent = try TestSocket(port: server.port)
+            let watcher = try TestSocket(port: server.port)
+            try await watcher.send(#"?WATCH={"enable":true,"json":true};"# + "\n")
+            let (greeting, closed) = try await silent.readUntilClosed(timeout: 30)
+            #expect(closed && String(decoding: greeting, as: UTF8.self).contains(#""class":"VERSION""#))
+            try await ManagedProcess.waitUntil(timeout: 30, "the silent client's slot to free") { server.server.hub.connectedCount == 1 }
+            let (_, watcherClosed) = try await watcher.readUntilClosed(timeout: 1.5)
+            #expect(!watcherClosed)
+        }
+    }
+
     @Test func aTakenPortStopsTheServerWithAMessageThatSaysWhatToDo() async throws {
         let port = try FreePort.next()
         let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MeridianCore
 import MeridianTesting
+import NIOCore
 import NMEA
 import ServiceLifecycle
 @testable import GPSDServer
@@ -17,13 +18,16 @@ final class GPSDServerHarness: Sendable {
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
-    init(maxClients: Int = 64, clientBuffer: Int = 65_536, staleAfter: Double = 5) async throws {
+    init(maxClients: Int = 64, clientBuffer: Int = 65_536, staleAfter: Double = 5,
+         commandTimeout: TimeAmount = .minutes(15)) async throws {
         port = try FreePort.next()
         nmeaPort = try FreePort.next()
         let providers = Locked<[String: ScriptedProvider]>([:])
         var registry = PluginRegistry()
         registry.register(ScriptedProvider.registration { provider in providers.withLock { $0[provider.id] = provider } })
-        registry.register(GPSDServer.registration)
+        registry.register(ConsumerType(type: "gpsd-server", summary: "", options: GPSDServer.registration.options) { options, context in
+            GPSDServer(options: try GPSDServerOptions.decode(options), commandTimeout: commandTimeout, context: context)
+        })
         let yaml = """
             providers:
               - {id: primary, type: scripted, priority: 10, stale_after: \(staleAfter)}
@@ -68,8 +72,10 @@ final class GPSDServerHarness: Sendable {
 
 /// Runs `body` with a started harness and stops it on every path.
 func withGPSDServer<T>(maxClients: Int = 64, clientBuffer: Int = 65_536, staleAfter: Double = 5,
+                       commandTimeout: TimeAmount = .minutes(15),
                        _ body: (GPSDServerHarness) async throws -> T) async throws -> T {
-    let harness = try await GPSDServerHarness(maxClients: maxClients, clientBuffer: clientBuffer, staleAfter: staleAfter)
+    let harness = try await GPSDServerHarness(maxClients: maxClients, clientBuffer: clientBuffer, staleAfter: staleAfter,
+                                              commandTimeout: commandTimeout)
     do {
         let result = try await body(harness)
         try await harness.stop()
