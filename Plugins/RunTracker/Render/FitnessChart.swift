@@ -3,9 +3,9 @@ import MeridianCore
 /// Fitness (CTL), fatigue (ATL) and form (TSB) day by day as lines over the daily load as bars, in an SVG that scales
 /// to its container; form has its own zero line in the lower band.
 package struct FitnessChart: Sendable {
-    package var width = 880.0
-    package var height = 300.0
-    package var fontSize = 14.0
+    package var width = 640.0
+    package var height = 280.0
+    package var fontSize = 17.0
 
     package init() {}
 

@@ -56,7 +56,7 @@ struct FitnessPage {
 <figure class="chart"><figcaption>Fitness (green), fatigue (red, dashed) and below them form (blue); bars: each day's load</figcaption>{{{chart}}}</figure>
 </section>
 <section class="card" aria-labelledby="vdot-title"><h2 id="vdot-title">VDOT and race predictions</h2>
-{{#hasVdot}}<p>VDOT <strong>{{vdot}}</strong>, from <a href="{{sourceHref}}">{{source}}</a> (the best of the 6 weeks up to the latest run).</p>
+{{#hasVdot}}<p>VDOT <strong>{{vdot}}</strong>, from <a href="{{sourceHref}}">{{source}}</a> (the best of the 6 weeks up to the latest run of a mile or more).</p>
 <div class="table-wrap"><table><thead><tr><th scope="col">Distance</th><th scope="col" class="num">From VDOT</th><th scope="col" class="num">Riegel (1.06)</th></tr></thead>
 <tbody>{{#predictions}}<tr><th scope="row">{{distance}}</th><td class="num">{{vdot}}</td><td class="num">{{riegel}}</td></tr>{{/predictions}}</tbody></table></div>{{/hasVdot}}
 {{^hasVdot}}<p class="muted">No VDOT yet: it comes from runs with a mile or more.</p>{{/hasVdot}}

@@ -54,7 +54,7 @@ struct RecordsPage {
         }
         let shownWeeks = weeks.last?.start, shownMonths = months.last?.start
         let model = Model(zone: site.format.zoneName(at: Date()), current: current, hasRecords: !current.isEmpty,
-                          weeks: chart(weeks, label: { site.format.shortDay($0) }, title: "Distance per week, 12 weeks"),
+                          weeks: chart(weeks, label: { site.format.shortDay($0, reference: weeks.last?.start ?? Date()) }, title: "Distance per week, 12 weeks"),
                           months: chart(months, label: { String(site.format.month($0).prefix(3)) }, title: "Distance per month, 12 months"),
                           weeksSpan: span(weeks, label: { site.format.day($0) }), monthsSpan: span(months, label: { site.format.month($0) }),
                           weeksEarlier: weekMoves.earlier.map { link(weeks: $0, months: shownMonths) },
