@@ -328,6 +328,7 @@ let package = Package(
             dependencies: [
                 "GPSDServer", "GPSDProtocol", "NMEA", "MeridianTesting",
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "ReplayProviderTests", dependencies: [
