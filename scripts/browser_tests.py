@@ -194,7 +194,7 @@ def pages():
     state["run"] = runs[0]
     weights = []
     assets = sum(len(fetch(link)) for link in ["/assets/app.css", "/assets/app.js"])
-    for path in ["/", "/runs", "/runs/" + runs[0]["id"], "/records", "/flyers", "/flyers?lat=49.43&lon=11.127", "/devices"]:
+    for path in ["/", "/runs", "/runs/" + runs[0]["id"], "/records", "/fitness", "/flyers", "/flyers?lat=49.43&lon=11.127", "/devices"]:
         load(path)
         check(driver.find_element(By.TAG_NAME, "h1").text, path + " has no heading")
         weight = driver.execute_script(PAGE_SIZE) + assets
@@ -365,7 +365,7 @@ def devices_page():
 @test("screenshots at 1280 and 390 px are not blank and nothing scrolls sideways")
 def screenshots():
     for name, path in [("now", "/"), ("runs", "/runs"), ("run", "/runs/" + state["run"]["id"]), ("records", "/records"),
-                       ("flyers", "/flyers?lat=49.4300&lon=11.1270"), ("devices", "/devices")]:
+                       ("fitness", "/fitness"), ("flyers", "/flyers?lat=49.4300&lon=11.1270"), ("devices", "/devices")]:
         driver.get(BASE + path)
         for width in (1280, 390):
             screenshot(name, width)
