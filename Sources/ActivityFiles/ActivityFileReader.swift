@@ -32,10 +32,19 @@ public enum ActivityFileReader {
         switch format {
         case .fit:
             let bytes = try decompressed(data, file: file)
-            let decoded = bytes.withUnsafeBytes { raw in
-                Result { () throws(ActivityFileError) in try FITDecoder(file: file).decode(raw) }
+            do {
+                return try readFIT(bytes, file: file, salvage: false).activities
+            } catch {
+                // Say how much a salvage would keep.
+                var refusal = error
+                if let salvaged = try? readFIT(bytes, file: file, salvage: true), let damage = salvaged.damage {
+                    let samples = salvaged.activities.reduce(0) { $0 + $1.samples.count }
+                    if samples > 0 {
+                        refusal.readable = ReadablePart(bytes: damage.byteOffset ?? 0, totalBytes: bytes.count, samples: samples)
+                    }
+                }
+                throw refusal
             }
-            return try decoded.get().flatMap { FITActivities(contents: $0, file: file).activities() }
         case .tcx, .gpx:
             return try readXML(.bytes(data), tcx: format == .tcx, file: file, isCancelled: isCancelled)
         case .nmea?:
@@ -47,6 +56,35 @@ public enum ActivityFileReader {
         case nil:
             throw ActivityFileError(file: file, byteOffset: 0, message: "not a FIT, TCX or GPX file (it starts with \(describe(prefix.prefix(16)))); export the activity as FIT, TCX or GPX")
         }
+    }
+
+    /// Reads like ``read(_:file:isCancelled:)``, but keeps what a damaged FIT file (cut short, a CRC mismatch at
+    /// the end, garbage after its last good record) holds up to its last complete message, with the damage beside.
+    /// Throws when nothing before the damage is readable, or for any other format's damage.
+    public static func salvage(_ data: Data, file: String,
+                               isCancelled: () -> Bool = { false }) throws(ActivityFileError) -> SalvagedActivities {
+        let prefix = Gzip.isCompressed(data) ? ((try? leadingBytes(of: data)) ?? Data()) : data.prefix(detectionPrefix)
+        guard !Gzip.isCompressed(prefix), detect(prefix) == .fit else {
+            return SalvagedActivities(activities: try read(data, file: file, isCancelled: isCancelled))
+        }
+        let bytes = try decompressed(data, file: file)
+        let salvaged = try readFIT(bytes, file: file, salvage: true)
+        if let damage = salvaged.damage, !salvaged.activities.contains(where: { !$0.samples.isEmpty }) {
+            throw damage
+        }
+        return salvaged
+    }
+
+    /// The activities of FIT `bytes`; with `salvage`, those read before any damage, and the damage.
+    private static func readFIT(_ bytes: Data, file: String, salvage: Bool) throws(ActivityFileError) -> SalvagedActivities {
+        let decoded = bytes.withUnsafeBytes { raw in
+            Result { () throws(ActivityFileError) in try FITDecoder(file: file, salvage: salvage).decode(raw) }
+        }
+        let files = try decoded.get()
+        let damage = files.last?.damage
+        let kept = salvage ? files.filter { !$0.isEmpty } : files
+        return SalvagedActivities(activities: kept.flatMap { FITActivities(contents: $0, file: file).activities() },
+                                  damage: damage)
     }
 
     /// The most samples one file may hold (FIT records, GPX and TCX points, log fixes with a time): a million, more
@@ -189,5 +227,17 @@ public enum ActivityFileReader {
             let digits = String(byte, radix: 16, uppercase: true)
             return digits.count == 1 ? "0" + digits : digits
         }.joined(separator: " ")
+    }
+}
+
+/// What ``ActivityFileReader/salvage(_:file:isCancelled:)`` read: the activities, and the damage that ended reading
+/// (`nil` for an undamaged file). The damage's byte offset is where the readable part ends.
+public struct SalvagedActivities: Sendable {
+    public var activities: [RecordedActivity]
+    public var damage: ActivityFileError?
+
+    public init(activities: [RecordedActivity], damage: ActivityFileError? = nil) {
+        self.activities = activities
+        self.damage = damage
     }
 }

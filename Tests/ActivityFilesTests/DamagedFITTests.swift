@@ -20,7 +20,7 @@ struct DamagedFITTests {
         // fitparse: "CRC Mismatch [computed: 0xA1D5, read: 0xB1D5]"; the CRC is stored after 12 + 757 bytes.
         #expect(error.byteOffset == 769)
         #expect(error.message.contains("file CRC mismatch (computed 0xA1D5, stored 0xB1D5)"))
-        #expect(error.description.hasSuffix("fitparse__activity-filecrc.fit: byte 769: file CRC mismatch (computed 0xA1D5, stored 0xB1D5); the file is damaged, export it again"))
+        #expect(error.description.hasSuffix("fitparse__activity-filecrc.fit: byte 769: file CRC mismatch (computed 0xA1D5, stored 0xB1D5); the file is damaged, export it again; the first 769 of 771 bytes (99.7 %, 14 records) are readable and can be salvaged"))
     }
 
     @Test func corruptHeaderOfTheSecondChainedFile() throws {

@@ -4,7 +4,7 @@ import MeridianCore
 import MeridianTesting
 import Testing
 
-@Suite("FIT export: Garmin's SDK, fitdecode and our decoder read what FITEncoder writes")
+@Suite("FIT export: Garmin's SDK, fitdecode and our decoder read what FITEncoder writes", .serialized)
 struct FITEncoderTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 

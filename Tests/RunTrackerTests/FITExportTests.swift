@@ -5,7 +5,7 @@ import MeridianTesting
 import Testing
 @testable import RunTracker
 
-@Suite("Export: FIT, checked by Garmin's SDK, fitdecode and a re-import")
+@Suite("Export: FIT, checked by Garmin's SDK, fitdecode and a re-import", .serialized)
 struct FITExportTests {
     /// Real device files: a run with ten gaps, a ride with timer stops, a treadmill run without positions.
     static let files = ["fit/fitparse__2013-02-06-12-11-14.fit", "fit/fitparse__garmin-edge-500-activity.fit",

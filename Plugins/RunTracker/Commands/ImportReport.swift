@@ -25,6 +25,8 @@ struct ImportReport: Encodable {
     struct Failure: Encodable {
         var file: String
         var error: String
+        /// A damaged FIT file whose first part `--salvage` would import.
+        var salvageable = false
     }
 
     enum CodingKeys: String, CodingKey { case imported, duplicates, skipped, inferred, failed }
@@ -63,11 +65,21 @@ struct ImportReport: Encodable {
         for skip in skipped {
             Swift.print("skipped   \(skip.file): \(skip.run.name) has nothing to save: \(skip.reason)")
         }
-        for failure in failed {
+        for failure in failed where !failure.salvageable {
             Standard.error("meridian: \(failure.error)")
         }
+        let salvageable = failed.filter(\.salvageable)
+        for failure in salvageable {
+            Standard.error("meridian: salvageable: \(failure.error)")
+        }
+        for run in imported {
+            if let mark = run.salvaged { Swift.print("salvaged  \(run.name): \(RunText.salvage(mark))") }
+        }
         let empty = skipped.isEmpty ? "" : "\(skipped.count) with nothing to save, "
+        let failures = "\(Counted.string(failed.count, "file")) failed" + (salvageable.isEmpty ? ""
+            : salvageable.count == failed.count ? " (damaged but salvageable with --salvage)"
+            : " (\(salvageable.count) of them damaged but salvageable with --salvage)")
         Swift.print("imported \(Counted.string(imported.count, "run")), skipped \(Counted.string(duplicates.count, "duplicate")), "
-                    + "\(empty)\(Counted.string(failed.count, "file")) failed")
+                    + "\(empty)\(failures)")
     }
 }

@@ -94,7 +94,7 @@ enum RunText {
                 + "max speed \(TimeFormat.speed(metresPerSecond: run.maxSpeed, units: style.units))  "
                 + "ascent \(ElevationText.string(metres: run.ascent, units: style.units))  descent \(ElevationText.string(metres: run.descent, units: style.units))",
             "points \(run.pointCount) (\(run.rejectedPointCount) not on the route)  segments \(run.segmentCount)",
-        ] + sensors(run) + device(run, units: style.units)
+        ] + sensors(run) + device(run, units: style.units) + (run.salvaged.map { ["salvaged: " + salvage($0)] } ?? [])
     }
 
     /// `heart rate 142 bpm (max 171)  cadence 84 spm  power 212 W`, or nothing without sensors.
@@ -106,6 +106,11 @@ enum RunText {
         if let cadence = run.averageCadence { parts.append("cadence \(Int(cadence.rounded())) \(run.activity.countsSteps ? "spm" : "rpm")") }
         if let power = run.averagePower { parts.append("power \(Int(power.rounded())) W") }
         return parts.isEmpty ? [] : [parts.joined(separator: "  ")]
+    }
+
+    /// `the file is damaged at byte 751 (unexpected end of file …); what came before was imported`.
+    static func salvage(_ mark: SalvageMark) -> String {
+        "the file is damaged at byte \(mark.byteOffset) (\(mark.reason)); what came before was imported"
     }
 
     /// `device garmin fr110: distance 4.8 km (Meridian 4.7 km, −2.4 %)  timer 43:45 (Meridian 43:44, −0.0 %)`, or

@@ -26,6 +26,8 @@ struct RunsImportCommand: AsyncParsableCommand {
     var name: String?
     @Flag(name: .long, help: "Import runs that match a stored run too.")
     var allowDuplicates = false
+    @Flag(name: .long, help: "Import what a damaged FIT file (cut short, CRC mismatch, garbage at the end) holds up to its last complete message; the run is marked salvaged.")
+    var salvage = false
     @OptionGroup var location: StoreLocationOptions
     @Flag(name: .long, help: "Print {\"imported\": [run…], \"duplicates\": […], \"failed\": […]} as JSON.")
     var json = false
@@ -46,7 +48,7 @@ struct RunsImportCommand: AsyncParsableCommand {
             let options = try Self.trackerOptions(settings)
             let importer = RunImporter(runStore: try RunStore(store: location.openStore(settings), matcher: options.matcher),
                                        settings: options.settings(units: units))
-            let request = RunImporter.Request(name: name, activity: chosenActivity, allowDuplicates: allowDuplicates)
+            let request = RunImporter.Request(name: name, activity: chosenActivity, allowDuplicates: allowDuplicates, salvage: salvage)
             let progress = ProgressBar(label: "importing", large: files.count > 1)
             for (index, file) in files.enumerated() {
                 progress?.update(fraction: Double(index) / Double(files.count),
@@ -54,7 +56,9 @@ struct RunsImportCommand: AsyncParsableCommand {
                 do {
                     report.add(try importer.importFile(contentsOf: URL(fileURLWithPath: file), request: request), file: file)
                 } catch let error as ActivityFileError {
-                    report.failed.append(.init(file: file, error: error.description))
+                    let salvageable = error.readable != nil
+                    report.failed.append(.init(file: file, error: error.description + (salvageable ? " (import it with --salvage)" : ""),
+                                               salvageable: salvageable))
                 } catch {
                     report.failed.append(.init(file: file, error: "\(file): \(error.localizedDescription)"))
                 }

@@ -31,7 +31,7 @@ enum RunImportRoutes {
 
     static func add(to runs: RouterGroup<MeridianRequestContext>, importer: RunImporter, events: EventBus) {
         runs.post("import") { request, context in
-            try request.allowQuery(["activity", "name", "allow_duplicates"])
+            try request.allowQuery(["activity", "name", "allow_duplicates", "salvage"])
             let activity = try request.query("activity").map { text in
                 guard let activity = Activity(rawValue: text) else {
                     throw APIError.badRequest("activity '\(text)' is not known; use one of \(Activity.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -42,6 +42,10 @@ enum RunImportRoutes {
                 guard let value = Bool(text) else { throw APIError.badRequest("allow_duplicates must be true or false") }
                 return value
             } ?? false
+            let salvage = try request.query("salvage").map { text in
+                guard let value = Bool(text) else { throw APIError.badRequest("salvage must be true or false") }
+                return value
+            } ?? false
             let data = try await request.collectBody(limit: maximumFileSize, mediaTypes: mediaTypes)
             let name = request.query("name").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
             let outcomes: [RunImporter.Outcome]
@@ -50,7 +54,7 @@ enum RunImportRoutes {
             do {
                 outcomes = try await cancellation.run(for: context) {
                     try importer.importFile(data, file: name ?? "upload", request: .init(
-                        name: name, activity: activity, allowDuplicates: allowDuplicates), isCancelled: { cancellation.isCancelled })
+                        name: name, activity: activity, allowDuplicates: allowDuplicates, salvage: salvage), isCancelled: { cancellation.isCancelled })
                 }
             } catch let error as ActivityFileError {
                 if cancellation.isCancelled {
@@ -60,7 +64,8 @@ enum RunImportRoutes {
                         nothing was stored, send the file again
                         """)
                 }
-                throw APIError.badRequest(error.description, code: "invalid_file")
+                throw APIError.badRequest(error.description + (error.readable != nil ? " (send it again with ?salvage=true)" : ""),
+                                          code: "invalid_file")
             }
             var answer = Answer()
             for outcome in outcomes {

@@ -25,7 +25,8 @@ package enum RunState: String, Sendable, Codable, CaseIterable {
 /// `avg_pace_s_per_km` (null without distance), `max_speed_mps`, `ascent_m`,
 /// `descent_m`, `points`, `rejected_points`, `segments`, `distance_source`,
 /// `avg_heart_rate_bpm`, `max_heart_rate_bpm`, `avg_cadence_spm`, `avg_power_w`,
-/// `device_name`, `device_distance_m`, `device_timer_s` (null when unknown).
+/// `device_name`, `device_distance_m`, `device_timer_s` (null when unknown), `salvaged_at_byte` and
+/// `salvage_reason` (null unless the run was salvaged from a damaged file).
 package struct RunSummary: Sendable, Equatable, Codable {
     package var id: String
     package var name: String
@@ -66,6 +67,8 @@ package struct RunSummary: Sendable, Equatable, Codable {
     package var averagePower: Double?
     /// For a run imported from a device's file: the device and the totals it computed itself.
     package var device: DeviceFigures?
+    /// For a run salvaged from a damaged file (`runs import --salvage`): where the readable part ends and why.
+    package var salvaged: SalvageMark?
 
     package init(id: String, name: String, notes: String = "", activity: Activity, state: RunState, startedAt: Date,
                 endedAt: Date? = nil, distance: Double = 0, elapsedTime: Double = 0, timerTime: Double = 0,
@@ -121,6 +124,7 @@ package struct RunSummary: Sendable, Equatable, Codable {
         case deviceName
         case deviceDistance = "deviceDistanceM"
         case deviceTimer = "deviceTimerS"
+        case salvagedAtByte, salvageReason
     }
 
     package init(from decoder: any Decoder) throws {
@@ -148,6 +152,8 @@ package struct RunSummary: Sendable, Equatable, Codable {
             device: try DeviceFigures(name: container.decodeIfPresent(String.self, forKey: .deviceName),
                                       distance: container.decodeIfPresent(Double.self, forKey: .deviceDistance),
                                       timerTime: container.decodeIfPresent(Double.self, forKey: .deviceTimer)))
+        salvaged = try SalvageMark(byteOffset: container.decodeIfPresent(Int.self, forKey: .salvagedAtByte),
+                                   reason: container.decodeIfPresent(String.self, forKey: .salvageReason))
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -178,6 +184,8 @@ package struct RunSummary: Sendable, Equatable, Codable {
         try container.encode(device?.name, forKey: .deviceName)
         try container.encode(device?.distance, forKey: .deviceDistance)
         try container.encode(device?.timerTime, forKey: .deviceTimer)
+        try container.encode(salvaged?.byteOffset, forKey: .salvagedAtByte)
+        try container.encode(salvaged?.reason, forKey: .salvageReason)
     }
 }
 
@@ -188,7 +196,8 @@ extension RunSummary {
     package static let columns = """
         id, name, notes, activity, state, started_at, ended_at, distance_m, elapsed_s, timer_s, moving_s, \
         avg_pace_s_per_km, max_speed_mps, ascent_m, descent_m, points, rejected_points, segments, distance_source, \
-        avg_heart_rate_bpm, max_heart_rate_bpm, avg_cadence_spm, avg_power_w, device_name, device_distance_m, device_timer_s
+        avg_heart_rate_bpm, max_heart_rate_bpm, avg_cadence_spm, avg_power_w, device_name, device_distance_m, device_timer_s, \
+        salvaged_at_byte, salvage_reason
         """
 
     /// Decodes one row selected with `columns`; unknown activity or state text is a `RunStoreError.corruptRow`.
@@ -217,6 +226,7 @@ extension RunSummary {
             distanceSource: distanceSource, averageHeartRate: row["avg_heart_rate_bpm"], maxHeartRate: row["max_heart_rate_bpm"],
             averageCadence: row["avg_cadence_spm"], averagePower: row["avg_power_w"],
             device: DeviceFigures(name: row["device_name"], distance: row["device_distance_m"], timerTime: row["device_timer_s"]))
+        salvaged = SalvageMark(byteOffset: row["salvaged_at_byte"], reason: row["salvage_reason"])
     }
 
     /// The run `id` (deleted runs included), or `nil`.

@@ -73,6 +73,12 @@ package enum RunSchema {
                     """)
                 try PointDistanceBackfill.run(db)
             }
+            migrations.register("v3-salvaged-imports") { db in
+                try db.execute(sql: """
+                    ALTER TABLE runs ADD COLUMN salvaged_at_byte INTEGER;
+                    ALTER TABLE runs ADD COLUMN salvage_reason TEXT;
+                    """)
+            }
         }
     }
 }

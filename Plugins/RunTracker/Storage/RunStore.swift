@@ -156,7 +156,7 @@ package struct RunStore: Sendable {
                 moving_s = ?, avg_pace_s_per_km = ?, max_speed_mps = ?, ascent_m = ?, descent_m = ?, points = ?,
                 rejected_points = ?, segments = ?, distance_source = ?, avg_heart_rate_bpm = ?, max_heart_rate_bpm = ?,
                 avg_cadence_spm = ?, avg_power_w = ?, device_name = ?, device_distance_m = ?, device_timer_s = ?,
-                updated_at = ?, live_state = ?
+                salvaged_at_byte = ?, salvage_reason = ?, updated_at = ?, live_state = ?
             WHERE id = ?
             """, arguments: [
                 summary.state.rawValue, summary.endedAt?.timeIntervalSince1970,
@@ -164,7 +164,8 @@ package struct RunStore: Sendable {
                 summary.maxSpeed, summary.ascent, summary.descent, summary.pointCount, summary.rejectedPointCount,
                 summary.segmentCount, summary.distanceSource.rawValue, summary.averageHeartRate, summary.maxHeartRate,
                 summary.averageCadence, summary.averagePower, summary.device?.name, summary.device?.distance,
-                summary.device?.timerTime, Date().timeIntervalSince1970, liveState, summary.id,
+                summary.device?.timerTime, summary.salvaged?.byteOffset, summary.salvaged?.reason,
+                Date().timeIntervalSince1970, liveState, summary.id,
             ])
     }
 

@@ -7,8 +7,11 @@ import MeridianCore
 ///
 /// Any damage (bad header, CRC mismatch, truncation, a data message of an undefined local
 /// type) throws an ``ActivityFileError`` naming the byte offset; nothing else can go wrong.
+/// With `salvage`, damage ends the chain instead: what was read up to the last complete
+/// message is kept, and the damage is noted in ``FITContents/damage``.
 struct FITDecoder {
     let file: String
+    var salvage = false
 
     /// Whether `bytes` start like a FIT file: header size 12 or 14 and ".FIT" at bytes 8–11.
     static func looksLikeFIT(_ bytes: some Collection<UInt8>) -> Bool {
@@ -22,8 +25,15 @@ struct FITDecoder {
         var position = 0
         repeat {
             let samplesBefore = files.reduce(0) { $0 + $1.samples.count }
-            var decoder = FileDecoder(bytes: bytes, start: position, file: file, sampleLimit: ActivityFileReader.maximumSamples - samplesBefore)
-            files.append(try decoder.decode())
+            var decoder = FileDecoder(bytes: bytes, start: position, file: file, sampleLimit: ActivityFileReader.maximumSamples - samplesBefore,
+                                      salvage: salvage)
+            let contents = try decoder.decode()
+            if let damage = contents.damage {
+                // A damaged link that holds nothing (garbage after a complete file) only marks where reading ended.
+                if contents.isEmpty, !files.isEmpty { files[files.count - 1].damage = damage } else { files.append(contents) }
+                break
+            }
+            files.append(contents)
             position = decoder.end
         } while position < bytes.count
         return files
@@ -37,6 +47,8 @@ private struct FileDecoder {
     let file: String
     /// The most samples this file of the chain may add (``ActivityFileReader/maximumSamples`` for the chain).
     let sampleLimit: Int
+    /// Keep what was read before damage (``FITContents/damage``) instead of throwing.
+    let salvage: Bool
     /// Where this file (its CRC included) ends.
     private(set) var end = 0
     /// Where the header says the records end, and where they can be read up to.
@@ -49,11 +61,12 @@ private struct FileDecoder {
     private var compressedDistance: (last: Int, total: Double)?
     private var contents: FITContents
 
-    init(bytes: UnsafeRawBufferPointer, start: Int, file: String, sampleLimit: Int) {
+    init(bytes: UnsafeRawBufferPointer, start: Int, file: String, sampleLimit: Int, salvage: Bool) {
         self.bytes = bytes
         self.start = start
         self.file = file
         self.sampleLimit = sampleLimit
+        self.salvage = salvage
         contents = FITContents(startOffset: start)
     }
 
@@ -62,14 +75,28 @@ private struct FileDecoder {
     }
 
     mutating func decode() throws(ActivityFileError) -> FITContents {
+        do {
+            try decodeRecords()
+        } catch {
+            // Too many samples is not damage: it is refused even when salvaging.
+            guard salvage, error.message != ActivityFileReader.tooManySamples else { throw error }
+            contents.damage = error
+        }
+        return contents
+    }
+
+    private mutating func decodeRecords() throws(ActivityFileError) {
         let dataStart: Int
         (dataStart, dataEnd) = try header()
         end = dataEnd + 2
+        var crcMismatch: ActivityFileError?
         if end <= bytes.count {
             let stored = UInt16(bytes[dataEnd]) | UInt16(bytes[dataEnd + 1]) << 8
             let computed = FITCRC.compute(bytes, start..<dataEnd)
-            guard stored == computed else {
-                throw error(dataEnd, "file CRC mismatch (computed \(hex(computed)), stored \(hex(stored))); the file is damaged, export it again")
+            if stored != computed {
+                crcMismatch = error(dataEnd, "file CRC mismatch (computed \(hex(computed)), stored \(hex(stored))); the file is damaged, export it again")
+                // Salvaging reads the records first: damage inside them comes first.
+                if let crcMismatch, !salvage { throw crcMismatch }
             }
         }
         var position = dataStart
@@ -83,7 +110,7 @@ private struct FileDecoder {
         if end > bytes.count {
             throw error(dataEnd, "unexpected end of file: the 2-byte file CRC is missing; the file is cut short, copy or export it again")
         }
-        return contents
+        if let crcMismatch { throw crcMismatch }
     }
 
     /// Checks the file header; returns where the records start and end.

@@ -72,4 +72,9 @@ struct FITContents {
     var skipped: [String: Int] = [:]
     /// Byte offset where this file starts in the bytes read.
     var startOffset: Int
+    /// When salvaging: the damage that ended reading (its byte offset is where the readable part ends).
+    var damage: ActivityFileError?
+
+    /// Whether nothing Meridian reads was found.
+    var isEmpty: Bool { samples.isEmpty && sessions.isEmpty && laps.isEmpty }
 }
