@@ -158,14 +158,61 @@ public struct DeviceLap: Sendable, Equatable {
     public var averageHeartRate: Double?
     /// Maximum heart rate, bpm.
     public var maxHeartRate: Double?
+    /// What ended the lap, when the file says (FIT `lap_trigger`, TCX `TriggerMethod`).
+    public var trigger: LapTrigger?
 
     public init(start: Date, timerTime: Double? = nil, distance: Double? = nil,
-                averageHeartRate: Double? = nil, maxHeartRate: Double? = nil) {
+                averageHeartRate: Double? = nil, maxHeartRate: Double? = nil, trigger: LapTrigger? = nil) {
         self.start = start
         self.timerTime = timerTime
         self.distance = distance
         self.averageHeartRate = averageHeartRate
         self.maxHeartRate = maxHeartRate
+        self.trigger = trigger
+    }
+}
+
+/// What ended a lap: the lap button, an auto-lap distance or time, a position (FIT position_*, TCX `Location`), the
+/// end of the session, or something else (TCX `HeartRate`, FIT fitness_equipment).
+public enum LapTrigger: String, Sendable, CaseIterable {
+    case manual, distance, time, position
+    case sessionEnd = "session_end"
+    case other
+
+    /// FIT `lap_trigger`: 0 manual, 1 time, 2 distance, 3–6 position_start/lap/waypoint/marked, 7 session_end,
+    /// anything else other.
+    init(fitNumber: Int) {
+        switch fitNumber {
+        case 0: self = .manual
+        case 1: self = .time
+        case 2: self = .distance
+        case 3...6: self = .position
+        case 7: self = .sessionEnd
+        default: self = .other
+        }
+    }
+
+    /// The FIT `lap_trigger` number written for it (position as position_lap 4, other as fitness_equipment 8).
+    var fitNumber: Int64 {
+        switch self {
+        case .manual: return 0
+        case .time: return 1
+        case .distance: return 2
+        case .position: return 4
+        case .sessionEnd: return 7
+        case .other: return 8
+        }
+    }
+
+    /// TCX `TriggerMethod`: Manual, Distance, Location, Time, HeartRate (anything else: other).
+    init(tcxWord: String) {
+        switch tcxWord {
+        case "Manual": self = .manual
+        case "Distance": self = .distance
+        case "Time": self = .time
+        case "Location": self = .position
+        default: self = .other
+        }
     }
 }
 

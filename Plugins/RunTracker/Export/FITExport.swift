@@ -22,7 +22,10 @@ package enum FITExport {
                                  averageHeartRate: run.averageHeartRate, maxHeartRate: run.maxHeartRate,
                                  averageCadence: run.averageCadence, averagePower: run.averagePower,
                                  ascent: run.ascent, descent: run.descent),
-            laps: lapPlan.map { DeviceLap(start: run.startedAt.addingTimeInterval($0.startOffset), timerTime: $0.time, distance: $0.distance) },
+            laps: lapPlan.enumerated().map { index, lap in
+                DeviceLap(start: run.startedAt.addingTimeInterval(lap.startOffset), timerTime: lap.time, distance: lap.distance,
+                          trigger: index + 1 == lapPlan.count ? .sessionEnd : .distance)
+            },
             samples: records.map { point in
                 guard point.isAccepted else {
                     return RecordedSample(time: point.time, heartRate: point.sensors.heartRate, cadence: point.sensors.cadence,

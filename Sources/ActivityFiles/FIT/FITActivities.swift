@@ -45,7 +45,8 @@ struct FITActivities {
             guard let start = lap.start else { continue }
             activities[session(of: start)].laps.append(DeviceLap(
                 start: date(start), timerTime: lap.timerTime, distance: lap.distance,
-                averageHeartRate: lap.averageHeartRate, maxHeartRate: lap.maxHeartRate))
+                averageHeartRate: lap.averageHeartRate, maxHeartRate: lap.maxHeartRate,
+                trigger: lap.lapTrigger.map(LapTrigger.init(fitNumber:))))
         }
         for (stop, restart) in timerPauses() {
             let start = date(stop)

@@ -332,6 +332,7 @@ private struct FileDecoder {
             case .startTime: summary.startTime = value.flatMap { FITTime(exactly: $0) }
             case .sport: summary.sport = value.flatMap { Int(exactly: $0) }
             case .subSport: summary.subSport = value.flatMap { Int(exactly: $0) }
+            case .lapTrigger: summary.lapTrigger = value.flatMap { Int(exactly: $0) }
             case .elapsedTime: summary.elapsedTime = value
             case .timerTime: summary.timerTime = value
             case .totalDistance: summary.distance = value

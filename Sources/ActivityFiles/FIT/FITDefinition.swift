@@ -18,7 +18,7 @@ enum FITField: UInt8 {
     case distance, speed, enhancedSpeed, power, compressedSpeedDistance, temperature, gpsAccuracy
     // session and lap
     case startTime, sport, subSport, elapsedTime, timerTime, totalDistance, averageHeartRate, maxHeartRate
-    case averageCadence, averageFractionalCadence, averagePower, ascent, descent
+    case averageCadence, averageFractionalCadence, averagePower, ascent, descent, lapTrigger
     // event
     case event, eventType
     // file_id
@@ -76,6 +76,7 @@ enum FITField: UInt8 {
             case 9: field = .totalDistance
             case 15: field = .averageHeartRate
             case 16: field = .maxHeartRate
+            case 24: field = .lapTrigger
             default: field = nil
             }
         case .event:

@@ -47,7 +47,7 @@ public enum FITEncoder {
         let totals = activity.totals ?? DeviceTotals()
         let laps = activity.laps.isEmpty
             ? [DeviceLap(start: start, timerTime: totals.timerTime, distance: totals.distance,
-                         averageHeartRate: totals.averageHeartRate, maxHeartRate: totals.maxHeartRate)]
+                         averageHeartRate: totals.averageHeartRate, maxHeartRate: totals.maxHeartRate, trigger: .sessionEnd)]
             : activity.laps
         for (index, lap) in laps.enumerated() {
             let lapEnd = index + 1 < laps.count ? laps[index + 1].start : end
@@ -57,7 +57,7 @@ public enum FITEncoder {
                 FITFieldValue(7, .uint32, max(0, lapEnd.timeIntervalSince(lap.start)), scale: milli),
                 FITFieldValue(8, .uint32, lap.timerTime, scale: milli), FITFieldValue(9, .uint32, lap.distance, scale: 100),
                 FITFieldValue(15, .uint8, lap.averageHeartRate, scale: 1), FITFieldValue(16, .uint8, lap.maxHeartRate, scale: 1),
-                FITFieldValue(25, .enumeration, sport), FITFieldValue(39, .enumeration, subSport),
+                FITFieldValue(24, .enumeration, lap.trigger?.fitNumber), FITFieldValue(25, .enumeration, sport), FITFieldValue(39, .enumeration, subSport),
             ])
         }
         let elapsed = totals.elapsedTime ?? end.timeIntervalSince(start)

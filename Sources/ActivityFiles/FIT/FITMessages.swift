@@ -34,6 +34,8 @@ struct FITSummary {
     var averagePower: Double?
     var ascent: Double?
     var descent: Double?
+    /// A lap's `lap_trigger`.
+    var lapTrigger: Int?
 
     /// When it started: `start_time`, else its timestamp less its elapsed time.
     var start: FITTime? {

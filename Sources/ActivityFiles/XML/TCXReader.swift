@@ -105,7 +105,11 @@ private final class TCXDocument: XMLDocumentReader {
         case "Lap": closeLap()
         case "": closeActivity()
         default:
-            if below.hasPrefix("Lap/") { lapValue(String(below.dropFirst(4)), text: text) }
+            if below == "Lap/TriggerMethod", lap != nil {
+                lap?.trigger = LapTrigger(tcxWord: text)
+            } else if below.hasPrefix("Lap/") {
+                lapValue(String(below.dropFirst(4)), text: text)
+            }
         }
     }
 
