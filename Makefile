@@ -18,6 +18,9 @@ run: build
 # (the locale): one test at a time, so that CPU-heavy tests beside them cannot starve their waits. Every other suite
 # is a hermetic unit test (in-process, a kernel-chosen port, temporary files) and runs in parallel.
 INTEGRATION = ^(meridianTests|FlyerProximityTests|GPSDServerTests)\.|^GPSDProviderTests\.(GPSDProviderTests|GPSDFaultTests)/|^NMEASerialProviderTests\.NMEASerialProviderTests/|^RunTrackerTests\.(DurabilityProcessTests|ProgressCommandsTests)/|^MapLinksTests\.LocaleTests/
+# A parallel run runs as many tests at once as there are cores: with more, CPU-bound tests hold every thread of Swift's
+# cooperative pool and the servers of the tests beside them miss their readiness deadlines.
+PARALLEL = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$$(nproc)
 build-tests: bootstrap
 	$(SWIFT) build --build-tests
 
@@ -25,7 +28,7 @@ build-tests: bootstrap
 # headless Chromium drives the web app on another one (about a minute and a half).
 test: build-tests
 	scripts/check-imports
-	$(SWIFT) test --skip-build --skip '$(INTEGRATION)'
+	$(PARALLEL) $(SWIFT) test --skip-build --parallel --skip '$(INTEGRATION)'
 	$(SWIFT) test --skip-build --no-parallel --filter '$(INTEGRATION)'
 	scripts/contract-fuzz
 	scripts/browser-tests
