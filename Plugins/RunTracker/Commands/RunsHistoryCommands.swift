@@ -234,7 +234,7 @@ struct RunsExportCommand: AsyncParsableCommand {
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "Run id.") var id: String
     @Option(name: .long, help: "gpx, tcx, geojson or fit (default: from the --output file's ending, else gpx). GPX, TCX and FIT import back with 'meridian runs import'; GeoJSON is for maps and cannot be imported.") var format: String?
-    @Option(name: .long, help: "TCX and FIT laps: km (one per kilometre) or single.") var laps = "km"
+    @Option(name: .long, help: "TCX and FIT laps: device (the device's laps of an imported run, else km), km (one per kilometre) or single.") var laps = "device"
     @Option(name: [.short, .long], help: "Write to this file, ending in .gpx, .tcx, .geojson or .fit (default: standard output).") var output: String?
 
     func run() async throws {
@@ -248,11 +248,11 @@ struct RunsExportCommand: AsyncParsableCommand {
             let extensions = Dictionary(uniqueKeysWithValues: ExportFormat.allCases.map { ($0.fileExtension, $0) })
             let format = try OutputFormat.choose(given: given, output: output, extensions: extensions, fallback: .gpx)
             guard let laps = TCXExport.Laps(rawValue: laps) else {
-                throw CommandFailure("--laps must be km or single, got '\(self.laps)'", code: 2)
+                throw CommandFailure("--laps must be device, km or single, got '\(self.laps)'", code: 2)
             }
             let (history, _) = try store.open()
             let (run, points) = try await history.track(id: id)
-            try write(format.file(run: run, points: points, laps: laps), to: output)
+            try write(format.file(run: run, points: points, laps: laps, deviceLaps: try await history.laps(id: id)), to: output)
         }
     }
 }

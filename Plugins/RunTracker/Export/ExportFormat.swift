@@ -1,3 +1,4 @@
+import ActivityFiles
 import Foundation
 import MeridianCore
 
@@ -18,13 +19,14 @@ package enum ExportFormat: String, Sendable, CaseIterable, ConfigEnum {
     /// The file name extension.
     package var fileExtension: String { rawValue }
 
-    /// The run in this format; TCX and FIT with `laps` (one per kilometre unless told).
-    package func file(run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps = .perKilometre) -> Data {
+    /// The run in this format; TCX and FIT with `laps` (the device's `deviceLaps` when it has them, else one per
+    /// kilometre, unless told).
+    package func file(run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps = .device, deviceLaps: [DeviceLap] = []) -> Data {
         switch self {
         case .gpx: return Data(GPXExport.document(run: run, points: points).utf8)
-        case .tcx: return Data(TCXExport.document(run: run, points: points, laps: laps).utf8)
+        case .tcx: return Data(TCXExport.document(run: run, points: points, laps: laps, deviceLaps: deviceLaps).utf8)
         case .geojson: return Data(GeoJSONExport.document(run: run, points: points).utf8)
-        case .fit: return Data(FITExport.file(run: run, points: points, laps: laps))
+        case .fit: return Data(FITExport.file(run: run, points: points, laps: laps, deviceLaps: deviceLaps))
         }
     }
 }

@@ -1,3 +1,4 @@
+import ActivityFiles
 import Foundation
 import MeridianCore
 
@@ -12,12 +13,14 @@ package enum TCXExport {
         case perKilometre = "km"
         /// One lap for the whole run.
         case single
+        /// The device's laps of an imported run (FIT `lap`, TCX `Lap`), else one per kilometre.
+        case device
     }
 
     /// Garmin's ActivityExtension (speed, run cadence, power per trackpoint).
     package static let activityExtensionNamespace = "http://www.garmin.com/xmlschemas/ActivityExtension/v2"
 
-    package static func document(run: RunSummary, points: [TrackPoint], laps: Laps) -> String {
+    package static func document(run: RunSummary, points: [TrackPoint], laps: Laps, deviceLaps: [DeviceLap] = []) -> String {
         let measured = points.filter { $0.isAccepted && $0.distance != nil }
         let progress = RunProgress(points: points, start: run.startedAt)
         let sport: String
@@ -36,7 +39,7 @@ package enum TCXExport {
                   <Id>\(ISO8601.string(from: run.startedAt))</Id>
 
             """
-        for lap in lapPlan(run: run, progress: progress, laps: laps) {
+        for lap in lapPlan(run: run, progress: progress, laps: laps, deviceLaps: deviceLaps, points: measured) {
             let lapPoints = measured.filter { lap.distanceRange.contains($0.distance ?? 0) }
             xml += "      <Lap StartTime=\"\(ISO8601.string(from: run.startedAt.addingTimeInterval(lap.startOffset)))\">\n"
             xml += "        <TotalTimeSeconds>\(NumberText.fixed(max(0, lap.time), decimals: 3))</TotalTimeSeconds>\n"
@@ -45,7 +48,7 @@ package enum TCXExport {
                 xml += "        <MaximumSpeed>\(ExportNumber.speed(max(0, maximum)))</MaximumSpeed>\n"
             }
             xml += "        <Calories>0</Calories>\n        <Intensity>Active</Intensity>\n"
-            xml += "        <TriggerMethod>\(laps == .single ? "Manual" : "Distance")</TriggerMethod>\n"
+            xml += "        <TriggerMethod>\(tcxWord(lap.trigger))</TriggerMethod>\n"
             var segment: Int?
             for point in lapPoints {
                 if point.segment != segment {
@@ -96,14 +99,38 @@ package enum TCXExport {
         var time: Double
         var distance: Double
         var distanceRange: Range<Double>
+        var trigger: LapTrigger = .distance
     }
 
-    /// The laps: the kilometre splits, or one lap over the timer time. There is always at least one lap.
-    static func lapPlan(run: RunSummary, progress: RunProgress, laps: Laps) -> [LapPlan] {
+    /// TCX `TriggerMethod` for a trigger (TCX has no session end or other: Manual).
+    static func tcxWord(_ trigger: LapTrigger) -> String {
+        switch trigger {
+        case .distance: return "Distance"
+        case .time: return "Time"
+        case .position: return "Location"
+        case .manual, .sessionEnd, .other: return "Manual"
+        }
+    }
+
+    /// The laps: the device's (each with the points from its start on, by time), the kilometre splits, or one lap
+    /// over the timer time. There is always at least one lap. `points` are the measured points in time order.
+    static func lapPlan(run: RunSummary, progress: RunProgress, laps: Laps, deviceLaps: [DeviceLap] = [],
+                        points: [TrackPoint] = []) -> [LapPlan] {
+        if laps == .device, !deviceLaps.isEmpty {
+            // A lap holds the points from its start to the next lap's start: its distance range starts at the first
+            // measured point at or after its start.
+            let lower = deviceLaps.map { lap in points.first { $0.time >= lap.start }?.distance ?? .infinity }
+            return deviceLaps.enumerated().map { index, lap in
+                let from = index == 0 ? 0 : lower[index]
+                let to = index + 1 < deviceLaps.count ? max(from, lower[index + 1]) : .infinity
+                return LapPlan(startOffset: lap.start.timeIntervalSince(run.startedAt), time: lap.timerTime ?? 0,
+                               distance: lap.distance ?? 0, distanceRange: from..<to, trigger: lap.trigger ?? .manual)
+            }
+        }
         let first = progress.times.first ?? 0
         let single = LapPlan(startOffset: first, time: run.timerTime > 0 ? run.timerTime : (progress.times.last ?? 0) - first,
-                             distance: progress.totalDistance, distanceRange: 0..<Double.infinity)
-        guard laps == .perKilometre else { return [single] }
+                             distance: progress.totalDistance, distanceRange: 0..<Double.infinity, trigger: .manual)
+        guard laps != .single else { return [single] }
         let splits = progress.splits(every: 1000, unit: "km").splits
         guard !splits.isEmpty else { return [single] }
         var lower = 0.0

@@ -60,7 +60,8 @@ package enum RunHistoryRoutes {
                 try request.allowQuery([])
                 let id = try context.parameters.decoded("id")
                 let (run, points) = try await mapped { try await history.track(id: id) }
-                return document(format.file(run: run, points: points), type: format.contentType,
+                let laps = try await mapped { try await history.laps(id: id) }
+                return document(format.file(run: run, points: points, deviceLaps: laps), type: format.contentType,
                                 filename: "\(id).\(format.fileExtension)", text: format != .fit)
             }
         }

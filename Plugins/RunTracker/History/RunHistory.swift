@@ -1,3 +1,4 @@
+import ActivityFiles
 import Foundation
 import GRDB
 import MeridianCore
@@ -121,6 +122,11 @@ package struct RunHistory: Sendable {
             let run = try Self.liveRun(db, id: id)
             return (run, try RunPoints.load(db, runID: id))
         }
+    }
+
+    /// The device's laps of run `id` (FIT `lap`, TCX `Lap`), none for a live run.
+    package func laps(id: String) async throws -> [DeviceLap] {
+        try await store.database.read { db in try RunLaps.load(db, runID: id) }
     }
 
     static func liveRun(_ db: Database, id: String) throws -> RunSummary {

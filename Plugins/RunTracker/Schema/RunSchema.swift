@@ -6,7 +6,7 @@ import MeridianStore
 /// `runs` holds one row per run with its summary metrics and, while it is active,
 /// the tracker's state as JSON (`live_state`) for restoring after a crash.
 /// `run_points` holds every received fix with its segment, rejection reason, the run's distance at each accepted
-/// point and the sensor values.
+/// point and the sensor values; `run_laps` an imported run's device laps.
 package enum RunSchema {
     /// The run tracker's migrations, oldest first (`RunTrackerSchema` applies them, before the history's).
     package static var schema: PluginSchema {
@@ -77,6 +77,21 @@ package enum RunSchema {
                 try db.execute(sql: """
                     ALTER TABLE runs ADD COLUMN salvaged_at_byte INTEGER;
                     ALTER TABLE runs ADD COLUMN salvage_reason TEXT;
+                    """)
+            }
+            migrations.register("v4-device-laps") { db in
+                try db.execute(sql: """
+                    CREATE TABLE run_laps (
+                        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+                        idx INTEGER NOT NULL,
+                        start REAL NOT NULL,
+                        timer_s REAL,
+                        distance_m REAL,
+                        avg_heart_rate_bpm REAL,
+                        max_heart_rate_bpm REAL,
+                        trigger TEXT,
+                        PRIMARY KEY (run_id, idx)
+                    ) WITHOUT ROWID;
                     """)
             }
         }

@@ -68,12 +68,13 @@ package struct RunStore: Sendable {
         guard let tracked = RunImport.track(recording, id: id, name: name, activity: activity, settings: settings) else {
             return nil
         }
+        let laps = recording.laps
         _ = consume recording
         let summary = tracked.summary
         return PreparedImport(summary: summary, points: tracked.points, inference: tracked.inference,
                               reasonToSkip: tracked.reasonToSkip,
                               progress: RunProgress(points: tracked.points, start: summary.startedAt),
-                              geometry: RunGeometry(points: tracked.points, start: summary.startedAt))
+                              geometry: RunGeometry(points: tracked.points, start: summary.startedAt), laps: laps)
     }
 
     /// Stores a prepared import in one transaction: row, points, metrics and `RunCompletion.didSave` (whatever its
@@ -92,6 +93,7 @@ package struct RunStore: Sendable {
                              summary.startedAt.timeIntervalSince1970, Date().timeIntervalSince1970])
         let records = try write(db, summary: summary, liveState: nil, points: prepared.points,
                                 progress: prepared.progress, geometry: prepared.geometry, matcher: matcher)
+        try RunLaps.write(prepared.laps, runID: summary.id, in: db)
         return ImportedRun(summary: summary, points: prepared.points, records: records, inference: prepared.inference)
     }
 
@@ -226,6 +228,8 @@ package struct PreparedImport: Sendable {
     var progress: RunProgress
     /// The samples and track, for routes and segments.
     var geometry: RunGeometry
+    /// The device's laps (FIT `lap`, TCX `Lap`).
+    var laps: [DeviceLap] = []
 }
 
 /// A stored recording: the run object, every point with its rejection reason, the records it set, and how its
