@@ -26,7 +26,7 @@ build-tests: bootstrap
 
 # Then schemathesis fuzzes a running `meridian serve` against docs/openapi.yaml (about two minutes), and
 # headless Chromium drives the web app on another one (about a minute and a half).
-test: build-tests
+test: format-check build-tests
 	scripts/check-imports
 	$(PARALLEL) $(SWIFT) test --skip-build --parallel --skip '$(INTEGRATION)'
 	$(SWIFT) test --skip-build --no-parallel --filter '$(INTEGRATION)'

@@ -5,7 +5,8 @@ import ArgumentParser
 struct MeridianBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "meridian-bench",
-        abstract: "Benchmarks of Meridian against peers (run by scripts/bench-proximity, scripts/bench-http and scripts/bench-runs).",
+        abstract:
+            "Benchmarks of Meridian against peers (run by scripts/bench-proximity, scripts/bench-http and scripts/bench-runs).",
         subcommands: [ProximityCommand.self, FlyerStoreCommand.self, RunsCommand.self]
     )
 }

@@ -10,7 +10,8 @@ import Workloads
 struct FlyerStoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flyer-store",
-        abstract: "Write the proximity benchmark's flyers to DIRECTORY/bench.sqlite and its query points to DIRECTORY/queries.txt (used by scripts/bench-http)."
+        abstract:
+            "Write the proximity benchmark's flyers to DIRECTORY/bench.sqlite and its query points to DIRECTORY/queries.txt (used by scripts/bench-http)."
     )
 
     @OptionGroup var workload: WorkloadOptions
@@ -21,10 +22,14 @@ struct FlyerStoreCommand: AsyncParsableCommand {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let catalogue = FlyerWorkload.benchmarkFlyers(count: workload.flyers, seed: workload.seed, now: Date())
             let (store, imported, seconds) = try ProximityBenchmark.importFlyers(catalogue, into: folder)
-            print("stored \(imported) flyers in bench.sqlite (seed \(workload.seed), import \(NumberText.fixed(seconds, decimals: 2)) s)")
+            print(
+                "stored \(imported) flyers in bench.sqlite (seed \(workload.seed), import \(NumberText.fixed(seconds, decimals: 2)) s)"
+            )
             let indexStart = DispatchTime.now().uptimeNanoseconds
             try SpatiaLiteFlyerStore(store: store).storeSearchIndex()
-            print("stored the search index in \(NumberText.fixed(Double(DispatchTime.now().uptimeNanoseconds - indexStart) / 1e9, decimals: 2)) s (as `meridian flyers import` does)")
+            print(
+                "stored the search index in \(NumberText.fixed(Double(DispatchTime.now().uptimeNanoseconds - indexStart) / 1e9, decimals: 2)) s (as `meridian flyers import` does)"
+            )
             let points = FlyerWorkload.benchmarkQueries(count: workload.queries, seed: workload.seed)
             // One "LAT LON" line per query, in full precision (Swift's shortest round-tripping text).
             let lines = points.map { "\($0.latitude) \($0.longitude)\n" }.joined()
@@ -35,10 +40,14 @@ struct FlyerStoreCommand: AsyncParsableCommand {
                 let loadSeconds = try redis.addFlyers(catalogue)
                 _ = try redis.command(["DEL", "queries"])
                 for start in stride(from: 0, to: points.count, by: 1000) {
-                    let batch = points[start..<min(points.count, start + 1000)].map { ["RPUSH", "queries", "\($0.longitude) \($0.latitude)"] }
+                    let batch = points[start..<min(points.count, start + 1000)].map {
+                        ["RPUSH", "queries", "\($0.longitude) \($0.latitude)"]
+                    }
                     try RedisClient.check(redis.pipeline(batch), "RPUSH")
                 }
-                print("loaded Redis: GEOADD flyers in \(NumberText.fixed(loadSeconds, decimals: 2)) s, \(points.count) query points in the list 'queries'")
+                print(
+                    "loaded Redis: GEOADD flyers in \(NumberText.fixed(loadSeconds, decimals: 2)) s, \(points.count) query points in the list 'queries'"
+                )
             }
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import FlyerProximity
+import Foundation
 import Logging
 import MeridianCore
 import PostgresNIO
@@ -32,11 +32,15 @@ struct PostGISBenchmark {
         let importStart = DispatchTime.now().uptimeNanoseconds
         let imported = try await store.write(from: try CSVFlyerReader(csv), mode: .create, progress: nil)
         let importSeconds = seconds(since: importStart)
-        output("import, Meridian (CSV → PostGIS, COPY into a temporary table, one transaction): \(fixed(importSeconds, 2)) s, \(fixed(Double(imported) / importSeconds, 0)) flyers/s")
+        output(
+            "import, Meridian (CSV → PostGIS, COPY into a temporary table, one transaction): \(fixed(importSeconds, 2)) s, \(fixed(Double(imported) / importSeconds, 0)) flyers/s"
+        )
         let plainStart = DispatchTime.now().uptimeNanoseconds
         try await peer.load(flyers)
         let plainSeconds = seconds(since: plainStart)
-        output("import, plain COPY into a table, GiST index built afterwards: \(fixed(plainSeconds, 2)) s, \(fixed(Double(flyers.count) / plainSeconds, 0)) flyers/s")
+        output(
+            "import, plain COPY into a table, GiST index built afterwards: \(fixed(plainSeconds, 2)) s, \(fixed(Double(flyers.count) / plainSeconds, 0)) flyers/s"
+        )
         output("Meridian import / plain COPY: \(fixed(plainSeconds / importSeconds, 2))× the flyers/s")
 
         let loadStart = DispatchTime.now().uptimeNanoseconds
@@ -46,15 +50,22 @@ struct PostGISBenchmark {
 
         let centers = FlyerWorkload.benchmarkQueries(count: settings.queries, seed: settings.seed)
         let cached = try await benchmark.meridianSearch(try catalog.searcher(), centers, now: now)
-        let cachedTiming = ProximityBenchmark.Timing(name: "(a) Meridian, in-memory cache", nanoseconds: cached.nanoseconds)
+        let cachedTiming = ProximityBenchmark.Timing(
+            name: "(a) Meridian, in-memory cache", nanoseconds: cached.nanoseconds)
         output(cachedTiming.line)
         let uncached = try await benchmark.meridianSearch(PostGISSearch(store: store), centers, now: now)
-        let uncachedTiming = ProximityBenchmark.Timing(name: "(b) Meridian, no cache (PostGIS)", nanoseconds: uncached.nanoseconds)
+        let uncachedTiming = ProximityBenchmark.Timing(
+            name: "(b) Meridian, no cache (PostGIS)", nanoseconds: uncached.nanoseconds)
         output(uncachedTiming.line)
-        output("  (b) returned the same ids in the same order as (a) for \(percent(agreement(cached.ids, uncached.ids))) of queries")
-        let plain = try await peer.search(centers, radius: settings.radius, limit: settings.limit, now: now.timeIntervalSince1970)
+        output(
+            "  (b) returned the same ids in the same order as (a) for \(percent(agreement(cached.ids, uncached.ids))) of queries"
+        )
+        let plain = try await peer.search(
+            centers, radius: settings.radius, limit: settings.limit, now: now.timeIntervalSince1970)
         output(plain.timing.line)
-        output("  plain SQL returned the same ids in the same order as (a) for \(percent(agreement(cached.ids, plain.ids))) of queries")
+        output(
+            "  plain SQL returned the same ids in the same order as (a) for \(percent(agreement(cached.ids, plain.ids))) of queries"
+        )
         output("(a) / plain SQL: \(ratio(cachedTiming, plain.timing))")
         output("(b) / plain SQL: \(ratio(uncachedTiming, plain.timing))")
     }
@@ -88,7 +99,8 @@ struct PlainPostGIS {
 
     func reset() async throws {
         try await client.query("DROP TABLE IF EXISTS plain_flyers", logger: logger)
-        try await client.query("""
+        try await client.query(
+            """
             CREATE TABLE plain_flyers (id text PRIMARY KEY, title text NOT NULL, category text, radius_m double precision,
                                        valid_from double precision, valid_until double precision, geog geography(Point, 4326) NOT NULL)
             """, logger: logger)
@@ -97,14 +109,18 @@ struct PlainPostGIS {
     /// COPY of every point flyer (EWKT), then the GiST index.
     func load(_ flyers: [Flyer]) async throws {
         try await client.withConnection { connection in
-            try await connection.copyFrom(table: "plain_flyers", columns: ["id", "title", "category", "radius_m", "valid_from", "valid_until", "geog"],
-                                          logger: logger) { writer in
+            try await connection.copyFrom(
+                table: "plain_flyers",
+                columns: ["id", "title", "category", "radius_m", "valid_from", "valid_until", "geog"],
+                logger: logger
+            ) { writer in
                 var text = ""
                 for (number, flyer) in flyers.enumerated() {
                     guard case .point(let point) = flyer.geometry else { continue }
                     let from = flyer.validFrom.map { "\($0.timeIntervalSince1970)" } ?? "\\N"
                     let until = flyer.validUntil.map { "\($0.timeIntervalSince1970)" } ?? "\\N"
-                    text += "\(flyer.id)\t\(flyer.title)\t\(flyer.category ?? "\\N")\t\(flyer.radiusM)\t\(from)\t\(until)\tSRID=4326;POINT(\(point.longitude) \(point.latitude))\n"
+                    text +=
+                        "\(flyer.id)\t\(flyer.title)\t\(flyer.category ?? "\\N")\t\(flyer.radiusM)\t\(from)\t\(until)\tSRID=4326;POINT(\(point.longitude) \(point.latitude))\n"
                     if number % 4096 == 4095 {
                         try await writer.write(ByteBuffer(string: text))
                         text.removeAll(keepingCapacity: true)
@@ -117,7 +133,9 @@ struct PlainPostGIS {
         try await client.query("ANALYZE plain_flyers", logger: logger)
     }
 
-    func search(_ centers: [Coordinate], radius: Double, limit: Int, now: Double) async throws -> (timing: ProximityBenchmark.Timing, ids: [[String]]) {
+    func search(_ centers: [Coordinate], radius: Double, limit: Int, now: Double) async throws -> (
+        timing: ProximityBenchmark.Timing, ids: [[String]]
+    ) {
         try await client.withConnection { connection in
             var nanoseconds: [UInt64] = []
             var ids: [[String]] = []
@@ -131,11 +149,16 @@ struct PlainPostGIS {
                     LIMIT \(limit)
                     """
                 var found: [String] = []
-                for try await id in try await connection.query(query, logger: logger).decode(String.self) { found.append(id) }
+                for try await id in try await connection.query(query, logger: logger).decode(String.self) {
+                    found.append(id)
+                }
                 nanoseconds.append(DispatchTime.now().uptimeNanoseconds - start)
                 ids.append(found)
             }
-            return (ProximityBenchmark.Timing(name: "(c) plain PostGIS SQL (ST_DWithin, <->)", nanoseconds: nanoseconds), ids)
+            return (
+                ProximityBenchmark.Timing(name: "(c) plain PostGIS SQL (ST_DWithin, <->)", nanoseconds: nanoseconds),
+                ids
+            )
         }
     }
 }

@@ -1,8 +1,8 @@
+import FlyerProximity
 import Foundation
 import GRDB
 import Logging
 import MeridianCore
-import FlyerProximity
 import MeridianStore
 import Workloads
 
@@ -66,14 +66,20 @@ struct ProximityBenchmark {
         try FileManager.default.createDirectory(at: settings.directory, withIntermediateDirectories: true)
         let now = Date()
         let flyers = FlyerWorkload.benchmarkFlyers(count: settings.flyers, seed: settings.seed, now: now)
-        output("generated \(flyers.count) flyers (seed \(settings.seed), 80 % clustered around \(16) cities, 20 % uniform within ±85°)")
+        output(
+            "generated \(flyers.count) flyers (seed \(settings.seed), 80 % clustered around \(16) cities, 20 % uniform within ±85°)"
+        )
         let (store, imported, importSeconds) = try Self.importFlyers(flyers, into: settings.directory)
-        output("import (CSV → SpatiaLite, one transaction, reading and writing overlapped): \(NumberText.fixed(importSeconds, decimals: 2)) s, \(NumberText.fixed(Double(imported) / importSeconds, decimals: 0)) flyers/s")
+        output(
+            "import (CSV → SpatiaLite, one transaction, reading and writing overlapped): \(NumberText.fixed(importSeconds, decimals: 2)) s, \(NumberText.fixed(Double(imported) / importSeconds, decimals: 0)) flyers/s"
+        )
 
         let loadStart = DispatchTime.now().uptimeNanoseconds
         let catalog = try FlyerCatalog(loading: try SpatiaLiteFlyerStore(store: store))
         let loadSeconds = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e9
-        output("search index built and stored after the import: \(NumberText.fixed(loadSeconds, decimals: 2)) s for \(catalog.count) flyers")
+        output(
+            "search index built and stored after the import: \(NumberText.fixed(loadSeconds, decimals: 2)) s for \(catalog.count) flyers"
+        )
 
         let centers = FlyerWorkload.benchmarkQueries(count: settings.queries, seed: settings.seed)
 
@@ -81,31 +87,40 @@ struct ProximityBenchmark {
         output(meridian.timing.line + "  (all \(centers.count) queries)")
         let subset = min(settings.sqlQueries, centers.count)
         let sql = try sqlSearch(store, Array(centers.prefix(subset)), now: now.timeIntervalSince1970)
-        let meridianOnSubset = Timing(name: "(a) on the same \(subset) queries", nanoseconds: Array(meridian.nanoseconds.prefix(subset)))
+        let meridianOnSubset = Timing(
+            name: "(a) on the same \(subset) queries", nanoseconds: Array(meridian.nanoseconds.prefix(subset)))
         output(sql.timing.line + "  (SUBSET: the first \(subset) of \(centers.count) queries)")
         output(meridianOnSubset.line)
-        output("  SpatiaLite returned the same ids in the same order for \(percent(agreement(Array(meridian.ids.prefix(subset)), sql.ids))) of those \(subset) queries")
+        output(
+            "  SpatiaLite returned the same ids in the same order for \(percent(agreement(Array(meridian.ids.prefix(subset)), sql.ids))) of those \(subset) queries"
+        )
         output("Meridian / (b), on the same \(subset) queries: \(ratios(meridianOnSubset, sql.timing))")
         if let port = settings.redisPort {
             let redis = try redisSearch(port: port, flyers: flyers, centers)
             output(redis.timing.line + "  (all \(centers.count) queries)")
-            output("  Redis (haversine, 52-bit geohash) returned the same ids in the same order for \(percent(agreement(meridian.ids, redis.ids))) of queries")
+            output(
+                "  Redis (haversine, 52-bit geohash) returned the same ids in the same order for \(percent(agreement(meridian.ids, redis.ids))) of queries"
+            )
             output("Meridian / (c), on all \(centers.count) queries: \(ratios(meridian.timing, redis.timing))")
         }
         let hits = meridian.ids.reduce(0) { $0 + $1.count }
-        output("average results per query: \(NumberText.fixed(Double(hits) / Double(max(1, centers.count)), decimals: 2))")
+        output(
+            "average results per query: \(NumberText.fixed(Double(hits) / Double(max(1, centers.count)), decimals: 2))")
         if let binary = settings.meridianBinary, let center = centers.first {
             // The service gets the file to itself, as after a restart.
             store.close(logger: Logger(label: "meridian-bench"))
-            let startup = StartupBenchmark(binary: binary, database: store.path, directory: settings.directory,
-                                           center: center, radius: settings.radius, limit: settings.limit, expected: meridian.ids[0])
+            let startup = StartupBenchmark(
+                binary: binary, database: store.path, directory: settings.directory,
+                center: center, radius: settings.radius, limit: settings.limit, expected: meridian.ids[0])
             try await startup.run(output)
         }
     }
 
     /// Writes `flyers` as CSV in `directory` and imports the file into `bench.sqlite` there (read, validated,
     /// written in one transaction); returns the store, the number imported and the import's seconds.
-    static func importFlyers(_ flyers: [Flyer], into directory: URL) throws -> (store: Store, imported: Int, seconds: Double) {
+    static func importFlyers(_ flyers: [Flyer], into directory: URL) throws -> (
+        store: Store, imported: Int, seconds: Double
+    ) {
         let csvURL = directory.appendingPathComponent("flyers.csv")
         var csv = Data()
         try CSVFlyers.write(flyers) { csv.append(contentsOf: $0.utf8) }
@@ -130,15 +145,18 @@ struct ProximityBenchmark {
     }
 
     /// Meridian's full nearby answer from `searcher` (the in-memory index, or PostGIS without it).
-    func meridianSearch(_ searcher: any FlyerSearching, _ centers: [Coordinate], now: Date) async throws -> (timing: Timing, nanoseconds: [UInt64], ids: [[String]]) {
+    func meridianSearch(_ searcher: any FlyerSearching, _ centers: [Coordinate], now: Date) async throws -> (
+        timing: Timing, nanoseconds: [UInt64], ids: [[String]]
+    ) {
         let search = NearbySearch(presenter: FlyerPresenter(units: .metric, mapStyle: .apple))
         var nanoseconds: [UInt64] = []
         var ids: [[String]] = []
         nanoseconds.reserveCapacity(centers.count)
         for center in centers {
             let start = DispatchTime.now().uptimeNanoseconds
-            let response = try await search.respond(NearbyRequest(center: center, radius: settings.radius, limit: settings.limit, at: now),
-                                                    position: nil, searcher: searcher)
+            let response = try await search.respond(
+                NearbyRequest(center: center, radius: settings.radius, limit: settings.limit, at: now),
+                position: nil, searcher: searcher)
             nanoseconds.append(DispatchTime.now().uptimeNanoseconds - start)
             ids.append(response.items.map(\.id))
         }
@@ -148,7 +166,9 @@ struct ProximityBenchmark {
     /// What a knowledgeable SpatiaLite user writes: the R*Tree queried directly on a geodesic
     /// bounding box (a UNION ALL of two boxes across ±180°) driving the join, `ST_Distance(…, 1)` on the ellipsoid,
     /// validity filtered in SQL, ORDER BY distance then id.
-    private func sqlSearch(_ store: Store, _ centers: [Coordinate], now: Double) throws -> (timing: Timing, ids: [[String]]) {
+    private func sqlSearch(_ store: Store, _ centers: [Coordinate], now: Double) throws -> (
+        timing: Timing, ids: [[String]]
+    ) {
         let box = "SELECT pkid FROM idx_flyers_geom WHERE xmin <= ? AND xmax >= ? AND ymin <= ? AND ymax >= ?"
         func sql(boxes: Int) -> String {
             """
@@ -181,17 +201,23 @@ struct ProximityBenchmark {
         }
     }
 
-    private func redisSearch(port: Int, flyers: [Flyer], _ centers: [Coordinate]) throws -> (timing: Timing, ids: [[String]]) {
+    private func redisSearch(port: Int, flyers: [Flyer], _ centers: [Coordinate]) throws -> (
+        timing: Timing, ids: [[String]]
+    ) {
         let redis = try RedisClient(port: port)
         let loadSeconds = try redis.addFlyers(flyers)
-        output("Redis GEOADD (pipelined, 1000 per batch): \(NumberText.fixed(Double(flyers.count) / loadSeconds, decimals: 0)) points/s")
+        output(
+            "Redis GEOADD (pipelined, 1000 per batch): \(NumberText.fixed(Double(flyers.count) / loadSeconds, decimals: 0)) points/s"
+        )
         let kilometres = NumberText.trimmed(settings.radius / 1000, decimals: 3)
         var nanoseconds: [UInt64] = []
         var ids: [[String]] = []
         for center in centers {
             let start = DispatchTime.now().uptimeNanoseconds
-            let reply = try redis.command(["GEOSEARCH", "flyers", "FROMLONLAT", "\(center.longitude)", "\(center.latitude)",
-                                           "BYRADIUS", kilometres, "km", "ASC", "COUNT", "\(settings.limit)"])
+            let reply = try redis.command([
+                "GEOSEARCH", "flyers", "FROMLONLAT", "\(center.longitude)", "\(center.latitude)",
+                "BYRADIUS", kilometres, "km", "ASC", "COUNT", "\(settings.limit)"
+            ])
             nanoseconds.append(DispatchTime.now().uptimeNanoseconds - start)
             guard case .array(let members?) = reply else {
                 throw RedisClient.Failure(description: "GEOSEARCH answered \(reply)")

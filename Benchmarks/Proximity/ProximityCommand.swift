@@ -6,18 +6,25 @@ import MeridianCLI
 struct ProximityCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "proximity",
-        abstract: "Benchmark proximity search against SpatiaLite SQL and Redis, or on PostGIS against plain PostGIS SQL (used by scripts/bench-proximity)."
+        abstract:
+            "Benchmark proximity search against SpatiaLite SQL and Redis, or on PostGIS against plain PostGIS SQL (used by scripts/bench-proximity)."
     )
 
     @OptionGroup var workload: WorkloadOptions
 
-    @Option(help: "Run the SpatiaLite SQL baseline on the first N queries only (it takes ~0.1 s per query in dense clusters).")
+    @Option(
+        help:
+            "Run the SpatiaLite SQL baseline on the first N queries only (it takes ~0.1 s per query in dense clusters)."
+    )
     var sqlQueries = 300
 
     @Option(help: "A release meridian binary: time `meridian serve` starting on the benchmark's database.")
     var meridian: String?
 
-    @Option(help: "A postgres:// URL: benchmark the PostGIS backend there instead (import, search with and without the cache, plain PostGIS SQL).")
+    @Option(
+        help:
+            "A postgres:// URL: benchmark the PostGIS backend there instead (import, search with and without the cache, plain PostGIS SQL)."
+    )
     var postgresURL: String?
 
     func run() async throws {

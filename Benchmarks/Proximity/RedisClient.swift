@@ -1,7 +1,8 @@
 import FlyerProximity
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A minimal blocking RESP2 client over TCP, for comparing with Redis in the benchmark.
@@ -30,11 +31,14 @@ final class RedisClient {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         inet_pton(AF_INET, host, &address.sin_addr)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             close(socket)
-            throw Failure(description: "cannot connect to Redis at \(host):\(port) (errno \(errno)); is redis-server running?")
+            throw Failure(
+                description: "cannot connect to Redis at \(host):\(port) (errno \(errno)); is redis-server running?")
         }
         var noDelay: Int32 = 1
         setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))

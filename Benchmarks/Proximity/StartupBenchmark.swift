@@ -32,9 +32,13 @@ struct StartupBenchmark {
         var log: String
 
         var line: String {
-            let index = log.contains("stored search index read") ? "stored search index read" : "search index not read back"
-            let check = log.contains("as this service left it after its last check") ? "whole-file check in the background" : "whole-file check before serving"
-            return "/health after \(NumberText.fixed(health, decimals: 0)) ms, first correct nearby answer after \(NumberText.fixed(nearby, decimals: 0)) ms, "
+            let index =
+                log.contains("stored search index read") ? "stored search index read" : "search index not read back"
+            let check =
+                log.contains("as this service left it after its last check")
+                ? "whole-file check in the background" : "whole-file check before serving"
+            return
+                "/health after \(NumberText.fixed(health, decimals: 0)) ms, first correct nearby answer after \(NumberText.fixed(nearby, decimals: 0)) ms, "
                 + "RSS then \(NumberText.fixed(residentMB, decimals: 0)) MB (\(index); \(check))"
         }
     }
@@ -49,7 +53,9 @@ struct StartupBenchmark {
             output("meridian serve, restart \(number): " + start.line)
         }
         let median = again.sorted { $0.nearby < $1.nearby }[again.count / 2]
-        output("meridian serve restart (median of \(restarts)): ready after \(NumberText.fixed(median.nearby, decimals: 0)) ms, RSS \(NumberText.fixed(median.residentMB, decimals: 0)) MB")
+        output(
+            "meridian serve restart (median of \(restarts)): ready after \(NumberText.fixed(median.nearby, decimals: 0)) ms, RSS \(NumberText.fixed(median.residentMB, decimals: 0)) MB"
+        )
     }
 
     /// Launches the service, waits for a correct answer, measures, and stops it with SIGTERM (a clean stop).
@@ -57,18 +63,22 @@ struct StartupBenchmark {
         let port = try FreePort.next()
         let config = directory.appendingPathComponent("serve.yaml")
         let token = "startup-benchmark-token-0123456789"
-        try "http:\n  port: \(port)\n  token: \(token)\nstore:\n  path: \(database)\nlog_level: debug\nconsumers:\n  - type: flyers\n"
+        try
+            "http:\n  port: \(port)\n  token: \(token)\nstore:\n  path: \(database)\nlog_level: debug\nconsumers:\n  - type: flyers\n"
             .write(to: config, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve", "--config", config.path]
         let log = directory.appendingPathComponent("serve.log")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else { throw Failure(description: "cannot create \(log.path)") }
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw Failure(description: "cannot create \(log.path)")
+        }
         let logHandle = try FileHandle(forWritingTo: log)
         defer { try? logHandle.close() }
         process.standardOutput = logHandle
         process.standardError = logHandle
-        let path = "/v1/flyers/nearby?lat=\(NumberText.trimmed(center.latitude, decimals: 9))&lon=\(NumberText.trimmed(center.longitude, decimals: 9))"
+        let path =
+            "/v1/flyers/nearby?lat=\(NumberText.trimmed(center.latitude, decimals: 9))&lon=\(NumberText.trimmed(center.longitude, decimals: 9))"
             + "&radius_m=\(Int(radius))&limit=\(limit)"
         let client = HTTPTestClient(port: port, headers: ["Authorization": "Bearer \(token)"])
         let launched = DispatchTime.now().uptimeNanoseconds
@@ -80,10 +90,18 @@ struct StartupBenchmark {
         var health: UInt64?
         var nearby: UInt64?
         while nearby == nil {
-            guard process.isRunning else { throw Failure(description: "meridian serve exited with \(process.terminationStatus); see \(log.path)") }
-            if DispatchTime.now().uptimeNanoseconds - launched > 120_000_000_000 { throw Failure(description: "meridian serve gave no correct answer in 120 s") }
-            if health == nil, (try? await client.request("GET", "/health"))?.status == 200 { health = DispatchTime.now().uptimeNanoseconds - launched }
-            if health != nil, let reply = try? await client.request("GET", path), reply.status == 200, ids(in: reply) == expected {
+            guard process.isRunning else {
+                throw Failure(description: "meridian serve exited with \(process.terminationStatus); see \(log.path)")
+            }
+            if DispatchTime.now().uptimeNanoseconds - launched > 120_000_000_000 {
+                throw Failure(description: "meridian serve gave no correct answer in 120 s")
+            }
+            if health == nil, (try? await client.request("GET", "/health"))?.status == 200 {
+                health = DispatchTime.now().uptimeNanoseconds - launched
+            }
+            if health != nil, let reply = try? await client.request("GET", path), reply.status == 200,
+                ids(in: reply) == expected
+            {
                 nearby = DispatchTime.now().uptimeNanoseconds - launched
             }
             if nearby == nil { try await Task.sleep(for: .milliseconds(2)) }
@@ -92,7 +110,8 @@ struct StartupBenchmark {
         process.terminate()
         process.waitUntilExit()
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return Start(health: Double(health ?? 0) / 1e6, nearby: Double(nearby ?? 0) / 1e6, residentMB: resident, log: text)
+        return Start(
+            health: Double(health ?? 0) / 1e6, nearby: Double(nearby ?? 0) / 1e6, residentMB: resident, log: text)
     }
 
     /// The `"id"` values of the items in a nearby answer, in order.
@@ -104,8 +123,8 @@ struct StartupBenchmark {
     /// VmRSS of process `pid` in MB.
     private func residentMegabytes(_ pid: Int32) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
         else { return 0 }
         return kilobytes / 1024
     }

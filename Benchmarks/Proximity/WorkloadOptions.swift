@@ -14,6 +14,7 @@ struct WorkloadOptions: ParsableArguments {
     @Option(help: "Folder for the benchmark database and files (created and kept).")
     var directory: String
 
-    @Option(help: "Port of a redis-server on 127.0.0.1 to compare with (loaded with the point flyers as the set 'flyers').")
+    @Option(
+        help: "Port of a redis-server on 127.0.0.1 to compare with (loaded with the point flyers as the set 'flyers').")
     var redisPort: Int?
 }

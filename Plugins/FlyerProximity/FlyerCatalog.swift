@@ -46,7 +46,10 @@ package final class FlyerCatalog: Sendable {
     }
 
     /// A catalogue over `store` with a cold cache (see `load()`); `compactAfter` as the property says.
-    package init(store: any FlyerStore, cellSize: Double = 0.05, compactAfter: Int = 20_000, logger: Logger = Logger(label: "meridian.flyers")) {
+    package init(
+        store: any FlyerStore, cellSize: Double = 0.05, compactAfter: Int = 20_000,
+        logger: Logger = Logger(label: "meridian.flyers")
+    ) {
         self.store = store
         self.compactAfter = compactAfter
         self.logger = logger
@@ -56,14 +59,17 @@ package final class FlyerCatalog: Sendable {
 
     /// A catalogue over the SpatiaLite `repository` with its cache loaded: the stored index when it can
     /// be used, else one built now (and stored).
-    package convenience init(loading repository: SpatiaLiteFlyerStore, cellSize: Double = 0.05) throws(FlyerStoreError) {
+    package convenience init(loading repository: SpatiaLiteFlyerStore, cellSize: Double = 0.05) throws(FlyerStoreError)
+    {
         self.init(store: repository, cellSize: cellSize)
         _ = try cache.start(for: self, building: true)
     }
 
     /// A SpatiaLite catalogue over `store` (the flyer table is created on first use) with the stored index
     /// when it can be used; else the cache is cold (SpatiaLite answers) until `prepare()` has built it.
-    package convenience init(store: Store, cellSize: Double = 0.05, logger: Logger = Logger(label: "meridian.flyers")) throws(FlyerStoreError) {
+    package convenience init(store: Store, cellSize: Double = 0.05, logger: Logger = Logger(label: "meridian.flyers"))
+        throws(FlyerStoreError)
+    {
         let repository: SpatiaLiteFlyerStore
         do {
             repository = try SpatiaLiteFlyerStore(store: store)
@@ -187,12 +193,14 @@ package final class FlyerCatalog: Sendable {
     package var report: DatabaseState {
         let current = state.withLock { $0 }
         if let damage = cache.damage {
-            return DatabaseState(backend: store.backend, state: "damaged", cache: current.warm ? "warm" : "cold", items: count,
-                                 lastChange: current.lastChange, problem: damage.description)
+            return DatabaseState(
+                backend: store.backend, state: "damaged", cache: current.warm ? "warm" : "cold", items: count,
+                lastChange: current.lastChange, problem: damage.description)
         }
-        return DatabaseState(backend: store.backend, state: current.available ? "connected" : "unavailable",
-                             cache: current.warm ? "warm" : "cold", items: count, lastChange: current.lastChange,
-                             problem: current.problem)
+        return DatabaseState(
+            backend: store.backend, state: current.available ? "connected" : "unavailable",
+            cache: current.warm ? "warm" : "cold", items: count, lastChange: current.lastChange,
+            problem: current.problem)
     }
 
     // MARK: Reading by id

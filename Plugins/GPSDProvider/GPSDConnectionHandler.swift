@@ -35,7 +35,9 @@ final class GPSDConnectionHandler: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .overlong(let length):
             session.context.health.count("overlong_lines")
-            session.context.logger.warning("discarded a \(length)-byte line from gpsd at \(session.endpoint) (limit \(timing.maximumLineLength) bytes)")
+            session.context.logger.warning(
+                "discarded a \(length)-byte line from gpsd at \(session.endpoint) (limit \(timing.maximumLineLength) bytes)"
+            )
         case .line(let line):
             switch session.feed(line.readableBytesView) {
             case .accepted:

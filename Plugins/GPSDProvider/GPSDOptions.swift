@@ -35,7 +35,8 @@ struct GPSDOptions: Decodable, Sendable, Equatable {
             throw options.error(key: "host", "is empty; give gpsd's address, e.g. 127.0.0.1")
         }
         if let device = decoded.device, !device.hasPrefix("/") {
-            throw options.error(key: "device", "'\(device)' is not a device path; give gpsd's path for it, e.g. /dev/ttyUSB0")
+            throw options.error(
+                key: "device", "'\(device)' is not a device path; give gpsd's path for it, e.g. /dev/ttyUSB0")
         }
         return decoded
     }

@@ -27,7 +27,8 @@ package final class GPSDProvider: LocationProvider, Sendable {
         options: [
             OptionInfo("host", "string", default: "127.0.0.1", "Address gpsd listens on."),
             OptionInfo("port", "integer 1...65535", default: "2947", "gpsd's TCP port."),
-            OptionInfo("device", "path", default: "none (every device)", "Use only this gpsd device (e.g. /dev/ttyUSB0)."),
+            OptionInfo(
+                "device", "path", default: "none (every device)", "Use only this gpsd device (e.g. /dev/ttyUSB0).")
         ]
     ) { options, context in
         GPSDProvider(options: try GPSDOptions.decode(options), context: context)
@@ -37,7 +38,9 @@ package final class GPSDProvider: LocationProvider, Sendable {
     package static let commandLine = PluginCommands([GPSDCommand.self])
 
     /// Builds a provider from options `host`, `port` and `device`.
-    package convenience init(host: String = "127.0.0.1", port: Int = 2947, device: String? = nil, context: ProviderContext) {
+    package convenience init(
+        host: String = "127.0.0.1", port: Int = 2947, device: String? = nil, context: ProviderContext
+    ) {
         self.init(options: GPSDOptions(host: host, port: port, device: device), context: context)
     }
 
@@ -53,9 +56,11 @@ package final class GPSDProvider: LocationProvider, Sendable {
     package func run() async throws {
         let endpoint = session.endpoint
         context.health.declare(GPSDStreamDecoder.counterNames + ["overlong_lines", "stalls", "connect_failures"])
-        await ReconnectLoop.runUntilShutdown(backoff: timing.backoff, health: context.health, logger: context.logger,
-                                             connectingMessage: "connecting to gpsd at \(endpoint)",
-                                             retryCounter: "reconnects") {
+        await ReconnectLoop.runUntilShutdown(
+            backoff: timing.backoff, health: context.health, logger: context.logger,
+            connectingMessage: "connecting to gpsd at \(endpoint)",
+            retryCounter: "reconnects"
+        ) {
             await self.serveOneConnection().outcome(otherwise: "gpsd at \(endpoint) closed the connection")
         }
     }
@@ -72,7 +77,7 @@ package final class GPSDProvider: LocationProvider, Sendable {
                     try channel.pipeline.syncOperations.addHandlers([
                         ByteToMessageHandler(BoundedLineDecoder(maximumLength: timing.maximumLineLength)),
                         IdleStateHandler(readTimeout: timing.probeAfter),
-                        GPSDConnectionHandler(session: session, outcome: outcome, watchCommand: watch, timing: timing),
+                        GPSDConnectionHandler(session: session, outcome: outcome, watchCommand: watch, timing: timing)
                     ])
                 }
             }
@@ -80,7 +85,8 @@ package final class GPSDProvider: LocationProvider, Sendable {
         do {
             channel = try await bootstrap.connect(host: options.host, port: options.port).get()
         } catch {
-            outcome.close(because: Self.describeConnectFailure(error, endpoint: session.endpoint), counting: "connect_failures")
+            outcome.close(
+                because: Self.describeConnectFailure(error, endpoint: session.endpoint), counting: "connect_failures")
             return outcome
         }
         await withTaskCancellationHandler {

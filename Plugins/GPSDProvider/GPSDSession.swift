@@ -75,7 +75,8 @@ final class GPSDSession: Sendable {
         text += " at \(endpoint)"
         guard decoder.version != nil else { return text }
         if decoder.activeDevices.isEmpty {
-            return text + "; gpsd reports no active device (check the device gpsd was given and that the receiver is plugged in)"
+            return text
+                + "; gpsd reports no active device (check the device gpsd was given and that the receiver is plugged in)"
         }
         return text + "; devices: " + decoder.activeDevices.sorted().joined(separator: ", ")
     }

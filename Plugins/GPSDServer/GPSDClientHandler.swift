@@ -93,7 +93,9 @@ final class GPSDClientHandler: ChannelInboundHandler {
         if pending.count > GPSDRequest.maximumLength {
             pending.removeAll()
             discardingOverlong = true
-            write(GPSDReportWriter.error("Request too long: gpsd reads at most \(GPSDRequest.maximumLength) bytes"), to: context.channel)
+            write(
+                GPSDReportWriter.error("Request too long: gpsd reads at most \(GPSDRequest.maximumLength) bytes"),
+                to: context.channel)
         }
     }
 
@@ -146,10 +148,12 @@ final class GPSDClientHandler: ChannelInboundHandler {
         let devices = hub.devices
         guard let json else { return devices.map(GPSDReportWriter.device).joined() }
         guard let object = try? JSONDecoder().decode([String: String].self, from: Data(json.utf8)),
-              Set(object.keys).isSubset(of: ["class", "path"])
+            Set(object.keys).isSubset(of: ["class", "path"])
         else { return GPSDReportWriter.error("Meridian's devices are read-only: ?DEVICE takes only a path") }
         guard let path = object["path"] else { return devices.map(GPSDReportWriter.device).joined() }
-        guard let found = devices.first(where: { $0.path == path }) else { return GPSDReportWriter.error("Can't open \(path).") }
+        guard let found = devices.first(where: { $0.path == path }) else {
+            return GPSDReportWriter.error("Can't open \(path).")
+        }
         return GPSDReportWriter.device(found)
     }
 

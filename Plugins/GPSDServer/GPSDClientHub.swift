@@ -72,13 +72,19 @@ final class GPSDClientHub: Sendable {
     private let refusedCounter: Counter
     private let droppedCounter: Counter
 
-    init(id: String, maxClients: Int, providers: [ProviderFixTap.Provider], metrics: any MetricsFactory = MetricsSystem.factory) {
+    init(
+        id: String, maxClients: Int, providers: [ProviderFixTap.Provider],
+        metrics: any MetricsFactory = MetricsSystem.factory
+    ) {
         self.maxClients = maxClients
         self.providers = providers
         let dimensions = [("consumer", id)]
-        connectedGauge = Gauge(label: MeridianMetric.gpsdServerClients.rawValue, dimensions: dimensions, factory: metrics)
-        refusedCounter = Counter(label: MeridianMetric.gpsdServerRefused.rawValue, dimensions: dimensions, factory: metrics)
-        droppedCounter = Counter(label: MeridianMetric.gpsdServerDropped.rawValue, dimensions: dimensions, factory: metrics)
+        connectedGauge = Gauge(
+            label: MeridianMetric.gpsdServerClients.rawValue, dimensions: dimensions, factory: metrics)
+        refusedCounter = Counter(
+            label: MeridianMetric.gpsdServerRefused.rawValue, dimensions: dimensions, factory: metrics)
+        droppedCounter = Counter(
+            label: MeridianMetric.gpsdServerDropped.rawValue, dimensions: dimensions, factory: metrics)
     }
 
     /// Adds `client` and returns its number, or nil (counted as refused) when `maxClients` are connected.
@@ -156,8 +162,9 @@ final class GPSDClientHub: Sendable {
             GPSDDeviceInfo(path: provider.id, driver: provider.type, activated: own[provider.id]?.arrived)
         }
         let others = own.keys.filter { key in !providers.contains { $0.id == key } }.sorted().map { key in
-            GPSDDeviceInfo(path: key, driver: providers.first { key.hasPrefix($0.id + "/") }?.type ?? "meridian",
-                           activated: own[key]?.arrived)
+            GPSDDeviceInfo(
+                path: key, driver: providers.first { key.hasPrefix($0.id + "/") }?.type ?? "meridian",
+                activated: own[key]?.arrived)
         }
         return configured + others
     }

@@ -45,7 +45,8 @@ public final class GPSDServer: LocationConsumer, Sendable {
     /// Listens until graceful shutdown, then closes every connection.
     public func run() async throws {
         if !LoopbackAddress.isLoopback(options.host) {
-            logger.warning("gpsd-server listens on \(options.host), beyond this machine: gpsd's protocol has no authentication")
+            logger.warning(
+                "gpsd-server listens on \(options.host), beyond this machine: gpsd's protocol has no authentication")
         }
         var listeners = [try await listen(port: options.port, kind: .json)]
         if let nmeaPort = options.nmeaPort {
@@ -57,8 +58,12 @@ public final class GPSDServer: LocationConsumer, Sendable {
             }
         }
         listening.withLock { $0 = listeners.compactMap { $0.localAddress?.port } }
-        logger.info("gpsd-server listening", metadata: ["host": "\(options.host)", "port": "\(options.port)",
-                                                         "nmea_port": "\(options.nmeaPort.map(String.init) ?? "none")"])
+        logger.info(
+            "gpsd-server listening",
+            metadata: [
+                "host": "\(options.host)", "port": "\(options.port)",
+                "nmea_port": "\(options.nmeaPort.map(String.init) ?? "none")"
+            ])
         try? await gracefulShutdown()
         listening.withLock { $0 = [] }
         for listener in listeners { try? await listener.close() }
@@ -82,8 +87,11 @@ public final class GPSDServer: LocationConsumer, Sendable {
             .childChannelOption(.writeBufferWaterMark, value: .init(low: buffer / 2, high: buffer))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if kind == .json { try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: commandTimeout)) }
-                    try channel.pipeline.syncOperations.addHandler(GPSDClientHandler(kind: kind, hub: hub, release: MeridianVersion.current))
+                    if kind == .json {
+                        try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: commandTimeout))
+                    }
+                    try channel.pipeline.syncOperations.addHandler(
+                        GPSDClientHandler(kind: kind, hub: hub, release: MeridianVersion.current))
                 }
             }
         do {
@@ -91,7 +99,8 @@ public final class GPSDServer: LocationConsumer, Sendable {
         } catch {
             let endpoint = options.host.contains(":") ? "[\(options.host)]:\(port)" : "\(options.host):\(port)"
             let key = kind == .json ? "port" : "nmea_port"
-            let problem = "\(error)".localizedCaseInsensitiveContains("in use")
+            let problem =
+                "\(error)".localizedCaseInsensitiveContains("in use")
                 ? "the address is in use: another program (often gpsd itself: systemctl stop gpsd.socket gpsd) listens there; stop it or set \(key)"
                 : "\(error); check host and \(key)"
             throw PluginStartError(plugin: id, message: "cannot listen on \(endpoint): \(problem)")

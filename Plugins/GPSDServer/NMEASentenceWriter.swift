@@ -18,21 +18,28 @@ enum NMEASentenceWriter {
         let position = fix.hasPosition ? fix.coordinate : nil
         let altitude = position == nil || fix.mode != .threeD ? nil : fix.altitudeMSL
         let separation = altitude.flatMap { msl in fix.altitudeHAE.map { $0 - msl } }
-        return sentence("GPGGA", [
-            clock(fix.time), latitude(position), longitude(position), position == nil ? "0" : ggaQuality(fix.quality),
-            fix.satellitesUsed.map { String(format: "%02d", min($0, 99)) } ?? "", "",
-            number(altitude, 3), altitude == nil ? "" : "M", number(separation, 3), separation == nil ? "" : "M", "", "",
-        ])
+        return sentence(
+            "GPGGA",
+            [
+                clock(fix.time), latitude(position), longitude(position),
+                position == nil ? "0" : ggaQuality(fix.quality),
+                fix.satellitesUsed.map { String(format: "%02d", min($0, 99)) } ?? "", "",
+                number(altitude, 3), altitude == nil ? "" : "M", number(separation, 3), separation == nil ? "" : "M",
+                "", ""
+            ])
     }
 
     /// `$GPRMC`: time, status, position, speed in knots, course and date, with the NMEA 2.3 mode indicator.
     static func rmc(_ fix: Fix) -> String {
         let position = fix.hasPosition ? fix.coordinate : nil
-        return sentence("GPRMC", [
-            clock(fix.time), position == nil ? "V" : "A", latitude(position), longitude(position),
-            number(position == nil ? nil : fix.speed.map { $0 / knot }, 3), number(position == nil ? nil : fix.course, 2),
-            day(fix.time), "", "", position == nil ? "N" : modeIndicator(fix.quality),
-        ])
+        return sentence(
+            "GPRMC",
+            [
+                clock(fix.time), position == nil ? "V" : "A", latitude(position), longitude(position),
+                number(position == nil ? nil : fix.speed.map { $0 / knot }, 3),
+                number(position == nil ? nil : fix.course, 2),
+                day(fix.time), "", "", position == nil ? "N" : modeIndicator(fix.quality)
+            ])
     }
 
     /// `$GPGSA`: the fix dimension (Meridian keeps no satellite numbers or DOPs).
@@ -43,10 +50,12 @@ enum NMEASentenceWriter {
     /// `$GPVTG`: course and speed in knots and km/h.
     static func vtg(_ fix: Fix) -> String {
         let moving = fix.hasPosition ? fix.speed : nil
-        return sentence("GPVTG", [
-            number(fix.hasPosition ? fix.course : nil, 2), "T", "", "M", number(moving.map { $0 / knot }, 3), "N",
-            number(moving.map { $0 * 3.6 }, 3), "K", fix.hasPosition ? modeIndicator(fix.quality) : "N",
-        ])
+        return sentence(
+            "GPVTG",
+            [
+                number(fix.hasPosition ? fix.course : nil, 2), "T", "", "M", number(moving.map { $0 / knot }, 3), "N",
+                number(moving.map { $0 * 3.6 }, 3), "K", fix.hasPosition ? modeIndicator(fix.quality) : "N"
+            ])
     }
 
     /// `$` + `body` + `*` + the checksum (XOR of the bytes between them) + CR LF.

@@ -18,9 +18,11 @@ package struct MapLinkRequest: Sendable, Equatable {
     package var mode: String?
     package var style: String?
 
-    package init(to: String? = nil, address: String? = nil, flyer: String? = nil, name: String? = nil,
-                near: String? = nil, from: String? = nil, accuracy: String? = nil,
-                mode: String? = nil, style: String? = nil) {
+    package init(
+        to: String? = nil, address: String? = nil, flyer: String? = nil, name: String? = nil,
+        near: String? = nil, from: String? = nil, accuracy: String? = nil,
+        mode: String? = nil, style: String? = nil
+    ) {
         self.to = to
         self.address = address
         self.flyer = flyer
@@ -73,7 +75,9 @@ package struct MapLinkRequest: Sendable, Equatable {
     package func validateDestination() throws(MapLinkError) {
         let given = [("to", to), ("address", address), ("flyer", flyer)].compactMap { $0.1 == nil ? nil : $0.0 }
         guard given.count <= 1 else { throw .conflictingDestinations(given) }
-        if address != nil, name != nil { throw .misplaced(parameter: "name", allowedWith: "'to', 'flyer' or on its own") }
+        if address != nil, name != nil {
+            throw .misplaced(parameter: "name", allowedWith: "'to', 'flyer' or on its own")
+        }
         if accuracy != nil, to == nil { throw .misplaced(parameter: "accuracy", allowedWith: "'to'") }
         if near != nil, !given.isEmpty { throw .misplaced(parameter: "near", allowedWith: "'name' on its own") }
         if given.isEmpty, name == nil { throw .missingDestination }

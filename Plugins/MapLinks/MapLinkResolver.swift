@@ -29,13 +29,16 @@ package struct MapLinkResolver: Sendable {
             throw MapLinkError.missingDestination
         }
         let url = try builder.url(to: destination, from: source)
-        return MapLinkResult(url: url, style: builder.style, mode: builder.mode.modeName,
-                             destination: .init(destination, flyerId: request.flyer), from: source)
+        return MapLinkResult(
+            url: url, style: builder.style, mode: builder.mode.modeName,
+            destination: .init(destination, flyerId: request.flyer), from: source)
     }
 
     private func flyerDestination(id: String, name: String?, origin: Coordinate?) async throws -> MapDestination {
         guard let flyers else { throw MapLinkError.flyerLookupUnavailable }
-        guard var place = try await flyers.place(forFlyer: id, from: origin) else { throw MapLinkError.unknownFlyer(id) }
+        guard var place = try await flyers.place(forFlyer: id, from: origin) else {
+            throw MapLinkError.unknownFlyer(id)
+        }
         if let name { place.title = name }
         return .flyer(place)
     }

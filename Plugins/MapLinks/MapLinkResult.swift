@@ -15,8 +15,10 @@ package struct MapLinkResult: Codable, Sendable, Equatable {
         package var accuracy: Double?
         package var flyerId: String?
 
-        package init(kind: String, latitude: Double? = nil, longitude: Double? = nil, name: String? = nil,
-                    address: String? = nil, accuracy: Double? = nil, flyerId: String? = nil) {
+        package init(
+            kind: String, latitude: Double? = nil, longitude: Double? = nil, name: String? = nil,
+            address: String? = nil, accuracy: Double? = nil, flyerId: String? = nil
+        ) {
             self.kind = kind
             self.latitude = latitude
             self.longitude = longitude
@@ -29,8 +31,9 @@ package struct MapLinkResult: Codable, Sendable, Equatable {
         init(_ destination: MapDestination, flyerId: String?) {
             switch destination {
             case .coordinate(let point, let name, let address, let accuracy):
-                self.init(kind: flyerId == nil ? "coordinate" : "flyer", latitude: point.latitude, longitude: point.longitude,
-                          name: name, address: address, accuracy: accuracy, flyerId: flyerId)
+                self.init(
+                    kind: flyerId == nil ? "coordinate" : "flyer", latitude: point.latitude, longitude: point.longitude,
+                    name: name, address: address, accuracy: accuracy, flyerId: flyerId)
             case .address(let text):
                 self.init(kind: "address", address: text)
             case .place(let name, let near):

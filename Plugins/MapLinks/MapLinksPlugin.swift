@@ -10,13 +10,16 @@ import MeridianHTTP
 package struct MapLinksPlugin: LocationConsumer, HTTPRoutes {
     package static let registration = ConsumerType(
         type: "map-links",
-        summary: "Builds links that open Apple Maps, Google Maps, OpenStreetMap or a geo: URI at a coordinate, address, place or flyer",
+        summary:
+            "Builds links that open Apple Maps, Google Maps, OpenStreetMap or a geo: URI at a coordinate, address, place or flyer",
         options: [
-            OptionInfo("style", MapStyle.allCases.map(\.rawValue).joined(separator: "|"), default: MapStyle.apple.rawValue,
-                       "the link style used when a request names none"),
-            OptionInfo("mode", (TravelMode.allCases.map(\.rawValue) + [TravelMode.showWord]).joined(separator: "|"),
-                       default: "walking (show for geo and osm)",
-                       "the travel mode used when a request names none; show gives a link to the place without directions"),
+            OptionInfo(
+                "style", MapStyle.allCases.map(\.rawValue).joined(separator: "|"), default: MapStyle.apple.rawValue,
+                "the link style used when a request names none"),
+            OptionInfo(
+                "mode", (TravelMode.allCases.map(\.rawValue) + [TravelMode.showWord]).joined(separator: "|"),
+                default: "walking (show for geo and osm)",
+                "the travel mode used when a request names none; show gives a link to the place without directions")
         ],
         make: { options, context in
             let decoded = try options.decode(MapLinksOptions.self)
@@ -45,24 +48,29 @@ package struct MapLinksPlugin: LocationConsumer, HTTPRoutes {
 
     /// A resolver seeing the current position and (when configured) the flyers plugin's lookup.
     package var resolver: MapLinkResolver {
-        MapLinkResolver(defaults: defaults, flyers: context.resources[FlyerPlaceLookupKey.self],
-                        currentPosition: context.position.latestPosition)
+        MapLinkResolver(
+            defaults: defaults, flyers: context.resources[FlyerPlaceLookupKey.self],
+            currentPosition: context.position.latestPosition)
     }
 
     package func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
         let group = v1.group("maplinks")
         group.get { request, _ in
             try request.allowQuery(["to", "address", "name", "near", "from", "accuracy", "mode", "style"])
-            return try await self.link(MapLinkRequest(to: request.query("to"), address: request.query("address"),
-                                               name: request.query("name"), near: request.query("near"),
-                                               from: request.query("from"), accuracy: request.query("accuracy"),
-                                               mode: request.query("mode"), style: request.query("style")))
+            return try await self.link(
+                MapLinkRequest(
+                    to: request.query("to"), address: request.query("address"),
+                    name: request.query("name"), near: request.query("near"),
+                    from: request.query("from"), accuracy: request.query("accuracy"),
+                    mode: request.query("mode"), style: request.query("style")))
         }
         group.get("flyer/:id") { request, context in
             try request.allowQuery(["name", "from", "mode", "style"])
             let id = try context.parameters.decoded("id")
-            return try await self.link(MapLinkRequest(flyer: id, name: request.query("name"), from: request.query("from"),
-                                                      mode: request.query("mode"), style: request.query("style")))
+            return try await self.link(
+                MapLinkRequest(
+                    flyer: id, name: request.query("name"), from: request.query("from"),
+                    mode: request.query("mode"), style: request.query("style")))
         }
     }
 

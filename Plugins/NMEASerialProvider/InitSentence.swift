@@ -9,7 +9,9 @@ enum InitSentence {
     /// `PMTK220,200` becomes `$PMTK220,200*2C\r\n`. A checksum that is given is kept as is.
     static func frame(_ sentence: String) throws(Problem) -> [UInt8] {
         var text = Array(sentence.utf8)
-        while let last = text.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: "\n") || last == UInt8(ascii: " ") {
+        while let last = text.last,
+            last == UInt8(ascii: "\r") || last == UInt8(ascii: "\n") || last == UInt8(ascii: " ")
+        {
             text.removeLast()
         }
         guard !text.isEmpty else { throw Problem(description: "is empty") }

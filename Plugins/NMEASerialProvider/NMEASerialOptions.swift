@@ -17,8 +17,10 @@ struct NMEASerialOptions: Decodable, Sendable, Equatable {
     /// Seconds without any byte after which the device counts as gone and is reopened.
     var silenceTimeout = 5.0
 
-    init(device: String, baud: Int = 4800, checksum: ChecksumPolicy = .required, initSentences: [String] = [],
-         silenceTimeout: Double = 5) {
+    init(
+        device: String, baud: Int = 4800, checksum: ChecksumPolicy = .required, initSentences: [String] = [],
+        silenceTimeout: Double = 5
+    ) {
         self.device = device
         self.baud = baud
         self.checksum = checksum
@@ -45,14 +47,17 @@ struct NMEASerialOptions: Decodable, Sendable, Equatable {
     static func decode(_ options: PluginOptions) throws(ConfigError) -> NMEASerialOptions {
         let decoded = try options.decode(NMEASerialOptions.self)
         guard decoded.device.hasPrefix("/") else {
-            throw options.error(key: "device", "'\(decoded.device)' is not an absolute device path; give e.g. /dev/ttyUSB0 or /dev/serial/by-id/…")
+            throw options.error(
+                key: "device",
+                "'\(decoded.device)' is not an absolute device path; give e.g. /dev/ttyUSB0 or /dev/serial/by-id/…")
         }
         guard standardBaudRates.contains(decoded.baud) else {
             let allowed = standardBaudRates.map(String.init).joined(separator: ", ")
             throw options.error(key: "baud", "\(decoded.baud) is not a standard rate; expected one of: \(allowed)")
         }
         guard decoded.silenceTimeout > 0, decoded.silenceTimeout <= 3600 else {
-            throw options.error(key: "silence_timeout", "\(decoded.silenceTimeout) is out of range; give seconds in 0...3600, e.g. 5")
+            throw options.error(
+                key: "silence_timeout", "\(decoded.silenceTimeout) is out of range; give seconds in 0...3600, e.g. 5")
         }
         for (index, sentence) in decoded.initSentences.enumerated() {
             do {

@@ -25,14 +25,18 @@ package final class NMEASerialProvider: LocationProvider, Sendable {
         summary: "NMEA 0183 from a serial GPS receiver (tty), reopened with backoff when it disappears.",
         options: [
             OptionInfo("device", "path", "Serial device, e.g. /dev/ttyUSB0 or /dev/serial/by-id/…"),
-            OptionInfo("baud", "integer: " + NMEASerialOptions.standardBaudRates.map(String.init).joined(separator: "|"),
-                       default: "4800", "Line speed."),
-            OptionInfo("checksum", ChecksumPolicy.allCases.map(\.rawValue).joined(separator: "|"), default: "required",
-                       "Whether sentences without a *hh checksum are accepted."),
-            OptionInfo("init", "list of sentences", default: "[]",
-                       "Sentences written after opening (e.g. PMTK220,200); $, checksum and CRLF are added when missing."),
-            OptionInfo("silence_timeout", "seconds", default: "5",
-                       "Without any data for this long the device is reopened."),
+            OptionInfo(
+                "baud", "integer: " + NMEASerialOptions.standardBaudRates.map(String.init).joined(separator: "|"),
+                default: "4800", "Line speed."),
+            OptionInfo(
+                "checksum", ChecksumPolicy.allCases.map(\.rawValue).joined(separator: "|"), default: "required",
+                "Whether sentences without a *hh checksum are accepted."),
+            OptionInfo(
+                "init", "list of sentences", default: "[]",
+                "Sentences written after opening (e.g. PMTK220,200); $, checksum and CRLF are added when missing."),
+            OptionInfo(
+                "silence_timeout", "seconds", default: "5",
+                "Without any data for this long the device is reopened.")
         ]
     ) { options, context in
         NMEASerialProvider(options: try NMEASerialOptions.decode(options), context: context)
@@ -50,9 +54,11 @@ package final class NMEASerialProvider: LocationProvider, Sendable {
     package func run() async throws {
         let device = options.device
         context.health.declare(Array(NMEACounters().dictionary.keys) + ["open_failures", "silences"])
-        await ReconnectLoop.runUntilShutdown(backoff: timing.backoff, health: context.health, logger: context.logger,
-                                             connectingMessage: "opening \(device) at \(options.baud) baud",
-                                             retryCounter: "reopens") {
+        await ReconnectLoop.runUntilShutdown(
+            backoff: timing.backoff, health: context.health, logger: context.logger,
+            connectingMessage: "opening \(device) at \(options.baud) baud",
+            retryCounter: "reopens"
+        ) {
             await self.readUntilGone().outcome(otherwise: "\(device) was closed")
         }
     }
@@ -77,8 +83,9 @@ package final class NMEASerialProvider: LocationProvider, Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers([
                         IdleStateHandler(readTimeout: silence),
-                        SerialChannelHandler(session: session, outcome: outcome, path: path, initBytes: initBytes,
-                                             quietPeriod: timing.epochQuietPeriod, silenceTimeout: silence),
+                        SerialChannelHandler(
+                            session: session, outcome: outcome, path: path, initBytes: initBytes,
+                            quietPeriod: timing.epochQuietPeriod, silenceTimeout: silence)
                     ])
                 }
             }

@@ -16,8 +16,10 @@ final class SerialChannelHandler: ChannelInboundHandler {
     private var quietFlush: Scheduled<Void>?
     private var isFirstRead = true
 
-    init(session: SerialSession, outcome: ConnectionRecord, path: String, initBytes: [UInt8],
-         quietPeriod: TimeAmount, silenceTimeout: TimeAmount) {
+    init(
+        session: SerialSession, outcome: ConnectionRecord, path: String, initBytes: [UInt8],
+        quietPeriod: TimeAmount, silenceTimeout: TimeAmount
+    ) {
         self.session = session
         self.outcome = outcome
         self.path = path
@@ -53,8 +55,9 @@ final class SerialChannelHandler: ChannelInboundHandler {
         }
         session.context.health.count("silences")
         let seconds = Double(silenceTimeout.nanoseconds) / 1e9
-        outcome.close(because: "no data from \(path) for \(NumberText.trimmed(seconds, decimals: 1)) s (silence_timeout); "
-            + "check the receiver's power, cable and baud rate")
+        outcome.close(
+            because: "no data from \(path) for \(NumberText.trimmed(seconds, decimals: 1)) s (silence_timeout); "
+                + "check the receiver's power, cable and baud rate")
         context.close(promise: nil)
     }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a serial device could not be opened, with what to do about it.
@@ -14,7 +14,8 @@ struct SerialOpenError: Error, Equatable, CustomStringConvertible {
     var description: String {
         switch code {
         case ENOENT, ENODEV, ENXIO:
-            return "serial device \(path) does not exist; check the path (ls /dev/serial/by-id/) and that the receiver is plugged in"
+            return
+                "serial device \(path) does not exist; check the path (ls /dev/serial/by-id/) and that the receiver is plugged in"
         case EACCES, EPERM:
             return "permission denied opening \(path); add the service's user to the dialout group "
                 + "(sudo usermod -aG dialout <user>, then log in again or restart the service)"

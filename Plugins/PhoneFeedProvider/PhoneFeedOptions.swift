@@ -15,20 +15,30 @@ public struct PhoneFeedOptions: Decodable, Sendable, Equatable {
         self.devices = devices
     }
 
-    enum CodingKeys: String, CodingKey { case maxPointsPerSecond = "max_points_per_second", maxBurst = "max_burst", devices }
+    enum CodingKeys: String, CodingKey {
+        case maxPointsPerSecond = "max_points_per_second"
+        case maxBurst = "max_burst"
+        case devices
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        maxPointsPerSecond = try container.decodeIfPresent(Double.self, forKey: .maxPointsPerSecond) ?? maxPointsPerSecond
+        maxPointsPerSecond =
+            try container.decodeIfPresent(Double.self, forKey: .maxPointsPerSecond) ?? maxPointsPerSecond
         maxBurst = try container.decodeIfPresent(Double.self, forKey: .maxBurst) ?? maxBurst
         devices = try container.decodeIfPresent([String: SourceFusion].self, forKey: .devices) ?? [:]
     }
 
     /// The documentation of each option, for `meridian plugins`.
     public static let info: [OptionInfo] = [
-        OptionInfo("max_points_per_second", "number > 0", default: "50", "sustained points per second per device; more are rejected and counted"),
-        OptionInfo("max_burst", "number >= 1", default: "20000", "points a device may send at once above that rate (a phone's offline queue)"),
-        OptionInfo("devices", "map device name → {priority, stale_after}", default: "{}",
-                   "a device's own fusion priority and stale_after (seconds > 0); other devices take the entry's"),
+        OptionInfo(
+            "max_points_per_second", "number > 0", default: "50",
+            "sustained points per second per device; more are rejected and counted"),
+        OptionInfo(
+            "max_burst", "number >= 1", default: "20000",
+            "points a device may send at once above that rate (a phone's offline queue)"),
+        OptionInfo(
+            "devices", "map device name → {priority, stale_after}", default: "{}",
+            "a device's own fusion priority and stale_after (seconds > 0); other devices take the entry's")
     ]
 }

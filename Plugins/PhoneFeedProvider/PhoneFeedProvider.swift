@@ -20,19 +20,22 @@ public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSourc
     /// The `phone` provider type.
     public static let registration = ProviderType(
         type: "phone",
-        summary: "Takes positions from phones over HTTP: OwnTracks, OsmAnd/Traccar Client, Overland, GPSLogger (per-device keys)",
+        summary:
+            "Takes positions from phones over HTTP: OwnTracks, OsmAnd/Traccar Client, Overland, GPSLogger (per-device keys)",
         options: PhoneFeedOptions.info
     ) { options, context in
         let decoded = try options.decode(PhoneFeedOptions.self)
         guard decoded.maxPointsPerSecond.isFinite, decoded.maxPointsPerSecond > 0 else {
-            throw options.error(key: "max_points_per_second", "\(decoded.maxPointsPerSecond) must be a number above 0, e.g. 50")
+            throw options.error(
+                key: "max_points_per_second", "\(decoded.maxPointsPerSecond) must be a number above 0, e.g. 50")
         }
         guard decoded.maxBurst.isFinite, decoded.maxBurst >= 1 else {
             throw options.error(key: "max_burst", "\(decoded.maxBurst) must be at least 1, e.g. 20000")
         }
         for (name, fusion) in decoded.devices.sorted(by: { $0.key < $1.key }) {
             if let staleAfter = fusion.staleAfter, !(staleAfter.isFinite && staleAfter > 0) {
-                throw options.error(key: "devices", "stale_after of '\(name)' must be a number of seconds above 0, e.g. 120")
+                throw options.error(
+                    key: "devices", "stale_after of '\(name)' must be a number of seconds above 0, e.g. 120")
             }
         }
         return try PhoneFeedProvider(options: decoded, context: context)
@@ -71,11 +74,14 @@ public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSourc
     public func sourceReports(now: Date) -> [SourceReport] {
         ((try? devices.list()) ?? []).map { device in
             let feed = feeds.state(of: device.id)
-            return SourceReport(name: device.id, lastFixAgeS: feed.lastArrival.map { now.timeIntervalSince($0) },
-                                fixesReceived: feed.accepted,
-                                counters: ["received": feed.received, "accepted": feed.accepted, "duplicate": feed.duplicate,
-                                           "late": feed.late, "rejected": feed.rejected],
-                                battery: feed.battery, lastRejection: feed.lastRejection)
+            return SourceReport(
+                name: device.id, lastFixAgeS: feed.lastArrival.map { now.timeIntervalSince($0) },
+                fixesReceived: feed.accepted,
+                counters: [
+                    "received": feed.received, "accepted": feed.accepted, "duplicate": feed.duplicate,
+                    "late": feed.late, "rejected": feed.rejected
+                ],
+                battery: feed.battery, lastRejection: feed.lastRejection)
         }
     }
 

@@ -16,8 +16,10 @@ package struct ReplayOptions: Decodable, Sendable, Equatable {
     /// NMEA sentences without a checksum: rejected (`required`) or accepted (`optional`).
     package var checksum: ChecksumPolicy = .required
 
-    package init(file: String, format: TrackFormat = .auto, speed: Double = 1, loop: Bool = false,
-                retime: Bool = false, checksum: ChecksumPolicy = .required) {
+    package init(
+        file: String, format: TrackFormat = .auto, speed: Double = 1, loop: Bool = false,
+        retime: Bool = false, checksum: ChecksumPolicy = .required
+    ) {
         self.file = file
         self.format = format
         self.speed = speed
@@ -40,11 +42,17 @@ package struct ReplayOptions: Decodable, Sendable, Equatable {
 
     /// The documentation of each option, for `meridian plugins`.
     package static let info: [OptionInfo] = [
-        OptionInfo("file", "path", "NMEA log, GPX 1.0/1.1 or gpsd JSON lines (gpspipe -w) to replay; relative to the configuration file's folder"),
-        OptionInfo("format", "auto|nmea|gpx|gpsd", default: "auto", "file format; auto detects it from the first bytes"),
+        OptionInfo(
+            "file", "path",
+            "NMEA log, GPX 1.0/1.1 or gpsd JSON lines (gpspipe -w) to replay; relative to the configuration file's folder"
+        ),
+        OptionInfo(
+            "format", "auto|nmea|gpx|gpsd", default: "auto", "file format; auto detects it from the first bytes"),
         OptionInfo("speed", "number 0...1000", default: "1", "1 real time, 10 ten times faster, 0 as fast as possible"),
         OptionInfo("loop", "boolean", default: "false", "start again at the end of the file"),
         OptionInfo("retime", "boolean", default: "false", "shift timestamps so each pass starts now"),
-        OptionInfo("checksum", "required|optional", default: "required", "NMEA sentences without a checksum are rejected or accepted"),
+        OptionInfo(
+            "checksum", "required|optional", default: "required",
+            "NMEA sentences without a checksum are rejected or accepted")
     ]
 }

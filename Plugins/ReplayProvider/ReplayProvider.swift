@@ -28,12 +28,18 @@ package final class ReplayProvider: LocationProvider {
         var decoded = try options.decode(ReplayOptions.self)
         decoded.file = options.path(decoded.file)
         guard decoded.speed.isFinite, (0...1000).contains(decoded.speed) else {
-            throw options.error(key: "speed", "\(decoded.speed) is outside 0...1000; use 1 for real time, 10 for ten times faster, 0 for as fast as possible")
+            throw options.error(
+                key: "speed",
+                "\(decoded.speed) is outside 0...1000; use 1 for real time, 10 for ten times faster, 0 for as fast as possible"
+            )
         }
         let url = URL(fileURLWithPath: decoded.file)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw options.error(key: "file", "no track file at '\(url.path)'; give the path of an NMEA log, GPX file or gpsd JSON log (relative paths start at the configuration file's folder)")
+            throw options.error(
+                key: "file",
+                "no track file at '\(url.path)'; give the path of an NMEA log, GPX file or gpsd JSON log (relative paths start at the configuration file's folder)"
+            )
         }
         return ReplayProvider(options: decoded, context: context)
     }
@@ -52,8 +58,10 @@ package final class ReplayProvider: LocationProvider {
 
     package func run() async throws {
         context.health.declare(["passes", "read_errors"])
-        await ReconnectLoop.runUntilShutdown(backoff: backoff, health: context.health, logger: context.logger,
-                                             connectingMessage: "opening \(url.path)", retryCounter: "retries") {
+        await ReconnectLoop.runUntilShutdown(
+            backoff: backoff, health: context.health, logger: context.logger,
+            connectingMessage: "opening \(url.path)", retryCounter: "retries"
+        ) {
             await self.replayPasses()
         }
     }
@@ -69,7 +77,8 @@ package final class ReplayProvider: LocationProvider {
                 madeProgress = true
                 context.health.count("passes")
                 guard options.loop else {
-                    return ReconnectLoop.Outcome(madeProgress: true, reason: "replayed \(url.lastPathComponent)", finished: true)
+                    return ReconnectLoop.Outcome(
+                        madeProgress: true, reason: "replayed \(url.lastPathComponent)", finished: true)
                 }
                 continue
             } catch let error as ReplayFailure {
@@ -131,7 +140,10 @@ package final class ReplayProvider: LocationProvider {
             throw ReplayFailure(message: error.description)
         }
         guard emitted > 0 else {
-            throw ReplayFailure(message: "\(url.path) contains no replayable fixes (format \(reader.format.rawValue)); check the file and the format option")
+            throw ReplayFailure(
+                message:
+                    "\(url.path) contains no replayable fixes (format \(reader.format.rawValue)); check the file and the format option"
+            )
         }
     }
 }

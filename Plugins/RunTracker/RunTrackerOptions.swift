@@ -61,18 +61,21 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         maxAccuracy = try container.decodeIfPresent(Double.self, forKey: .maxAccuracy) ?? maxAccuracy
         if container.contains(.retiredGapSeconds) {
-            throw DecodingError.dataCorruptedError(forKey: .retiredGapSeconds, in: container, debugDescription: """
-                'gap_s' is no longer an option: gaps between fixes are bridged when their speed is plausible (see the \
-                run tracker's README); remove it, and use 'pause_gap_s' for how long a silence in an imported file \
-                counts as a pause
-                """)
+            throw DecodingError.dataCorruptedError(
+                forKey: .retiredGapSeconds, in: container,
+                debugDescription: """
+                    'gap_s' is no longer an option: gaps between fixes are bridged when their speed is plausible (see the \
+                    run tracker's README); remove it, and use 'pause_gap_s' for how long a silence in an imported file \
+                    counts as a pause
+                    """)
         }
         pauseGapSeconds = try container.decodeIfPresent(Double.self, forKey: .pauseGapSeconds) ?? pauseGapSeconds
         maxHeartRate = try container.decodeIfPresent(Double.self, forKey: .maxHeartRate) ?? maxHeartRate
         restingHeartRate = try container.decodeIfPresent(Double.self, forKey: .restingHeartRate) ?? restingHeartRate
         if let text = try container.decodeIfPresent(String.self, forKey: .sex) {
             guard let value = TrainingSettings.Sex(rawValue: text) else {
-                throw DecodingError.dataCorruptedError(forKey: .sex, in: container, debugDescription: "'\(text)' is not one of male, female")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .sex, in: container, debugDescription: "'\(text)' is not one of male, female")
             }
             sex = value
         }
@@ -96,11 +99,15 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
             throw options.error(key: "max_heart_rate", "must be beats per minute between 100 and 250, e.g. 190")
         }
         guard decoded.restingHeartRate.isFinite, (25...120).contains(decoded.restingHeartRate),
-              decoded.restingHeartRate < decoded.maxHeartRate else {
-            throw options.error(key: "resting_heart_rate", "must be beats per minute between 25 and 120, below max_heart_rate, e.g. 60")
+            decoded.restingHeartRate < decoded.maxHeartRate
+        else {
+            throw options.error(
+                key: "resting_heart_rate", "must be beats per minute between 25 and 120, below max_heart_rate, e.g. 60")
         }
         if let pace = decoded.thresholdPace, !(pace.isFinite && (120...900).contains(pace)) {
-            throw options.error(key: "threshold_pace_s_per_km", "must be seconds per kilometre between 120 and 900, e.g. 270 for 4:30/km")
+            throw options.error(
+                key: "threshold_pace_s_per_km",
+                "must be seconds per kilometre between 120 and 900, e.g. 270 for 4:30/km")
         }
         guard decoded.routeMatch.isFinite, (1...500).contains(decoded.routeMatch) else {
             throw options.error(key: "route_match_m", "must be metres between 1 and 500, e.g. 50")
@@ -110,7 +117,8 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
                 let allowed = Activity.allCases.map(\.rawValue).joined(separator: ", ")
                 throw options.error(key: "activities", "unknown activity '\(name)'; use one of \(allowed)")
             }
-            for value in [override.maxSpeed, override.autoPauseBelow, override.autoPauseAfter, override.autoResumeAbove] {
+            for value in [override.maxSpeed, override.autoPauseBelow, override.autoPauseAfter, override.autoResumeAbove]
+            {
                 if let value, !(value.isFinite && value > 0) {
                     throw options.error(key: "activities", "limits of '\(name)' must be positive numbers")
                 }
@@ -143,8 +151,9 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
 
     /// What training load is computed with.
     package var training: TrainingSettings {
-        TrainingSettings(maxHeartRate: maxHeartRate, restingHeartRate: restingHeartRate, sex: sex,
-                         thresholdSpeed: thresholdPace.map { 1000 / $0 })
+        TrainingSettings(
+            maxHeartRate: maxHeartRate, restingHeartRate: restingHeartRate, sex: sex,
+            thresholdSpeed: thresholdPace.map { 1000 / $0 })
     }
 
     /// How saved runs are grouped into routes.
@@ -152,16 +161,37 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
 
     /// The documentation of each option, for `meridian plugins`.
     package static let info: [OptionInfo] = [
-        OptionInfo("max_accuracy_m", "number > 0", default: "50", "fixes with a worse horizontal accuracy are kept but not used"),
-        OptionInfo("pause_gap_s", "number > 0", default: "300", "in an imported file, a longer silence is a pause: no distance or timer time across it"),
-        OptionInfo("max_heart_rate", "100–250", default: "190", "maximum heart rate for the five heart-rate zones (50/60/70/80/90 %)"),
-        OptionInfo("resting_heart_rate", "25–120", default: "60", "resting heart rate for the training load (Banister's TRIMP)"),
-        OptionInfo("sex", "male|female", default: "male", "Banister's TRIMP weighting: 0.64·e^(1.92·HRr) (male) or 0.86·e^(1.67·HRr) (female)"),
-        OptionInfo("threshold_pace_s_per_km", "120–900", default: "from the current VDOT", "threshold pace for the load of runs without heart rate (rTSS)"),
-        OptionInfo("power_supply_path", "path", default: PowerSupply.defaultRoot, "battery sysfs folder; low (15–30 %) and critical (< 15 %) batteries thin out sampling"),
-        OptionInfo("auto_pause", "boolean", default: "true", "pause below 0.5 m/s for 30 s and resume above 1 m/s (ride: 1 and 2 m/s)"),
-        OptionInfo("route_match_m", "1–500", default: "50", "runs whose paths are this close (discrete Fréchet distance) and whose starts and finishes are within 100 m form a route"),
-        OptionInfo("activities", "map run|walk|hike|ride|other → {max_speed_mps, auto_pause, auto_pause_below_mps, auto_pause_after_s, auto_resume_above_mps}",
-                   default: "run 12, walk 4, hike 5, ride 30, other 60 m/s", "per-activity limits"),
+        OptionInfo(
+            "max_accuracy_m", "number > 0", default: "50",
+            "fixes with a worse horizontal accuracy are kept but not used"),
+        OptionInfo(
+            "pause_gap_s", "number > 0", default: "300",
+            "in an imported file, a longer silence is a pause: no distance or timer time across it"),
+        OptionInfo(
+            "max_heart_rate", "100–250", default: "190",
+            "maximum heart rate for the five heart-rate zones (50/60/70/80/90 %)"),
+        OptionInfo(
+            "resting_heart_rate", "25–120", default: "60", "resting heart rate for the training load (Banister's TRIMP)"
+        ),
+        OptionInfo(
+            "sex", "male|female", default: "male",
+            "Banister's TRIMP weighting: 0.64·e^(1.92·HRr) (male) or 0.86·e^(1.67·HRr) (female)"),
+        OptionInfo(
+            "threshold_pace_s_per_km", "120–900", default: "from the current VDOT",
+            "threshold pace for the load of runs without heart rate (rTSS)"),
+        OptionInfo(
+            "power_supply_path", "path", default: PowerSupply.defaultRoot,
+            "battery sysfs folder; low (15–30 %) and critical (< 15 %) batteries thin out sampling"),
+        OptionInfo(
+            "auto_pause", "boolean", default: "true",
+            "pause below 0.5 m/s for 30 s and resume above 1 m/s (ride: 1 and 2 m/s)"),
+        OptionInfo(
+            "route_match_m", "1–500", default: "50",
+            "runs whose paths are this close (discrete Fréchet distance) and whose starts and finishes are within 100 m form a route"
+        ),
+        OptionInfo(
+            "activities",
+            "map run|walk|hike|ride|other → {max_speed_mps, auto_pause, auto_pause_below_mps, auto_pause_after_s, auto_resume_above_mps}",
+            default: "run 12, walk 4, hike 5, ride 30, other 60 m/s", "per-activity limits")
     ]
 }

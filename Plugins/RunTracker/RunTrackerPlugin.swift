@@ -29,7 +29,9 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
     package static let commandLine = PluginCommands([RunsCommand.self])
 
     /// Opens (and migrates) the run tables in the context's store.
-    package init(options: RunTrackerOptions, context: PluginContext, clock: @escaping @Sendable () -> Date = Date.init) throws {
+    package init(options: RunTrackerOptions, context: PluginContext, clock: @escaping @Sendable () -> Date = Date.init)
+        throws
+    {
         id = context.id
         self.context = context
         self.options = options
@@ -38,7 +40,8 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
         importer = RunImporter(runStore: runStore, settings: settings)
         controller = LiveRunController(
             runStore: runStore, settings: settings, events: context.events, units: context.units,
-            powerSupply: PowerSupply(root: URL(fileURLWithPath: options.powerSupplyPath)), logger: context.logger, clock: clock)
+            powerSupply: PowerSupply(root: URL(fileURLWithPath: options.powerSupplyPath)), logger: context.logger,
+            clock: clock)
     }
 
     /// The active run's points held while the store refuses writes (`/health`).
@@ -65,11 +68,14 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
 
     package func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
         LiveRunRoutes(controller: controller).add(to: v1)
-        RunHistoryRoutes.add(to: v1, store: runStore.store, events: context.events, units: context.units,
-                             maxHeartRate: importer.settings.maxHeartRate, training: options.training, timeZone: context.timeZone)
+        RunHistoryRoutes.add(
+            to: v1, store: runStore.store, events: context.events, units: context.units,
+            maxHeartRate: importer.settings.maxHeartRate, training: options.training, timeZone: context.timeZone)
         RunImportRoutes.add(to: v1.group("runs"), importer: importer, events: context.events)
         TrainingRoutes.add(to: v1, store: runStore.store, training: options.training, timeZone: context.timeZone)
-        ProgressRoutes.add(to: v1, settings: ProgressSettings(units: context.units, timeZone: context.timeZone, matcher: options.matcher),
-                           store: runStore.store)
+        ProgressRoutes.add(
+            to: v1,
+            settings: ProgressSettings(units: context.units, timeZone: context.timeZone, matcher: options.matcher),
+            store: runStore.store)
     }
 }

@@ -13,7 +13,8 @@ public struct ActivityFileError: Error, Sendable, Equatable, CustomStringConvert
     /// For a damaged FIT file that holds records before the damage: how much of it can be salvaged.
     public var readable: ReadablePart?
 
-    public init(file: String, byteOffset: Int? = nil, line: Int? = nil, message: String, readable: ReadablePart? = nil) {
+    public init(file: String, byteOffset: Int? = nil, line: Int? = nil, message: String, readable: ReadablePart? = nil)
+    {
         self.file = file
         self.byteOffset = byteOffset
         self.line = line
@@ -48,6 +49,7 @@ public struct ReadablePart: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let percent = totalBytes > 0 ? Double(bytes) / Double(totalBytes) * 100 : 0
         let shown = (percent * 10).rounded(.down) / 10
-        return "the first \(bytes) of \(totalBytes) bytes (\(shown) %, \(samples) records) are readable and can be salvaged"
+        return
+            "the first \(bytes) of \(totalBytes) bytes (\(shown) %, \(samples) records) are readable and can be salvaged"
     }
 }

@@ -19,7 +19,9 @@ public enum ActivityFileReader {
     /// `Gzip.maximumDecompressedSize`); the other formats are decoded from memory, so they may decompress
     /// to at most ``maximumBufferedSize``. `isCancelled` is asked while GPX and TCX are read; when it
     /// says so, reading stops with an error.
-    public static func read(_ data: Data, file: String, isCancelled: () -> Bool = { false }) throws(ActivityFileError) -> [RecordedActivity] {
+    public static func read(_ data: Data, file: String, isCancelled: () -> Bool = { false }) throws(ActivityFileError)
+        -> [RecordedActivity]
+    {
         let prefix: Data
         do {
             prefix = Gzip.isCompressed(data) ? try leadingBytes(of: data) : data.prefix(detectionPrefix)
@@ -40,7 +42,8 @@ public enum ActivityFileReader {
                 if let salvaged = try? readFIT(bytes, file: file, salvage: true), let damage = salvaged.damage {
                     let samples = salvaged.activities.reduce(0) { $0 + $1.samples.count }
                     if samples > 0 {
-                        refusal.readable = ReadablePart(bytes: damage.byteOffset ?? 0, totalBytes: bytes.count, samples: samples)
+                        refusal.readable = ReadablePart(
+                            bytes: damage.byteOffset ?? 0, totalBytes: bytes.count, samples: samples)
                     }
                 }
                 throw refusal
@@ -54,15 +57,21 @@ public enum ActivityFileReader {
         case nil where prefix.isEmpty:
             throw ActivityFileError(file: file, message: "the file is empty; export the activity again")
         case nil:
-            throw ActivityFileError(file: file, byteOffset: 0, message: "not a FIT, TCX or GPX file (it starts with \(describe(prefix.prefix(16)))); export the activity as FIT, TCX or GPX")
+            throw ActivityFileError(
+                file: file, byteOffset: 0,
+                message:
+                    "not a FIT, TCX or GPX file (it starts with \(describe(prefix.prefix(16)))); export the activity as FIT, TCX or GPX"
+            )
         }
     }
 
     /// Reads like ``read(_:file:isCancelled:)``, but keeps what a damaged FIT file (cut short, a CRC mismatch at
     /// the end, garbage after its last good record) holds up to its last complete message, with the damage beside.
     /// Throws when nothing before the damage is readable, or for any other format's damage.
-    public static func salvage(_ data: Data, file: String,
-                               isCancelled: () -> Bool = { false }) throws(ActivityFileError) -> SalvagedActivities {
+    public static func salvage(
+        _ data: Data, file: String,
+        isCancelled: () -> Bool = { false }
+    ) throws(ActivityFileError) -> SalvagedActivities {
         let prefix = Gzip.isCompressed(data) ? ((try? leadingBytes(of: data)) ?? Data()) : data.prefix(detectionPrefix)
         guard !Gzip.isCompressed(prefix), detect(prefix) == .fit else {
             return SalvagedActivities(activities: try read(data, file: file, isCancelled: isCancelled))
@@ -76,15 +85,18 @@ public enum ActivityFileReader {
     }
 
     /// The activities of FIT `bytes`; with `salvage`, those read before any damage, and the damage.
-    private static func readFIT(_ bytes: Data, file: String, salvage: Bool) throws(ActivityFileError) -> SalvagedActivities {
+    private static func readFIT(_ bytes: Data, file: String, salvage: Bool) throws(ActivityFileError)
+        -> SalvagedActivities
+    {
         let decoded = bytes.withUnsafeBytes { raw in
             Result { () throws(ActivityFileError) in try FITDecoder(file: file, salvage: salvage).decode(raw) }
         }
         let files = try decoded.get()
         let damage = files.last?.damage
         let kept = salvage ? files.filter { !$0.isEmpty } : files
-        return SalvagedActivities(activities: kept.flatMap { FITActivities(contents: $0, file: file).activities() },
-                                  damage: damage)
+        return SalvagedActivities(
+            activities: kept.flatMap { FITActivities(contents: $0, file: file).activities() },
+            damage: damage)
     }
 
     /// The most samples one file may hold (FIT records, GPX and TCX points, log fixes with a time): a million, more
@@ -99,8 +111,10 @@ public enum ActivityFileReader {
         """
 
     /// The activities of a GPX or TCX document (streamed: no copy of the whole document is held).
-    private static func readXML(_ input: XMLInput, tcx: Bool, file: String,
-                                isCancelled: () -> Bool) throws(ActivityFileError) -> [RecordedActivity] {
+    private static func readXML(
+        _ input: XMLInput, tcx: Bool, file: String,
+        isCancelled: () -> Bool
+    ) throws(ActivityFileError) -> [RecordedActivity] {
         if tcx { return try TCXReader.read(input, file: file, isCancelled: isCancelled) }
         let result = GPXReader.read(input, file: file, isCancelled: isCancelled)
         if let error = result.error { throw error }
@@ -139,7 +153,8 @@ public enum ActivityFileReader {
         let file = url.relativePath
         func cannotRead(_ error: any Error) -> ActivityFileError {
             let reason = (error as NSError).localizedDescription
-            return ActivityFileError(file: file, message: "cannot read the file (\(reason)); check the path and its permissions")
+            return ActivityFileError(
+                file: file, message: "cannot read the file (\(reason)); check the path and its permissions")
         }
         let data: Data
         do {
@@ -147,16 +162,19 @@ public enum ActivityFileReader {
             defer { try? handle.close() }
             let prefix = try handle.read(upToCount: detectionPrefix) ?? Data()
             if !GeoJSONPrefix.matches(prefix), let format = detect(prefix), !Gzip.isCompressed(prefix),
-               format == .gpx || format == .tcx {
+                format == .gpx || format == .tcx
+            {
                 try handle.seek(toOffset: 0)
                 return try readXML(.file(handle), tcx: format == .tcx, file: file, isCancelled: { false })
             }
             let size = try handle.seekToEnd()
             guard size <= UInt64(maximumBufferedSize) else {
-                throw ActivityFileError(file: file, message: """
-                    is \(size >> 20) MiB; only plain GPX and TCX files are read as a stream, other files (FIT, logs, \
-                    anything gzip-compressed) at most \(maximumBufferedSize >> 20) MiB; decompress it, or split the activity
-                    """)
+                throw ActivityFileError(
+                    file: file,
+                    message: """
+                        is \(size >> 20) MiB; only plain GPX and TCX files are read as a stream, other files (FIT, logs, \
+                        anything gzip-compressed) at most \(maximumBufferedSize >> 20) MiB; decompress it, or split the activity
+                        """)
             }
             try handle.seek(toOffset: 0)
             data = try handle.readToEnd() ?? Data()
@@ -176,7 +194,9 @@ public enum ActivityFileReader {
     /// it is none of these.
     public static func detect(_ prefix: some Collection<UInt8>) -> ActivityFormat? {
         if Gzip.isCompressed(prefix) {
-            guard let inner = Gzip.decompressedPrefix(prefix, count: detectionPrefix), !Gzip.isCompressed(inner) else { return nil }
+            guard let inner = Gzip.decompressedPrefix(prefix, count: detectionPrefix), !Gzip.isCompressed(inner) else {
+                return nil
+            }
             return detect(inner)
         }
         if FITDecoder.looksLikeFIT(prefix) { return .fit }
@@ -193,34 +213,44 @@ public enum ActivityFileReader {
     }
 
     /// A receiver log as one activity: every fix a sample. Refused when it holds no fix at all.
-    private static func readLog(_ bytes: Data, file: String, format: TrackFormat) throws(ActivityFileError) -> RecordedActivity {
+    private static func readLog(_ bytes: Data, file: String, format: TrackFormat) throws(ActivityFileError)
+        -> RecordedActivity
+    {
         var activity = RecordedActivity(format: format == .gpsd ? .gpsd : .nmea)
         var problems = 0
         let reader = TrackFileReader(data: bytes, file: file, format: format, providerID: "import")
         do {
-            while try reader.nextBatch(onError: { error in
-                problems += 1
-                activity.warn(ActivityFileError(file: error.file, line: error.line, message: error.message))
-            }, onFix: { activity.samples.append(RecordedSample($0)) }), activity.samples.count <= maximumSamples {}
+            while try reader.nextBatch(
+                onError: { error in
+                    problems += 1
+                    activity.warn(ActivityFileError(file: error.file, line: error.line, message: error.message))
+                }, onFix: { activity.samples.append(RecordedSample($0)) }), activity.samples.count <= maximumSamples
+            {}
         } catch {
             throw ActivityFileError(file: file, line: error.line, message: error.message)
         }
-        guard activity.samples.count <= maximumSamples else { throw ActivityFileError(file: file, message: tooManySamples) }
+        guard activity.samples.count <= maximumSamples else {
+            throw ActivityFileError(file: file, message: tooManySamples)
+        }
         activity.skip("bad_lines", count: problems)
         activity.startTime = activity.samples.first?.time
         guard !activity.samples.isEmpty else {
-            throw ActivityFileError(file: file, byteOffset: 0, message: """
-                not a FIT, TCX or GPX file (it starts with \(describe(bytes.prefix(16)))), and read as \
-                \(format == .gpsd ? "gpsd JSON" : "an NMEA log") it gives no time-stamped fix (\(problems) bad lines); \
-                export the activity as FIT, TCX or GPX
-                """)
+            throw ActivityFileError(
+                file: file, byteOffset: 0,
+                message: """
+                    not a FIT, TCX or GPX file (it starts with \(describe(bytes.prefix(16)))), and read as \
+                    \(format == .gpsd ? "gpsd JSON" : "an NMEA log") it gives no time-stamped fix (\(problems) bad lines); \
+                    export the activity as FIT, TCX or GPX
+                    """)
         }
         return activity
     }
 
     /// The first bytes as text when they are printable, else as hex.
     private static func describe(_ bytes: Data) -> String {
-        if let text = String(data: bytes, encoding: .utf8), text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) {
+        if let text = String(data: bytes, encoding: .utf8),
+            text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F })
+        {
             return "'\(text)'"
         }
         return bytes.map { byte in

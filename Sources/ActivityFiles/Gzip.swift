@@ -32,8 +32,10 @@ public enum Gzip {
     /// Hands the decompressed bytes of `data` to `sink` a chunk (at most 64 KiB) at a time, holding no
     /// more than one chunk, until the stream ends or `sink` returns false. Throws once more than `limit`
     /// bytes would come out, or when the stream is damaged (the chunks before stay handed over).
-    public static func decompress(_ data: Data, limit: Int = maximumDecompressedSize,
-                                  into sink: (UnsafeBufferPointer<UInt8>) -> Bool) throws(GzipError) {
+    public static func decompress(
+        _ data: Data, limit: Int = maximumDecompressedSize,
+        into sink: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) throws(GzipError) {
         try inflate(data, limit: limit, sink: sink)
     }
 
@@ -54,8 +56,10 @@ public enum Gzip {
 
     /// Runs zlib over `data`, handing each decompressed chunk to `sink`. Stops quietly once `sink`
     /// returns false; throws once `limit` would be passed.
-    private static func inflate(_ data: Data, limit: Int, allowTruncation: Bool = false,
-                                sink: (UnsafeBufferPointer<UInt8>) -> Bool) throws(GzipError) {
+    private static func inflate(
+        _ data: Data, limit: Int, allowTruncation: Bool = false,
+        sink: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) throws(GzipError) {
         guard isCompressed(data) else { throw .notGzip }
         // zlib remembers the stream's address, so it lives at one place until inflateEnd.
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
@@ -92,7 +96,9 @@ public enum Gzip {
                     guard isCompressed(input[consumed...]) else {
                         return allowTruncation ? nil : .trailingBytes(offset: consumed)
                     }
-                    guard inflateReset(stream) == Z_OK else { return .corrupt(offset: consumed, reason: "zlib could not restart") }
+                    guard inflateReset(stream) == Z_OK else {
+                        return .corrupt(offset: consumed, reason: "zlib could not restart")
+                    }
                 case Z_OK:
                     continue
                 case Z_BUF_ERROR:
@@ -134,13 +140,16 @@ public enum GzipError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notGzip:
             return "not gzip-compressed (no 1F 8B signature)"
         case .truncated(let offset):
-            return "the gzip stream ends after \(offset) bytes without its end marker; the file is cut short, copy it again"
+            return
+                "the gzip stream ends after \(offset) bytes without its end marker; the file is cut short, copy it again"
         case .corrupt(_, let reason):
             return "the gzip data is damaged (\(reason)); the file is corrupt, copy or export it again"
         case .tooLarge(let limit):
-            return "decompresses to more than \(limit / (1 << 20)) MiB; refused as a possible zip bomb (decompress it yourself if it is genuine)"
+            return
+                "decompresses to more than \(limit / (1 << 20)) MiB; refused as a possible zip bomb (decompress it yourself if it is genuine)"
         case .trailingBytes(let offset):
-            return "bytes that are not gzip follow the compressed data at byte \(offset); the file is damaged, copy it again"
+            return
+                "bytes that are not gzip follow the compressed data at byte \(offset); the file is damaged, copy it again"
         }
     }
 }

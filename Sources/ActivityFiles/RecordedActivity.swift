@@ -39,10 +39,12 @@ public struct RecordedActivity: Sendable, Equatable {
     /// The most warnings one activity keeps.
     public static let warningLimit = 100
 
-    public init(format: ActivityFormat, sport: Sport? = nil, sportName: String? = nil, device: String? = nil,
-                name: String? = nil, startTime: Date? = nil, totals: DeviceTotals? = nil, laps: [DeviceLap] = [],
-                samples: [RecordedSample] = [], pauses: [DateInterval] = [], skipped: [String: Int] = [:],
-                warnings: [ActivityFileError] = []) {
+    public init(
+        format: ActivityFormat, sport: Sport? = nil, sportName: String? = nil, device: String? = nil,
+        name: String? = nil, startTime: Date? = nil, totals: DeviceTotals? = nil, laps: [DeviceLap] = [],
+        samples: [RecordedSample] = [], pauses: [DateInterval] = [], skipped: [String: Int] = [:],
+        warnings: [ActivityFileError] = []
+    ) {
         self.format = format
         self.sport = sport
         self.sportName = sportName
@@ -131,9 +133,11 @@ public struct DeviceTotals: Sendable, Equatable {
     /// Total descent, m.
     public var descent: Double?
 
-    public init(distance: Double? = nil, timerTime: Double? = nil, elapsedTime: Double? = nil,
-                averageHeartRate: Double? = nil, maxHeartRate: Double? = nil, averageCadence: Double? = nil,
-                averagePower: Double? = nil, ascent: Double? = nil, descent: Double? = nil) {
+    public init(
+        distance: Double? = nil, timerTime: Double? = nil, elapsedTime: Double? = nil,
+        averageHeartRate: Double? = nil, maxHeartRate: Double? = nil, averageCadence: Double? = nil,
+        averagePower: Double? = nil, ascent: Double? = nil, descent: Double? = nil
+    ) {
         self.distance = distance
         self.timerTime = timerTime
         self.elapsedTime = elapsedTime
@@ -161,8 +165,10 @@ public struct DeviceLap: Sendable, Equatable {
     /// What ended the lap, when the file says (FIT `lap_trigger`, TCX `TriggerMethod`).
     public var trigger: LapTrigger?
 
-    public init(start: Date, timerTime: Double? = nil, distance: Double? = nil,
-                averageHeartRate: Double? = nil, maxHeartRate: Double? = nil, trigger: LapTrigger? = nil) {
+    public init(
+        start: Date, timerTime: Double? = nil, distance: Double? = nil,
+        averageHeartRate: Double? = nil, maxHeartRate: Double? = nil, trigger: LapTrigger? = nil
+    ) {
         self.start = start
         self.timerTime = timerTime
         self.distance = distance
@@ -250,10 +256,12 @@ public struct RecordedSample: Sendable, Equatable {
     /// The GPX `fix` type, when the file gives one.
     public var fix: GPSFixType?
 
-    public init(time: Date, coordinate: Coordinate? = nil, altitude: Double? = nil, speed: Double? = nil,
-                course: Double? = nil, distance: Double? = nil, heartRate: Double? = nil, cadence: Double? = nil,
-                power: Double? = nil, temperature: Double? = nil, horizontalAccuracy: Double? = nil,
-                hdop: Double? = nil, satellites: Int? = nil, fix: GPSFixType? = nil) {
+    public init(
+        time: Date, coordinate: Coordinate? = nil, altitude: Double? = nil, speed: Double? = nil,
+        course: Double? = nil, distance: Double? = nil, heartRate: Double? = nil, cadence: Double? = nil,
+        power: Double? = nil, temperature: Double? = nil, horizontalAccuracy: Double? = nil,
+        hdop: Double? = nil, satellites: Int? = nil, fix: GPSFixType? = nil
+    ) {
         self.time = time
         self.coordinate = coordinate
         self.altitude = altitude

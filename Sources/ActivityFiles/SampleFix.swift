@@ -14,15 +14,17 @@ extension RecordedSample {
         case .pps?: quality = .pps
         case nil: break
         }
-        return Fix(time: time, coordinate: coordinate, altitudeMSL: altitude, speed: speed, course: course,
-                   horizontalAccuracy: horizontalAccuracy, mode: mode, quality: quality, satellitesUsed: satellites,
-                   providerID: providerID)
+        return Fix(
+            time: time, coordinate: coordinate, altitudeMSL: altitude, speed: speed, course: course,
+            horizontalAccuracy: horizontalAccuracy, mode: mode, quality: quality, satellitesUsed: satellites,
+            providerID: providerID)
     }
 
     /// A receiver's fix as a sample (receiver logs have no sensors).
     public init(_ fix: Fix) {
-        self.init(time: fix.time, coordinate: fix.hasPosition ? fix.coordinate : nil, altitude: fix.altitude,
-                  speed: fix.speed, course: fix.course, horizontalAccuracy: fix.horizontalAccuracy,
-                  satellites: fix.satellitesUsed)
+        self.init(
+            time: fix.time, coordinate: fix.hasPosition ? fix.coordinate : nil, altitude: fix.altitude,
+            speed: fix.speed, course: fix.course, horizontalAccuracy: fix.horizontalAccuracy,
+            satellites: fix.satellitesUsed)
     }
 }

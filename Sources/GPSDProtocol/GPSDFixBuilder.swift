@@ -17,7 +17,7 @@ struct GPSDFixBuilder {
         let mode = tpv.mode ?? 0
         guard mode >= 2 else { return .fix(noFix(time: time, satellitesUsed: satellitesUsed)) }
         guard let latitude = tpv.lat, let longitude = tpv.lon,
-              let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
+            let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
         else { return .invalidPosition(noFix(time: time, satellitesUsed: satellitesUsed)) }
 
         let threeD = mode >= 3
@@ -27,19 +27,20 @@ struct GPSDFixBuilder {
             altitudeMSL = finite(tpv.alt)  // before protocol 3.20 `alt` was the only altitude (MSL)
         }
 
-        return .fix(Fix(
-            time: time,
-            coordinate: coordinate,
-            altitudeHAE: altitudeHAE,
-            altitudeMSL: altitudeMSL,
-            speed: nonNegative(tpv.speed),
-            course: normalisedCourse(tpv.track),
-            horizontalAccuracy: horizontalAccuracy(tpv, gst: gst),
-            verticalAccuracy: threeD ? (nonNegative(tpv.epv) ?? nonNegative(gst?.alt)) : nil,
-            mode: threeD ? .threeD : .twoD,
-            quality: Self.quality(status: tpv.status),
-            satellitesUsed: satellitesUsed,
-            providerID: providerID))
+        return .fix(
+            Fix(
+                time: time,
+                coordinate: coordinate,
+                altitudeHAE: altitudeHAE,
+                altitudeMSL: altitudeMSL,
+                speed: nonNegative(tpv.speed),
+                course: normalisedCourse(tpv.track),
+                horizontalAccuracy: horizontalAccuracy(tpv, gst: gst),
+                verticalAccuracy: threeD ? (nonNegative(tpv.epv) ?? nonNegative(gst?.alt)) : nil,
+                mode: threeD ? .threeD : .twoD,
+                quality: Self.quality(status: tpv.status),
+                satellitesUsed: satellitesUsed,
+                providerID: providerID))
     }
 
     private func noFix(time: Date, satellitesUsed: Int?) -> Fix {
@@ -57,7 +58,7 @@ struct GPSDFixBuilder {
     /// gpsd `status` values and what they mean (0 is unknown).
     static let qualityByStatus: [Int: FixQuality] = [
         1: .gps, 2: .dgps, 3: .rtkFixed, 4: .rtkFloat, 5: .deadReckoning, 6: .gnssDeadReckoning, 7: .manual,
-        8: .simulated, 9: .pps,
+        8: .simulated, 9: .pps
     ]
 
     /// gpsd `status`: absent means an ordinary GPS fix; 0 means unknown.

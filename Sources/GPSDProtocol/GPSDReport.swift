@@ -33,7 +33,8 @@ enum GPSDReport: Decodable {
             self = .error(message: message ?? "gpsd reported an error without a message")
         case "POLL": self = .poll(try GPSDPoll(from: decoder))
         case "DEVICES":
-            let devices = try decoder.container(keyedBy: DevicesKey.self).decodeIfPresent([GPSDDevice].self, forKey: .devices)
+            let devices = try decoder.container(keyedBy: DevicesKey.self).decodeIfPresent(
+                [GPSDDevice].self, forKey: .devices)
             self = .devices(devices ?? [])
         case "DEVICE": self = .device(try GPSDDevice(from: decoder))
         case "WATCH": self = .watch

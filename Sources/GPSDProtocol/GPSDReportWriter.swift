@@ -26,7 +26,8 @@ public enum GPSDReportWriter {
 
     /// `WATCH`: the client's policy after `?WATCH`.
     public static func watch(_ policy: GPSDWatchPolicy) -> String {
-        var text = #"{"class":"WATCH","enable":\#(policy.enable),"json":\#(policy.json),"nmea":\#(policy.nmea)"#
+        var text =
+            #"{"class":"WATCH","enable":\#(policy.enable),"json":\#(policy.json),"nmea":\#(policy.nmea)"#
             + #","raw":\#(policy.raw),"scaled":\#(policy.scaled),"timing":\#(policy.timing)"#
             + #","split24":\#(policy.split24),"pps":\#(policy.pps)"#
         if let device = policy.device { text += #","device":"# + quoted(device) }
@@ -53,11 +54,14 @@ public enum GPSDReportWriter {
     public static func poll(time: Date, fixes: [Fix]) -> String {
         let sky = fixes.compactMap { fix in fix.satellitesUsed.map { skyObject(fix, used: $0) } }
         return #"{"class":"POLL","time":"\#(ISO8601.string(from: time))","active":\#(fixes.count),"tpv":["#
-            + fixes.map(tpvObject).joined(separator: ",") + #"],"gst":[],"sky":["# + sky.joined(separator: ",") + "]}\r\n"
+            + fixes.map(tpvObject).joined(separator: ",") + #"],"gst":[],"sky":["# + sky.joined(separator: ",")
+            + "]}\r\n"
     }
 
     private static func tpvObject(_ fix: Fix) -> String {
-        var text = #"{"class":"TPV","device":"# + quoted(fix.providerID) + #","mode":\#(fix.hasPosition ? fix.mode.rawValue : 1)"#
+        var text =
+            #"{"class":"TPV","device":"# + quoted(fix.providerID)
+            + #","mode":\#(fix.hasPosition ? fix.mode.rawValue : 1)"#
         if let status = status(fix.quality) { text += #","status":\#(status)"# }
         text += #","time":"\#(ISO8601.string(from: fix.time))""#
         if fix.hasPosition, let coordinate = fix.coordinate {
@@ -81,7 +85,8 @@ public enum GPSDReportWriter {
     }
 
     private static func skyObject(_ fix: Fix, used: Int) -> String {
-        #"{"class":"SKY","device":"# + quoted(fix.providerID) + #","time":"\#(ISO8601.string(from: fix.time))","uSat":\#(used)}"#
+        #"{"class":"SKY","device":"# + quoted(fix.providerID)
+            + #","time":"\#(ISO8601.string(from: fix.time))","uSat":\#(used)}"#
     }
 
     private static func deviceObject(_ device: GPSDDeviceInfo) -> String {

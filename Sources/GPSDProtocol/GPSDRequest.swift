@@ -34,7 +34,8 @@ public enum GPSDRequest: Equatable, Sendable {
         where text.hasPrefix(word) {
             return (request, text.dropFirst(word.count))
         }
-        for (word, make) in [("?WATCH", GPSDRequest.watch), ("?DEVICE", GPSDRequest.device)] where text.hasPrefix(word) {
+        for (word, make) in [("?WATCH", GPSDRequest.watch), ("?DEVICE", GPSDRequest.device)] where text.hasPrefix(word)
+        {
             let after = text.dropFirst(word.count)
             if after.first == ";" { return (make(nil), after.dropFirst()) }
             if after.first == "=" {
@@ -54,7 +55,13 @@ public enum GPSDRequest: Equatable, Sendable {
         for index in text.indices {
             let character = text[index]
             if inString {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false
+                }
                 continue
             }
             switch character {

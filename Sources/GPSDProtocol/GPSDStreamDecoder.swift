@@ -21,8 +21,10 @@ public struct GPSDStreamDecoder: Sendable {
     /// Paths of the devices gpsd reports as active.
     public private(set) var activeDevices: Set<String> = []
     /// What the decoder counts, each listed from the start at 0.
-    public static let counterNames = ["lines", "tpv", "sky", "gst", "fixes", "no_fix", "malformed", "unknown_class", "gpsd_errors",
-                                      "repeated_tpv", "tpv_without_time", "other_device", "invalid_position", "unsupported_protocol"]
+    public static let counterNames = [
+        "lines", "tpv", "sky", "gst", "fixes", "no_fix", "malformed", "unknown_class", "gpsd_errors",
+        "repeated_tpv", "tpv_without_time", "other_device", "invalid_position", "unsupported_protocol"
+    ]
     /// Named counters (`counterNames`).
     public private(set) var counters = Dictionary(uniqueKeysWithValues: counterNames.map { ($0, 0) })
 
@@ -89,7 +91,8 @@ public struct GPSDStreamDecoder: Sendable {
             self.version = version
             guard Self.supportedProtocols.contains(version.protoMajor) else {
                 count("unsupported_protocol")
-                throw .unsupportedProtocol(major: version.protoMajor, minor: version.protoMinor, release: version.release)
+                throw .unsupportedProtocol(
+                    major: version.protoMajor, minor: version.protoMinor, release: version.release)
             }
             return []
         case .tpv(let tpv):
@@ -109,7 +112,11 @@ public struct GPSDStreamDecoder: Sendable {
             return []
         case .device(let device):
             if let path = device.path {
-                if device.activated?.isActive == false { activeDevices.remove(path) } else { activeDevices.insert(path) }
+                if device.activated?.isActive == false {
+                    activeDevices.remove(path)
+                } else {
+                    activeDevices.insert(path)
+                }
             }
             return []
         case .error(let message):

@@ -33,7 +33,9 @@ public struct LineSplitter: Sendable {
     /// The next complete line at the start of `bytes`, as offsets from their start, and how many bytes to drop
     /// (the line and its `\n`). The frame is nil when more bytes are needed; the bytes of an overlong line are
     /// used up and dropped meanwhile.
-    public mutating func next(in bytes: some BidirectionalCollection<UInt8>) -> (frame: LineFrame<Range<Int>>?, consumed: Int) {
+    public mutating func next(in bytes: some BidirectionalCollection<UInt8>) -> (
+        frame: LineFrame<Range<Int>>?, consumed: Int
+    ) {
         guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else {
             guard discardedBytes != nil || bytes.count > maximumLength else { return (nil, 0) }
             discardedBytes = (discardedBytes ?? 0) + bytes.count

@@ -35,7 +35,7 @@ enum QueryValue {
 func linkURL(_ base: String, _ items: [(String, QueryValue?)], fragment: String? = nil) -> String {
     var url = base
     var separator = "?"
-    for case let (name, value?) in items {
+    for case (let name, let value?) in items {
         url += separator
         url += name
         url += "="

@@ -40,21 +40,28 @@ package struct MapLinkBuilder: Sendable, Equatable {
 
     // MARK: Directions
 
-    private func directions(to target: LinkTarget, from source: Coordinate?, mode: TravelMode) throws(MapLinkError) -> String {
+    private func directions(to target: LinkTarget, from source: Coordinate?, mode: TravelMode) throws(MapLinkError)
+        -> String
+    {
         let destination = target.routingValue
         let origin = source.map(QueryValue.coordinate)
         switch style {
         case .apple:
-            return linkURL("https://maps.apple.com/directions",
-                           [("source", origin), ("destination", destination), ("mode", .text(mode.rawValue))])
+            return linkURL(
+                "https://maps.apple.com/directions",
+                [("source", origin), ("destination", destination), ("mode", .text(mode.rawValue))])
         case .appleLegacy:
             guard let flag = Self.legacyFlag(mode) else { throw .modeNotSupported(mode, style: style) }
-            return linkURL("https://maps.apple.com/",
-                           [("daddr", destination), ("saddr", origin), ("dirflg", .text(flag))])
+            return linkURL(
+                "https://maps.apple.com/",
+                [("daddr", destination), ("saddr", origin), ("dirflg", .text(flag))])
         case .google:
-            return linkURL("https://www.google.com/maps/dir/",
-                           [("api", .text("1")), ("origin", origin), ("destination", destination),
-                            ("travelmode", .text(Self.googleMode(mode)))])
+            return linkURL(
+                "https://www.google.com/maps/dir/",
+                [
+                    ("api", .text("1")), ("origin", origin), ("destination", destination),
+                    ("travelmode", .text(Self.googleMode(mode)))
+                ])
         case .geo, .osm:
             throw .modeNotSupported(mode, style: style)
         }
@@ -79,14 +86,18 @@ package struct MapLinkBuilder: Sendable, Equatable {
     private func show(_ target: LinkTarget) throws(MapLinkError) -> String {
         switch (style, target) {
         case (.apple, .point(let point, let name, let address, _)):
-            return linkURL("https://maps.apple.com/place",
-                           [("coordinate", .coordinate(point)), ("name", name.map(QueryValue.text)),
-                            ("address", address.map(QueryValue.text))])
+            return linkURL(
+                "https://maps.apple.com/place",
+                [
+                    ("coordinate", .coordinate(point)), ("name", name.map(QueryValue.text)),
+                    ("address", address.map(QueryValue.text))
+                ])
         case (.apple, .address(let address)):
             return linkURL("https://maps.apple.com/search", [("query", .text(address))])
         case (.apple, .place(let name, let near)):
-            return linkURL("https://maps.apple.com/search",
-                           [("query", .text(name)), ("center", near.map(QueryValue.coordinate))])
+            return linkURL(
+                "https://maps.apple.com/search",
+                [("query", .text(name)), ("center", near.map(QueryValue.coordinate))])
 
         case (.appleLegacy, .point(let point, let name, _, _)):
             return linkURL("https://maps.apple.com/", [("ll", .coordinate(point)), ("q", name.map(QueryValue.text))])
@@ -107,8 +118,9 @@ package struct MapLinkBuilder: Sendable, Equatable {
         case (.osm, .point(let point, _, _, _)):
             let latitude = LinkText.degrees(point.latitude)
             let longitude = LinkText.degrees(point.longitude)
-            return linkURL("https://www.openstreetmap.org/", [("mlat", .text(latitude)), ("mlon", .text(longitude))],
-                           fragment: "map=17/\(latitude)/\(longitude)")
+            return linkURL(
+                "https://www.openstreetmap.org/", [("mlat", .text(latitude)), ("mlon", .text(longitude))],
+                fragment: "map=17/\(latitude)/\(longitude)")
         case (.osm, .address(let text)), (.osm, .place(let text, _)):
             return linkURL("https://www.openstreetmap.org/search", [("query", .text(text))])
         }

@@ -50,16 +50,19 @@ package enum MapLinkError: Error, Equatable, CustomStringConvertible {
             return "mode '\(text)' is not known; expected one of: \(allowed)"
         case .modeNotSupported(let mode, let style):
             guard style.canRoute else {
-                return "mode '\(mode.rawValue)' cannot be used with style '\(style.rawValue)', which only shows a place; use mode '\(TravelMode.showWord)' or a style that gives directions (apple, apple-legacy, google)"
+                return
+                    "mode '\(mode.rawValue)' cannot be used with style '\(style.rawValue)', which only shows a place; use mode '\(TravelMode.showWord)' or a style that gives directions (apple, apple-legacy, google)"
             }
             let allowed = (style.travelModes.map(\.rawValue) + [TravelMode.showWord]).joined(separator: ", ")
-            return "mode '\(mode.rawValue)' cannot be expressed by style '\(style.rawValue)'; expected one of: \(allowed)"
+            return
+                "mode '\(mode.rawValue)' cannot be expressed by style '\(style.rawValue)'; expected one of: \(allowed)"
         case .sourceWithoutMode(let style):
             return style.canRoute
                 ? "a start point ('from') needs a travel mode; give one of: \(style.travelModes.map(\.rawValue).joined(separator: ", "))"
                 : "style '\(style.rawValue)' only shows a place and cannot start from 'from'; drop 'from' or use apple, apple-legacy or google"
         case .destinationNotSupported(let kind, let style):
-            return "style '\(style.rawValue)' can only point at coordinates, not \(kind); give 'to' as LAT,LON or choose another style"
+            return
+                "style '\(style.rawValue)' can only point at coordinates, not \(kind); give 'to' as LAT,LON or choose another style"
         case .empty(let parameter):
             return "'\(parameter)' must not be empty"
         case .invalidAccuracy(let text):
@@ -73,7 +76,8 @@ package enum MapLinkError: Error, Equatable, CustomStringConvertible {
         case .unknownFlyer(let id):
             return "no flyer with id '\(id)'; list flyers with GET /v1/flyers or meridian flyers export"
         case .noCurrentPosition:
-            return "'from=\(Self.hereWord)' needs the current position, but no fix has arrived yet; give 'from' as LAT,LON or leave it out to start where the user is"
+            return
+                "'from=\(Self.hereWord)' needs the current position, but no fix has arrived yet; give 'from' as LAT,LON or leave it out to start where the user is"
         case .flyerLookupUnavailable:
             return "flyer links need the flyers plugin; add a consumer with 'type: flyers' to the configuration"
         }

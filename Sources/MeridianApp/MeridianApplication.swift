@@ -19,15 +19,18 @@ public struct MeridianApplication: Sendable {
     /// Builds the plugins of `config` from `plugins` with `resources` (the store under `StoreKey`), and the HTTP
     /// application on `config.http`, over TLS with `certificate`. `prometheus` answers `/metrics` and `metrics`
     /// (by default a factory on it) counts the plugins' and the requests' figures.
-    public init(config: MeridianConfig, plugins: PluginRegistry, resources: Resources = Resources(),
-                prometheus: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), metrics: (any MetricsFactory)? = nil,
-                certificate: ServerCertificate? = nil, leafletDirectory: String = WebShell.leafletDirectory, logger: Logger,
-                onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws {
+    public init(
+        config: MeridianConfig, plugins: PluginRegistry, resources: Resources = Resources(),
+        prometheus: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), metrics: (any MetricsFactory)? = nil,
+        certificate: ServerCertificate? = nil, leafletDirectory: String = WebShell.leafletDirectory, logger: Logger,
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws {
         let metrics = metrics ?? PrometheusMetricsFactory(registry: prometheus)
         host = try PluginHost(config: config, registry: plugins, logger: logger, resources: resources, metrics: metrics)
         let site = WebShell(host: host, config: config, leafletDirectory: leafletDirectory, logger: logger)
-        let app = try MeridianServer.makeApplication(host: host, settings: config.http, registry: prometheus, metrics: metrics,
-                                                     site: site, certificate: certificate, logger: logger, onListening: onListening)
+        let app = try MeridianServer.makeApplication(
+            host: host, settings: config.http, registry: prometheus, metrics: metrics,
+            site: site, certificate: certificate, logger: logger, onListening: onListening)
         services = [app] + host.services
     }
 }

@@ -35,7 +35,8 @@ public struct CommandRegistry: Sendable {
 
     /// Every plugin's subcommands: the providers' first, each kind in registration order.
     public var commands: [any ParsableCommand.Type] {
-        plugins.providerTypes.flatMap { commands(ofProvider: $0.type) } + plugins.consumerTypes.flatMap { commands(ofConsumer: $0.type) }
+        plugins.providerTypes.flatMap { commands(ofProvider: $0.type) }
+            + plugins.consumerTypes.flatMap { commands(ofConsumer: $0.type) }
     }
 
     /// New resources holding what every plugin offers other plugins' commands, for the shell to run a

@@ -19,6 +19,8 @@ public enum ConfigLookup {
 
     /// Says on stderr that no configuration was found and which default stands in for `setting`.
     public static func noteDefault(_ setting: String) {
-        Standard.error("meridian: no configuration (no --config, no MERIDIAN_CONFIG, no \(ConfigLoader.defaultPath) here); \(setting)")
+        Standard.error(
+            "meridian: no configuration (no --config, no MERIDIAN_CONFIG, no \(ConfigLoader.defaultPath) here); \(setting)"
+        )
     }
 }

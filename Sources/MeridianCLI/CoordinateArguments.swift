@@ -6,7 +6,9 @@ import MeridianCore
 public enum CoordinateArguments {
     /// The points in `values`, which must number `count`; an unknown option (`--radus`) or a value that is not
     /// `LAT,LON` is a usage error (exit 2) naming it. `expected` describes the points for the count message.
-    public static func parse(_ values: [String], count: ClosedRange<Int>, expected: String) throws(CommandFailure) -> [Coordinate] {
+    public static func parse(_ values: [String], count: ClosedRange<Int>, expected: String) throws(CommandFailure)
+        -> [Coordinate]
+    {
         let values = try positional(values)
         guard count.contains(values.count) else {
             throw CommandFailure("expected \(expected), got \(values.count)", code: 2)
@@ -28,7 +30,9 @@ public enum CoordinateArguments {
     public static func positional(_ values: [String]) throws(CommandFailure) -> [String] {
         let end = values.firstIndex(of: "--") ?? values.endIndex
         if let option = values[..<end].first(where: looksLikeOption) {
-            throw CommandFailure("unknown option '\(option)'; see --help for the options (give values that start with '-' after '--')", code: 2)
+            throw CommandFailure(
+                "unknown option '\(option)'; see --help for the options (give values that start with '-' after '--')",
+                code: 2)
         }
         return Array(values[..<end]) + values[end...].dropFirst()
     }

@@ -11,12 +11,16 @@ public enum FixLine {
         case .threeD: parts.append("3D")
         }
         if let coordinate = fix.coordinate {
-            parts.append("\(NumberText.fixed(coordinate.latitude, decimals: 6)),\(NumberText.fixed(coordinate.longitude, decimals: 6))")
+            parts.append(
+                "\(NumberText.fixed(coordinate.latitude, decimals: 6)),\(NumberText.fixed(coordinate.longitude, decimals: 6))"
+            )
         }
         if let altitude = fix.altitude { parts.append("alt \(DistanceFormat.string(metres: altitude, units: units))") }
         if let speed = fix.speed { parts.append(TimeFormat.speed(metresPerSecond: speed, units: units)) }
         if let course = fix.course { parts.append("\(NumberText.fixed(course, decimals: 1))°") }
-        if let accuracy = fix.horizontalAccuracy { parts.append("±\(DistanceFormat.string(metres: accuracy, units: units))") }
+        if let accuracy = fix.horizontalAccuracy {
+            parts.append("±\(DistanceFormat.string(metres: accuracy, units: units))")
+        }
         if let satellites = fix.satellitesUsed { parts.append(Counted.string(satellites, "sat")) }
         if let quality = fix.quality, quality != .gps { parts.append(quality.rawValue) }
         return parts.joined(separator: " ")

@@ -12,12 +12,14 @@ public enum OutputFormat {
         guard let output, !suffix.isEmpty else { return given ?? fallback }
         let known = extensions.keys.sorted().map { ".\($0)" }.joined(separator: ", ")
         guard let named = extensions[suffix] else {
-            throw CommandFailure("\(output): this command writes \(known) files; name the file with one of these endings"
-                                 + (given == nil ? "" : " (--format \(given!.rawValue))"), code: CommandFailure.usage)
+            throw CommandFailure(
+                "\(output): this command writes \(known) files; name the file with one of these endings"
+                    + (given == nil ? "" : " (--format \(given!.rawValue))"), code: CommandFailure.usage)
         }
         if let given, given != named {
-            throw CommandFailure("\(output): --format \(given.rawValue) does not match the file's ending .\(suffix); drop --format or rename the file",
-                                 code: CommandFailure.usage)
+            throw CommandFailure(
+                "\(output): --format \(given.rawValue) does not match the file's ending .\(suffix); drop --format or rename the file",
+                code: CommandFailure.usage)
         }
         return named
     }

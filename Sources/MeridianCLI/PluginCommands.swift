@@ -10,7 +10,8 @@ public struct PluginCommands: Sendable {
     /// Puts into the command line's resources what this plugin offers other plugins' commands; most offer nothing.
     public var offer: @Sendable (Resources) -> Void
 
-    public init(_ commands: [any ParsableCommand.Type] = [], offer: @escaping @Sendable (Resources) -> Void = { _ in }) {
+    public init(_ commands: [any ParsableCommand.Type] = [], offer: @escaping @Sendable (Resources) -> Void = { _ in })
+    {
         self.commands = commands
         self.offer = offer
     }

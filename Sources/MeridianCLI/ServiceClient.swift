@@ -1,16 +1,25 @@
 import ArgumentParser
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import MeridianCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Options of the commands that talk to the running service.
 public struct ServerOptions: ParsableArguments {
-    @Option(name: .long, help: "Base URL of the running service (default: MERIDIAN_SERVER, else http.host and http.port of the configuration, else http://127.0.0.1:8080).")
+    @Option(
+        name: .long,
+        help:
+            "Base URL of the running service (default: MERIDIAN_SERVER, else http.host and http.port of the configuration, else http://127.0.0.1:8080)."
+    )
     public var server: String?
 
-    @Option(name: .long, help: "Configuration file whose http.host, http.port and http.token (else the token file beside its store.path) locate the service (default Config/meridian.yaml or MERIDIAN_CONFIG).")
+    @Option(
+        name: .long,
+        help:
+            "Configuration file whose http.host, http.port and http.token (else the token file beside its store.path) locate the service (default Config/meridian.yaml or MERIDIAN_CONFIG)."
+    )
     public var config: String?
 
     @Flag(name: .long, help: "Print the JSON document instead of a summary.")
@@ -34,7 +43,8 @@ public struct ServerOptions: ParsableArguments {
         guard let http = configuration?.http else {
             return ServiceClient(base: Self.defaultServer, token: token)
         }
-        return ServiceClient(base: Self.baseURL(host: http.host, port: http.port, secure: http.tls != nil), token: token)
+        return ServiceClient(
+            base: Self.baseURL(host: http.host, port: http.port, secure: http.tls != nil), token: token)
     }
 
     /// Where the service listens without any configuration.
@@ -66,11 +76,15 @@ public struct ServiceClient {
 
     /// Sends `method path` with an optional JSON body and returns the answer's body (a 2xx, else the service's error
     /// message, or the text `explaining` gives for its error code: the command line's words for an API message).
-    public func send(_ method: String, _ path: String, body: [String: String]? = nil,
-                     explaining: [String: String] = [:]) async throws -> Data {
+    public func send(
+        _ method: String, _ path: String, body: [String: String]? = nil,
+        explaining: [String: String] = [:]
+    ) async throws -> Data {
         guard let url = URL(string: base.hasSuffix("/") ? String(base.dropLast()) + path : base + path),
-              url.scheme == "http" || url.scheme == "https" else {
-            throw CommandFailure("--server '\(base)' is not an http(s) URL such as http://127.0.0.1:8080", code: CommandFailure.usage)
+            url.scheme == "http" || url.scheme == "https"
+        else {
+            throw CommandFailure(
+                "--server '\(base)' is not an http(s) URL such as http://127.0.0.1:8080", code: CommandFailure.usage)
         }
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -86,7 +100,9 @@ public struct ServiceClient {
         do {
             (data, response) = try await Self.load(request)
         } catch {
-            throw CommandFailure("cannot reach the Meridian service at \(base): \(error.localizedDescription); is `meridian serve` running? (give --server URL, MERIDIAN_SERVER or --config)")
+            throw CommandFailure(
+                "cannot reach the Meridian service at \(base): \(error.localizedDescription); is `meridian serve` running? (give --server URL, MERIDIAN_SERVER or --config)"
+            )
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
@@ -113,12 +129,16 @@ public struct ServiceClient {
         do {
             return try MeridianJSON.makeDecoder().decode(type, from: data)
         } catch {
-            throw CommandFailure("the service's answer was not understood (\(error)); are the CLI and the service the same version?")
+            throw CommandFailure(
+                "the service's answer was not understood (\(error)); are the CLI and the service the same version?")
         }
     }
 
     private struct ErrorReply: Decodable {
-        struct Detail: Decodable { var code: String; var message: String }
+        struct Detail: Decodable {
+            var code: String
+            var message: String
+        }
         var error: Detail
     }
 }

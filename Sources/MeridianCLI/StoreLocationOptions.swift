@@ -9,7 +9,10 @@ public struct StoreLocationOptions: ParsableArguments {
     @Option(help: "Configuration file (default Config/meridian.yaml or MERIDIAN_CONFIG).")
     public var config: String?
 
-    @Option(help: "SpatiaLite database file (overrides MERIDIAN_DB and store.path); a command that can use PostgreSQL also takes a postgres:// URL.")
+    @Option(
+        help:
+            "SpatiaLite database file (overrides MERIDIAN_DB and store.path); a command that can use PostgreSQL also takes a postgres:// URL."
+    )
     public var db: String?
 
     public init() {}
@@ -49,7 +52,8 @@ public struct StoreLocationOptions: ParsableArguments {
     /// Fails, saying there is no database and where this command looked, when `path` (named by `source`) does not exist.
     public static func requireExisting(_ path: String, source: String) throws(CommandFailure) {
         guard !FileManager.default.fileExists(atPath: path) else { return }
-        throw CommandFailure("""
+        throw CommandFailure(
+            """
             there is no database at \(path) (from \(source)); nothing has been stored there yet: import or add data \
             first (meridian help lists each plugin's commands), or name the database with --db, MERIDIAN_DB or store.path
             """)

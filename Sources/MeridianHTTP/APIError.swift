@@ -63,7 +63,8 @@ public struct APIError: HTTPResponseError, Sendable {
     var closingResponseBytes: ByteBuffer {
         let body = jsonBody
         var bytes = ByteBuffer()
-        bytes.writeString("HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\ncontent-type: application/json; charset=utf-8\r\n")
+        bytes.writeString(
+            "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\ncontent-type: application/json; charset=utf-8\r\n")
         bytes.writeString("content-length: \(body.readableBytes)\r\nconnection: close\r\n\r\n")
         bytes.writeImmutableBuffer(body)
         return bytes

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An IP address or CIDR range (`127.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`) from `http.trusted_proxies`. IPv4 is

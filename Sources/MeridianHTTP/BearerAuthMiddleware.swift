@@ -21,19 +21,28 @@ struct BearerAuthMiddleware: RouterMiddleware {
     /// Path prefixes whose routes check a credential of their own (the phone feeds' device keys).
     var publicPrefixes: [String] = []
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let path = request.uri.path
-        let open = (!protectHealth && context.endpointPath == "/health") || (site?.isPublic(path) ?? false)
+        let open =
+            (!protectHealth && context.endpointPath == "/health") || (site?.isPublic(path) ?? false)
             || publicPrefixes.contains { path.hasPrefix($0) }
         if open || (sessions?.accepts(request) ?? false) {
             return try await next(request, context)
         }
         let isPage = Self.isPageRequest(request)
         if isPage, let sessions, let link = request.uri.queryParameters["token"] {
-            switch sessions.signIn(presenting: String(link), client: context.clientAddress, secure: context.isSecure, kind: .link) {
+            switch sessions.signIn(
+                presenting: String(link), client: context.clientAddress, secure: context.isSecure, kind: .link)
+            {
             case .signedIn(let cookie):
-                return Response(status: .seeOther, headers: [.location: Self.target(of: request), .setCookie: cookie,
-                                                             .cacheControl: "no-store"])
+                return Response(
+                    status: .seeOther,
+                    headers: [
+                        .location: Self.target(of: request), .setCookie: cookie,
+                        .cacheControl: "no-store"
+                    ])
             case .wrongToken:
                 try await Task.sleep(for: CredentialAttempts.delay)
             case .limited(let wait):
@@ -54,15 +63,20 @@ struct BearerAuthMiddleware: RouterMiddleware {
             let location = "\(site.signInPath)?next=\(PercentEncoding.encoded(Self.target(of: request)))"
             return Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
         }
-        var error = APIError(.unauthorized, code: "unauthorized",
-                             message: "this server requires 'Authorization: Bearer <token>': the token from http.token, MERIDIAN_TOKEN, or the token file `meridian serve` made beside the database (its first start printed where)")
+        var error = APIError(
+            .unauthorized, code: "unauthorized",
+            message:
+                "this server requires 'Authorization: Bearer <token>': the token from http.token, MERIDIAN_TOKEN, or the token file `meridian serve` made beside the database (its first start printed where)"
+        )
         error.headers[.wwwAuthenticate] = "Bearer realm=\"meridian\""
         throw error
     }
 
     /// The request's path and query without a `token` parameter (where a sign-in link leads).
     static func target(of request: Request) -> String {
-        let items = (request.uri.query ?? "").split(separator: "&").filter { !($0 == "token" || $0.hasPrefix("token=")) }
+        let items = (request.uri.query ?? "").split(separator: "&").filter {
+            !($0 == "token" || $0.hasPrefix("token="))
+        }
         return items.isEmpty ? request.uri.path : "\(request.uri.path)?\(items.joined(separator: "&"))"
     }
 

@@ -36,8 +36,10 @@ public final class BrowserSessions: Sendable {
 
     /// Opens a session when `candidate` is the token, for `client` (whose wrong tokens are limited, `attempts`);
     /// the cookie is `Secure` when the request came over TLS (`secure`).
-    public func signIn(presenting candidate: String, client: String, secure: Bool,
-                       kind: CredentialAttempts.Kind = .signin, now: Date = Date()) -> SignIn {
+    public func signIn(
+        presenting candidate: String, client: String, secure: Bool,
+        kind: CredentialAttempts.Kind = .signin, now: Date = Date()
+    ) -> SignIn {
         if let wait = attempts.begin(client: client, kind: kind, now: now) { return .limited(retryAfter: wait) }
         guard BearerAuthMiddleware.constantTimeEqual(Array(candidate.utf8), token) else {
             attempts.failed(kind: kind)

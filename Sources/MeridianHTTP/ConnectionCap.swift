@@ -53,10 +53,14 @@ final class ConnectionRefusal: ChannelInboundHandler, RemovableChannelHandler {
     private func refuse(_ context: ChannelHandlerContext) {
         guard !answered else { return }
         answered = true
-        let error = APIError(.serviceUnavailable, code: "too_many_connections", message: """
-            the server has \(limit) connections open, its limit (http.max_connections); close idle connections or try again later
-            """)
-        context.writeAndFlush(NIOAny(error.closingResponseBytes)).whenComplete { _ in context.close(mode: .output, promise: nil) }
+        let error = APIError(
+            .serviceUnavailable, code: "too_many_connections",
+            message: """
+                the server has \(limit) connections open, its limit (http.max_connections); close idle connections or try again later
+                """)
+        context.writeAndFlush(NIOAny(error.closingResponseBytes)).whenComplete { _ in
+            context.close(mode: .output, promise: nil)
+        }
         context.eventLoop.assumeIsolated().scheduleTask(in: linger) { context.close(promise: nil) }
     }
 }

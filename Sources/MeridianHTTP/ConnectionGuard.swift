@@ -135,10 +135,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         closeAfterResponse = true
-        write(context, APIError(.requestTimeout, code: "request_timeout", message: """
-            the request body came too slowly: \(bodyBytes) bytes in the last \(Double(bodyPace.window.nanoseconds) / 1e9) s, \
-            where at least \(bodyPace.minimumBytes) are needed (http.body_timeout, http.body_min_rate); send the body at once
-            """))
+        write(
+            context,
+            APIError(
+                .requestTimeout, code: "request_timeout",
+                message: """
+                    the request body came too slowly: \(bodyBytes) bytes in the last \(Double(bodyPace.window.nanoseconds) / 1e9) s, \
+                    where at least \(bodyPace.minimumBytes) are needed (http.body_timeout, http.body_min_rate); send the body at once
+                    """))
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -181,16 +185,22 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Answers a request that could not be parsed with a JSON 400 and closes the connection.
     private func refuse(_ context: ChannelHandlerContext, _ error: HTTPParserError) {
-        write(context, APIError.badRequest("the request is not valid HTTP/1.1 (\(error)); check the request line, header names and values",
-                                           code: "malformed_request"))
+        write(
+            context,
+            APIError.badRequest(
+                "the request is not valid HTTP/1.1 (\(error)); check the request line, header names and values",
+                code: "malformed_request"))
     }
 
     /// Writes `error` as a JSON answer that closes the connection, and closes it.
     private func write(_ context: ChannelHandlerContext, _ error: APIError) {
         let body = error.jsonBody
-        let head = HTTPResponse(status: error.status, headerFields: [
-            .contentType: "application/json; charset=utf-8", .contentLength: String(body.readableBytes), .connection: "close",
-        ])
+        let head = HTTPResponse(
+            status: error.status,
+            headerFields: [
+                .contentType: "application/json; charset=utf-8", .contentLength: String(body.readableBytes),
+                .connection: "close"
+            ])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }

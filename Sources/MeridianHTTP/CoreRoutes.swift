@@ -14,13 +14,15 @@ struct CoreRoutes {
     func add(to router: Router<MeridianRequestContext>, v1: RouterGroup<MeridianRequestContext>) {
         router.get("health") { request, _ in
             try request.allowQuery([])
-            return JSONResponse(health(detailed: token.map { BearerAuthMiddleware.accepts(request, token: $0) } ?? true))
+            return JSONResponse(
+                health(detailed: token.map { BearerAuthMiddleware.accepts(request, token: $0) } ?? true))
         }
         router.get("metrics") { request, _ in
             try request.allowQuery([])
             let text = MeridianMetric.withHelp(String(decoding: registry.emitToBuffer(), as: UTF8.self))
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: text)))
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: text)))
         }
         v1.get("position") { request, _ in
             try request.allowQuery([])
@@ -54,10 +56,15 @@ struct CoreRoutes {
     /// whether a position is known, and what waits to be written.
     func health(detailed: Bool) -> Health {
         let databases = host.consumerReports().compactMap { report in report.database.map { (report.id, $0) } }
-        let pending = host.consumers.compactMap { slot in (slot.consumer as? any HoldsPendingWrites)?.pendingWrites.map { (slot.id, $0) } }
+        let pending = host.consumers.compactMap { slot in
+            (slot.consumer as? any HoldsPendingWrites)?.pendingWrites.map { (slot.id, $0) }
+        }
         let storeDamaged = host.resources[StoreConditionKey.self]?.damageDescription != nil
-        let status = storeDamaged || databases.contains { $0.1.state == "damaged" } ? "damaged" : pending.isEmpty ? "ok" : "writes_pending"
-        var health = Health(status: status, version: MeridianVersion.current, uptimeS: (ContinuousClock.now - startedAt).seconds)
+        let status =
+            storeDamaged || databases.contains { $0.1.state == "damaged" }
+            ? "damaged" : pending.isEmpty ? "ok" : "writes_pending"
+        var health = Health(
+            status: status, version: MeridianVersion.current, uptimeS: (ContinuousClock.now - startedAt).seconds)
         if detailed {
             health.providers = host.providers.count
             health.consumers = host.consumers.count
@@ -76,10 +83,14 @@ struct CoreRoutes {
 
     func position() throws -> JSONResponse<Position> {
         guard let fix = host.position.latest else {
-            throw APIError.notFound("no fix yet: no provider has reported a position; see GET /v1/providers for their state", code: "no_fix")
+            throw APIError.notFound(
+                "no fix yet: no provider has reported a position; see GET /v1/providers for their state", code: "no_fix"
+            )
         }
-        return JSONResponse(Position(fix: FixRecord(fix, includeProvider: true), ageS: host.position.age(),
-                                     signal: fix.signalQuality?.rawValue))
+        return JSONResponse(
+            Position(
+                fix: FixRecord(fix, includeProvider: true), ageS: host.position.age(),
+                signal: fix.signalQuality?.rawValue))
     }
 
     struct ProvidersDocument: Encodable, Sendable {

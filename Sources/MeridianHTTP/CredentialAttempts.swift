@@ -25,7 +25,10 @@ public final class CredentialAttempts: Sendable {
         case deviceKey = "device_key"
     }
 
-    private struct Allowance { var left: Double; var updated: Date }
+    private struct Allowance {
+        var left: Double
+        var updated: Date
+    }
     private let clients = Mutex<[String: Allowance]>([:])
     private let factory: any MetricsFactory
 
@@ -42,7 +45,8 @@ public final class CredentialAttempts: Sendable {
             let left = min(Self.burst, previous.left + max(0, now.timeIntervalSince(previous.updated)) / Self.interval)
             guard left >= 1 else { return (1 - left) * Self.interval }
             if clients[client] == nil, clients.count >= Self.capacity,
-               let oldest = clients.min(by: { $0.value.updated < $1.value.updated })?.key {
+                let oldest = clients.min(by: { $0.value.updated < $1.value.updated })?.key
+            {
                 clients[oldest] = nil
             }
             clients[client] = Allowance(left: left - 1, updated: now)
@@ -57,7 +61,8 @@ public final class CredentialAttempts: Sendable {
     public func succeeded(client: String) {
         clients.withLock { clients in
             guard let allowance = clients[client] else { return }
-            clients[client] = allowance.left + 1 >= Self.burst ? nil : Allowance(left: allowance.left + 1, updated: allowance.updated)
+            clients[client] =
+                allowance.left + 1 >= Self.burst ? nil : Allowance(left: allowance.left + 1, updated: allowance.updated)
         }
     }
 
@@ -68,14 +73,19 @@ public final class CredentialAttempts: Sendable {
 
     /// The 429 for a client that has to wait `seconds`.
     public static func limited(retryAfter seconds: Int) -> APIError {
-        var error = APIError(.tooManyRequests, code: "too_many_attempts",
-                             message: "too many wrong tokens or device keys from this address; wait \(seconds) s before trying again with the right one")
+        var error = APIError(
+            .tooManyRequests, code: "too_many_attempts",
+            message:
+                "too many wrong tokens or device keys from this address; wait \(seconds) s before trying again with the right one"
+        )
         error.headers[.retryAfter] = String(seconds)
         return error
     }
 
     private func count(_ kind: Kind, _ result: String) {
-        Counter(label: MeridianMetric.authFailures.rawValue, dimensions: [("kind", kind.rawValue), ("result", result)],
-                factory: factory).increment()
+        Counter(
+            label: MeridianMetric.authFailures.rawValue, dimensions: [("kind", kind.rawValue), ("result", result)],
+            factory: factory
+        ).increment()
     }
 }

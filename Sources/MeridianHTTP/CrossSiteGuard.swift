@@ -16,10 +16,14 @@ struct CrossSiteGuard: RouterMiddleware {
     /// True when no token is configured: the request's `Host` is the only sign of where it came from.
     let checkHost: Bool
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let host = request.head.authority ?? ""
         if checkHost, !isOwnHost(host) {
-            throw Self.refusal("the request names host '\(host)', which is not this server's loopback address; use http://127.0.0.1 or http://localhost (or set http.token)")
+            throw Self.refusal(
+                "the request names host '\(host)', which is not this server's loopback address; use http://127.0.0.1 or http://localhost (or set http.token)"
+            )
         }
         guard ![.get, .head, .options].contains(request.method) else { return try await next(request, context) }
         if let site = request.headers[.secFetchSite], site == "cross-site" || site == "same-site" {

@@ -13,7 +13,9 @@ struct ErrorJSONMiddleware: RouterMiddleware {
     /// The routes, to tell an unknown path from a wrong method.
     let routeMethods: RouteMethods
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch {
@@ -32,15 +34,20 @@ struct ErrorJSONMiddleware: RouterMiddleware {
             let methods = routeMethods.methods(for: request.uri.path)
             let allowed = methods.joined(separator: ", ")
             guard !methods.isEmpty, !methods.contains(request.method.rawValue) else {
-                return APIError(.notFound, code: "not_found",
-                                message: "no route for \(request.method.rawValue) \(request.uri.path); see docs/openapi.yaml for the API")
+                return APIError(
+                    .notFound, code: "not_found",
+                    message:
+                        "no route for \(request.method.rawValue) \(request.uri.path); see docs/openapi.yaml for the API"
+                )
             }
-            var methodError = APIError(.methodNotAllowed, code: "method_not_allowed",
-                                       message: "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allowed)")
+            var methodError = APIError(
+                .methodNotAllowed, code: "method_not_allowed",
+                message: "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allowed)")
             methodError.headers[.allow] = allowed
             return methodError
         case let error as HTTPError:
-            return APIError(error.status, code: "http_\(error.status.code)", message: error.body ?? error.status.reasonPhrase)
+            return APIError(
+                error.status, code: "http_\(error.status.code)", message: error.body ?? error.status.reasonPhrase)
         case let error as any HTTPResponseError:
             return APIError(error.status, code: "http_\(error.status.code)", message: error.status.reasonPhrase)
         case let error as any StorageUnavailable:
@@ -48,7 +55,9 @@ struct ErrorJSONMiddleware: RouterMiddleware {
             return .storageUnavailable(refusal, because: error)
         default:
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
-            return APIError(.internalServerError, code: "internal_error", message: "the server failed to handle the request: \(error)")
+            return APIError(
+                .internalServerError, code: "internal_error",
+                message: "the server failed to handle the request: \(error)")
         }
     }
 }

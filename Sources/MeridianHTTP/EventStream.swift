@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import MeridianCore
@@ -24,7 +25,8 @@ struct EventStream {
                 let events = bus.subscribe()
                 try await writer.write(ByteBuffer(string: ": meridian event stream\n\n"))
                 for await event in events where Self.matches(event.name, patterns) {
-                    try await writer.write(ByteBuffer(string: "id: \(event.sequence)\nevent: \(event.name)\ndata: \(event.json)\n\n"))
+                    try await writer.write(
+                        ByteBuffer(string: "id: \(event.sequence)\nevent: \(event.name)\ndata: \(event.json)\n\n"))
                 }
                 try await writer.finish(nil)
             }
@@ -38,5 +40,3 @@ struct EventStream {
         }
     }
 }
-
-import Foundation

@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 
 /// Who sent a request and whether it came over TLS: the connection's peer and the server's own TLS, unless the peer
 /// is one of `http.trusted_proxies`; then `Forwarded` (RFC 7239), else `X-Forwarded-For` and `X-Forwarded-Proto`,
@@ -30,7 +30,9 @@ struct ForwardedClient: Sendable {
                 }
             }
         } else {
-            addresses = headers[values: .xForwardedFor].flatMap { $0.split(separator: ",") }.map { AddressRange.bare(String($0)) }
+            addresses = headers[values: .xForwardedFor].flatMap { $0.split(separator: ",") }.map {
+                AddressRange.bare(String($0))
+            }
             schemes = headers[values: .xForwardedProto].flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         }
@@ -51,7 +53,9 @@ struct ForwardedClientMiddleware: RouterMiddleware {
     let resolver: ForwardedClient
     let attempts: CredentialAttempts
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var context = context
         let peer = context.channel.remoteAddress?.ipAddress ?? "unknown"
         (context.clientAddress, context.isSecure) = resolver.resolve(peer: peer, headers: request.headers)

@@ -18,12 +18,15 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     let cap: ConnectionCap
     let certificate: ServerCertificate?
 
-    init(responder: @escaping HTTPChannelHandler.Responder, settings: HTTPSettings, cap: ConnectionCap,
-         certificate: ServerCertificate?) {
+    init(
+        responder: @escaping HTTPChannelHandler.Responder, settings: HTTPSettings, cap: ConnectionCap,
+        certificate: ServerCertificate?
+    ) {
         http1 = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: Self.time(settings.idleTimeout)))
         headerTimeout = Self.time(settings.headerTimeout)
-        bodyPace = .init(window: Self.time(settings.bodyTimeout),
-                         minimumBytes: Int((settings.bodyTimeout * Double(settings.bodyMinRate)).rounded(.up)))
+        bodyPace = .init(
+            window: Self.time(settings.bodyTimeout),
+            minimumBytes: Int((settings.bodyTimeout * Double(settings.bodyMinRate)).rounded(.up)))
         self.cap = cap
         self.certificate = certificate
     }
@@ -51,7 +54,8 @@ struct GuardedHTTP1Channel: ServerChildChannel {
             let headDeadline = RequestHeadDeadline(limit: headerTimeout)
             try operations.addHandler(headDeadline, position: front)
             let connectionState = try operations.handler(type: HTTPConnectionStateHandler.self)
-            try operations.addHandler(ConnectionGuard(headDeadline: headDeadline, bodyPace: bodyPace), position: .before(connectionState))
+            try operations.addHandler(
+                ConnectionGuard(headDeadline: headDeadline, bodyPace: bodyPace), position: .before(connectionState))
             return value
         }
     }
@@ -65,8 +69,9 @@ extension HTTPServerBuilder {
     /// HTTP/1.1 with Meridian's connection limits from `settings`, over TLS with `certificate` when there is one.
     static func guardedHTTP1(_ settings: HTTPSettings, certificate: ServerCertificate?) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            GuardedHTTP1Channel(responder: responder, settings: settings, cap: ConnectionCap(limit: settings.maxConnections),
-                                certificate: certificate)
+            GuardedHTTP1Channel(
+                responder: responder, settings: settings, cap: ConnectionCap(limit: settings.maxConnections),
+                certificate: certificate)
         }
     }
 }

@@ -38,7 +38,8 @@ extension Request {
             var items: [String] = []
             for raw in (parts.count > 1 ? parts[1] : "").split(separator: ",") {
                 guard let item = String(raw).removingPercentEncoding else {
-                    throw APIError.badRequest("query parameter '\(name)' has an item that is not valid percent-encoding: '\(raw)'")
+                    throw APIError.badRequest(
+                        "query parameter '\(name)' has an item that is not valid percent-encoding: '\(raw)'")
                 }
                 items.append(item)
             }
@@ -74,7 +75,9 @@ public struct QueryParameters {
         for (key, _) in parameters {
             let name = String(key)
             guard names.contains(name) else {
-                let accepted = names.isEmpty ? "this route takes none" : "this route takes \(names.sorted().joined(separator: ", "))"
+                let accepted =
+                    names.isEmpty
+                    ? "this route takes none" : "this route takes \(names.sorted().joined(separator: ", "))"
                 throw APIError.badRequest("unknown query parameter '\(name)'; \(accepted)")
             }
             guard seen.insert(name).inserted else {
@@ -102,7 +105,9 @@ public struct QueryParameters {
     public func int(_ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
         guard let text = string(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw APIError.badRequest("query parameter '\(name)' must be a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+            throw APIError.badRequest(
+                "query parameter '\(name)' must be a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'"
+            )
         }
         return value
     }

@@ -23,10 +23,13 @@ public struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator, Send
             do {
                 body = ByteBuffer(bytes: try MeridianJSON.makeEncoder().encode(value))
             } catch {
-                throw APIError(.internalServerError, code: "encoding_failed", message: "the response could not be encoded: \(error)")
+                throw APIError(
+                    .internalServerError, code: "encoding_failed",
+                    message: "the response could not be encoded: \(error)")
             }
         }
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 }
 
@@ -37,7 +40,8 @@ extension Request {
         do {
             return try MeridianJSON.makeDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
-            throw APIError.badRequest("the JSON body is not valid: \(DecodingErrorText.describe(error))", code: "invalid_body")
+            throw APIError.badRequest(
+                "the JSON body is not valid: \(DecodingErrorText.describe(error))", code: "invalid_body")
         }
     }
 
@@ -47,27 +51,39 @@ extension Request {
     /// close the connection instead of reading on.
     public func collectBody(limit: Int = 16 << 20, mediaTypes: [String]) async throws -> Data {
         if let contentType = headers[.contentType] {
-            let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            let mediaType =
+                contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                ?? ""
             guard mediaTypes.contains(mediaType) else {
-                throw APIError(.unsupportedMediaType, code: "unsupported_media_type",
-                               message: "Content-Type '\(contentType)' is not accepted here; send \(mediaTypes.joined(separator: " or ")) (curl: -H 'Content-Type: \(mediaTypes[0])')")
-                    .closingConnection()
+                throw APIError(
+                    .unsupportedMediaType, code: "unsupported_media_type",
+                    message:
+                        "Content-Type '\(contentType)' is not accepted here; send \(mediaTypes.joined(separator: " or ")) (curl: -H 'Content-Type: \(mediaTypes[0])')"
+                )
+                .closingConnection()
             }
         }
         if let declared = headers[.contentLength].flatMap(Int.init), declared > limit {
-            throw APIError(.contentTooLarge, code: "body_too_large", message: "the request body is larger than \(limit) bytes")
-                .closingConnection()
+            throw APIError(
+                .contentTooLarge, code: "body_too_large", message: "the request body is larger than \(limit) bytes"
+            )
+            .closingConnection()
         }
         do {
             return Data(try await body.collect(upTo: limit).readableBytesView)
         } catch is NIOTooManyBytesError {
-            throw APIError(.contentTooLarge, code: "body_too_large", message: "the request body is larger than \(limit) bytes")
-                .closingConnection()
+            throw APIError(
+                .contentTooLarge, code: "body_too_large", message: "the request body is larger than \(limit) bytes"
+            )
+            .closingConnection()
         } catch let error as HTTPParserError {
-            throw APIError.badRequest("the request body is not valid HTTP/1.1 (\(error)); check its Content-Length or chunked encoding",
-                                      code: "malformed_request").closingConnection()
+            throw APIError.badRequest(
+                "the request body is not valid HTTP/1.1 (\(error)); check its Content-Length or chunked encoding",
+                code: "malformed_request"
+            ).closingConnection()
         } catch {
-            throw APIError.badRequest("the request body could not be read (\(error))", code: "malformed_request").closingConnection()
+            throw APIError.badRequest("the request body could not be read (\(error))", code: "malformed_request")
+                .closingConnection()
         }
     }
 }

@@ -14,10 +14,18 @@ public enum MeridianServer {
     /// are not addresses or CIDR ranges.
     public static func validate(_ settings: HTTPSettings) throws(ConfigError) {
         guard settings.isLoopback || !(settings.token ?? "").isEmpty else {
-            throw ConfigError(path: "http.host", message: "'\(settings.host)' is not a loopback address; set http.token (or MERIDIAN_TOKEN) so that every request needs a bearer token, or bind 127.0.0.1")
+            throw ConfigError(
+                path: "http.host",
+                message:
+                    "'\(settings.host)' is not a loopback address; set http.token (or MERIDIAN_TOKEN) so that every request needs a bearer token, or bind 127.0.0.1"
+            )
         }
         if settings.openLoopback && !settings.isLoopback {
-            throw ConfigError(path: "http.open_loopback", message: "only applies to a loopback http.host, and '\(settings.host)' is not one; remove http.open_loopback")
+            throw ConfigError(
+                path: "http.open_loopback",
+                message:
+                    "only applies to a loopback http.host, and '\(settings.host)' is not one; remove http.open_loopback"
+            )
         }
         _ = try trustedProxies(settings)
     }
@@ -27,7 +35,11 @@ public enum MeridianServer {
         var ranges: [AddressRange] = []
         for (index, entry) in settings.trustedProxies.enumerated() {
             guard let range = AddressRange(entry) else {
-                throw ConfigError(path: "http.trusted_proxies[\(index)]", message: "'\(entry)' is not an IP address or CIDR range; give the proxy's address as it connects, such as 127.0.0.1, ::1 or 10.0.0.0/8")
+                throw ConfigError(
+                    path: "http.trusted_proxies[\(index)]",
+                    message:
+                        "'\(entry)' is not an IP address or CIDR range; give the proxy's address as it connects, such as 127.0.0.1, ::1 or 10.0.0.0/8"
+                )
             }
             ranges.append(range)
         }
@@ -35,15 +47,19 @@ public enum MeridianServer {
     }
 
     /// The router with every route mounted (also used by tests without a socket); `site` adds the pages.
-    public static func makeRouter(host: PluginHost, settings: HTTPSettings, registry: PrometheusCollectorRegistry,
-                                  metrics: any MetricsFactory, site: (any BrowserSite)? = nil) -> Router<MeridianRequestContext> {
+    public static func makeRouter(
+        host: PluginHost, settings: HTTPSettings, registry: PrometheusCollectorRegistry,
+        metrics: any MetricsFactory, site: (any BrowserSite)? = nil
+    ) -> Router<MeridianRequestContext> {
         let router = Router(context: MeridianRequestContext.self, options: .autoGenerateHeadEndpoints)
         let routeMethods = RouteMethods()
         // `validate` has refused entries that do not parse.
         let proxies = (try? trustedProxies(settings)) ?? []
         let attempts = CredentialAttempts(metrics: metrics)
-        router.add(middleware: ForwardedClientMiddleware(resolver: ForwardedClient(trusted: proxies, directTLS: settings.tls != nil),
-                                                         attempts: attempts))
+        router.add(
+            middleware: ForwardedClientMiddleware(
+                resolver: ForwardedClient(trusted: proxies, directTLS: settings.tls != nil),
+                attempts: attempts))
         router.add(middleware: ErrorJSONMiddleware(routeMethods: routeMethods))
         router.add(middleware: RequestMetricsMiddleware(factory: metrics))
         let token = settings.token.flatMap { $0.isEmpty ? nil : $0 }
@@ -52,9 +68,11 @@ public enum MeridianServer {
         let plugins: [Any] = host.providers.map(\.provider) + host.consumers.map(\.consumer)
         if let token {
             let publicPrefixes = plugins.compactMap { ($0 as? any HTTPRoutes)?.publicPathPrefixes }.flatMap { $0 }
-            router.add(middleware: BearerAuthMiddleware(token: token, protectHealth: settings.protectHealth, attempts: attempts,
-                                                        sessions: site == nil ? nil : sessions, site: site,
-                                                        publicPrefixes: publicPrefixes))
+            router.add(
+                middleware: BearerAuthMiddleware(
+                    token: token, protectHealth: settings.protectHealth, attempts: attempts,
+                    sessions: site == nil ? nil : sessions, site: site,
+                    publicPrefixes: publicPrefixes))
         }
         router.add(middleware: OptionsMiddleware(routeMethods: routeMethods))
         let v1 = router.group("v1")
@@ -76,7 +94,11 @@ public enum MeridianServer {
     ) throws(ConfigError) -> some ApplicationProtocol {
         try validate(settings)
         guard !(settings.token ?? "").isEmpty || settings.openLoopback else {
-            throw ConfigError(path: "http.token", message: "no token to require: set http.token or MERIDIAN_TOKEN (`meridian serve` makes one beside the database), or set http.open_loopback: true to answer loopback requests without one")
+            throw ConfigError(
+                path: "http.token",
+                message:
+                    "no token to require: set http.token or MERIDIAN_TOKEN (`meridian serve` makes one beside the database), or set http.open_loopback: true to answer loopback requests without one"
+            )
         }
         let router = makeRouter(host: host, settings: settings, registry: registry, metrics: metrics, site: site)
         return Application(

@@ -6,7 +6,9 @@ struct OptionsMiddleware: RouterMiddleware {
     typealias Context = MeridianRequestContext
     let routeMethods: RouteMethods
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard request.method == .options else { return try await next(request, context) }
         let methods = routeMethods.methods(for: request.uri.path)
         guard !methods.isEmpty else {

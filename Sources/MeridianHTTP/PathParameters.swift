@@ -10,7 +10,8 @@ extension Parameters {
             throw APIError.badRequest("the path has no '\(name)' segment")
         }
         guard let text = raw.removingPercentEncoding else {
-            throw APIError.badRequest("path parameter '\(name)' is not valid percent-encoded UTF-8: '\(raw)'; encode '%' as %25")
+            throw APIError.badRequest(
+                "path parameter '\(name)' is not valid percent-encoded UTF-8: '\(raw)'; encode '%' as %25")
         }
         return text
     }

@@ -17,7 +17,9 @@ public final class RequestCancellation: Sendable {
 
     /// Runs `work` off the cooperative threads (`BlockingWork`); this cancellation turns true when the client
     /// of `context`'s request goes away, when the service begins to stop, or when the calling task is cancelled.
-    public func run<T: Sendable>(for context: MeridianRequestContext, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+    public func run<T: Sendable>(for context: MeridianRequestContext, _ work: @escaping @Sendable () throws -> T)
+        async throws -> T
+    {
         ConnectionGuard.whenClientGone(on: context.channel) { self.cancel() }
         return try await withGracefulShutdownHandler {
             try await withTaskCancellationHandler {

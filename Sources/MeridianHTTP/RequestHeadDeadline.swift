@@ -56,8 +56,11 @@ final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler 
     /// Writes a 408 straight to the socket (no request is being answered) and closes.
     private static func refuse(_ context: ChannelHandlerContext, after limit: TimeAmount) {
         let seconds = Double(limit.nanoseconds) / 1e9
-        let response = APIError(.requestTimeout, code: "request_timeout",
-                                message: "the request line and headers did not arrive within \(seconds) s of the first byte (http.header_timeout)")
+        let response = APIError(
+            .requestTimeout, code: "request_timeout",
+            message:
+                "the request line and headers did not arrive within \(seconds) s of the first byte (http.header_timeout)"
+        )
         context.writeAndFlush(NIOAny(response.closingResponseBytes)).whenComplete { _ in context.close(promise: nil) }
     }
 }

@@ -15,7 +15,9 @@ struct RequestMetricsMiddleware: RouterMiddleware {
         self.factory = factory
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let start = ContinuousClock.now
         do {
             let response = try await next(request, context)
@@ -32,12 +34,16 @@ struct RequestMetricsMiddleware: RouterMiddleware {
 
     private func record(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
         // The matched route (e.g. /v1/flyers/{id}), never the raw path, to keep label values bounded.
-        let key = MetricHandles.Key(method: request.method.rawValue, route: context.endpointPath ?? "unmatched", status: status)
+        let key = MetricHandles.Key(
+            method: request.method.rawValue, route: context.endpointPath ?? "unmatched", status: status)
         let (counter, timer) = handles.handles(for: key) { key in
             let dimensions = [("method", key.method), ("route", key.route), ("status", String(key.status))]
-            return (Counter(label: MeridianMetric.httpRequests.rawValue, dimensions: dimensions, factory: factory),
-                    Metrics.Timer(label: MeridianMetric.httpRequestDuration.rawValue,
-                                  dimensions: [("method", key.method), ("route", key.route)], factory: factory))
+            return (
+                Counter(label: MeridianMetric.httpRequests.rawValue, dimensions: dimensions, factory: factory),
+                Metrics.Timer(
+                    label: MeridianMetric.httpRequestDuration.rawValue,
+                    dimensions: [("method", key.method), ("route", key.route)], factory: factory)
+            )
         }
         counter.increment()
         timer.recordNanoseconds((ContinuousClock.now - start).nanoseconds)

@@ -42,25 +42,42 @@ public final class ServerCertificate: Sendable {
         do {
             chain = try NIOSSLCertificate.fromPEMFile(settings.certificate)
         } catch {
-            throw ConfigError(path: "http.tls.certificate", message: "cannot read a PEM certificate from \(settings.certificate) (\(error)); give the certificate chain file, such as certbot's fullchain.pem")
+            throw ConfigError(
+                path: "http.tls.certificate",
+                message:
+                    "cannot read a PEM certificate from \(settings.certificate) (\(error)); give the certificate chain file, such as certbot's fullchain.pem"
+            )
         }
         guard let leaf = chain.first else {
-            throw ConfigError(path: "http.tls.certificate", message: "\(settings.certificate) holds no certificate; give the certificate chain file, such as certbot's fullchain.pem")
+            throw ConfigError(
+                path: "http.tls.certificate",
+                message:
+                    "\(settings.certificate) holds no certificate; give the certificate chain file, such as certbot's fullchain.pem"
+            )
         }
         let key: NIOSSLPrivateKey
         do {
             key = try NIOSSLPrivateKey(file: settings.key, format: .pem)
         } catch {
-            throw ConfigError(path: "http.tls.key", message: "cannot read a PEM private key from \(settings.key) (\(error)); give the key file, such as certbot's privkey.pem")
+            throw ConfigError(
+                path: "http.tls.key",
+                message:
+                    "cannot read a PEM private key from \(settings.key) (\(error)); give the key file, such as certbot's privkey.pem"
+            )
         }
-        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) },
-                                                                     privateKey: .privateKey(key))
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) },
+            privateKey: .privateKey(key))
         configuration.minimumTLSVersion = .tlsv12
         do {
             let context = try NIOSSLContext(configuration: configuration)
             return (context, describe(leaf))
         } catch {
-            throw ConfigError(path: "http.tls.key", message: "\(settings.key) does not go with the certificate in \(settings.certificate) (\(error)); give the key the certificate was issued for")
+            throw ConfigError(
+                path: "http.tls.key",
+                message:
+                    "\(settings.key) does not go with the certificate in \(settings.certificate) (\(error)); give the key the certificate was issued for"
+            )
         }
     }
 
@@ -68,11 +85,17 @@ public final class ServerCertificate: Sendable {
     private static func checkKeyPermissions(_ path: String) throws(ConfigError) {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw ConfigError(path: "http.tls.key", message: "cannot open \(path) (\(String(cString: strerror(errno)))); check http.tls.key and that the service's user may read the file")
+            throw ConfigError(
+                path: "http.tls.key",
+                message:
+                    "cannot open \(path) (\(String(cString: strerror(errno)))); check http.tls.key and that the service's user may read the file"
+            )
         }
         let mode = status.st_mode & 0o777
         guard mode & 0o077 == 0 else {
-            throw ConfigError(path: "http.tls.key", message: "\(path) is open to group or others (mode \(String(mode, radix: 8))); run: chmod 600 \(path)")
+            throw ConfigError(
+                path: "http.tls.key",
+                message: "\(path) is open to group or others (mode \(String(mode, radix: 8))); run: chmod 600 \(path)")
         }
     }
 

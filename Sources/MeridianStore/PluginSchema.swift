@@ -68,11 +68,15 @@ public struct PluginSchema: Sendable {
         let own = applied.filter { $0.hasPrefix(plugin + ".") }
         let unknown = own.subtracting(identifiers).sorted()
         guard !unknown.isEmpty else { return }
-        let writers = (try? String.fetchAll(db, sql: """
-            SELECT DISTINCT meridian_version FROM meridian_schema_history WHERE identifier IN (\(unknown.map { _ in "?" }.joined(separator: ",")))
-            """, arguments: StatementArguments(unknown))) ?? []
-        throw .newerSchema(path: path, plugin: plugin, databaseVersion: own.count, knownVersion: steps.count,
-                           unknown: unknown, writtenBy: writers.sorted().last)
+        let writers =
+            (try? String.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT meridian_version FROM meridian_schema_history WHERE identifier IN (\(unknown.map { _ in "?" }.joined(separator: ",")))
+                    """, arguments: StatementArguments(unknown))) ?? []
+        throw .newerSchema(
+            path: path, plugin: plugin, databaseVersion: own.count, knownVersion: steps.count,
+            unknown: unknown, writtenBy: writers.sorted().last)
     }
 
     /// A GRDB migrator of these steps, each also recorded in `meridian_schema_history` in its transaction.
@@ -81,12 +85,14 @@ public struct PluginSchema: Sendable {
         for step in steps {
             migrator.registerMigration(step.identifier) { db in
                 try step.migrate(db)
-                try db.execute(sql: """
-                    CREATE TABLE IF NOT EXISTS meridian_schema_history (
-                        identifier TEXT NOT NULL PRIMARY KEY, meridian_version TEXT NOT NULL, applied_at REAL NOT NULL)
-                    """)
-                try db.execute(sql: "INSERT OR REPLACE INTO meridian_schema_history VALUES (?, ?, ?)",
-                               arguments: [step.identifier, MeridianVersion.current, Date().timeIntervalSince1970])
+                try db.execute(
+                    sql: """
+                        CREATE TABLE IF NOT EXISTS meridian_schema_history (
+                            identifier TEXT NOT NULL PRIMARY KEY, meridian_version TEXT NOT NULL, applied_at REAL NOT NULL)
+                        """)
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO meridian_schema_history VALUES (?, ?, ?)",
+                    arguments: [step.identifier, MeridianVersion.current, Date().timeIntervalSince1970])
             }
         }
         return migrator
@@ -98,7 +104,8 @@ extension Store {
     /// changing it; throws `StoreError.newerSchema` when a newer Meridian wrote the database.
     public static func pendingMigrations(path: String, schemas: [PluginSchema]) throws(StoreError) -> [String] {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw .cannotOpen(path: path, detail: "there is no such file; give the database with --db, MERIDIAN_DB or store.path")
+            throw .cannotOpen(
+                path: path, detail: "there is no such file; give the database with --db, MERIDIAN_DB or store.path")
         }
         var readOnly = configuration()
         readOnly.readonly = true

@@ -20,7 +20,9 @@ public final class Store: Sendable {
     /// a clean close stamps it (`VerifiedStamp`).
     private let verified: Bool
 
-    private init(database: any DatabaseWriter, path: String, verified: Bool = false, wholeFileCheckDeferred: Bool = false) {
+    private init(
+        database: any DatabaseWriter, path: String, verified: Bool = false, wholeFileCheckDeferred: Bool = false
+    ) {
         self.database = database
         self.path = path
         self.verified = verified
@@ -41,8 +43,10 @@ public final class Store: Sendable {
 
     /// Opens (creating if needed) the database at `path`, loads SpatiaLite,
     /// initialises spatial metadata once and checks the file with `check`.
-    public static func open(path: String, check: OpeningCheck = .quick, busyTimeout: Double = Store.defaultBusyTimeout,
-                            logger: Logger = Logger(label: "meridian.store")) throws(StoreError) -> Store {
+    public static func open(
+        path: String, check: OpeningCheck = .quick, busyTimeout: Double = Store.defaultBusyTimeout,
+        logger: Logger = Logger(label: "meridian.store")
+    ) throws(StoreError) -> Store {
         guard !looksLikeURL(path) else {
             throw .cannotOpen(path: path, detail: "this is a URL, but the store is a SpatiaLite file; give a file path")
         }
@@ -50,7 +54,8 @@ public final class Store: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw .cannotOpen(path: path, detail: "cannot create the folder \(directory.path): \(error.localizedDescription)")
+            throw .cannotOpen(
+                path: path, detail: "cannot create the folder \(directory.path): \(error.localizedDescription)")
         }
         // Before the pool opens: opening may write (the write-ahead log's first frames). A file SQLite creates
         // now is sound by construction, as much as one it was found as a checked store left it.
@@ -63,7 +68,9 @@ public final class Store: Sendable {
         } catch {
             throw classify(error, path: path)
         }
-        let store = Store(database: pool, path: path, verified: created || stamped || check != .quick, wholeFileCheckDeferred: unchanged)
+        let store = Store(
+            database: pool, path: path, verified: created || stamped || check != .quick,
+            wholeFileCheckDeferred: unchanged)
         if !unchanged { try store.checkIntegrity(check) }
         try store.initialiseSpatialMetadata()
         logger.debug("store opened", metadata: ["path": "\(path)"])
@@ -125,7 +132,12 @@ public final class Store: Sendable {
                 switch check {
                 case .quick:
                     let rows = try String.fetchAll(db, sql: "PRAGMA quick_check(20)")
-                    return rows == ["ok"] ? [] : [StoreCheck.Check(name: "quick_check", subject: nil, problems: rows.isEmpty ? ["no answer"] : rows)]
+                    return rows == ["ok"]
+                        ? []
+                        : [
+                            StoreCheck.Check(
+                                name: "quick_check", subject: nil, problems: rows.isEmpty ? ["no answer"] : rows)
+                        ]
                 case .integrity, .integrityUnlessUnchanged:
                     return StoreCheck.checks(db, full: false).filter { !$0.isOK }
                 }
@@ -156,8 +168,9 @@ public final class Store: Sendable {
                 let report = try StoreCheck.run(path: path, full: false)
                 if !report.isHealthy {
                     let found = report.checks.filter { !$0.isOK }.map(\.summary)
-                    self.recordDamage("damaged: \(report.damaged.joined(separator: ", ")); " + found.joined(separator: "; "),
-                                      foundBy: "store check", logger: logger)
+                    self.recordDamage(
+                        "damaged: \(report.damaged.joined(separator: ", ")); " + found.joined(separator: "; "),
+                        foundBy: "store check", logger: logger)
                 }
                 return report
             }
@@ -165,7 +178,8 @@ public final class Store: Sendable {
         let report = try result.get()
         let seconds = (ContinuousClock.now - started) / .milliseconds(1) / 1000
         if report.isHealthy {
-            logger.info("store check: \(path) is sound (integrity_check, rtreecheck; \(String(format: "%.2f", seconds)) s)")
+            logger.info(
+                "store check: \(path) is sound (integrity_check, rtreecheck; \(String(format: "%.2f", seconds)) s)")
         }
         return report
     }
@@ -177,7 +191,9 @@ public final class Store: Sendable {
         foundDamage.withLock { $0 = detail }
         VerifiedStamp.remove(path)
         try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 1") }
-        logger.critical("\(foundBy): \(damage?.description ?? path); writes are refused until the service is restarted on a sound file")
+        logger.critical(
+            "\(foundBy): \(damage?.description ?? path); writes are refused until the service is restarted on a sound file"
+        )
     }
 
     /// Closes the database (every later use fails). When the file was created by this open, checked whole
@@ -195,7 +211,9 @@ public final class Store: Sendable {
             }
             emptied = true
         } catch {
-            logger.info("store: the write-ahead log of \(path) could not be emptied (\(error)); the next start checks the whole file")
+            logger.info(
+                "store: the write-ahead log of \(path) could not be emptied (\(error)); the next start checks the whole file"
+            )
         }
         do {
             try (database as? DatabasePool)?.close()
@@ -205,7 +223,8 @@ public final class Store: Sendable {
         }
         guard emptied, verified, damage == nil else { return }
         if !VerifiedStamp.record(path) {
-            logger.warning("store: cannot write \(VerifiedStamp.path(for: path)); the next start checks the whole file again")
+            logger.warning(
+                "store: cannot write \(VerifiedStamp.path(for: path)); the next start checks the whole file again")
         }
     }
 
@@ -242,7 +261,8 @@ public final class Store: Sendable {
     public static func looksLikeURL(_ text: String) -> Bool {
         guard let range = text.range(of: "://") else { return false }
         let scheme = text[..<range.lowerBound]
-        return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }
+        return !scheme.isEmpty
+            && scheme.allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }
     }
 
     static func configuration(busyTimeout: Double = defaultBusyTimeout) -> Configuration {

@@ -17,7 +17,8 @@ public enum StoreBackup {
     @discardableResult
     public static func backup(_ source: String, to destination: String) throws(StoreError) -> StoreCheckReport {
         guard FileManager.default.fileExists(atPath: source) else {
-            throw .cannotOpen(path: source, detail: "there is no such file; give the database with --db, MERIDIAN_DB or store.path")
+            throw .cannotOpen(
+                path: source, detail: "there is no such file; give the database with --db, MERIDIAN_DB or store.path")
         }
         let partial = partialPath(for: destination)
         let report = try copyChecked(source, to: partial)
@@ -43,7 +44,8 @@ public enum StoreBackup {
         // The write-ahead log moves with its file (SQLite finds it by name); the shared memory is rebuilt from it.
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: target + suffix) {
             guard rename(target + suffix, kept + suffix) == 0 else {
-                throw .cannotOpen(path: target, detail: "cannot move it to \(kept + suffix): \(String(cString: strerror(errno)))")
+                throw .cannotOpen(
+                    path: target, detail: "cannot move it to \(kept + suffix): \(String(cString: strerror(errno)))")
             }
         }
         try? FileManager.default.removeItem(atPath: target + "-shm")
@@ -87,7 +89,10 @@ public enum StoreBackup {
         let report = try StoreCheck.run(path: partial, full: false)
         guard report.isHealthy else {
             try? FileManager.default.removeItem(atPath: partial)
-            throw .damaged(path: source, detail: "its copy failed the check: " + report.checks.filter { !$0.isOK }.map(\.summary).joined(separator: "; "))
+            throw .damaged(
+                path: source,
+                detail: "its copy failed the check: "
+                    + report.checks.filter { !$0.isOK }.map(\.summary).joined(separator: "; "))
         }
         return report
     }
@@ -100,7 +105,8 @@ public enum StoreBackup {
             close(descriptor)
         }
         guard rename(file, destination) == 0 else {
-            throw .cannotOpen(path: destination, detail: "cannot rename \(file) to it: \(String(cString: strerror(errno)))")
+            throw .cannotOpen(
+                path: destination, detail: "cannot rename \(file) to it: \(String(cString: strerror(errno)))")
         }
         let folder = open(URL(fileURLWithPath: destination).deletingLastPathComponent().path, O_RDONLY)
         if folder >= 0 {

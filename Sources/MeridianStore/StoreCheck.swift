@@ -46,7 +46,8 @@ public enum StoreCheck {
 
     public static func run(path: String, full: Bool) throws(StoreError) -> StoreCheckReport {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw .cannotOpen(path: path, detail: "there is no such file; give the database with --db, MERIDIAN_DB or store.path")
+            throw .cannotOpen(
+                path: path, detail: "there is no such file; give the database with --db, MERIDIAN_DB or store.path")
         }
         var configuration = Store.configuration()
         configuration.readonly = true
@@ -57,40 +58,54 @@ public enum StoreCheck {
             let failure = Store.classify(error, path: path)
             guard case .damaged(_, let detail) = failure else { throw failure }
             // Not even readable as a database: its header (the first page) is damaged.
-            return StoreCheckReport(path: path, checks: [Check(name: "open", subject: nil, problems: [detail])],
-                                    damaged: ["the file's header"])
+            return StoreCheckReport(
+                path: path, checks: [Check(name: "open", subject: nil, problems: [detail])],
+                damaged: ["the file's header"])
         }
         let report = try? queue.inDatabase { db in
             let checks = checks(db, full: full)
             return StoreCheckReport(path: path, checks: checks, damaged: damagedTables(db, checks))
         }
-        return report ?? StoreCheckReport(path: path, checks: [Check(name: "open", subject: nil, problems: ["the file cannot be read"])],
-                                          damaged: ["the file's structure"])
+        return report
+            ?? StoreCheckReport(
+                path: path, checks: [Check(name: "open", subject: nil, problems: ["the file cannot be read"])],
+                damaged: ["the file's structure"])
     }
 
     /// `integrity_check` and `rtreecheck` of every R*Tree; with `full` also `CheckSpatialIndex` of every spatial column.
     static func checks(_ db: Database, full: Bool) -> [Check] {
-        var checks = [Check(name: "integrity_check", subject: nil,
-                            problems: problems(db, "PRAGMA integrity_check(\(problemLimit))"))]
-        let rtrees = (try? String.fetchAll(db, sql: """
-            SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING rtree%' ORDER BY name
-            """)) ?? []
+        var checks = [
+            Check(
+                name: "integrity_check", subject: nil,
+                problems: problems(db, "PRAGMA integrity_check(\(problemLimit))"))
+        ]
+        let rtrees =
+            (try? String.fetchAll(
+                db,
+                sql: """
+                    SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING rtree%' ORDER BY name
+                    """)) ?? []
         for rtree in rtrees {
-            checks.append(Check(name: "rtreecheck", subject: rtree,
-                                problems: problems(db, "SELECT rtreecheck(?)", [rtree])))
+            checks.append(
+                Check(
+                    name: "rtreecheck", subject: rtree,
+                    problems: problems(db, "SELECT rtreecheck(?)", [rtree])))
         }
         if full {
             // CheckSpatialIndex records each check as a row of spatialite_history; on this read-only connection that
             // INSERT fails and SpatiaLite prints "SQL error: attempt to write a readonly database" to stderr. A
             // temporary table of the same name (temporary names are found first) takes the row, so the check
             // changes nothing and says nothing; it goes with the connection.
-            try? db.execute(sql: """
-                CREATE TEMP TABLE IF NOT EXISTS spatialite_history (
-                    event_id INTEGER PRIMARY KEY AUTOINCREMENT, table_name TEXT, geometry_column TEXT, event TEXT,
-                    timestamp TEXT, ver_sqlite TEXT, ver_splite TEXT)
-                """)
+            try? db.execute(
+                sql: """
+                    CREATE TEMP TABLE IF NOT EXISTS spatialite_history (
+                        event_id INTEGER PRIMARY KEY AUTOINCREMENT, table_name TEXT, geometry_column TEXT, event TEXT,
+                        timestamp TEXT, ver_sqlite TEXT, ver_splite TEXT)
+                    """)
             for (table, column) in spatialColumns(db) {
-                let valid = Result { try Int.fetchOne(db, sql: "SELECT CheckSpatialIndex(?, ?)", arguments: [table, column]) }
+                let valid = Result {
+                    try Int.fetchOne(db, sql: "SELECT CheckSpatialIndex(?, ?)", arguments: [table, column])
+                }
                 let found: [String]
                 switch valid {
                 case .success(1): found = []
@@ -119,10 +134,13 @@ public enum StoreCheck {
     }
 
     private static func spatialColumns(_ db: Database) -> [(String, String)] {
-        let rows = (try? Row.fetchAll(db, sql: """
-            SELECT f_table_name, f_geometry_column FROM geometry_columns WHERE spatial_index_enabled = 1
-            ORDER BY f_table_name, f_geometry_column
-            """)) ?? []
+        let rows =
+            (try? Row.fetchAll(
+                db,
+                sql: """
+                    SELECT f_table_name, f_geometry_column FROM geometry_columns WHERE spatial_index_enabled = 1
+                    ORDER BY f_table_name, f_geometry_column
+                    """)) ?? []
         return rows.map { ($0[0], $0[1]) }
     }
 
@@ -130,7 +148,9 @@ public enum StoreCheck {
     private static func damagedTables(_ db: Database, _ checks: [Check]) -> [String] {
         var damaged: [String] = []
         func add(_ object: String) {
-            let table = (try? String.fetchOne(db, sql: "SELECT tbl_name FROM sqlite_master WHERE name = ?", arguments: [object])) ?? nil
+            let table =
+                (try? String.fetchOne(db, sql: "SELECT tbl_name FROM sqlite_master WHERE name = ?", arguments: [object]))
+                ?? nil
             let spatial = spatialColumns(db).first { "idx_\($0.0)_\($0.1)" == object }
             let entry: String
             if let spatial {
@@ -144,14 +164,19 @@ public enum StoreCheck {
         }
         for check in checks where !check.isOK {
             if let subject = check.subject {
-                add(check.name == "CheckSpatialIndex" ? "idx_" + subject.replacingOccurrences(of: ".", with: "_") : subject)
+                add(
+                    check.name == "CheckSpatialIndex"
+                        ? "idx_" + subject.replacingOccurrences(of: ".", with: "_") : subject)
                 continue
             }
             for problem in check.problems {
                 if let index = word(after: "index ", in: problem) {
                     add(index)
                 } else if let page = word(after: "page ", in: problem).flatMap(Int.init),
-                          let object = (try? String.fetchOne(db, sql: "SELECT name FROM dbstat WHERE pageno = ?", arguments: [page])) ?? nil {
+                    let object =
+                        (try? String.fetchOne(db, sql: "SELECT name FROM dbstat WHERE pageno = ?", arguments: [page]))
+                        ?? nil
+                {
                     add(object)
                 } else if !damaged.contains("the file's structure") {
                     damaged.append("the file's structure")

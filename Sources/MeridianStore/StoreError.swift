@@ -17,7 +17,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case full(path: String, detail: String)
     /// The database holds migrations of `plugin` this Meridian does not know: a newer Meridian wrote it.
     /// Versions are the plugin's schema versions (its number of migrations); `writtenBy` the newer Meridian's version.
-    case newerSchema(path: String, plugin: String, databaseVersion: Int, knownVersion: Int, unknown: [String], writtenBy: String?)
+    case newerSchema(
+        path: String, plugin: String, databaseVersion: Int, knownVersion: Int, unknown: [String], writtenBy: String?)
     /// Another process (`pid`) has the database open, so it cannot be replaced.
     case inUse(path: String, pid: Int32)
 
@@ -30,15 +31,19 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .spatialiteUnavailable(let detail):
-            return "cannot load the SpatiaLite extension (mod_spatialite): \(detail); install the Debian package libsqlite3-mod-spatialite (scripts/bootstrap installs it)"
+            return
+                "cannot load the SpatiaLite extension (mod_spatialite): \(detail); install the Debian package libsqlite3-mod-spatialite (scripts/bootstrap installs it)"
         case .damaged(let path, let detail):
-            return "the database \(path) is damaged (\(detail)); `meridian store check --db \(path)` says what is damaged; restore the file from a backup, or move it away and re-import your data into a new store"
+            return
+                "the database \(path) is damaged (\(detail)); `meridian store check --db \(path)` says what is damaged; restore the file from a backup, or move it away and re-import your data into a new store"
         case .cannotOpen(let path, let detail):
-            return "cannot open the database \(path): \(detail); check store.path (or MERIDIAN_DB) and the file's permissions"
+            return
+                "cannot open the database \(path): \(detail); check store.path (or MERIDIAN_DB) and the file's permissions"
         case .busy:
             return "the database is busy with another write; try again"
         case .full(let path, let detail):
-            return "the disk holding the database \(path) is full (\(detail)); free space on it (df -h \(URL(fileURLWithPath: path).deletingLastPathComponent().path)), then try again"
+            return
+                "the disk holding the database \(path) is full (\(detail)); free space on it (df -h \(URL(fileURLWithPath: path).deletingLastPathComponent().path)), then try again"
         case .newerSchema(let path, let plugin, let databaseVersion, let knownVersion, let unknown, let writtenBy):
             let writer = writtenBy.map { "Meridian \($0)" } ?? "a newer Meridian"
             return """
@@ -48,7 +53,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
                 before the upgrade (meridian restore BACKUP)
                 """
         case .inUse(let path, let pid):
-            return "the database \(path) is open in process \(pid) (meridian serve or another command); stop it first (systemctl stop meridian), then try again"
+            return
+                "the database \(path) is open in process \(pid) (meridian serve or another command); stop it first (systemctl stop meridian), then try again"
         case .migrationFailed(let plugin, let detail):
             return "updating the database tables of '\(plugin)' failed: \(detail); the database was left unchanged"
         }

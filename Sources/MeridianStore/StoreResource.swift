@@ -9,7 +9,8 @@ extension PluginContext {
     /// The shared store; throws a `ConfigError` naming the plugin when the host has none.
     public func store() throws(ConfigError) -> Store {
         guard let store = resources[StoreKey.self] else {
-            throw ConfigError(path: id, message: "plugin '\(id)' needs the database, but no store is configured (set store.path)")
+            throw ConfigError(
+                path: id, message: "plugin '\(id)' needs the database, but no store is configured (set store.path)")
         }
         return store
     }

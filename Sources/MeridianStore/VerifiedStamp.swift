@@ -24,16 +24,17 @@ public struct VerifiedStamp: Codable, Equatable, Sendable {
     static func current(_ database: String) -> VerifiedStamp? {
         var info = stat()
         guard stat(database, &info) == 0 else { return nil }
-        return VerifiedStamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                             modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-                             changedNanoseconds: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
+        return VerifiedStamp(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            changedNanoseconds: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
     }
 
     /// True when `database` is exactly as its stamp recorded and has no write-ahead log waiting.
     public static func matches(_ database: String) -> Bool {
         guard let data = FileManager.default.contents(atPath: path(for: database)),
-              let recorded = try? JSONDecoder().decode(VerifiedStamp.self, from: data),
-              let now = current(database)
+            let recorded = try? JSONDecoder().decode(VerifiedStamp.self, from: data),
+            let now = current(database)
         else { return false }
         var log = stat()
         let logWaiting = stat(database + "-wal", &log) == 0 && log.st_size > 0

@@ -13,17 +13,21 @@ enum WriteAheadLog {
     static func dropUncommittedTail(_ db: Database, path: String) throws {
         try db.execute(sql: "BEGIN IMMEDIATE")
         defer { try? db.execute(sql: "ROLLBACK") }
-        guard let header = FileHandle(forReadingAtPath: path + "-shm").flatMap({ handle in
-            defer { try? handle.close() }
-            return try? handle.read(upToCount: 20)
-        }), header.count == 20 else { return }
+        guard
+            let header = FileHandle(forReadingAtPath: path + "-shm").flatMap({ handle in
+                defer { try? handle.close() }
+                return try? handle.read(upToCount: 20)
+            }), header.count == 20
+        else { return }
         let rawPageSize = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 14, as: UInt16.self) }
         let lastFrame = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16, as: UInt32.self) }
         let pageSize = rawPageSize == 1 ? 65536 : Int(rawPageSize)
         guard pageSize >= 512 else { return }
         let committed = 32 + Int(lastFrame) * (24 + pageSize)
         let log = path + "-wal"
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? nil, size > committed else { return }
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? nil,
+            size > committed
+        else { return }
         _ = truncate(log, off_t(committed))
     }
 }

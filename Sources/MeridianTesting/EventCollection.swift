@@ -5,8 +5,10 @@ import MeridianCore
 /// with what did come instead of waiting for ever.
 public enum EventCollection {
     /// The first `count` events of `stream` that `include` admits, or fewer when `seconds` pass first.
-    public static func first(_ count: Int, of stream: AsyncStream<MeridianEvent>, within seconds: Double = 30,
-                             where include: @escaping @Sendable (MeridianEvent) -> Bool = { _ in true }) async -> [MeridianEvent] {
+    public static func first(
+        _ count: Int, of stream: AsyncStream<MeridianEvent>, within seconds: Double = 30,
+        where include: @escaping @Sendable (MeridianEvent) -> Bool = { _ in true }
+    ) async -> [MeridianEvent] {
         let collected = Locked<[MeridianEvent]>([])
         await withTaskGroup(of: Void.self) { group in
             group.addTask {

@@ -25,8 +25,10 @@ public struct FITCheck {
         let root = TestData.repositoryRoot.path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "source \"$1/scripts/fit-tools-env\" && exec \"$FIT_TOOLS_PYTHON\" \"$1/scripts/fit-check\" \"$2\"",
-                             "fit-check", root, file.path]
+        process.arguments = [
+            "-c", "source \"$1/scripts/fit-tools-env\" && exec \"$FIT_TOOLS_PYTHON\" \"$1/scripts/fit-check\" \"$2\"",
+            "fit-check", root, file.path
+        ]
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
@@ -35,15 +37,18 @@ public struct FITCheck {
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard let json = try? JSONSerialization.jsonObject(with: text) as? [String: Any],
-              let garmin = json["garmin"] as? [String: Any], let fitdecode = json["fitdecode"] as? [String: Any] else {
-            throw TestSupportError("scripts/fit-check gave no result (exit \(process.terminationStatus)): \(message)"
-                + " — garmin-fit-sdk and fitdecode are installed by scripts/bootstrap (see scripts/fit-tools-env)")
+            let garmin = json["garmin"] as? [String: Any], let fitdecode = json["fitdecode"] as? [String: Any]
+        else {
+            throw TestSupportError(
+                "scripts/fit-check gave no result (exit \(process.terminationStatus)): \(message)"
+                    + " — garmin-fit-sdk and fitdecode are installed by scripts/bootstrap (see scripts/fit-tools-env)")
         }
-        return FITCheck(integrity: garmin["integrity"] as? Bool ?? false, garminErrors: garmin["errors"] as? [String] ?? ["?"],
-                        garminMessages: garmin["messages"] as? [String: Int] ?? [:],
-                        session: garmin["session"] as? [String: Any] ?? [:], laps: garmin["laps"] as? [[String: Any]] ?? [],
-                        events: garmin["events"] as? [[String: Any]] ?? [],
-                        fitdecodeErrors: fitdecode["errors"] as? [String] ?? ["?"],
-                        fitdecodeMessages: fitdecode["messages"] as? [String: Int] ?? [:])
+        return FITCheck(
+            integrity: garmin["integrity"] as? Bool ?? false, garminErrors: garmin["errors"] as? [String] ?? ["?"],
+            garminMessages: garmin["messages"] as? [String: Int] ?? [:],
+            session: garmin["session"] as? [String: Any] ?? [:], laps: garmin["laps"] as? [[String: Any]] ?? [],
+            events: garmin["events"] as? [[String: Any]] ?? [],
+            fitdecodeErrors: fitdecode["errors"] as? [String] ?? ["?"],
+            fitdecodeMessages: fitdecode["messages"] as? [String: Int] ?? [:])
     }
 }

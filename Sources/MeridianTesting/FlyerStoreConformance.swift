@@ -29,7 +29,9 @@ package struct FlyerStoreConformance {
         func check(_ condition: Bool, _ rule: @autoclosure () -> String) {
             if !condition { found.append(rule()) }
         }
-        func expectError(_ rule: String, _ matches: (FlyerStoreError) -> Bool, _ body: () async throws(FlyerStoreError) -> Void) async {
+        func expectError(
+            _ rule: String, _ matches: (FlyerStoreError) -> Bool, _ body: () async throws(FlyerStoreError) -> Void
+        ) async {
             do {
                 try await body()
                 found.append(rule + " (it succeeded)")
@@ -46,18 +48,27 @@ package struct FlyerStoreConformance {
         let sorted = all.sorted { $0.id < $1.id }
         check(try await store.all() == sorted, "every field of every flyer comes back as written, in id order")
         check(try await store.flyer(id: all[0].id) == all[0], "a flyer read by id is the one written")
-        check(try await store.flyers(ids: [all[1].id, "none", all[2].id]).sorted { $0.id < $1.id } == [all[1], all[2]].sorted { $0.id < $1.id },
-              "reading by ids returns the stored ones and leaves out missing ids")
+        check(
+            try await store.flyers(ids: [all[1].id, "none", all[2].id]).sorted { $0.id < $1.id }
+                == [all[1], all[2]].sorted { $0.id < $1.id },
+            "reading by ids returns the stored ones and leaves out missing ids")
         let written = try await store.changes(after: start)
-        check(written.latest > start && written.ids == Set(all.map(\.id)), "the change log names every written id after the change before the write")
+        check(
+            written.latest > start && written.ids == Set(all.map(\.id)),
+            "the change log names every written id after the change before the write")
 
-        let intruder = Flyer(id: "intruder", title: "Intruder", geometry: .point(try Coordinate(latitude: 1, longitude: 1)))
-        await expectError("writing an existing id in create mode fails with duplicateID and writes nothing",
-                          { if case .duplicateID(all[0].id) = $0 { true } else { false } }) { () async throws(FlyerStoreError) in
+        let intruder = Flyer(
+            id: "intruder", title: "Intruder", geometry: .point(try Coordinate(latitude: 1, longitude: 1)))
+        await expectError(
+            "writing an existing id in create mode fails with duplicateID and writes nothing",
+            { if case .duplicateID(all[0].id) = $0 { true } else { false } }
+        ) { () async throws(FlyerStoreError) in
             try await store.write([intruder, all[0]], mode: .create)
         }
-        await expectError("an id twice in one batch fails with repeatedID and writes nothing",
-                          { if case .repeatedID("twice", first: 0, second: 1) = $0 { true } else { false } }) { () async throws(FlyerStoreError) in
+        await expectError(
+            "an id twice in one batch fails with repeatedID and writes nothing",
+            { if case .repeatedID("twice", first: 0, second: 1) = $0 { true } else { false } }
+        ) { () async throws(FlyerStoreError) in
             try await store.write([intruder.with(id: "twice"), intruder.with(id: "twice")], mode: .upsert)
         }
         check(try await store.flyers(ids: ["intruder", "twice"]).isEmpty, "a failed batch writes none of its flyers")
@@ -72,7 +83,9 @@ package struct FlyerStoreConformance {
         check(!(try await store.delete(id: all[1].id)), "deleting a missing flyer says it was not there")
         check(try await store.flyer(id: all[1].id) == nil, "a deleted flyer is gone")
         let edited = try await store.changes(after: beforeEdit)
-        check(edited.latest > beforeEdit && edited.ids == [moved.id, all[1].id], "the change log names replaced and deleted ids")
+        check(
+            edited.latest > beforeEdit && edited.ids == [moved.id, all[1].id],
+            "the change log names replaced and deleted ids")
         check(try await store.lastChange() == edited.latest, "lastChange is the latest logged change")
 
         let count = try await store.write(from: FlyerArraySource([intruder]), mode: .upsert, progress: nil)
@@ -80,15 +93,24 @@ package struct FlyerStoreConformance {
         check(count == 1 && fromSource == intruder, "a write from a source returns how many it wrote and writes them")
 
         let stored = try await store.all()
-        for (name, searcher) in [("makeDatabaseSearch", store.makeDatabaseSearch()), ("searcherForOneQuery", try store.searcherForOneQuery())] {
+        for (name, searcher) in [
+            ("makeDatabaseSearch", store.makeDatabaseSearch()), ("searcherForOneQuery", try store.searcherForOneQuery())
+        ] {
             let center = try Coordinate(latitude: 48.8566, longitude: 2.3522)
-            let answer = try await searcher.nearby(NearbyQuery(center: center, radius: 2_000, limit: 10, at: Self.instant))
+            let answer = try await searcher.nearby(
+                NearbyQuery(center: center, radius: 2_000, limit: 10, at: Self.instant))
             let ids = answer.matches.map(\.flyer.id)
             // "farther" was deleted, "outside" is 5.5 km away, "near" was moved 0.97 km away.
-            check(ids == ["area", "near", "farthest"], "\(name): nearest first within 2 km, the area around the centre at 0 m (got \(ids))")
-            check(answer.matches.allSatisfy { match in stored.contains(match.flyer) }, "\(name): matches carry the stored flyers")
-            check(answer.matches.map(\.distance) == answer.matches.map(\.distance).sorted() && answer.matches.first?.distance == 0,
-                  "\(name): distances grow and an area holding the centre is at 0 m")
+            check(
+                ids == ["area", "near", "farthest"],
+                "\(name): nearest first within 2 km, the area around the centre at 0 m (got \(ids))")
+            check(
+                answer.matches.allSatisfy { match in stored.contains(match.flyer) },
+                "\(name): matches carry the stored flyers")
+            check(
+                answer.matches.map(\.distance) == answer.matches.map(\.distance).sorted()
+                    && answer.matches.first?.distance == 0,
+                "\(name): distances grow and an area holding the centre is at 0 m")
             check(try await searcher.flyer(id: "near") == stored.first { $0.id == "near" }, "\(name): a flyer by id")
         }
         return found
@@ -101,7 +123,9 @@ package struct FlyerStoreConformance {
     /// every optional field set on one of them.
     static func sample() throws -> [Flyer] {
         func point(_ id: String, _ north: Double) throws -> Flyer {
-            Flyer(id: id, title: id.capitalized, geometry: .point(try Coordinate(latitude: 48.8566 + north, longitude: 2.3522)))
+            Flyer(
+                id: id, title: id.capitalized,
+                geometry: .point(try Coordinate(latitude: 48.8566 + north, longitude: 2.3522)))
         }
         var near = try point("near", 0.001)
         near.description = "Fresh bread, line one\nline two — ünïcødé 🍞"

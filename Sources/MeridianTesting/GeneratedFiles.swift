@@ -13,7 +13,9 @@ public enum GeneratedFiles {
         process.arguments = ["-n", "-\(level)", input.path]
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestSupportError("gzip exited with \(process.terminationStatus)") }
+        guard process.terminationStatus == 0 else {
+            throw TestSupportError("gzip exited with \(process.terminationStatus)")
+        }
         return try Data(contentsOf: directory.appendingPathComponent("input.gz"))
     }
 

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A minimal HTTP/1.1 client over a real TCP socket to 127.0.0.1, for tests.
 /// Blocking socket calls run on a dedicated thread, never on the cooperative pool.
@@ -31,23 +32,30 @@ public struct HTTPTestClient: Sendable {
     }
 
     /// Sends one request (`Connection: close`) and reads the whole response.
-    public func request(_ method: String = "GET", _ path: String, body: Data? = nil,
-                        contentType: String = "application/json", timeout: Double = 10) async throws -> Response {
-        let raw = try await exchange(method, path, body: body, contentType: contentType, timeout: timeout) { _ in false }
+    public func request(
+        _ method: String = "GET", _ path: String, body: Data? = nil,
+        contentType: String = "application/json", timeout: Double = 10
+    ) async throws -> Response {
+        let raw = try await exchange(method, path, body: body, contentType: contentType, timeout: timeout) { _ in false
+        }
         return try Self.parse(raw)
     }
 
     /// Opens a streaming request (e.g. Server-Sent Events) and reads until `done` returns
     /// true for the text received so far, or until `timeout`; returns that text.
-    public func stream(_ path: String, timeout: Double = 10, until done: @escaping @Sendable (String) -> Bool) async throws -> String {
+    public func stream(_ path: String, timeout: Double = 10, until done: @escaping @Sendable (String) -> Bool)
+        async throws -> String
+    {
         let raw = try await exchange("GET", path, body: nil, contentType: "", timeout: timeout) { data in
             done(String(decoding: data, as: UTF8.self))
         }
         return String(decoding: raw, as: UTF8.self)
     }
 
-    private func exchange(_ method: String, _ path: String, body: Data?, contentType: String, timeout: Double,
-                          stopWhen: @escaping @Sendable (Data) -> Bool) async throws -> Data {
+    private func exchange(
+        _ method: String, _ path: String, body: Data?, contentType: String, timeout: Double,
+        stopWhen: @escaping @Sendable (Data) -> Bool
+    ) async throws -> Data {
         // A `Host` among `headers` replaces the default one.
         let host = headers.first { $0.key.lowercased() == "host" }?.value ?? "127.0.0.1:\(port)"
         var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n"
@@ -64,7 +72,9 @@ public struct HTTPTestClient: Sendable {
             try TestSocket.sendAll(payload, to: descriptor)
             let (received, closed) = try TestSocket.receive(from: descriptor, timeout: timeout, stopWhen: stopWhen)
             guard closed || stopWhen(received) else {
-                throw TestSupportError("no complete response from 127.0.0.1:\(port) within \(timeout) s; got: \(String(decoding: received.prefix(500), as: UTF8.self))")
+                throw TestSupportError(
+                    "no complete response from 127.0.0.1:\(port) within \(timeout) s; got: \(String(decoding: received.prefix(500), as: UTF8.self))"
+                )
             }
             return received
         }
@@ -83,7 +93,8 @@ public struct HTTPTestClient: Sendable {
         var headers: [String: String] = [:]
         for line in head.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         var body = Data(raw[separator.upperBound...])
         if headers["transfer-encoding"]?.lowercased() == "chunked" { body = dechunk(body) }

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A child process started for a test (socat, gpsd, the meridian binary…), stopped by PID:
 /// SIGTERM, then SIGKILL if it has not exited within a grace period.
@@ -17,12 +18,15 @@ public final class ManagedProcess: Sendable {
     private let status = Mutex<Int32?>(nil)
 
     /// Starts `executable` (an absolute path, or a name looked up in PATH) with `arguments`.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                currentDirectory: URL? = nil) throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        currentDirectory: URL? = nil
+    ) throws {
         guard let path = ManagedProcess.locate(executable) else {
             throw TestSupportError("'\(executable)' is not installed; run scripts/bootstrap")
         }
-        logFile = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-proc-\(UUID().uuidString.prefix(8)).log")
+        logFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "meridian-proc-\(UUID().uuidString.prefix(8)).log")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

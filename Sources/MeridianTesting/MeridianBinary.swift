@@ -11,7 +11,8 @@ public enum MeridianBinary {
 
     private static let located: Swift.Result<String, TestSupportError> = {
         let running = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let folder = FileManager.default.isExecutableFile(atPath: running.appendingPathComponent("meridian").path)
+        let folder =
+            FileManager.default.isExecutableFile(atPath: running.appendingPathComponent("meridian").path)
             ? running : TestData.repositoryRoot.appendingPathComponent(".build/debug")
         return locate(in: folder)
     }()
@@ -23,7 +24,10 @@ public enum MeridianBinary {
             return .failure(TestSupportError("\(binary.path) is missing; build it with `swift build --build-tests`"))
         }
         if let newer = newestObject(in: folder), newer.date > built {
-            return .failure(TestSupportError("\(binary.path) is older than \(newer.path): it would not run the code under test. Build it with `swift build --build-tests` (a build that failed or stopped early leaves an old binary behind)"))
+            return .failure(
+                TestSupportError(
+                    "\(binary.path) is older than \(newer.path): it would not run the code under test. Build it with `swift build --build-tests` (a build that failed or stopped early leaves an old binary behind)"
+                ))
         }
         return .success(binary.path)
     }
@@ -34,9 +38,11 @@ public enum MeridianBinary {
         let skipped = ["MeridianTesting.build", "meridian_bench.build", "Workloads.build"]
         let modules = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         var newest: (path: String, date: Date)?
-        for module in modules where module.hasSuffix(".build") && !module.hasSuffix("Tests.build") && !skipped.contains(module) {
+        for module in modules
+        where module.hasSuffix(".build") && !module.hasSuffix("Tests.build") && !skipped.contains(module) {
             let directory = folder.appendingPathComponent(module)
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] where name.hasSuffix(".o") {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            where name.hasSuffix(".o") {
                 let file = directory.appendingPathComponent(name)
                 if let date = modified(file), date > newest?.date ?? .distantPast { newest = (file.path, date) }
             }
@@ -63,14 +69,18 @@ public enum MeridianBinary {
 
     /// Runs `meridian arguments…` (or another `executable`, such as openssl or curl) to completion from `directory`
     /// (the repository root by default), without the caller's `MERIDIAN_*` settings.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL = TestData.repositoryRoot,
-                           executable: String? = nil) throws -> Result {
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL = TestData.repositoryRoot,
+        executable: String? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable ?? path)
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var merged = ProcessInfo.processInfo.environment
-        for key in ["MERIDIAN_CONFIG", "MERIDIAN_TOKEN", "MERIDIAN_DB", "MERIDIAN_SERVER"] { merged.removeValue(forKey: key) }
+        for key in ["MERIDIAN_CONFIG", "MERIDIAN_TOKEN", "MERIDIAN_DB", "MERIDIAN_SERVER"] {
+            merged.removeValue(forKey: key)
+        }
         merged.merge(environment) { $1 }
         process.environment = merged
         let out = Pipe(), err = Pipe()
@@ -81,16 +91,20 @@ public enum MeridianBinary {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// Starts `meridian serve --config config` and waits until it logs the address it listens on. The port is read
     /// from that line, so the configuration can say `http.port: 0` and let the kernel choose one that is free.
     /// Throws with the service's output when it exits first.
-    public static func serve(config: String, environment: [String: String]? = nil, in directory: URL = TestData.repositoryRoot,
-                             timeout: Double = 60) async throws -> (process: ManagedProcess, port: Int) {
-        let process = try ManagedProcess(path, ["serve", "--config", config], environment: environment, currentDirectory: directory)
+    public static func serve(
+        config: String, environment: [String: String]? = nil, in directory: URL = TestData.repositoryRoot,
+        timeout: Double = 60
+    ) async throws -> (process: ManagedProcess, port: Int) {
+        let process = try ManagedProcess(
+            path, ["serve", "--config", config], environment: environment, currentDirectory: directory)
         try await ManagedProcess.waitUntil(timeout: timeout, "meridian serve to listen") {
             guard process.isRunning else { throw TestSupportError("meridian serve exited: \(process.output())") }
             return listeningPort(in: process.output()) != nil
@@ -101,8 +115,11 @@ public enum MeridianBinary {
     /// The port of `meridian serve`'s "listening on http(s)://host:port" line in `output`.
     public static func listeningPort(in output: String) -> Int? {
         guard let line = output.split(separator: "\n").first(where: { $0.contains("listening on http") }),
-              let address = line.split(separator: " ").first(where: { $0.hasPrefix("http://") || $0.hasPrefix("https://") }),
-              let colon = address.lastIndex(of: ":") else { return nil }
+            let address = line.split(separator: " ").first(where: {
+                $0.hasPrefix("http://") || $0.hasPrefix("https://")
+            }),
+            let colon = address.lastIndex(of: ":")
+        else { return nil }
         return Int(address[address.index(after: colon)...])
     }
 }

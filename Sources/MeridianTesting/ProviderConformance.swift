@@ -43,7 +43,8 @@ public enum ProviderConformance {
         var violations: [String] = []
         if provider.id != id { violations.append("provider id is '\(provider.id)', expected '\(id)' from its context") }
 
-        let group = ServiceGroup(configuration: .init(services: [provider], gracefulShutdownSignals: [], logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(services: [provider], gracefulShutdownSignals: [], logger: logger))
         let runner = Task { try await group.run() }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline, collected.withLock({ $0.count }) < minimumFixes {
@@ -54,7 +55,8 @@ public enum ProviderConformance {
         _ = try? await runner.value
         let stopSeconds = Date().timeIntervalSince(stopRequested)
         if stopSeconds > stopWithin {
-            violations.append("took \(String(format: "%.1f", stopSeconds)) s to stop after graceful shutdown (limit \(stopWithin) s)")
+            violations.append(
+                "took \(String(format: "%.1f", stopSeconds)) s to stop after graceful shutdown (limit \(stopWithin) s)")
         }
 
         let fixes = collected.withLock { $0 }
@@ -74,11 +76,19 @@ public enum ProviderConformance {
         var problems: [String] = []
         let label = "fix \(index)"
         if fix.providerID != id { problems.append("\(label): providerID '\(fix.providerID)' is not '\(id)'") }
-        if fix.coordinate != nil && fix.mode == .noFix { problems.append("\(label): has a position but mode is no fix") }
-        if fix.coordinate == nil && fix.mode != .noFix { problems.append("\(label): mode \(fix.mode.rawValue) without a position") }
+        if fix.coordinate != nil && fix.mode == .noFix {
+            problems.append("\(label): has a position but mode is no fix")
+        }
+        if fix.coordinate == nil && fix.mode != .noFix {
+            problems.append("\(label): mode \(fix.mode.rawValue) without a position")
+        }
         if let speed = fix.speed, !(speed.isFinite && speed >= 0) { problems.append("\(label): speed \(speed)") }
-        if let course = fix.course, !(course.isFinite && course >= 0 && course < 360) { problems.append("\(label): course \(course)") }
-        for (name, value) in [("horizontal accuracy", fix.horizontalAccuracy), ("vertical accuracy", fix.verticalAccuracy)] {
+        if let course = fix.course, !(course.isFinite && course >= 0 && course < 360) {
+            problems.append("\(label): course \(course)")
+        }
+        for (name, value) in [
+            ("horizontal accuracy", fix.horizontalAccuracy), ("vertical accuracy", fix.verticalAccuracy)
+        ] {
             if let value, !(value.isFinite && value >= 0) { problems.append("\(label): \(name) \(value)") }
         }
         for (name, value) in [("altitude HAE", fix.altitudeHAE), ("altitude MSL", fix.altitudeMSL)] {

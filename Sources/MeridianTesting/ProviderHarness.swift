@@ -19,7 +19,8 @@ public final class ProviderHarness: Sendable {
             collected.withLock { $0.append(fix) }
         }
         let provider = try make(context)
-        let group = ServiceGroup(configuration: .init(services: [provider], gracefulShutdownSignals: [], logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(services: [provider], gracefulShutdownSignals: [], logger: logger))
         self.group = group
         runner = Task { try await group.run() }
     }
@@ -36,8 +37,10 @@ public final class ProviderHarness: Sendable {
     }
 
     /// Runs `body` with a harness, stopping it on every path.
-    public static func with<T>(id: String, make: (ProviderContext) throws -> any LocationProvider,
-                               _ body: (ProviderHarness) async throws -> T) async throws -> T {
+    public static func with<T>(
+        id: String, make: (ProviderContext) throws -> any LocationProvider,
+        _ body: (ProviderHarness) async throws -> T
+    ) async throws -> T {
         let harness = try ProviderHarness(id: id, make: make)
         do {
             let result = try await body(harness)

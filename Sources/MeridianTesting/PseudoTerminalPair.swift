@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Two linked pseudo-terminals made by socat, standing in for a serial receiver: bytes
 /// written to `receiverEnd` come out of `devicePath`, which a provider (or gpsd) opens.
@@ -26,11 +27,13 @@ public final class PseudoTerminalPair: Sendable {
 
     /// Starts `socat -d -d pty,raw,echo=0,link=A pty,raw,echo=0,link=B` and waits for both links.
     public func start() async throws {
-        let process = try ManagedProcess("socat", ["-d", "-d", "pty,raw,echo=0,link=\(receiverEnd)", "pty,raw,echo=0,link=\(devicePath)"])
+        let process = try ManagedProcess(
+            "socat", ["-d", "-d", "pty,raw,echo=0,link=\(receiverEnd)", "pty,raw,echo=0,link=\(devicePath)"])
         socat.withLock { $0 = process }
         try await ManagedProcess.waitUntil(timeout: 60, "socat's pseudo-terminal links") { [receiverEnd, devicePath] in
             guard process.isRunning else { throw TestSupportError("socat exited: \(process.output())") }
-            return FileManager.default.fileExists(atPath: receiverEnd) && FileManager.default.fileExists(atPath: devicePath)
+            return FileManager.default.fileExists(atPath: receiverEnd)
+                && FileManager.default.fileExists(atPath: devicePath)
         }
     }
 
@@ -63,9 +66,13 @@ public final class PseudoTerminalPair: Sendable {
     public func waitUntilDeviceIsOpen(timeout: Double = 10) async throws {
         let device = devicePath
         try await ManagedProcess.waitUntil(timeout: timeout, "\(device) to be opened") {
-            guard let terminal = try? FileManager.default.destinationOfSymbolicLink(atPath: device) else { return false }
+            guard let terminal = try? FileManager.default.destinationOfSymbolicLink(atPath: device) else {
+                return false
+            }
             let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-            return descriptors.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == terminal }
+            return descriptors.contains {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == terminal
+            }
         }
     }
 }

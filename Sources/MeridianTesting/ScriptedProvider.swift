@@ -60,9 +60,12 @@ public final class RecordingConsumer: LocationConsumer, Sendable {
 
 extension Fix {
     /// A 3D GPS fix at `latitude`,`longitude` for tests (time defaults to now).
-    public static func test(_ latitude: Double, _ longitude: Double, time: Date = Date(), speed: Double? = nil,
-                            accuracy: Double? = 5, provider: String = "test") -> Fix {
-        Fix(time: time, coordinate: try? Coordinate(latitude: latitude, longitude: longitude),
+    public static func test(
+        _ latitude: Double, _ longitude: Double, time: Date = Date(), speed: Double? = nil,
+        accuracy: Double? = 5, provider: String = "test"
+    ) -> Fix {
+        Fix(
+            time: time, coordinate: try? Coordinate(latitude: latitude, longitude: longitude),
             speed: speed, horizontalAccuracy: accuracy, mode: .threeD, quality: .gps, satellitesUsed: 8,
             providerID: provider)
     }

@@ -5,8 +5,8 @@ public enum TestData {
     /// The repository root, found from this source file's location.
     public static let repositoryRoot: URL = {
         URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent() // MeridianTesting
-            .deletingLastPathComponent() // Sources
+            .deletingLastPathComponent()  // MeridianTesting
+            .deletingLastPathComponent()  // Sources
             .deletingLastPathComponent()
     }()
 
@@ -31,7 +31,9 @@ public enum TestData {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         let files = names.filter { $0.hasSuffix(suffix) }.sorted().map { directory.appendingPathComponent($0) }
         guard !files.isEmpty else {
-            throw TestSupportError("no *\(suffix) file in \(directory.path): the shared test data is missing; put it in \(sharedDirectory.path) or set MERIDIAN_SHARED_DATA to its folder")
+            throw TestSupportError(
+                "no *\(suffix) file in \(directory.path): the shared test data is missing; put it in \(sharedDirectory.path) or set MERIDIAN_SHARED_DATA to its folder"
+            )
         }
         return files
     }

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A real PostgreSQL 15 server with PostGIS 3 (Debian's `postgresql-15-postgis-3`) in a temporary
 /// folder owned by the `postgres` user, listening on 127.0.0.1 and a free port, for tests.
@@ -54,17 +55,26 @@ public final class TestPostgres: Sendable {
         guard FileManager.default.isExecutableFile(atPath: "\(binaries)/initdb") else {
             throw TestSupportError("PostgreSQL 15 is not installed (\(binaries)/initdb); run scripts/bootstrap")
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-pg-\(UUID().uuidString.prefix(8))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "meridian-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        guard let account = getpwnam("postgres") else { throw TestSupportError("there is no 'postgres' user; run scripts/bootstrap") }
+        guard let account = getpwnam("postgres") else {
+            throw TestSupportError("there is no 'postgres' user; run scripts/bootstrap")
+        }
         let (uid, gid) = (account.pointee.pw_uid, account.pointee.pw_gid)
-        guard chown(directory.path, uid, gid) == 0 else { throw TestSupportError("cannot hand \(directory.path) to postgres: errno \(errno)") }
+        guard chown(directory.path, uid, gid) == 0 else {
+            throw TestSupportError("cannot hand \(directory.path) to postgres: errno \(errno)")
+        }
         let postgres = TestPostgres(port: try FreePort.next(), directory: directory)
         let passwordFile = directory.appendingPathComponent("password")
         try Data(postgres.password.utf8).write(to: passwordFile)
         _ = chown(passwordFile.path, uid, gid)
-        try postgres.runAsPostgres("\(binaries)/initdb", ["-D", postgres.dataDirectory, "-U", "postgres", "--pwfile", passwordFile.path,
-                                                         "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C"])
+        try postgres.runAsPostgres(
+            "\(binaries)/initdb",
+            [
+                "-D", postgres.dataDirectory, "-U", "postgres", "--pwfile", passwordFile.path,
+                "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C"
+            ])
         do {
             try postgres.launch()
             try postgres.psql("CREATE ROLE \(plainRole) LOGIN PASSWORD '\(postgres.password)'")
@@ -82,14 +92,20 @@ public final class TestPostgres: Sendable {
 
     /// Starts the server process (again, after `stop()`) and waits until it accepts connections.
     public func launch() throws {
-        let process = try ManagedProcess("runuser", ["-u", "postgres", "--", "\(Self.binaries)/postgres", "-D", dataDirectory,
-                                                     "-p", "\(port)", "-k", directory.path, "-c", "listen_addresses=127.0.0.1",
-                                                     "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"])
+        let process = try ManagedProcess(
+            "runuser",
+            [
+                "-u", "postgres", "--", "\(Self.binaries)/postgres", "-D", dataDirectory,
+                "-p", "\(port)", "-k", directory.path, "-c", "listen_addresses=127.0.0.1",
+                "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"
+            ])
         server.withLock { $0 = process }
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             guard process.isRunning else { throw TestSupportError("PostgreSQL exited at start: \(process.output())") }
-            if (try? runAsPostgres("\(Self.binaries)/pg_isready", ["-q", "-h", "127.0.0.1", "-p", "\(port)"])) != nil { return }
+            if (try? runAsPostgres("\(Self.binaries)/pg_isready", ["-q", "-h", "127.0.0.1", "-p", "\(port)"])) != nil {
+                return
+            }
             usleep(50_000)
         }
         throw TestSupportError("PostgreSQL did not accept connections within 30 s: \(process.output())")
@@ -99,7 +115,8 @@ public final class TestPostgres: Sendable {
     public func stop() {
         guard let process = server.withLock({ $0 }) else { return }
         if let text = try? String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8),
-           let line = text.split(separator: "\n").first, let pid = pid_t(line.trimmingCharacters(in: .whitespaces)) {
+            let line = text.split(separator: "\n").first, let pid = pid_t(line.trimmingCharacters(in: .whitespaces))
+        {
             kill(pid, SIGINT)
         }
         let deadline = Date().addingTimeInterval(20)
@@ -131,18 +148,24 @@ public final class TestPostgres: Sendable {
     /// Runs SQL through `psql` as the superuser over the server's socket; returns its output.
     @discardableResult
     public func psql(_ sql: String, database: String = "postgres") throws -> String {
-        try runAsPostgres("/usr/bin/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-p", "\(port)",
-                                            "-d", database, "-c", sql])
+        try runAsPostgres(
+            "/usr/bin/psql",
+            [
+                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-p", "\(port)",
+                "-d", database, "-c", sql
+            ])
     }
 
     /// Runs `executable` as postgres and waits; throws with its output when it fails.
     @discardableResult
     private func runAsPostgres(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = try ManagedProcess("runuser", ["-u", "postgres", "--", executable] + arguments, currentDirectory: directory)
+        let process = try ManagedProcess(
+            "runuser", ["-u", "postgres", "--", executable] + arguments, currentDirectory: directory)
         process.waitUntilExit()
         let output = process.output()
         guard process.exitStatus == 0 else {
-            throw TestSupportError("\(executable) \(arguments.joined(separator: " ")) failed (\(process.exitStatus ?? -1)): \(output)")
+            throw TestSupportError(
+                "\(executable) \(arguments.joined(separator: " ")) failed (\(process.exitStatus ?? -1)): \(output)")
         }
         return output
     }

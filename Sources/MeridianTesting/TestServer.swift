@@ -19,8 +19,10 @@ public final class TestServer: Sendable {
 
     /// Parses `yaml`, builds the plugins from `registry` and starts serving.
     /// `leafletDirectory` replaces the system's Leaflet (a missing folder shows pages without it).
-    public static func start(yaml: String, registry: PluginRegistry, store: Store? = nil, token: String? = nil,
-                             leafletDirectory: String = WebShell.leafletDirectory) async throws -> TestServer {
+    public static func start(
+        yaml: String, registry: PluginRegistry, store: Store? = nil, token: String? = nil,
+        leafletDirectory: String = WebShell.leafletDirectory
+    ) async throws -> TestServer {
         var logger = Logger(label: "test-server")
         logger.logLevel = .critical
         let resources = Resources()
@@ -31,20 +33,25 @@ public final class TestServer: Sendable {
         // Without a token, the tests reach the routes as `http.open_loopback` does.
         config.http.openLoopback = token == nil
         let bound = Locked<Int?>(nil)
-        let application = try MeridianApplication(config: config, plugins: registry, resources: resources,
-                                                  leafletDirectory: leafletDirectory, logger: logger) { port in
+        let application = try MeridianApplication(
+            config: config, plugins: registry, resources: resources,
+            leafletDirectory: leafletDirectory, logger: logger
+        ) { port in
             bound.withLock { $0 = port }
         }
         let host = application.host
-        let group = ServiceGroup(configuration: .init(services: application.services, gracefulShutdownSignals: [], logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(services: application.services, gracefulShutdownSignals: [], logger: logger))
         let task = Task { try await group.run() }
         try await ManagedProcess.waitUntil(timeout: 30, "the server to listen") { bound.value != nil }
         let port = bound.value ?? 0
         let headers = token.map { ["Authorization": "Bearer \($0)"] } ?? [:]
-        return TestServer(host: host, port: port, client: HTTPTestClient(port: port, headers: headers), group: group, task: task)
+        return TestServer(
+            host: host, port: port, client: HTTPTestClient(port: port, headers: headers), group: group, task: task)
     }
 
-    private init(host: PluginHost, port: Int, client: HTTPTestClient, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(host: PluginHost, port: Int, client: HTTPTestClient, group: ServiceGroup, task: Task<Void, any Error>)
+    {
         self.host = host
         self.port = port
         self.client = client

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A raw TCP connection to 127.0.0.1, for tests that send partial, slow or malformed requests and
 /// watch whether and when the server closes the connection. Blocking socket calls run on a
@@ -38,10 +39,14 @@ public final class TestSocket: @unchecked Sendable {
     }
 
     /// Reads until `done` holds for everything received so far, the server closes, or `timeout` passes.
-    public func read(timeout: Double, until done: @escaping @Sendable (Data) -> Bool) async throws -> (data: Data, closed: Bool) {
+    public func read(timeout: Double, until done: @escaping @Sendable (Data) -> Bool) async throws -> (
+        data: Data, closed: Bool
+    ) {
         let descriptor = self.descriptor
         let start = buffer
-        let (received, closed) = try await Self.onThread { try Self.receive(from: descriptor, initial: start, timeout: timeout, stopWhen: done) }
+        let (received, closed) = try await Self.onThread {
+            try Self.receive(from: descriptor, initial: start, timeout: timeout, stopWhen: done)
+        }
         buffer = received
         return (received, closed)
     }
@@ -74,7 +79,9 @@ public final class TestSocket: @unchecked Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             close(descriptor)
@@ -97,8 +104,10 @@ public final class TestSocket: @unchecked Sendable {
 
     /// Receives until `stopWhen` holds (closed: false), the peer closes or resets (closed: true), or
     /// `timeout` passes (closed: false).
-    static func receive(from descriptor: Int32, initial: Data = Data(), timeout: Double,
-                        stopWhen: (Data) -> Bool) throws -> (Data, Bool) {
+    static func receive(
+        from descriptor: Int32, initial: Data = Data(), timeout: Double,
+        stopWhen: (Data) -> Bool
+    ) throws -> (Data, Bool) {
         var received = initial
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let deadline = Date().addingTimeInterval(timeout)

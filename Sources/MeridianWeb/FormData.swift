@@ -21,7 +21,8 @@ public struct FormData: Sendable {
     /// Reads the request body as a form (at most `limit` bytes).
     public static func read(_ request: Request, limit: Int) async throws -> FormData {
         let contentType = request.headers[.contentType] ?? ""
-        let data = try await request.collectBody(limit: limit, mediaTypes: ["application/x-www-form-urlencoded", "multipart/form-data"])
+        let data = try await request.collectBody(
+            limit: limit, mediaTypes: ["application/x-www-form-urlencoded", "multipart/form-data"])
         if contentType.lowercased().hasPrefix("multipart/form-data") {
             return try multipart(data, contentType: contentType)
         }
@@ -48,7 +49,8 @@ public struct FormData: Sendable {
         guard let boundaryRange = contentType.range(of: "boundary=") else {
             throw APIError.badRequest("the multipart form has no boundary in its Content-Type", code: "invalid_body")
         }
-        var boundary = String(contentType[boundaryRange.upperBound...]).split(separator: ";").first.map(String.init) ?? ""
+        var boundary =
+            String(contentType[boundaryRange.upperBound...]).split(separator: ";").first.map(String.init) ?? ""
         boundary = boundary.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
         guard !boundary.isEmpty else {
             throw APIError.badRequest("the multipart form's boundary is empty", code: "invalid_body")
@@ -69,12 +71,14 @@ public struct FormData: Sendable {
             }
             let partStart = cursor + 2
             guard let headersEnd = body.range(of: headerEnd, in: partStart..<body.endIndex),
-                  let next = body.range(of: Data("\r\n".utf8) + delimiter, in: headersEnd.upperBound..<body.endIndex) else {
+                let next = body.range(of: Data("\r\n".utf8) + delimiter, in: headersEnd.upperBound..<body.endIndex)
+            else {
                 throw APIError.badRequest("the multipart form ends in the middle of a part", code: "invalid_body")
             }
             let headers = String(decoding: body[partStart..<headersEnd.lowerBound], as: UTF8.self)
             let content = Data(body[headersEnd.upperBound..<next.lowerBound])
-            let disposition = headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-disposition:") } ?? ""
+            let disposition =
+                headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-disposition:") } ?? ""
             if let name = Self.parameter("name", in: disposition) {
                 if let filename = Self.parameter("filename", in: disposition) {
                     form.files.append(File(fieldName: name, filename: filename, data: content))

@@ -28,10 +28,14 @@ struct LeafletFiles: Sendable {
         // The minified build when present, under the name the pages use.
         if let script = read("leaflet.min.js") ?? read("leaflet.js") {
             let gzip = read("leaflet.min.js") != nil ? read("leaflet.min.js.gz") : read("leaflet.js.gz")
-            files.append(File(path: "leaflet.js", contentType: "text/javascript; charset=utf-8", data: script, gzip: gzip))
+            files.append(
+                File(path: "leaflet.js", contentType: "text/javascript; charset=utf-8", data: script, gzip: gzip))
         }
         if let css = read("leaflet.css") {
-            files.append(File(path: "leaflet.css", contentType: "text/css; charset=utf-8", data: css, gzip: read("leaflet.css.gz")))
+            files.append(
+                File(
+                    path: "leaflet.css", contentType: "text/css; charset=utf-8", data: css, gzip: read("leaflet.css.gz")
+                ))
         }
         let images = (try? manager.contentsOfDirectory(atPath: "\(directory)/images")) ?? []
         for name in images.sorted() where name.hasSuffix(".png") {
@@ -41,7 +45,9 @@ struct LeafletFiles: Sendable {
         }
         self.files = files
         if !isAvailable {
-            logger.notice("Leaflet is not installed in \(directory) (Debian package libjs-leaflet): pages show route pictures instead of maps")
+            logger.notice(
+                "Leaflet is not installed in \(directory) (Debian package libjs-leaflet): pages show route pictures instead of maps"
+            )
         }
     }
 
@@ -49,8 +55,10 @@ struct LeafletFiles: Sendable {
         for file in files {
             router.get("assets/leaflet/\(file.path)") { request, _ in
                 let acceptsGzip = request.headers[.acceptEncoding]?.lowercased().contains("gzip") ?? false
-                var headers: HTTPFields = [.contentType: file.contentType, .cacheControl: "public, max-age=86400",
-                                           .xContentTypeOptions: "nosniff", .vary: "Accept-Encoding"]
+                var headers: HTTPFields = [
+                    .contentType: file.contentType, .cacheControl: "public, max-age=86400",
+                    .xContentTypeOptions: "nosniff", .vary: "Accept-Encoding"
+                ]
                 var body = file.data
                 if acceptsGzip, let gzip = file.gzip {
                     headers[.contentEncoding] = "gzip"

@@ -34,8 +34,10 @@ public struct MapView: Sendable {
         public var detail: String?
         public var link: String?
 
-        public init(_ coordinate: Coordinate, kind: MarkerKind, label: String? = nil, title: String? = nil,
-                    detail: String? = nil, link: String? = nil) {
+        public init(
+            _ coordinate: Coordinate, kind: MarkerKind, label: String? = nil, title: String? = nil,
+            detail: String? = nil, link: String? = nil
+        ) {
             lat = MapView.rounded(coordinate.latitude)
             lon = MapView.rounded(coordinate.longitude)
             self.kind = kind
@@ -81,8 +83,13 @@ public struct MapView: Sendable {
     var json: String {
         let lines = self.lines.map { line in
             ScriptJSON.object([
-                ("points", "[" + line.points.map { "[\(ScriptJSON.number($0[0])),\(ScriptJSON.number($0[1]))]" }.joined(separator: ",") + "]"),
-                ("colour", ScriptJSON.string(line.colour)), ("dashed", line.dashed ? "true" : "false"),
+                (
+                    "points",
+                    "["
+                        + line.points.map { "[\(ScriptJSON.number($0[0])),\(ScriptJSON.number($0[1]))]" }.joined(
+                            separator: ",") + "]"
+                ),
+                ("colour", ScriptJSON.string(line.colour)), ("dashed", line.dashed ? "true" : "false")
             ])
         }
         let markers = self.markers.map { marker in
@@ -90,17 +97,31 @@ public struct MapView: Sendable {
                 ("lat", ScriptJSON.number(marker.lat)), ("lon", ScriptJSON.number(marker.lon)),
                 ("kind", ScriptJSON.string(marker.kind.rawValue)), ("label", marker.label.map(ScriptJSON.string)),
                 ("title", marker.title.map(ScriptJSON.string)), ("detail", marker.detail.map(ScriptJSON.string)),
-                ("link", marker.link.map(ScriptJSON.string)),
+                ("link", marker.link.map(ScriptJSON.string))
             ])
         }
         return ScriptJSON.object([
             ("lines", "[" + lines.joined(separator: ",") + "]"),
             ("markers", "[" + markers.joined(separator: ",") + "]"),
-            ("pick", pick.map { ScriptJSON.object([("form", ScriptJSON.string($0.form)), ("lat", ScriptJSON.string($0.lat)),
-                                                   ("lon", ScriptJSON.string($0.lon))]) }),
-            ("tiles", tiles.map { ScriptJSON.object([("url", ScriptJSON.string($0.url)),
-                                                     ("attribution", $0.attribution.map(ScriptJSON.string))]) }),
-            ("units", ScriptJSON.string(units)),
+            (
+                "pick",
+                pick.map {
+                    ScriptJSON.object([
+                        ("form", ScriptJSON.string($0.form)), ("lat", ScriptJSON.string($0.lat)),
+                        ("lon", ScriptJSON.string($0.lon))
+                    ])
+                }
+            ),
+            (
+                "tiles",
+                tiles.map {
+                    ScriptJSON.object([
+                        ("url", ScriptJSON.string($0.url)),
+                        ("attribution", $0.attribution.map(ScriptJSON.string))
+                    ])
+                }
+            ),
+            ("units", ScriptJSON.string(units))
         ])
     }
 

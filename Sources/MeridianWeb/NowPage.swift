@@ -15,7 +15,8 @@ struct NowPage: Sendable {
             var sections: [String] = []
             for plugin in pages { sections += await plugin.nowSections(site: site) }
             sections.append(try positionSection(site: site))
-            let body = try ShellTemplates.set.render("now", NowModel(zone: site.format.zoneName(at: Date()), sections: sections))
+            let body = try ShellTemplates.set.render(
+                "now", NowModel(zone: site.format.zoneName(at: Date()), sections: sections))
             return try site.page(title: "Now", body: body, path: "/")
         }
         router.get("now/position") { _, _ in
@@ -33,30 +34,39 @@ struct NowPage: Sendable {
         let fix = host.position.latest.flatMap { fix in fix.coordinate.map { (fix, $0) } }
         let quality = fix?.0.signalQuality
         let fixModel = fix.map { fix, coordinate in
-            FixModel(coordinate: "\(NumberText.fixed(coordinate.latitude, decimals: 5)), \(NumberText.fixed(coordinate.longitude, decimals: 5))",
-                     accuracy: fix.horizontalAccuracy.map { "±" + site.format.distance($0) } ?? "unknown",
-                     speed: fix.speed.map { TimeFormat.speed(metresPerSecond: $0, units: site.units) } ?? "unknown",
-                     satellites: fix.satellitesUsed.map(String.init) ?? "unknown",
-                     provider: fix.providerID,
-                     age: host.position.age().map(PageFormat.age) ?? "unknown")
+            FixModel(
+                coordinate:
+                    "\(NumberText.fixed(coordinate.latitude, decimals: 5)), \(NumberText.fixed(coordinate.longitude, decimals: 5))",
+                accuracy: fix.horizontalAccuracy.map { "±" + site.format.distance($0) } ?? "unknown",
+                speed: fix.speed.map { TimeFormat.speed(metresPerSecond: $0, units: site.units) } ?? "unknown",
+                satellites: fix.satellitesUsed.map(String.init) ?? "unknown",
+                provider: fix.providerID,
+                age: host.position.age().map(PageFormat.age) ?? "unknown")
         }
         let providers = host.providerReports().enumerated().map { index, report in
-            ProviderModel(index: index, id: report.id, type: report.type, state: report.state.rawValue, active: report.active,
-                          message: report.message.flatMap { $0.isEmpty ? nil : $0 },
-                          age: report.lastFixAgeS.map(PageFormat.age) ?? "never", fixes: report.fixesReceived)
+            ProviderModel(
+                index: index, id: report.id, type: report.type, state: report.state.rawValue, active: report.active,
+                message: report.message.flatMap { $0.isEmpty ? nil : $0 },
+                age: report.lastFixAgeS.map(PageFormat.age) ?? "never", fixes: report.fixesReceived)
         }
-        let signal = fix.map { fix, _ in
-            Self.signal(quality: quality, age: host.position.age(), provider: host.providerReports().first { $0.id == fix.providerID })
-        } ?? (text: "Waiting for GPS", level: "none")
-        let model = PositionModel(state: fix == nil ? "waiting" : "fix", signalClass: signal.level,
-                                  signalText: signal.text, fix: fixModel, providers: providers, hasProviders: !providers.isEmpty)
+        let signal =
+            fix.map { fix, _ in
+                Self.signal(
+                    quality: quality, age: host.position.age(),
+                    provider: host.providerReports().first { $0.id == fix.providerID })
+            } ?? (text: "Waiting for GPS", level: "none")
+        let model = PositionModel(
+            state: fix == nil ? "waiting" : "fix", signalClass: signal.level,
+            signalText: signal.text, fix: fixModel, providers: providers, hasProviders: !providers.isEmpty)
         return try ShellTemplates.set.render("position", model)
     }
 
     /// The signal shown for the latest fix (`age` seconds old, from `provider`): its quality while that provider
     /// delivers fresh fixes (within its `stale_after`) and still runs; else that there is none now, with the
     /// provider's state when it stopped and the fix's age.
-    static func signal(quality: SignalQuality?, age: Double?, provider: ProviderReport?) -> (text: String, level: String) {
+    static func signal(quality: SignalQuality?, age: Double?, provider: ProviderReport?) -> (
+        text: String, level: String
+    ) {
         let stopped = provider.map { [.finished, .failed, .disconnected].contains($0.state) } ?? true
         guard let provider, provider.active, !stopped else {
             let state = provider.flatMap { stopped ? "\($0.id) \($0.state.rawValue), " : nil } ?? ""

@@ -8,7 +8,9 @@ struct PageErrorMiddleware: RouterMiddleware {
     typealias Context = MeridianRequestContext
     let site: WebSite
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as APIError {

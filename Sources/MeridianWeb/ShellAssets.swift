@@ -46,16 +46,19 @@ struct ShellAssets: Sendable {
     func add(to router: Router<MeridianRequestContext>) {
         for asset in [css, script, icon] {
             router.get("assets/\(asset.name)") { _, _ in
-                Response(status: .ok,
-                         headers: [.contentType: asset.contentType, .cacheControl: "public, max-age=86400",
-                                   .xContentTypeOptions: "nosniff"],
-                         body: .init(byteBuffer: ByteBuffer(string: asset.text)))
+                Response(
+                    status: .ok,
+                    headers: [
+                        .contentType: asset.contentType, .cacheControl: "public, max-age=86400",
+                        .xContentTypeOptions: "nosniff"
+                    ],
+                    body: .init(byteBuffer: ByteBuffer(string: asset.text)))
             }
         }
     }
 
     /// A meridian line on a globe with a route crossing it.
     static let iconSVG = #"""
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="14" fill="#0a7150"/><path d="M16 2.5c-4.5 4-4.5 23 0 27" fill="none" stroke="#d6f5e6" stroke-width="2"/><path d="M6 21c4-1 6-7 10-7s5 4 10 2" fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round"/><circle cx="26" cy="16" r="2.4" fill="#fee08b"/></svg>
-"""#
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="14" fill="#0a7150"/><path d="M16 2.5c-4.5 4-4.5 23 0 27" fill="none" stroke="#d6f5e6" stroke-width="2"/><path d="M6 21c4-1 6-7 10-7s5 4 10 2" fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round"/><circle cx="26" cy="16" r="2.4" fill="#fee08b"/></svg>
+        """#
 }

@@ -10,14 +10,17 @@ struct SignInPage: Sendable {
     func add(to router: RouterGroup<MeridianRequestContext>, site: WebSite) {
         router.get("signin") { request, _ in
             guard sessions != nil else { return site.redirect(to: "/") }
-            return try page(site, next: Self.safeNext(request.uri.queryParameters["next"].map(String.init)), error: nil,
-                            status: .ok)
+            return try page(
+                site, next: Self.safeNext(request.uri.queryParameters["next"].map(String.init)), error: nil,
+                status: .ok)
         }
         router.post("signin") { request, context in
             let form = try await FormData.read(request, limit: 16 << 10)
             let next = Self.safeNext(form["next"])
             guard let sessions else { return site.redirect(to: next) }
-            switch sessions.signIn(presenting: form["token"] ?? "", client: context.clientAddress, secure: context.isSecure) {
+            switch sessions.signIn(
+                presenting: form["token"] ?? "", client: context.clientAddress, secure: context.isSecure)
+            {
             case .signedIn(let cookie):
                 var response = site.redirect(to: next)
                 response.headers[.setCookie] = cookie
@@ -25,10 +28,12 @@ struct SignInPage: Sendable {
             case .wrongToken:
                 // A wrong token costs a moment, so that guessing is slow.
                 try await Task.sleep(for: .milliseconds(400))
-                return try page(site, next: next, error: "That is not this server's access token.", status: .unauthorized)
+                return try page(
+                    site, next: next, error: "That is not this server's access token.", status: .unauthorized)
             case .limited(let wait):
-                var response = try page(site, next: next, error: "Too many wrong tokens from this address; wait \(wait) s and try again.",
-                                        status: .tooManyRequests)
+                var response = try page(
+                    site, next: next, error: "Too many wrong tokens from this address; wait \(wait) s and try again.",
+                    status: .tooManyRequests)
                 response.headers[.retryAfter] = String(wait)
                 return response
             }
@@ -41,8 +46,9 @@ struct SignInPage: Sendable {
     }
 
     private func page(_ site: WebSite, next: String, error: String?, status: HTTPResponse.Status) throws -> Response {
-        try site.page(title: "Sign in", body: ShellTemplates.set.render("signin", Model(next: next, error: error)),
-                      path: "/signin", status: status)
+        try site.page(
+            title: "Sign in", body: ShellTemplates.set.render("signin", Model(next: next, error: error)),
+            path: "/signin", status: status)
     }
 
     struct Model {
@@ -53,7 +59,8 @@ struct SignInPage: Sendable {
     /// Where to go after signing in: a path on this server, never another site (`//evil`, `https://…`).
     static func safeNext(_ next: String?) -> String {
         guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\"),
-              !next.contains(where: { $0.isNewline || $0 == "\\" }) else { return "/" }
+            !next.contains(where: { $0.isNewline || $0 == "\\" })
+        else { return "/" }
         return next
     }
 }

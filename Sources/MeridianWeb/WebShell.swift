@@ -14,8 +14,10 @@ public struct WebShell: BrowserSite {
     let tokenConfigured: Bool
 
     /// The shell for `host`'s plugins with the configuration's units, time zone, `web:` settings and token.
-    public init(host: PluginHost, config: MeridianConfig, leafletDirectory: String = WebShell.leafletDirectory,
-                logger: Logger) {
+    public init(
+        host: PluginHost, config: MeridianConfig, leafletDirectory: String = WebShell.leafletDirectory,
+        logger: Logger
+    ) {
         self.host = host
         web = config.web
         format = PageFormat(timeZone: config.timeZone, units: config.units)
@@ -41,8 +43,9 @@ public struct WebShell: BrowserSite {
     /// The site handed to every page: navigation ("Now" first, then each plugin's links) and settings.
     var site: WebSite {
         let navigation = [NavigationLink("Now", path: "/")] + pagePlugins.flatMap(\.webNavigation)
-        return WebSite(format: format, web: web, leafletAvailable: leaflet.isAvailable, navigation: navigation,
-                       signedIn: tokenConfigured, assets: assets)
+        return WebSite(
+            format: format, web: web, leafletAvailable: leaflet.isAvailable, navigation: navigation,
+            signedIn: tokenConfigured, assets: assets)
     }
 
     public func addRoutes(to router: Router<MeridianRequestContext>, sessions: BrowserSessions?) {

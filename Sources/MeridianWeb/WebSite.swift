@@ -20,8 +20,10 @@ public struct WebSite: Sendable {
     public var units: UnitSystem { format.units }
     public var timeZone: TimeZone { format.timeZone }
 
-    init(format: PageFormat, web: WebSettings, leafletAvailable: Bool, navigation: [NavigationLink], signedIn: Bool,
-         assets: ShellAssets) {
+    init(
+        format: PageFormat, web: WebSettings, leafletAvailable: Bool, navigation: [NavigationLink], signedIn: Bool,
+        assets: ShellAssets
+    ) {
         self.format = format
         self.leafletAvailable = leafletAvailable
         tiles = web.tileURL.map { MapView.Tiles(url: $0, attribution: web.tileAttribution) }
@@ -38,13 +40,13 @@ public struct WebSite: Sendable {
         let images = ["'self'", "data:"] + (tileSource.map { [$0] } ?? [])
         let policy = [
             "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src \(images.joined(separator: " "))",
-            "connect-src 'self'", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'",
+            "connect-src 'self'", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'"
         ].joined(separator: "; ")
         return [
             .contentSecurityPolicy: policy,
             .xContentTypeOptions: "nosniff",
             .referrerPolicy: "same-origin",
-            .cacheControl: "no-store",
+            .cacheControl: "no-store"
         ]
     }
 
@@ -52,12 +54,14 @@ public struct WebSite: Sendable {
     /// navigation entry.
     public func page(title: String, body: String, path: String, status: HTTPResponse.Status = .ok) throws -> Response {
         let navigation = self.navigation.map { link in
-            NavigationItem(label: link.label, href: link.path,
-                           current: link.path == "/" ? path == "/" : (path == link.path || path.hasPrefix(link.path + "/")))
+            NavigationItem(
+                label: link.label, href: link.path,
+                current: link.path == "/" ? path == "/" : (path == link.path || path.hasPrefix(link.path + "/")))
         }
-        let layout = Layout(title: title, body: body, navigation: navigation, signedIn: signedIn,
-                            leaflet: leafletAvailable, css: assets.cssURL, script: assets.scriptURL,
-                            icon: assets.iconURL, tiles: tiles != nil, tileAttribution: tiles?.attribution)
+        let layout = Layout(
+            title: title, body: body, navigation: navigation, signedIn: signedIn,
+            leaflet: leafletAvailable, css: assets.cssURL, script: assets.scriptURL,
+            icon: assets.iconURL, tiles: tiles != nil, tileAttribution: tiles?.attribution)
         return html(try ShellTemplates.set.render("layout", layout), status: status)
     }
 
@@ -113,9 +117,12 @@ extension HTTPField.Name {
 
 extension WebSite {
     /// A site with no server around it, for tools that render pages directly (the benchmark of `scripts/bench-runs`).
-    public static func standalone(units: UnitSystem, timeZone: TimeZone, web: WebSettings = WebSettings(),
-                                  leafletAvailable: Bool = true) -> WebSite {
-        WebSite(format: PageFormat(timeZone: timeZone, units: units), web: web, leafletAvailable: leafletAvailable,
-                navigation: [NavigationLink("Now", path: "/")], signedIn: false, assets: ShellAssets())
+    public static func standalone(
+        units: UnitSystem, timeZone: TimeZone, web: WebSettings = WebSettings(),
+        leafletAvailable: Bool = true
+    ) -> WebSite {
+        WebSite(
+            format: PageFormat(timeZone: timeZone, units: units), web: web, leafletAvailable: leafletAvailable,
+            navigation: [NavigationLink("Now", path: "/")], signedIn: false, assets: ShellAssets())
     }
 }

@@ -55,7 +55,8 @@ struct Epoch {
         var coordinate: Coordinate?
         var mode = FixMode.noFix
         if positionValid, gsaFixType != 1, let latitude, let longitude,
-           let position = try? Coordinate(latitude: latitude, longitude: longitude) {
+            let position = try? Coordinate(latitude: latitude, longitude: longitude)
+        {
             coordinate = position
             // An altitude is a 3D solution unless GSA says otherwise for fewer than four satellites (as gpsd decides).
             if altitude != nil, (satellitesUsed ?? 4) >= 4 || gsaFixType == nil {
@@ -70,7 +71,9 @@ struct Epoch {
         let altitudeMSL = hasFix && mode == .threeD ? altitude : nil
         var altitudeHAE: Double?
         // Both inputs have at most a few decimals; rounding to 0.1 mm removes binary noise (461.90000000000003).
-        if let altitudeMSL, let geoidSeparation { altitudeHAE = ((altitudeMSL + geoidSeparation) * 10_000).rounded() / 10_000 }
+        if let altitudeMSL, let geoidSeparation {
+            altitudeHAE = ((altitudeMSL + geoidSeparation) * 10_000).rounded() / 10_000
+        }
         return Fix(
             time: time,
             coordinate: coordinate,

@@ -33,7 +33,7 @@ extension Fields {
     /// Powers of ten that are exact in a Double (a literal, so it needs no lazy initialisation).
     private static let powersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
     ]
 
     /// Parses `[+-]digits[.digits]` in `range` (not empty); `nil` when anything else is there.
@@ -45,7 +45,8 @@ extension Fields {
         if negative || sign == UInt8(ascii: "+") { i &+= 1 }
         // Up to 18 digits make a mantissa below 10^18 with none dropped; longer text takes the careful path.
         guard range.upperBound &- i <= 18 else { return longDecimal(bytes, i..<range.upperBound, negative: negative) }
-        guard let parts = digitsAndFraction(bytes, i, range.upperBound), parts.wholeDigits &+ parts.fractionDigits > 0 else {
+        guard let parts = digitsAndFraction(bytes, i, range.upperBound), parts.wholeDigits &+ parts.fractionDigits > 0
+        else {
             return nil
         }
         let mantissa = parts.whole &* integerPowersOfTen[parts.fractionDigits] &+ parts.fraction
@@ -57,7 +58,8 @@ extension Fields {
     /// overflow check: callers pass at most 18 characters.
     @inline(__always)
     private static func digitsAndFraction(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
-        -> (whole: UInt64, wholeDigits: Int, fraction: UInt64, fractionDigits: Int)? {
+        -> (whole: UInt64, wholeDigits: Int, fraction: UInt64, fractionDigits: Int)?
+    {
         var i = start
         var whole: UInt64 = 0
         while i < end {
@@ -85,12 +87,13 @@ extension Fields {
     private static let integerPowersOfTen: [UInt64] = [
         1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
         10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
-        1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000,
+        1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000
     ]
 
     /// `decimal` for more than 18 characters of digits: digits after the 18th significant one are
     /// dropped when they follow the point; before it the number is too large for any NMEA field.
-    private static func longDecimal(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, negative: Bool) -> Double? {
+    private static func longDecimal(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, negative: Bool) -> Double?
+    {
         var mantissa: UInt64 = 0
         var digits = 0
         var fractionDigits = 0
@@ -134,7 +137,7 @@ extension Fields {
             return a < 10 && b < 10 ? Int(a) * 10 + Int(b) : nil
         }
         guard let hours = two(0), let minutes = two(2), hours < 24, minutes < 60,
-              let seconds = Self.decimal(bytes, (r.lowerBound + 4)..<r.upperBound), seconds >= 0, seconds < 61
+            let seconds = Self.decimal(bytes, (r.lowerBound + 4)..<r.upperBound), seconds >= 0, seconds < 61
         else { throw FieldError(index: index) }
         return hours * 3_600_000 + minutes * 60_000 + Int((seconds * 1000).rounded())
     }
@@ -167,14 +170,18 @@ extension Fields {
     }
 
     /// `(d)ddmm.mmmm` split at the two digits before the point: degrees and minutes, each read by `decimal`.
-    private static func angle(_ bytes: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, index: Int) throws(FieldError) -> Double {
+    private static func angle(_ bytes: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, index: Int) throws(FieldError)
+        -> Double
+    {
         var point = r.lowerBound
         while point < r.upperBound, bytes[point] != UInt8(ascii: ".") { point += 1 }
         let minutesStart = point - 2
         guard minutesStart >= r.lowerBound else { throw FieldError(index: index) }
         var degrees = 0.0
         if minutesStart > r.lowerBound {
-            guard let value = Self.decimal(bytes, r.lowerBound..<minutesStart), value >= 0 else { throw FieldError(index: index) }
+            guard let value = Self.decimal(bytes, r.lowerBound..<minutesStart), value >= 0 else {
+                throw FieldError(index: index)
+            }
             degrees = value
         }
         guard let minutes = Self.decimal(bytes, minutesStart..<r.upperBound), minutes >= 0, minutes < 60 else {
@@ -189,7 +196,8 @@ extension Fields {
     /// the fraction); `nil` sends anything else (signs, long text, minutes of 60 or more) the general way.
     @inline(__always)
     private static func plainAngle(_ bytes: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Double? {
-        guard r.count <= 18, let parts = digitsAndFraction(bytes, r.lowerBound, r.upperBound), parts.wholeDigits >= 2 else {
+        guard r.count <= 18, let parts = digitsAndFraction(bytes, r.lowerBound, r.upperBound), parts.wholeDigits >= 2
+        else {
             return nil
         }
         let minutesMantissa = (parts.whole % 100) &* integerPowersOfTen[parts.fractionDigits] &+ parts.fraction

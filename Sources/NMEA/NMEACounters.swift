@@ -42,7 +42,7 @@ public struct NMEACounters: Sendable, Equatable {
             "garbage_bytes": garbageBytes,
             "comment_lines": commentLines,
             "undated_epochs": undatedEpochs,
-            "fixes_emitted": fixesEmitted,
+            "fixes_emitted": fixesEmitted
         ]
     }
 }

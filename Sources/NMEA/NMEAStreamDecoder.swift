@@ -75,7 +75,9 @@ public struct NMEAStreamDecoder: Sendable {
     private mutating func decodeLine(onFix: (Fix) -> Void) {
         let line = framer.line
         line.withUnsafeBufferPointer { line in
-            record(SentenceParser.decode(UnsafeBufferPointer(rebasing: line[0..<framer.bodyCount]), into: &assembler), onFix: onFix)
+            record(
+                SentenceParser.decode(UnsafeBufferPointer(rebasing: line[0..<framer.bodyCount]), into: &assembler),
+                onFix: onFix)
         }
     }
 

@@ -27,18 +27,20 @@ extension Fields {
 
 extension GGA {
     init(fields f: Fields) throws(FieldError) {
-        self.init(timeOfDay: try f.timeOfDay(1), latitude: try f.latitude(2),
-                  longitude: try f.longitude(4), quality: try f.int(6), satellitesUsed: try f.int(7),
-                  hdop: try f.nonNegative(8), altitude: try f.double(9), geoidSeparation: try f.double(11))
+        self.init(
+            timeOfDay: try f.timeOfDay(1), latitude: try f.latitude(2),
+            longitude: try f.longitude(4), quality: try f.int(6), satellitesUsed: try f.int(7),
+            hdop: try f.nonNegative(8), altitude: try f.double(9), geoidSeparation: try f.double(11))
     }
 }
 
 extension RMC {
     init(fields f: Fields) throws(FieldError) {
-        self.init(timeOfDay: try f.timeOfDay(1), status: f.character(2), latitude: try f.latitude(3),
-                  longitude: try f.longitude(5), speedKnots: try f.nonNegative(7),
-                  course: try f.course(8), date: try f.date(9), modeIndicator: f.character(12),
-                  navigationalStatus: f.character(13))
+        self.init(
+            timeOfDay: try f.timeOfDay(1), status: f.character(2), latitude: try f.latitude(3),
+            longitude: try f.longitude(5), speedKnots: try f.nonNegative(7),
+            course: try f.course(8), date: try f.date(9), modeIndicator: f.character(12),
+            navigationalStatus: f.character(13))
     }
 }
 
@@ -46,8 +48,9 @@ extension GSA {
     init(fields f: Fields) throws(FieldError) {
         var used = 0
         for i in 3...14 where !f.isEmpty(i) { used += 1 }
-        self.init(fixType: try f.int(2), satellitesUsed: used, pdop: try f.nonNegative(15),
-                  hdop: try f.nonNegative(16), vdop: try f.nonNegative(17), systemID: try f.int(18))
+        self.init(
+            fixType: try f.int(2), satellitesUsed: used, pdop: try f.nonNegative(15),
+            hdop: try f.nonNegative(16), vdop: try f.nonNegative(17), systemID: try f.int(18))
     }
 }
 
@@ -56,30 +59,34 @@ extension GSV {
         let satelliteFields = f.count - 4
         let inSentence = max(0, min(4, satelliteFields / 4))
         let signalID = satelliteFields % 4 == 1 ? try f.int(f.count - 1) : nil
-        self.init(messageCount: try f.int(1), messageNumber: try f.int(2), satellitesInView: try f.int(3),
-                  satellitesInSentence: inSentence, signalID: signalID)
+        self.init(
+            messageCount: try f.int(1), messageNumber: try f.int(2), satellitesInView: try f.int(3),
+            satellitesInSentence: inSentence, signalID: signalID)
     }
 }
 
 extension VTG {
     init(fields f: Fields) throws(FieldError) {
-        self.init(course: try f.course(1), speedKnots: try f.nonNegative(5),
-                  speedKmh: try f.nonNegative(7), modeIndicator: f.character(9))
+        self.init(
+            course: try f.course(1), speedKnots: try f.nonNegative(5),
+            speedKmh: try f.nonNegative(7), modeIndicator: f.character(9))
     }
 }
 
 extension GLL {
     init(fields f: Fields) throws(FieldError) {
-        self.init(latitude: try f.latitude(1), longitude: try f.longitude(3),
-                  timeOfDay: try f.timeOfDay(5), status: f.character(6), modeIndicator: f.character(7))
+        self.init(
+            latitude: try f.latitude(1), longitude: try f.longitude(3),
+            timeOfDay: try f.timeOfDay(5), status: f.character(6), modeIndicator: f.character(7))
     }
 }
 
 extension GST {
     init(fields f: Fields) throws(FieldError) {
-        self.init(timeOfDay: try f.timeOfDay(1), rms: try f.nonNegative(2),
-                  latitudeError: try f.nonNegative(6), longitudeError: try f.nonNegative(7),
-                  altitudeError: try f.nonNegative(8))
+        self.init(
+            timeOfDay: try f.timeOfDay(1), rms: try f.nonNegative(2),
+            latitudeError: try f.nonNegative(6), longitudeError: try f.nonNegative(7),
+            altitudeError: try f.nonNegative(8))
     }
 }
 
@@ -106,16 +113,18 @@ extension GNS {
                 if best == nil { best = mode }
             }
         }
-        self.init(timeOfDay: try f.timeOfDay(1), latitude: try f.latitude(2),
-                  longitude: try f.longitude(4), valid: valid, modeIndicator: best,
-                  satellitesUsed: try f.int(7), hdop: try f.nonNegative(8), altitude: try f.double(9),
-                  geoidSeparation: try f.double(10))
+        self.init(
+            timeOfDay: try f.timeOfDay(1), latitude: try f.latitude(2),
+            longitude: try f.longitude(4), valid: valid, modeIndicator: best,
+            satellitesUsed: try f.int(7), hdop: try f.nonNegative(8), altitude: try f.double(9),
+            geoidSeparation: try f.double(10))
     }
 }
 
 extension PGRME {
     init(fields f: Fields) throws(FieldError) {
-        self.init(horizontalError: try f.nonNegative(1), verticalError: try f.nonNegative(3),
-                  sphericalError: try f.nonNegative(5))
+        self.init(
+            horizontalError: try f.nonNegative(1), verticalError: try f.nonNegative(3),
+            sphericalError: try f.nonNegative(5))
     }
 }

@@ -203,8 +203,8 @@ struct SentenceFramer: Sendable {
             return true
         }
         guard line.count == star + 3,
-              let high = Self.hexValue(line[star + 1]), let low = Self.hexValue(line[star + 2]),
-              high << 4 | low == checksum
+            let high = Self.hexValue(line[star + 1]), let low = Self.hexValue(line[star + 2]),
+            high << 4 | low == checksum
         else {
             counters.badChecksum &+= 1
             return false
@@ -225,7 +225,8 @@ struct SentenceFramer: Sendable {
         // high bit means a control byte) and adding 0x01 reaches it only from 0x7F (DEL); no carries cross bytes.
         let low = word & ~highBits
         let odd = (~(low &+ ones &* 0x60) | (low &+ ones) | word) & highBits
-        return odd | zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "$")))) | zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "*"))))
+        return odd | zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "$"))))
+            | zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "*"))))
     }
 
     @inline(__always)

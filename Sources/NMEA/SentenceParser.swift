@@ -27,9 +27,13 @@ public enum SentenceParser {
 
     /// Decodes `body` and hands the sentence to `sink` with its concrete type.
     @inline(__always)
-    static func decode<Sink: SentenceSink>(_ body: UnsafeBufferPointer<UInt8>, into sink: inout Sink) -> SentenceOutcome<Sink.Output> {
+    static func decode<Sink: SentenceSink>(_ body: UnsafeBufferPointer<UInt8>, into sink: inout Sink)
+        -> SentenceOutcome<Sink.Output>
+    {
         withUnsafeTemporaryAllocation(of: Int.self, capacity: Fields.storageCapacity) { storage in
-            guard let fields = Fields(body, storage: storage) else { return .invalid(FieldError(index: Fields.maximumCount)) }
+            guard let fields = Fields(body, storage: storage) else {
+                return .invalid(FieldError(index: Fields.maximumCount))
+            }
             do throws(FieldError) {
                 return try decode(fields, into: &sink)
             } catch {
@@ -39,7 +43,9 @@ public enum SentenceParser {
     }
 
     @inline(__always)
-    private static func decode<Sink: SentenceSink>(_ f: Fields, into sink: inout Sink) throws(FieldError) -> SentenceOutcome<Sink.Output> {
+    private static func decode<Sink: SentenceSink>(_ f: Fields, into sink: inout Sink) throws(FieldError)
+        -> SentenceOutcome<Sink.Output>
+    {
         let address = f.range(0)
         guard address.count >= 5 else { return .unknownType }
         let b = f.bytes
@@ -73,16 +79,16 @@ public enum SentenceParser {
 
     private static func talker(_ first: UInt8, _ second: UInt8) -> Talker? {
         switch (first, second) {
-        case (0x47, 0x50): return .gp // GP
-        case (0x47, 0x4E): return .gn // GN
-        case (0x47, 0x4C): return .gl // GL
-        case (0x47, 0x41): return .ga // GA
-        case (0x47, 0x42): return .gb // GB
-        case (0x42, 0x44): return .bd // BD
-        case (0x47, 0x51): return .gq // GQ
-        case (0x51, 0x5A): return .qz // QZ
-        case (0x47, 0x49): return .gi // GI
-        case (0x50, 0x51): return .pq // PQ
+        case (0x47, 0x50): return .gp  // GP
+        case (0x47, 0x4E): return .gn  // GN
+        case (0x47, 0x4C): return .gl  // GL
+        case (0x47, 0x41): return .ga  // GA
+        case (0x47, 0x42): return .gb  // GB
+        case (0x42, 0x44): return .bd  // BD
+        case (0x47, 0x51): return .gq  // GQ
+        case (0x51, 0x5A): return .qz  // QZ
+        case (0x47, 0x49): return .gi  // GI
+        case (0x50, 0x51): return .pq  // PQ
         default: return nil
         }
     }

@@ -1,6 +1,14 @@
 /// Who sent a sentence: the two letters after `$`.
 public enum Talker: String, Sendable, CaseIterable {
-    case gp = "GP", gn = "GN", gl = "GL", ga = "GA", gb = "GB", bd = "BD", gq = "GQ", qz = "QZ", gi = "GI"
+    case gp = "GP"
+    case gn = "GN"
+    case gl = "GL"
+    case ga = "GA"
+    case gb = "GB"
+    case bd = "BD"
+    case gq = "GQ"
+    case qz = "QZ"
+    case gi = "GI"
     /// Quectel's `$PQGSV`/`$PQGSA` quirk (BeiDou/QZSS), decoded like gpsd does.
     case pq = "PQ"
     /// Proprietary sentences (`$P…`), such as Garmin's `PGRME`.

@@ -1,5 +1,5 @@
-import Foundation
 import FlyerProximity
+import Foundation
 import MeridianCore
 
 /// Seeded generator of flyers and query points: clusters around cities plus a uniform
@@ -17,8 +17,10 @@ package struct FlyerWorkload: Sendable {
         package var inactiveShare: Double
         package var referenceTime: Date
 
-        package init(seed: UInt64 = 42, uniformShare: Double = 0.2, areaShare: Double = 0, includePolar: Bool = false,
-                    inactiveShare: Double = 0, referenceTime: Date = Date(timeIntervalSince1970: 1_750_000_000)) {
+        package init(
+            seed: UInt64 = 42, uniformShare: Double = 0.2, areaShare: Double = 0, includePolar: Bool = false,
+            inactiveShare: Double = 0, referenceTime: Date = Date(timeIntervalSince1970: 1_750_000_000)
+        ) {
             self.seed = seed
             self.uniformShare = uniformShare
             self.areaShare = areaShare
@@ -35,10 +37,10 @@ package struct FlyerWorkload: Sendable {
         (48.8566, 2.3522, 8000), (51.5074, -0.1278, 10000), (40.7128, -74.0060, 9000), (35.6762, 139.6503, 12000),
         (-33.8688, 151.2093, 9000), (52.5200, 13.4050, 7000), (-23.5505, -46.6333, 11000), (19.4326, -99.1332, 10000),
         (1.3521, 103.8198, 5000), (55.7558, 37.6173, 9000), (-36.8485, 174.7633, 6000), (64.1466, -21.9426, 3000),
-        (-17.7134, 178.0650, 4000), (65.0, -179.9, 5000), (-16.5, 179.95, 4000), (0.0, 180.0, 3000),
+        (-17.7134, 178.0650, 4000), (65.0, -179.9, 5000), (-16.5, 179.95, 4000), (0.0, 180.0, 3000)
     ]
     private static let polarCities: [(Double, Double, Double)] = [
-        (89.95, 0.0, 8000), (-89.9, 135.0, 6000), (84.9, 179.99, 5000), (-88.0, -179.5, 5000),
+        (89.95, 0.0, 8000), (-89.9, 135.0, 6000), (84.9, 179.99, 5000), (-88.0, -179.5, 5000)
     ]
 
     package var settings: Settings
@@ -66,11 +68,15 @@ package struct FlyerWorkload: Sendable {
             validUntil = settings.referenceTime.addingTimeInterval(86_400)
         }
         // Whole milliseconds, as ISO 8601 text carries them.
-        let milliseconds = { (date: Date?) in date.map { Date(timeIntervalSince1970: ($0.timeIntervalSince1970 * 1000).rounded() / 1000) } }
-        return Flyer(id: id, title: "Flyer \(number % 5000)",
-                     category: categoryIndex < Self.categories.count ? Self.categories[categoryIndex] : nil,
-                     radiusM: (50 + 250 * random.unit()).rounded(), validFrom: milliseconds(validFrom), validUntil: milliseconds(validUntil),
-                     geometry: geometry)
+        let milliseconds = { (date: Date?) in
+            date.map { Date(timeIntervalSince1970: ($0.timeIntervalSince1970 * 1000).rounded() / 1000) }
+        }
+        return Flyer(
+            id: id, title: "Flyer \(number % 5000)",
+            category: categoryIndex < Self.categories.count ? Self.categories[categoryIndex] : nil,
+            radiusM: (50 + 250 * random.unit()).rounded(), validFrom: milliseconds(validFrom),
+            validUntil: milliseconds(validUntil),
+            geometry: geometry)
     }
 
     /// The benchmarks' catalogue: `count` flyers from `seed` (80 % clustered around cities, 20 % uniform),
@@ -107,7 +113,10 @@ package struct FlyerWorkload: Sendable {
         let center = Coordinate.clamped(latitude: latitude, longitude: longitude) ?? fallback
         // Rayleigh-distributed distance: a 2D Gaussian cloud around the centre.
         let distance = spread * (-2 * log(max(1e-12, random.unit()))).squareRoot()
-        guard let point = try? Geodesic.wgs84.direct(from: center, bearing: random.unit() * 360, distance: distance).destination else {
+        guard
+            let point = try? Geodesic.wgs84.direct(from: center, bearing: random.unit() * 360, distance: distance)
+                .destination
+        else {
             return center
         }
         if !settings.includePolar && abs(point.latitude) > 85 { return center }
@@ -121,8 +130,11 @@ package struct FlyerWorkload: Sendable {
         let parts = random.unit() < 0.2 ? 2 : 1
         var polygons: [[[Coordinate]]] = []
         for part in 0..<parts {
-            let partCenter = part == 0 ? center
-                : (try? Geodesic.wgs84.direct(from: center, bearing: random.unit() * 360, distance: 5000).destination) ?? center
+            let partCenter =
+                part == 0
+                ? center
+                : (try? Geodesic.wgs84.direct(from: center, bearing: random.unit() * 360, distance: 5000).destination)
+                    ?? center
             let size = 20 * pow(150, random.unit())
             let corners = 3 + Int(random.next() % 6)
             let start = random.unit() * 360
@@ -130,7 +142,9 @@ package struct FlyerWorkload: Sendable {
             for corner in 0..<corners {
                 let bearing = start + Double(corner) * 360 / Double(corners) + random.unit() * 20
                 let distance = size * (0.5 + random.unit())
-                ring.append((try? Geodesic.wgs84.direct(from: partCenter, bearing: bearing, distance: distance).destination) ?? partCenter)
+                ring.append(
+                    (try? Geodesic.wgs84.direct(from: partCenter, bearing: bearing, distance: distance).destination)
+                        ?? partCenter)
             }
             ring.append(ring[0])
             polygons.append([ring])

@@ -15,25 +15,31 @@ package struct SyntheticCourse: Sendable {
 
     /// The course through `waypoints`, given as metres east and north of `origin`.
     package init(origin: Coordinate, waypoints: [(east: Double, north: Double)]) {
-        self.init(waypoints.compactMap { point in
-            let distance = (point.east * point.east + point.north * point.north).squareRoot()
-            guard distance > 0 else { return origin }
-            let bearing = atan2(point.east, point.north) * 180 / .pi
-            return try? Geodesic.wgs84.direct(from: origin, bearing: bearing, distance: distance).destination
-        })
+        self.init(
+            waypoints.compactMap { point in
+                let distance = (point.east * point.east + point.north * point.north).squareRoot()
+                guard distance > 0 else { return origin }
+                let bearing = atan2(point.east, point.north) * 180 / .pi
+                return try? Geodesic.wgs84.direct(from: origin, bearing: bearing, distance: distance).destination
+            })
     }
 
     /// A rectangular loop from `origin` (its first corner) `width` by `height` metres, turned `heading` degrees
     /// clockwise from north-east, run clockwise or the other way round.
-    package static func loop(origin: Coordinate, width: Double, height: Double, heading: Double = 0,
-                            clockwise: Bool = true) -> SyntheticCourse {
-        let corners: [(Double, Double)] = clockwise
+    package static func loop(
+        origin: Coordinate, width: Double, height: Double, heading: Double = 0,
+        clockwise: Bool = true
+    ) -> SyntheticCourse {
+        let corners: [(Double, Double)] =
+            clockwise
             ? [(0, 0), (0, height), (width, height), (width, 0), (0, 0)]
             : [(0, 0), (width, 0), (width, height), (0, height), (0, 0)]
         let angle = heading * .pi / 180
-        return SyntheticCourse(origin: origin, waypoints: corners.map { east, north in
-            (east * cos(angle) + north * sin(angle), -east * sin(angle) + north * cos(angle))
-        })
+        return SyntheticCourse(
+            origin: origin,
+            waypoints: corners.map { east, north in
+                (east * cos(angle) + north * sin(angle), -east * sin(angle) + north * cos(angle))
+            })
     }
 
     /// The same course run the other way.
@@ -44,8 +50,10 @@ package struct SyntheticCourse: Sendable {
     /// A run along the course at 1 Hz from its start to its end: `speed` gives metres per second at each distance
     /// along the course, every fix is off the course by `jitter` metres (standard deviation, in a random
     /// direction), with 4 m accuracy and the receiver's speed. The same seed gives the same run.
-    package func run(id: String, name: String, activity: Activity = .run, startedAt: Date, jitter: Double = 2,
-                    seed: UInt64 = 1, speed: (Double) -> Double) -> CourseRun {
+    package func run(
+        id: String, name: String, activity: Activity = .run, startedAt: Date, jitter: Double = 2,
+        seed: UInt64 = 1, speed: (Double) -> Double
+    ) -> CourseRun {
         var random = SeededRandom(seed: seed)
         var fixes: [Fix] = []
         var truth: [Double] = []
@@ -55,12 +63,16 @@ package struct SyntheticCourse: Sendable {
             if let onCourse = path.coordinate(at: along) {
                 let east = jitter * Self.gaussian(&random), north = jitter * Self.gaussian(&random)
                 let offset = (east * east + north * north).squareRoot()
-                let position = offset > 0
-                    ? (try? Geodesic.wgs84.direct(from: onCourse, bearing: atan2(east, north) * 180 / .pi, distance: offset))?.destination
+                let position =
+                    offset > 0
+                    ? (try? Geodesic.wgs84.direct(
+                        from: onCourse, bearing: atan2(east, north) * 180 / .pi, distance: offset))?.destination
                     : onCourse
-                fixes.append(Fix(time: startedAt.addingTimeInterval(Double(second)), coordinate: position ?? onCourse,
-                                 altitudeMSL: 100, speed: along >= path.length ? 0 : speed(along), horizontalAccuracy: 4,
-                                 mode: .threeD, providerID: "synthetic"))
+                fixes.append(
+                    Fix(
+                        time: startedAt.addingTimeInterval(Double(second)), coordinate: position ?? onCourse,
+                        altitudeMSL: 100, speed: along >= path.length ? 0 : speed(along), horizontalAccuracy: 4,
+                        mode: .threeD, providerID: "synthetic"))
                 truth.append(along)
             }
             guard along < path.length else { break }

@@ -25,9 +25,11 @@ package struct SyntheticRun: Sendable {
     /// `pauses` are (offset, length) pairs in seconds during which the device is paused and records nothing (as a
     /// paused watch): the runner stands still, and the pause starts a new segment. Every 397th fix has 65 m accuracy.
     /// The same `seed` always gives the same recording.
-    package init(id: String, name: String, activity: Activity = .run, startedAt: Date, origin: Coordinate,
-                duration: Int, paceSecondsPerKilometre: Double = 330, pauses: [(offset: Int, length: Int)] = [],
-                seed: UInt64 = 1) {
+    package init(
+        id: String, name: String, activity: Activity = .run, startedAt: Date, origin: Coordinate,
+        duration: Int, paceSecondsPerKilometre: Double = 330, pauses: [(offset: Int, length: Int)] = [],
+        seed: UInt64 = 1
+    ) {
         self.id = id
         self.name = name
         self.activity = activity
@@ -55,13 +57,18 @@ package struct SyntheticRun: Sendable {
             let accuracy = second % 397 == 200 ? 65 : 3 + Double.random(in: 0..<5, using: &random)
             let latitude = origin.latitude + north / metresPerDegreeLatitude
             let longitude = origin.longitude + east / metresPerDegreeLongitude
-            let coordinate = try? Coordinate(latitude: min(90, max(-90, latitude)), longitude: Geodesic.normalizedLongitude(longitude))
-            fixes.append(Fix(time: startedAt.addingTimeInterval(Double(second)), coordinate: coordinate,
-                             altitudeMSL: 120 + 25 * sin(Double(second) / 600 * .pi) + north * 0.002, speed: speed,
-                             horizontalAccuracy: accuracy, mode: .threeD, providerID: "synthetic"))
+            let coordinate = try? Coordinate(
+                latitude: min(90, max(-90, latitude)), longitude: Geodesic.normalizedLongitude(longitude))
+            fixes.append(
+                Fix(
+                    time: startedAt.addingTimeInterval(Double(second)), coordinate: coordinate,
+                    altitudeMSL: 120 + 25 * sin(Double(second) / 600 * .pi) + north * 0.002, speed: speed,
+                    horizontalAccuracy: accuracy, mode: .threeD, providerID: "synthetic"))
         }
         self.fixes = fixes
-        self.pauses = pauses.map { DateInterval(start: startedAt.addingTimeInterval(Double($0.offset)), duration: Double($0.length)) }
+        self.pauses = pauses.map {
+            DateInterval(start: startedAt.addingTimeInterval(Double($0.offset)), duration: Double($0.length))
+        }
     }
 }
 
@@ -69,6 +76,7 @@ extension Coordinate {
     /// `base` moved by whole degrees, clamped into range (for local scale factors only).
     static func offset(_ base: Coordinate, latitude: Double = 0, longitude: Double = 0) -> Coordinate {
         let lat = base.latitude + (base.latitude + latitude > 90 ? -latitude : latitude)
-        return (try? Coordinate(latitude: lat, longitude: Geodesic.normalizedLongitude(base.longitude + longitude))) ?? base
+        return (try? Coordinate(latitude: lat, longitude: Geodesic.normalizedLongitude(base.longitude + longitude)))
+            ?? base
     }
 }

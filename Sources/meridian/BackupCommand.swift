@@ -27,7 +27,8 @@ struct BackupCommand: AsyncParsableCommand {
         try await reportingFailures {
             let path = try PostgresDump.spatiaLitePath(store)
             guard !FileManager.default.fileExists(atPath: destination) else {
-                throw CommandFailure("\(destination) already exists; give a new name for the backup, or remove that file first")
+                throw CommandFailure(
+                    "\(destination) already exists; give a new name for the backup, or remove that file first")
             }
             let report: StoreCheckReport
             do {
@@ -37,7 +38,9 @@ struct BackupCommand: AsyncParsableCommand {
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0
             let rtrees = report.checks.filter { $0.name == "rtreecheck" }.count
-            print("\(path) backed up to \(destination) (\(size) bytes); the copy is sound (integrity_check, \(Counted.string(rtrees, "R*Tree")))")
+            print(
+                "\(path) backed up to \(destination) (\(size) bytes); the copy is sound (integrity_check, \(Counted.string(rtrees, "R*Tree")))"
+            )
         }
     }
 }
@@ -48,7 +51,8 @@ enum PostgresDump {
     static func spatiaLitePath(_ store: StoreLocationOptions) throws -> String {
         let path = store.storePath(try store.loadConfig())
         guard Store.looksLikeURL(path) else { return path }
-        throw CommandFailure("""
+        throw CommandFailure(
+            """
             \(path) is a PostgreSQL database: back it up with PostgreSQL's own tools, e.g. \
             pg_dump --format=custom --file=meridian-flyers.dump \(ShellWord.quoted(path)) \
             (restore with pg_restore --clean --if-exists --dbname=\(ShellWord.quoted(path)) meridian-flyers.dump)

@@ -23,7 +23,10 @@ struct ConfigCommand: AsyncParsableCommand {
         @Argument(help: "Configuration file (default Config/meridian.yaml or MERIDIAN_CONFIG).")
         var path: String?
 
-        @Flag(help: "Print {\"file\", \"valid\", …} as JSON: the summary's figures, or the error with its line and key path.")
+        @Flag(
+            help:
+                "Print {\"file\", \"valid\", …} as JSON: the summary's figures, or the error with its line and key path."
+        )
         var json = false
 
         func run() async throws {
@@ -40,7 +43,8 @@ struct ConfigCommand: AsyncParsableCommand {
                     resources[StoreKey.self] = try Store.inMemory()
                     var logger = Logger(label: "meridian.config-check")
                     logger.logLevel = .critical
-                    _ = try PluginHost(config: config, registry: StandardPlugins.registry, logger: logger, resources: resources)
+                    _ = try PluginHost(
+                        config: config, registry: StandardPlugins.registry, logger: logger, resources: resources)
                     print(json ? try MeridianJSON.string(Report(config, file: file)) : Self.summary(config, file: file))
                 } catch var error as ConfigError {
                     // The checks after loading (http, TLS files, plugins) name the key; the file is this one.

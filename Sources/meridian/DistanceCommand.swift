@@ -8,7 +8,8 @@ struct DistanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "distance",
         abstract: "Geodesic distance and bearings between two points (WGS84, Karney).",
-        discussion: "Points are LAT,LON in decimal degrees; negative values are fine: meridian distance -33.86,151.21 51.5,-0.12"
+        discussion:
+            "Points are LAT,LON in decimal degrees; negative values are fine: meridian distance -33.86,151.21 51.5,-0.12"
     )
 
     @Argument(parsing: .allUnrecognized, help: "Two points, each LAT,LON.")
@@ -28,16 +29,21 @@ struct DistanceCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let coordinates = try CoordinateArguments.parse(points, count: 2...2, expected: "exactly two points LAT,LON LAT,LON")
+            let coordinates = try CoordinateArguments.parse(
+                points, count: 2...2, expected: "exactly two points LAT,LON LAT,LON")
             let result = Geodesic.wgs84.inverse(from: coordinates[0], to: coordinates[1])
             if json {
-                print(try MeridianJSON.string(Result(meters: result.distance, initialBearing: result.initialBearing,
-                                                     finalBearing: result.finalBearing)))
+                print(
+                    try MeridianJSON.string(
+                        Result(
+                            meters: result.distance, initialBearing: result.initialBearing,
+                            finalBearing: result.finalBearing)))
             } else {
-                print("\(DistanceFormat.string(metres: result.distance, units: units))"
-                      + " (\(NumberText.fixed(result.distance, decimals: 3)) m),"
-                      + " initial bearing \(NumberText.fixed(result.initialBearing, decimals: 2))°,"
-                      + " final bearing \(NumberText.fixed(result.finalBearing, decimals: 2))°")
+                print(
+                    "\(DistanceFormat.string(metres: result.distance, units: units))"
+                        + " (\(NumberText.fixed(result.distance, decimals: 3)) m),"
+                        + " initial bearing \(NumberText.fixed(result.initialBearing, decimals: 2))°,"
+                        + " final bearing \(NumberText.fixed(result.finalBearing, decimals: 2))°")
             }
         }
     }

@@ -37,12 +37,14 @@ struct FormatCommand: AsyncParsableCommand {
         try await reportingFailures {
             let value = try CoordinateArguments.positional(value)
             guard value.count == 1, let number = Double(value[0]) else {
-                throw CommandFailure("expected one number after '\(kind.rawValue)', got '\(value.joined(separator: " "))'", code: 2)
+                throw CommandFailure(
+                    "expected one number after '\(kind.rawValue)', got '\(value.joined(separator: " "))'", code: 2)
             }
             // A negative distance, duration or speed means nothing (the formats would show 0); a pace of 0 or less is
             // the documented "--:--" (no pace).
             guard !(number < 0) || kind == .pace else {
-                throw CommandFailure("\(kind.rawValue) \(value[0]) is negative; give a value of 0 or more in SI units", code: 2)
+                throw CommandFailure(
+                    "\(kind.rawValue) \(value[0]) is negative; give a value of 0 or more in SI units", code: 2)
             }
             let text: String
             switch kind {
@@ -51,7 +53,12 @@ struct FormatCommand: AsyncParsableCommand {
             case .duration: text = TimeFormat.duration(seconds: number)
             case .speed: text = TimeFormat.speed(metresPerSecond: number, units: units)
             }
-            print(json ? try MeridianJSON.string(Report(kind: kind.rawValue, value: number.isFinite ? number : nil, units: units.rawValue, text: text)) : text)
+            print(
+                json
+                    ? try MeridianJSON.string(
+                        Report(
+                            kind: kind.rawValue, value: number.isFinite ? number : nil, units: units.rawValue,
+                            text: text)) : text)
         }
     }
 }

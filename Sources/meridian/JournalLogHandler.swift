@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Log lines for journald when systemd connects stderr to the journal (`JOURNAL_STREAM`): each line starts with its
 /// syslog priority (`<3>` for error, …), which journald reads as the entry's level, and carries no timestamp of its
@@ -42,10 +43,13 @@ struct JournalLogHandler: LogHandler {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let own = event.metadata { merged.merge(own) { $1 } }
-        let details = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let details =
+            merged.isEmpty
+            ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let prefix = "<\(Self.priority(event.level))>"
         // Every line carries the priority: journald files each line as an entry of its own.
-        let text = "\(label): \(event.message)\(details)".split(separator: "\n", omittingEmptySubsequences: false)
+        let text =
+            "\(label): \(event.message)\(details)".split(separator: "\n", omittingEmptySubsequences: false)
             .map { prefix + $0 }.joined(separator: "\n") + "\n"
         // One write per event, so that lines of concurrent events never interleave.
         _ = Array(text.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }

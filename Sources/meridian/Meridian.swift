@@ -17,14 +17,15 @@ struct Meridian: AsyncParsableCommand {
             FormatCommand.self,
             StoreCommand.self,
             BackupCommand.self,
-            RestoreCommand.self,
+            RestoreCommand.self
         ] + StandardPlugins.commandLine.commands
     )
 }
 
 extension Meridian {
     /// What `--version` prints: the version, and each plugin's schema version (the number of its migrations).
-    static let versionText = "\(MeridianVersion.current) (database schema: "
+    static let versionText =
+        "\(MeridianVersion.current) (database schema: "
         + StandardPlugins.schemas.map { "\($0.plugin) \($0.identifiers.count)" }.joined(separator: ", ") + ")"
 }
 

@@ -9,7 +9,9 @@ struct PluginsCommand: AsyncParsableCommand {
         abstract: "List the provider and consumer types this build knows, with their options."
     )
 
-    @Flag(help: "Print {\"providers\": [type…], \"consumers\": [type…]}, each type with its summary, options and commands.")
+    @Flag(
+        help:
+            "Print {\"providers\": [type…], \"consumers\": [type…]}, each type with its summary, options and commands.")
     var json = false
 
     /// One plugin type in the JSON form.
@@ -32,7 +34,9 @@ struct PluginsCommand: AsyncParsableCommand {
             type = plugin.type
             summary = plugin.summary
             options = plugin.options.map {
-                Option(name: $0.name, kind: $0.kind, default: $0.defaultValue, required: $0.defaultValue == nil, summary: $0.summary)
+                Option(
+                    name: $0.name, kind: $0.kind, default: $0.defaultValue, required: $0.defaultValue == nil,
+                    summary: $0.summary)
             }
             self.commands = commands.compactMap { $0.configuration.commandName }
         }
@@ -42,8 +46,14 @@ struct PluginsCommand: AsyncParsableCommand {
         let commandLine = StandardPlugins.commandLine
         let registry = commandLine.plugins
         if json {
-            let document = ["providers": registry.providerTypes.map { TypeDescription($0, commands: commandLine.commands(ofProvider: $0.type)) },
-                            "consumers": registry.consumerTypes.map { TypeDescription($0, commands: commandLine.commands(ofConsumer: $0.type)) }]
+            let document = [
+                "providers": registry.providerTypes.map {
+                    TypeDescription($0, commands: commandLine.commands(ofProvider: $0.type))
+                },
+                "consumers": registry.consumerTypes.map {
+                    TypeDescription($0, commands: commandLine.commands(ofConsumer: $0.type))
+                }
+            ]
             return try await reportingFailures { print(try MeridianJSON.string(document)) }
         }
         print("Providers (each entry also takes id, priority, stale_after):")

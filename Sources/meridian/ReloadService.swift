@@ -30,7 +30,9 @@ struct ReloadService: Service {
         do {
             loaded = try ConfigLoader.load(path: configPath, environment: environment)
         } catch {
-            logger.error("SIGHUP: \(configPath) was not reloaded: \(error); nothing changed (fix the file and send SIGHUP again)")
+            logger.error(
+                "SIGHUP: \(configPath) was not reloaded: \(error); nothing changed (fix the file and send SIGHUP again)"
+            )
             return
         }
         let level = Logger.Level(rawValue: loaded.logLevel) ?? .info
@@ -40,8 +42,10 @@ struct ReloadService: Service {
         // shown: a switch to a quieter level, or a reload under `warning`.
         let shown = min(previous, level)
         LogSetup.level.withLock { $0 = shown }
-        logger.log(level: max(.notice, shown),
-                   "SIGHUP: reloaded logging from \(configPath): \(change); other settings take effect when the service restarts")
+        logger.log(
+            level: max(.notice, shown),
+            "SIGHUP: reloaded logging from \(configPath): \(change); other settings take effect when the service restarts"
+        )
         LogSetup.level.withLock { $0 = level }
     }
 
@@ -53,7 +57,9 @@ struct ReloadService: Service {
             let summary = try certificate.reload()
             logger.notice("SIGHUP: reloaded TLS from \(certificate.settings.certificate): \(summary)")
         } catch {
-            logger.error("SIGHUP: TLS files were not reloaded: \(error); still serving \(certificate.summary) (fix the files and send SIGHUP again)")
+            logger.error(
+                "SIGHUP: TLS files were not reloaded: \(error); still serving \(certificate.summary) (fix the files and send SIGHUP again)"
+            )
         }
     }
 }

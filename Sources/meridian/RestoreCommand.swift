@@ -29,7 +29,9 @@ struct RestoreCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure("restore of \(source) failed: \(error)")
             }
-            let kept = FileManager.default.fileExists(atPath: path + ".before-restore") ? "; the database it replaced is \(path).before-restore" : ""
+            let kept =
+                FileManager.default.fileExists(atPath: path + ".before-restore")
+                ? "; the database it replaced is \(path).before-restore" : ""
             print("\(source) restored to \(path)\(kept)")
         }
     }

@@ -16,12 +16,18 @@ struct ServeAccess {
             (tokenFile, token) = (nil, configured)
         } else if config.http.openLoopback {
             (tokenFile, token) = (nil, nil)
-            logger.warning("http.open_loopback: requests from this machine need no token, and a reverse proxy on it makes every request from elsewhere one of them; remove http.open_loopback unless nothing but you can reach this machine")
+            logger.warning(
+                "http.open_loopback: requests from this machine need no token, and a reverse proxy on it makes every request from elsewhere one of them; remove http.open_loopback unless nothing but you can reach this machine"
+            )
         } else {
             let file = TokenFile.path(database: config.store.path)
             let (token, created) = try TokenFile.readOrCreate(file)
             (tokenFile, self.token) = (file, token)
-            if created { logger.notice("made an API token in \(file) (readable by this user only); `meridian` commands on this machine read it from there") }
+            if created {
+                logger.notice(
+                    "made an API token in \(file) (readable by this user only); `meridian` commands on this machine read it from there"
+                )
+            }
         }
     }
 

@@ -33,7 +33,9 @@ struct ServeCommand: AsyncParsableCommand {
                 settings = try ConfigLoader.load(path: path, environment: environment)
                 try MeridianServer.validate(settings.http)
                 try MeridianServer.checkCanListen(settings.http)
-                certificate = try settings.http.tls.map { settings throws(ConfigError) in try ServerCertificate(settings: settings) }
+                certificate = try settings.http.tls.map { settings throws(ConfigError) in
+                    try ServerCertificate(settings: settings)
+                }
             } catch var error as ConfigError {
                 if error.file == nil { error.file = path }
                 throw CommandFailure("\(error)", code: 2)
@@ -49,8 +51,9 @@ struct ServeCommand: AsyncParsableCommand {
                 // The service runs for a long time on what it reads now: every page and index is checked before
                 // it starts, unless the file is exactly as this service left it after such a check (then the
                 // check runs in the background, `StoreCheckService`, and the service answers at once).
-                store = try Store.open(path: settings.store.path, check: .integrityUnlessUnchanged,
-                                       busyTimeout: settings.store.busyTimeout, logger: logger)
+                store = try Store.open(
+                    path: settings.store.path, check: .integrityUnlessUnchanged,
+                    busyTimeout: settings.store.busyTimeout, logger: logger)
                 // A new database receives every schema `meridian --version` names, whatever plugins are configured.
                 for schema in StandardPlugins.schemas { try store.migrate(schema) }
                 resources[StoreKey.self] = store
@@ -64,29 +67,39 @@ struct ServeCommand: AsyncParsableCommand {
             let application: MeridianApplication
             do {
                 application = try MeridianApplication(
-                    config: served, plugins: StandardPlugins.registry, resources: resources, prometheus: registry, metrics: metrics,
+                    config: served, plugins: StandardPlugins.registry, resources: resources, prometheus: registry,
+                    metrics: metrics,
                     certificate: certificate, logger: logger
                 ) { port in
                     // First, so that whoever waits for "listening on" finds the link in the log already.
                     access.announce(http: served.http, port: port, logger: logger)
                     let scheme = certificate == nil ? "http" : "https"
-                    logger.notice("Meridian \(MeridianVersion.current) listening on \(scheme)://\(served.http.host):\(port) (config \(path))\(certificate.map { "; TLS \($0.summary)" } ?? "")")
+                    logger.notice(
+                        "Meridian \(MeridianVersion.current) listening on \(scheme)://\(served.http.host):\(port) (config \(path))\(certificate.map { "; TLS \($0.summary)" } ?? "")"
+                    )
                     systemd?.ready(port: port)
                 }
             } catch let error as ConfigError {
                 throw CommandFailure("\(error)", code: 2)
             }
             // Shutdown runs in reverse order: the host drains the consumers first, the HTTP server stops last.
-            let group = ServiceGroup(configuration: .init(
-                services: application.services + (store.wholeFileCheckDeferred ? [StoreCheckService(store: store, logger: logger)] : [])
-                    + [ReloadService(signals: hangups, configPath: path, environment: environment, certificate: certificate,
-                                   logger: logger)]
-                    + (systemd.map { [$0] } ?? []),
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger
-            ))
+            let group = ServiceGroup(
+                configuration: .init(
+                    services: application.services
+                        + (store.wholeFileCheckDeferred ? [StoreCheckService(store: store, logger: logger)] : [])
+                        + [
+                            ReloadService(
+                                signals: hangups, configPath: path, environment: environment, certificate: certificate,
+                                logger: logger)
+                        ]
+                        + (systemd.map { [$0] } ?? []),
+                    gracefulShutdownSignals: [.sigterm, .sigint],
+                    logger: logger
+                ))
             if store.wholeFileCheckDeferred {
-                logger.notice("store: \(store.path) is as this service left it after its last check; checking it again in the background")
+                logger.notice(
+                    "store: \(store.path) is as this service left it after its last check; checking it again in the background"
+                )
             }
             try await group.run()
             store.close(logger: logger)

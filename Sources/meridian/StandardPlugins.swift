@@ -31,5 +31,6 @@ enum StandardPlugins {
 
     /// Every table schema in the order its migrations must run (`meridian store migrate`; `meridian serve` applies them
     /// all when it opens the store, whichever plugins the configuration enables).
-    static let schemas: [PluginSchema] = [Store.schema] + RunTrackerSchema.schemas + [FlyerSchema.schema, DeviceStore.schema]
+    static let schemas: [PluginSchema] =
+        [Store.schema] + RunTrackerSchema.schemas + [FlyerSchema.schema, DeviceStore.schema]
 }

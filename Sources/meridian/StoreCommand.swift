@@ -1,7 +1,7 @@
 import ArgumentParser
+import Logging
 import MeridianCLI
 import MeridianCore
-import Logging
 import MeridianStore
 
 /// `meridian store check`: checks the database file thoroughly and says what is damaged and what to do;
@@ -50,7 +50,9 @@ struct StoreCommand: AsyncParsableCommand {
         static func text(_ report: StoreCheckReport) -> String {
             let rtrees = report.checks.filter { $0.name == "rtreecheck" }.count
             guard !report.isHealthy else {
-                let checks = report.checks.map(\.name).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+                let checks = report.checks.map(\.name).reduce(into: [String]()) {
+                    if !$0.contains($1) { $0.append($1) }
+                }
                 return "\(report.path): ok (\(checks.joined(separator: ", ")); \(Counted.string(rtrees, "R*Tree")))"
             }
             var lines = ["\(report.path): damaged"]
@@ -60,7 +62,8 @@ struct StoreCommand: AsyncParsableCommand {
                 for problem in check.problems { lines.append("  \(name): \(problem)") }
             }
             lines.append("damaged: \(report.damaged.joined(separator: ", "))")
-            lines.append("""
+            lines.append(
+                """
                 what to do: stop the service and restore the file from a backup; without one, move the file away, \
                 start with a new store and re-import your data with each plugin's import command (meridian help lists them)
                 """)
@@ -95,7 +98,10 @@ struct StoreCommand: AsyncParsableCommand {
                     throw CommandFailure("\(error)")
                 }
                 guard !dryRun else {
-                    print(pending.isEmpty ? "\(path): no pending migrations" : "\(path): \(Counted.string(pending.count, "pending migration")):")
+                    print(
+                        pending.isEmpty
+                            ? "\(path): no pending migrations"
+                            : "\(path): \(Counted.string(pending.count, "pending migration")):")
                     pending.forEach { print("  \($0)") }
                     return
                 }
@@ -106,7 +112,10 @@ struct StoreCommand: AsyncParsableCommand {
                 } catch {
                     throw CommandFailure("\(error)")
                 }
-                print(pending.isEmpty ? "\(path): no pending migrations" : "\(path): applied \(Counted.string(pending.count, "migration")):")
+                print(
+                    pending.isEmpty
+                        ? "\(path): no pending migrations"
+                        : "\(path): applied \(Counted.string(pending.count, "migration")):")
                 pending.forEach { print("  \($0)") }
             }
         }

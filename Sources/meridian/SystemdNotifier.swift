@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import ServiceLifecycle
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// systemd's readiness protocol (`sd_notify`) for `meridian serve` under `Type=notify` (dist/systemd/meridian.service):
 /// `READY=1` once the HTTP port answers, `WATCHDOG=1` at half of `WatchdogSec` (`WATCHDOG_USEC`), `STOPPING=1` when
@@ -52,7 +53,8 @@ struct SystemdNotifier: Service {
     func send(_ state: String) {
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else {
-            logger.warning("systemd: cannot create a socket to notify \(socketPath): \(String(cString: strerror(errno)))")
+            logger.warning(
+                "systemd: cannot create a socket to notify \(socketPath): \(String(cString: strerror(errno)))")
             return
         }
         defer { close(descriptor) }
@@ -75,7 +77,9 @@ struct SystemdNotifier: Service {
             }
         }
         if sent < 0 {
-            logger.warning("systemd: cannot notify \(socketPath) of \(state.prefix { $0 != "\n" }): \(String(cString: strerror(errno)))")
+            logger.warning(
+                "systemd: cannot notify \(socketPath) of \(state.prefix { $0 != "\n" }): \(String(cString: strerror(errno)))"
+            )
         }
     }
 }

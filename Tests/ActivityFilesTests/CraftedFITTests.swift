@@ -14,7 +14,7 @@ struct CraftedFITTests {
 
     /// A record definition: timestamp, lat, lon, heart rate, cadence, enhanced altitude, speed.
     private static let recordFields: [FITWriter.Field] = [
-        .uint32(253), .sint32(0), .sint32(1), .uint8(3), .uint8(4), .uint32(78), .uint16(6),
+        .uint32(253), .sint32(0), .sint32(1), .uint8(3), .uint8(4), .uint32(78), .uint16(6)
     ]
 
     private func writeRecords(bigEndian: Bool) -> [UInt8] {
@@ -51,13 +51,13 @@ struct CraftedFITTests {
     @Test func compressedTimestampsRollOverAgainstTheLastFullTimestamp() throws {
         var writer = FITWriter()
         writer.define(local: 0, global: 20, [.uint32(253), .uint8(3)])
-        let base = (Self.start & ~0x1F) + 30   // low five bits 30
+        let base = (Self.start & ~0x1F) + 30  // low five bits 30
         writer.data(local: 0, [base, 100])
         writer.define(local: 1, global: 20, [.uint8(3)])
-        writer.data(local: 1, [101], compressedTimeOffset: 31)   // +1
-        writer.data(local: 1, [102], compressedTimeOffset: 2)    // rolls over: +4
-        writer.data(local: 1, [103], compressedTimeOffset: 2)    // same second again
-        writer.data(local: 1, [104], compressedTimeOffset: 1)    // rolls over: +31 from the last
+        writer.data(local: 1, [101], compressedTimeOffset: 31)  // +1
+        writer.data(local: 1, [102], compressedTimeOffset: 2)  // rolls over: +4
+        writer.data(local: 1, [103], compressedTimeOffset: 2)  // same second again
+        writer.data(local: 1, [104], compressedTimeOffset: 1)  // rolls over: +31 from the last
         let samples = try #require(try read(writer.file()).first).samples
         let origin = samples[0].time
         #expect(samples.map { $0.time.timeIntervalSince(origin) } == [0, 1, 4, 4, 35])
@@ -66,12 +66,14 @@ struct CraftedFITTests {
 
     @Test func developerFieldsUnknownMessagesAndArraysAreSkippedBySize() throws {
         var writer = FITWriter()
-        writer.define(local: 2, global: 65_280, [.bytes(0, 7), .uint16(1)])   // a manufacturer's own message
+        writer.define(local: 2, global: 65_280, [.bytes(0, 7), .uint16(1)])  // a manufacturer's own message
         writer.data(local: 2, [1, 2])
-        writer.define(local: 0, global: 20, [.uint32(253), .bytes(200, 5), .array(3, count: 2), .uint8(4)],
-                      developerFieldSizes: [3, 4])
+        writer.define(
+            local: 0, global: 20, [.uint32(253), .bytes(200, 5), .array(3, count: 2), .uint8(4)],
+            developerFieldSizes: [3, 4])
         writer.data(local: 0, [Self.start, 7, 140, 90])
-        writer.define(local: 1, global: 20, [.uint32(253), FITWriter.Field(number: 3, size: 3, baseType: 0x84)])  // 3 bytes of uint16: not whole
+        // 3 bytes of uint16: not whole
+        writer.define(local: 1, global: 20, [.uint32(253), FITWriter.Field(number: 3, size: 3, baseType: 0x84)])
         writer.data(local: 1, [Self.start + 1, 150])
         let activity = try #require(try read(writer.file()).first)
         #expect(activity.samples.count == 2)
@@ -86,7 +88,8 @@ struct CraftedFITTests {
         writer.define(local: 1, global: 20, [.uint32(253), .uint8(4)])
         writer.data(local: 1, [Self.start, 80])
         if inSession {
-            writer.define(local: 0, global: 18, [.uint32(253), .uint32(2), .enumeration(5), .enumeration(6), .uint32(8)])
+            writer.define(
+                local: 0, global: 18, [.uint32(253), .uint32(2), .enumeration(5), .enumeration(6), .uint32(8)])
             writer.data(local: 0, [Self.start + 60, Self.start, sport, subSport, 60_000])
         } else {
             writer.define(local: 0, global: 12, [.enumeration(0), .enumeration(1)])
@@ -111,14 +114,16 @@ struct CraftedFITTests {
 
     @Test func severalSessionsGiveOneActivityEach() throws {
         var writer = FITWriter()
-        writer.define(local: 0, global: 18, [.uint32(253), .uint32(2), .enumeration(5), .uint32(7), .uint32(8), .uint32(9), .uint8(18)])
+        writer.define(
+            local: 0, global: 18,
+            [.uint32(253), .uint32(2), .enumeration(5), .uint32(7), .uint32(8), .uint32(9), .uint8(18)])
         writer.define(local: 1, global: 20, [.uint32(253), .uint8(3), .uint8(4)])
         writer.define(local: 2, global: 21, [.uint32(253), .enumeration(0), .enumeration(1)])
         writer.define(local: 3, global: 19, [.uint32(253), .uint32(2), .uint32(8), .uint32(9)])
-        writer.data(local: 2, [Self.start, 0, 0])             // timer start
+        writer.data(local: 2, [Self.start, 0, 0])  // timer start
         writer.data(local: 1, [Self.start, 150, 80])
-        writer.data(local: 2, [Self.start + 60, 0, 4])        // stop_all
-        writer.data(local: 2, [Self.start + 70, 0, 0])        // start
+        writer.data(local: 2, [Self.start + 60, 0, 4])  // stop_all
+        writer.data(local: 2, [Self.start + 70, 0, 0])  // start
         writer.data(local: 1, [Self.start + 90, 151, 81])
         writer.data(local: 3, [Self.start + 100, Self.start, 90_000, 25_000])
         writer.data(local: 1, [Self.start + 150, 152, 82])
@@ -171,7 +176,8 @@ struct CraftedFITTests {
         undefined.raw([0x05, 1, 2, 3])
         #expect { try read(undefined.file()) } throws: { error in
             let error = error as? ActivityFileError
-            return error?.byteOffset == 14 && error?.message.contains("local type 5, which no definition message introduced") == true
+            return error?.byteOffset == 14
+                && error?.message.contains("local type 5, which no definition message introduced") == true
         }
         var header = writeRecords(bigEndian: false)
         header[12] ^= 0xFF
@@ -188,16 +194,19 @@ struct CraftedFITTests {
         }
         var past = FITWriter()
         past.define(local: 0, global: 20, [.uint32(253), .uint8(3)])
-        past.raw([0x00, 1, 2])   // a data message that needs 5 bytes, 3 before the declared end
+        past.raw([0x00, 1, 2])  // a data message that needs 5 bytes, 3 before the declared end
         #expect { try read(past.file()) } throws: { error in
             (error as? ActivityFileError)?.message.contains("runs past the end of the data the header declares") == true
         }
-        #expect(try read(FITWriter().file(headerSize: 14, headerCRC: false)).first?.samples.isEmpty == true,
-                "an empty file with a zero header CRC is valid")
+        #expect(
+            try read(FITWriter().file(headerSize: 14, headerCRC: false)).first?.samples.isEmpty == true,
+            "an empty file with a zero header CRC is valid")
     }
 }
 
 extension FITWriter.Field {
     /// An array of `count` uint8.
-    static func array(_ number: UInt8, count: UInt8) -> FITWriter.Field { .init(number: number, size: count, baseType: 0x02) }
+    static func array(_ number: UInt8, count: UInt8) -> FITWriter.Field {
+        .init(number: number, size: count, baseType: 0x02)
+    }
 }

@@ -20,7 +20,10 @@ struct DamagedFITTests {
         // fitparse: "CRC Mismatch [computed: 0xA1D5, read: 0xB1D5]"; the CRC is stored after 12 + 757 bytes.
         #expect(error.byteOffset == 769)
         #expect(error.message.contains("file CRC mismatch (computed 0xA1D5, stored 0xB1D5)"))
-        #expect(error.description.hasSuffix("fitparse__activity-filecrc.fit: byte 769: file CRC mismatch (computed 0xA1D5, stored 0xB1D5); the file is damaged, export it again; the first 769 of 771 bytes (99.7 %, 14 records) are readable and can be salvaged"))
+        #expect(
+            error.description.hasSuffix(
+                "fitparse__activity-filecrc.fit: byte 769: file CRC mismatch (computed 0xA1D5, stored 0xB1D5); the file is damaged, export it again; the first 769 of 771 bytes (99.7 %, 14 records) are readable and can be salvaged"
+            ))
     }
 
     @Test func corruptHeaderOfTheSecondChainedFile() throws {
@@ -35,7 +38,10 @@ struct DamagedFITTests {
         let error = try #require(refusal(reading: "fitparse__activity-unexpected-eof.fit"))
         // The last record, the activity message of local type 5, starts at byte 751 and needs 18 bytes.
         #expect(error.byteOffset == 751)
-        #expect(error.message == "unexpected end of file at byte 768 while reading a record of local type 5; the file is cut short, copy or export it again")
+        #expect(
+            error.message
+                == "unexpected end of file at byte 768 while reading a record of local type 5; the file is cut short, copy or export it again"
+        )
     }
 
     @Test func everyOtherByteCountOfTheFileIsRefusedToo() throws {

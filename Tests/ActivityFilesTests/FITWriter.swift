@@ -16,7 +16,9 @@ struct FITWriter {
         static func sint32(_ number: UInt8) -> Field { Field(number: number, size: 4, baseType: 0x85) }
         static func uint32(_ number: UInt8) -> Field { Field(number: number, size: 4, baseType: 0x86) }
         static func bytes(_ number: UInt8, _ size: UInt8) -> Field { Field(number: number, size: size, baseType: 0x0D) }
-        static func string(_ number: UInt8, _ size: UInt8) -> Field { Field(number: number, size: size, baseType: 0x07) }
+        static func string(_ number: UInt8, _ size: UInt8) -> Field {
+            Field(number: number, size: size, baseType: 0x07)
+        }
     }
 
     private struct Definition {
@@ -35,8 +37,10 @@ struct FITWriter {
         return Int64(date.timeIntervalSince1970) - 631_065_600
     }
 
-    mutating func define(local: UInt8, global: UInt16, bigEndian: Bool = false, _ fields: [Field],
-                         developerFieldSizes: [UInt8] = []) {
+    mutating func define(
+        local: UInt8, global: UInt16, bigEndian: Bool = false, _ fields: [Field],
+        developerFieldSizes: [UInt8] = []
+    ) {
         let hasDeveloper = !developerFieldSizes.isEmpty
         records.append(0x40 | (hasDeveloper ? 0x20 : 0) | local)
         records.append(0)
@@ -80,7 +84,10 @@ struct FITWriter {
         }
         var bytes = [UInt8](repeating: 0xFF, count: Int(field.size))
         let signed = [1, 3, 5].contains(field.baseType & 0x1F)
-        let invalid: UInt64 = signed ? (UInt64(1) << (elementSize * 8 - 1)) - 1 : (elementSize == 8 ? .max : (UInt64(1) << (elementSize * 8)) - 1)
+        let invalid: UInt64 =
+            signed
+            ? (UInt64(1) << (elementSize * 8 - 1)) - 1
+            : (elementSize == 8 ? .max : (UInt64(1) << (elementSize * 8)) - 1)
         let bits = value.map { UInt64(bitPattern: $0) } ?? invalid
         var element = (0..<elementSize).map { UInt8(truncatingIfNeeded: bits >> (8 * UInt64($0))) }
         if bigEndian { element.reverse() }
@@ -91,8 +98,10 @@ struct FITWriter {
     /// The whole file: header (12 or 14 bytes, with its CRC), records, file CRC.
     func file(headerSize: UInt8 = 14, headerCRC: Bool = true) -> [UInt8] {
         let size = UInt32(records.count)
-        var header: [UInt8] = [headerSize, 0x20, 0x08, 0x08,
-                               UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24)]
+        var header: [UInt8] = [
+            headerSize, 0x20, 0x08, 0x08,
+            UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24)
+        ]
         header += Array(".FIT".utf8)
         if headerSize == 14 {
             let crc = headerCRC ? Self.crc(header[...]) : 0
@@ -105,8 +114,10 @@ struct FITWriter {
 
     /// CRC-16 exactly as the FIT SDK documents it (nibble table), independent of the decoder's.
     static func crc(_ bytes: ArraySlice<UInt8>) -> UInt16 {
-        let table: [UInt16] = [0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
-                               0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400]
+        let table: [UInt16] = [
+            0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
+            0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400
+        ]
         return table.withUnsafeBufferPointer { table in
             bytes.withUnsafeBufferPointer { bytes in
                 var crc: UInt16 = 0

@@ -24,18 +24,25 @@ struct GPXTests {
     static let truths: [GPXTruth] = [
         .init(name: "fitotrackfork__Workout-2023-08-20-13-48-44.gpx", creator: "sportractive.com", points: 1620),
         .init(name: "gpxpy__around-visnjan-with-car.gpx", creator: "eTrex 20x", points: 104),
-        .init(name: "gpxpy__korita-zbevnica.gpx", creator: "GPSBabel - http://www.gpsbabel.org", points: 871,
-              withoutTime: 358, pauses: 1, sport: .other),
-        .init(name: "pytrainer__gpxplus_sample.gpx", creator: "pytrainer http://sourceforge.net/projects/pytrainer",
-              points: 666, heartRate: 666),
-        .init(name: "sportstracker__Edge705-Running-HR-2Laps.from-tcx.gpx",
-              creator: "tcx2gpx (research conversion of Edge705-Running-Heartrate-2Laps.tcx)", points: 1247,
-              pauses: 2, heartRate: 1247, sport: .ride),
-        .init(name: "sportstracker__bike-tour-garmin-oregon-trackpointextension-v2.gpx", creator: "Oregon 450",
-              points: 204, heartRate: 204),
-        .init(name: "sportstracker__bike-tour-gpsies.gpx", creator: "GPSies http://www.gpsies.com - DD-Tisa-Decin", points: 199),
-        .init(name: "sportstracker__bike-tour-holux-funtrek-130-pro-with-heartrate.gpx", creator: "HOLUX GM-130",
-              points: 179, heartRate: 179, cadence: 112),
+        .init(
+            name: "gpxpy__korita-zbevnica.gpx", creator: "GPSBabel - http://www.gpsbabel.org", points: 871,
+            withoutTime: 358, pauses: 1, sport: .other),
+        .init(
+            name: "pytrainer__gpxplus_sample.gpx", creator: "pytrainer http://sourceforge.net/projects/pytrainer",
+            points: 666, heartRate: 666),
+        .init(
+            name: "sportstracker__Edge705-Running-HR-2Laps.from-tcx.gpx",
+            creator: "tcx2gpx (research conversion of Edge705-Running-Heartrate-2Laps.tcx)", points: 1247,
+            pauses: 2, heartRate: 1247, sport: .ride),
+        .init(
+            name: "sportstracker__bike-tour-garmin-oregon-trackpointextension-v2.gpx", creator: "Oregon 450",
+            points: 204, heartRate: 204),
+        .init(
+            name: "sportstracker__bike-tour-gpsies.gpx", creator: "GPSies http://www.gpsies.com - DD-Tisa-Decin",
+            points: 199),
+        .init(
+            name: "sportstracker__bike-tour-holux-funtrek-130-pro-with-heartrate.gpx", creator: "HOLUX GM-130",
+            points: 179, heartRate: 179, cadence: 112)
     ]
 
     @Test("every shared GPX file", arguments: truths)
@@ -59,8 +66,10 @@ struct GPXTests {
     }
 
     @Test func holuxWritesHeartRateAsBpmAndCadenceAsRpm() throws {
-        let activity = try #require(try ActivityFileReader.read(
-            contentsOf: TestData.url("gpx/sportstracker__bike-tour-holux-funtrek-130-pro-with-heartrate.gpx")).first)
+        let activity = try #require(
+            try ActivityFileReader.read(
+                contentsOf: TestData.url("gpx/sportstracker__bike-tour-holux-funtrek-130-pro-with-heartrate.gpx")
+            ).first)
         let first = try #require(activity.samples.first)
         #expect(ISO8601.string(from: first.time) == "2011-11-03T09:09:25.000Z")
         #expect(first.heartRate == 81)
@@ -73,18 +82,24 @@ struct GPXTests {
     }
 
     @Test func trackPointExtensionAndGPXData() throws {
-        let oregon = try #require(try ActivityFileReader.read(
-            contentsOf: TestData.url("gpx/sportstracker__bike-tour-garmin-oregon-trackpointextension-v2.gpx")).first)
+        let oregon = try #require(
+            try ActivityFileReader.read(
+                contentsOf: TestData.url("gpx/sportstracker__bike-tour-garmin-oregon-trackpointextension-v2.gpx")
+            ).first)
         #expect(oregon.samples.first?.heartRate == 158)
-        let pytrainer = try #require(try ActivityFileReader.read(contentsOf: TestData.url("gpx/pytrainer__gpxplus_sample.gpx")).first)
+        let pytrainer = try #require(
+            try ActivityFileReader.read(contentsOf: TestData.url("gpx/pytrainer__gpxplus_sample.gpx")).first)
         #expect(pytrainer.samples.prefix(3).map(\.heartRate) == [71, 72, 78])
         #expect(pytrainer.name == "running2012-01-26", "no trk name: the metadata name")
         #expect(pytrainer.samples.first.map { ISO8601.string(from: $0.time) } == "2012-01-26T17:11:00.000Z")
-        let korita = try #require(try ActivityFileReader.read(contentsOf: TestData.url("gpx/gpxpy__korita-zbevnica.gpx")).first)
+        let korita = try #require(
+            try ActivityFileReader.read(contentsOf: TestData.url("gpx/gpxpy__korita-zbevnica.gpx")).first)
         #expect(korita.sportName == "jkljkl")
         #expect(korita.name == "03-OCT-10")
-        let edge = try #require(try ActivityFileReader.read(
-            contentsOf: TestData.url("gpx/sportstracker__Edge705-Running-HR-2Laps.from-tcx.gpx")).first)
+        let edge = try #require(
+            try ActivityFileReader.read(
+                contentsOf: TestData.url("gpx/sportstracker__Edge705-Running-HR-2Laps.from-tcx.gpx")
+            ).first)
         // The same boundaries as the TCX it came from.
         #expect(edge.pauses.map(\.duration) == [138, 29_420])
     }
@@ -110,15 +125,20 @@ struct GPXTests {
         #expect(activity.name == "Morning")
         #expect(activity.samples.count == 4)
         let first = activity.samples[0]
-        #expect(first.speed == 3.5 && first.course == 10 && first.satellites == 9 && first.hdop == 0.9 && first.fix == .threeD)
+        #expect(
+            first.speed == 3.5 && first.course == 10 && first.satellites == 9 && first.hdop == 0.9
+                && first.fix == .threeD)
         #expect(first.horizontalAccuracy == nil, "no accuracy is made up from HDOP")
         #expect(first.cadence == 170, "running: strides per minute reported as steps")
         #expect(first.power == 250 && first.temperature == 21.5)
         let noFix = activity.samples[1]
-        #expect(noFix.coordinate == nil && noFix.altitude == nil && noFix.fix == GPSFixType.none && noFix.satellites == nil)
+        #expect(
+            noFix.coordinate == nil && noFix.altitude == nil && noFix.fix == GPSFixType.none && noFix.satellites == nil)
         #expect(activity.skipped == ["invalid_points": 2, "invalid_values": 1])
         #expect(activity.warnings.map(\.line) == [6, 7, 8])
-        #expect(activity.warnings.first?.description.hasPrefix("t.gpx:6: point has no valid position (lat=abc, lon=11.5)") == true)
+        #expect(
+            activity.warnings.first?.description.hasPrefix("t.gpx:6: point has no valid position (lat=abc, lon=11.5)")
+                == true)
         // The empty trkseg is no boundary; the rte is a segment of its own; a boundary may be zero long.
         #expect(activity.pauses.map(\.duration) == [0, 57])
     }

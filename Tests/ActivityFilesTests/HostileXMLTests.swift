@@ -1,8 +1,9 @@
-@testable import ActivityFiles
 import Foundation
 import MeridianCore
 import MeridianTesting
 import Testing
+
+@testable import ActivityFiles
 
 /// Uploads made to hurt: decompression bombs, documents too big or too deep, entities; and a genuinely long GPX.
 /// The big inputs are made here from a small gzip member repeated (`cat a.gz a.gz …` is one gzip stream). The
@@ -39,29 +40,42 @@ struct HostileXMLTests {
         let bomb = try Self.bomb(filler: 0, count: 128)
         let error = try await Self.offPool { Self.error { try ActivityFileReader.read(bomb, file: "zeros.gpx.gz") } }
         // Before: all of the 1 GiB then allowed was decompressed into memory, then refused as too large.
-        #expect(error?.description == "zeros.gpx.gz: decompresses to more than 64 MiB; refused as a possible zip bomb (decompress it yourself if it is genuine)")
+        #expect(
+            error?.description
+                == "zeros.gpx.gz: decompresses to more than 64 MiB; refused as a possible zip bomb (decompress it yourself if it is genuine)"
+        )
         let padded = try Self.bomb(head: "<gpx version=\"1.1\">", filler: 0, count: 1)
         #expect { try ActivityFileReader.read(padded, file: "zeros.gpx.gz") } throws: { error in
-            (error as? ActivityFileError)?.message == "malformed XML (a character XML does not allow); the file is damaged, fix or export it again"
+            (error as? ActivityFileError)?.message
+                == "malformed XML (a character XML does not allow); the file is damaged, fix or export it again"
         }
     }
 
     @Test("a GPX whose root holds 288 MiB of blank space is read as it decompresses and refused at the cap")
     func whitespaceBomb() async throws {
-        let bomb = try Self.bomb(head: "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"x\">", filler: UInt8(ascii: " "),
-                                 count: 18, tail: "</gpx>\n")
+        let bomb = try Self.bomb(
+            head: "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"x\">", filler: UInt8(ascii: " "),
+            count: 18, tail: "</gpx>\n")
         let error = try await Self.offPool { Self.error { try ActivityFileReader.read(bomb, file: "blank.gpx.gz") } }
         // Before: all of it decompressed into memory, then handed to the parser whole ("XML parser error 1").
-        #expect(error?.description == "blank.gpx.gz: decompresses to more than 256 MiB; refused as a possible zip bomb (decompress it yourself if it is genuine)")
+        #expect(
+            error?.description
+                == "blank.gpx.gz: decompresses to more than 256 MiB; refused as a possible zip bomb (decompress it yourself if it is genuine)"
+        )
     }
 
     @Test("elements nested 20,000 deep are refused at depth 64 with the line")
     func deepNesting() throws {
         let depth = 20_000
-        let text = "<gpx version=\"1.1\">\n" + String(repeating: "<a>\n", count: depth) + String(repeating: "</a>", count: depth) + "</gpx>"
+        let text =
+            "<gpx version=\"1.1\">\n" + String(repeating: "<a>\n", count: depth)
+            + String(repeating: "</a>", count: depth) + "</gpx>"
         let (activity, error) = GPXReader.read(Data(text.utf8), file: "deep.gpx")
         #expect(activity.samples.isEmpty)
-        #expect(error?.description == "deep.gpx:65: elements nested more than 64 deep (GPX and TCX files nest about 8); the file is not an activity export")
+        #expect(
+            error?.description
+                == "deep.gpx:65: elements nested more than 64 deep (GPX and TCX files nest about 8); the file is not an activity export"
+        )
         let tcx = "<TrainingCenterDatabase>" + String(repeating: "<Activities>", count: depth)
         #expect { try ActivityFileReader.read(Data(tcx.utf8), file: "deep.tcx") } throws: { error in
             (error as? ActivityFileError)?.message.hasPrefix("elements nested more than 64 deep") == true
@@ -95,7 +109,8 @@ struct HostileXMLTests {
         // 1,000,001 points of 75 bytes: 75 MB of GPX in about 2 MB of gzip. Before: read whole, about 430 B a
         // sample held (the 3.5 M points of 9.5 MB gzip reached 1.5 GB).
         let error = try await Self.offPool {
-            let upload = try GeneratedFiles.gzip(GeneratedFiles.longGPX(points: ActivityFileReader.maximumSamples + 1), level: 1)
+            let upload = try GeneratedFiles.gzip(
+                GeneratedFiles.longGPX(points: ActivityFileReader.maximumSamples + 1), level: 1)
             return Self.error { try ActivityFileReader.read(upload, file: "endless.gpx.gz") }
         }
         let message = try #require(error).description
@@ -131,7 +146,9 @@ struct HostileXMLTests {
 
     @Test("a GPX of 200,000 points (15 MB, over libxml2's 10 MB look-ahead) is read whole")
     func longActivity() async throws {
-        let activities = try await Self.offPool { try ActivityFileReader.read(GeneratedFiles.longGPX(points: 200_000), file: "long.gpx") }
+        let activities = try await Self.offPool {
+            try ActivityFileReader.read(GeneratedFiles.longGPX(points: 200_000), file: "long.gpx")
+        }
         #expect(activities.first?.samples.count == 200_000)
         #expect(activities.first?.samples.last?.time == GeneratedFiles.longGPXStart.addingTimeInterval(199_999))
     }
@@ -147,14 +164,25 @@ struct HostileXMLTests {
             """
         let (activity, error) = GPXReader.read(Data(external.utf8), file: "xxe.gpx")
         #expect(activity.device == nil)
-        #expect(error?.description == "xxe.gpx:3: malformed XML (an undeclared entity); the file is damaged, fix or export it again")
+        #expect(
+            error?.description
+                == "xxe.gpx:3: malformed XML (an undeclared entity); the file is damaged, fix or export it again")
     }
 
     @Test("reading stops with an error once isCancelled says so")
     func cancelled() throws {
-        let text = "<gpx version=\"1.1\"><trk><trkseg>" + String(repeating: "<trkpt lat=\"1\" lon=\"1\"><time>2024-05-01T07:00:00Z</time></trkpt>", count: 10_000)
+        let text =
+            "<gpx version=\"1.1\"><trk><trkseg>"
+            + String(repeating: "<trkpt lat=\"1\" lon=\"1\"><time>2024-05-01T07:00:00Z</time></trkpt>", count: 10_000)
         var asked = 0
-        #expect { try ActivityFileReader.read(Data(text.utf8), file: "c.gpx", isCancelled: { asked += 1; return asked > 2 }) } throws: { error in
+        #expect {
+            try ActivityFileReader.read(
+                Data(text.utf8), file: "c.gpx",
+                isCancelled: {
+                    asked += 1
+                    return asked > 2
+                })
+        } throws: { error in
             (error as? ActivityFileError)?.message.hasPrefix("reading stopped: the import was cancelled") == true
         }
     }

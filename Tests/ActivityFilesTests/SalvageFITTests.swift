@@ -9,20 +9,26 @@ struct SalvageFITTests {
     /// Positions and heart rates in file order: what does not depend on messages after the damage (a missing
     /// session changes the sport, so cadence, and a missing activity message the times of a clock that was not set).
     static func trail(_ activities: [RecordedActivity]) -> [String] {
-        activities.flatMap(\.samples).map { "\($0.coordinate.map { "\($0.latitude),\($0.longitude)" } ?? "-") \($0.heartRate ?? -1)" }
+        activities.flatMap(\.samples).map {
+            "\($0.coordinate.map { "\($0.latitude),\($0.longitude)" } ?? "-") \($0.heartRate ?? -1)"
+        }
     }
 
-    @Test("every shared FIT file cut at 10 points: refused with what is readable, salvaged as the records before the cut",
-          arguments: try TestData.files(in: "fit", suffix: ".fit"))
+    @Test(
+        "every shared FIT file cut at 10 points: refused with what is readable, salvaged as the records before the cut",
+        arguments: try TestData.files(in: "fit", suffix: ".fit"))
     func truncations(url: URL) throws {
         let bytes = try Data(contentsOf: url)
-        guard let whole = try? ActivityFileReader.read(bytes, file: url.lastPathComponent) else { return }  // the damaged ones
+        // the damaged ones
+        guard let whole = try? ActivityFileReader.read(bytes, file: url.lastPathComponent) else { return }
         let original = Self.trail(whole)
         var previous = 0
         for point in 1...10 {
             let length = bytes.count * point / 11
             let cut = bytes.prefix(length)
-            let refusal = try #require(throws: ActivityFileError.self) { try ActivityFileReader.read(cut, file: "cut.fit") }
+            let refusal = try #require(throws: ActivityFileError.self) {
+                try ActivityFileReader.read(cut, file: "cut.fit")
+            }
             do {
                 let salvaged = try ActivityFileReader.salvage(cut, file: "cut.fit")
                 let damage = try #require(salvaged.damage)
@@ -30,7 +36,9 @@ struct SalvageFITTests {
                 #expect(!trail.isEmpty && trail == Array(original.prefix(trail.count)), "cut at \(length)")
                 #expect(trail.count >= previous, "cut at \(length)")
                 #expect((damage.byteOffset ?? .max) <= length)
-                #expect(refusal.readable == ReadablePart(bytes: damage.byteOffset ?? -1, totalBytes: length, samples: trail.count))
+                #expect(
+                    refusal.readable
+                        == ReadablePart(bytes: damage.byteOffset ?? -1, totalBytes: length, samples: trail.count))
                 #expect(refusal.description.contains("are readable and can be salvaged"))
                 previous = trail.count
             } catch {
@@ -62,13 +70,16 @@ struct SalvageFITTests {
         #expect(salvaged.activities.first?.totals?.distance != nil, "its session came before the damage")
     }
 
-    @Test("garbage after the last good record: the whole activity, damage where the garbage starts",
-          arguments: [Array(repeating: UInt8(0xA7), count: 64), Array("not a FIT file at all, a log line\n".utf8)])
+    @Test(
+        "garbage after the last good record: the whole activity, damage where the garbage starts",
+        arguments: [Array(repeating: UInt8(0xA7), count: 64), Array("not a FIT file at all, a log line\n".utf8)])
     func garbageAfterTheEnd(garbage: [UInt8]) throws {
         let bytes = try Data(contentsOf: TestData.url("fit/fitparse__garmin-fenix-5-run.fit"))
         let whole = try ActivityFileReader.read(bytes, file: "run.fit")
         let damaged = bytes + garbage
-        let refusal = try #require(throws: ActivityFileError.self) { try ActivityFileReader.read(damaged, file: "run.fit") }
+        let refusal = try #require(throws: ActivityFileError.self) {
+            try ActivityFileReader.read(damaged, file: "run.fit")
+        }
         #expect(refusal.readable?.bytes == bytes.count)
         let salvaged = try ActivityFileReader.salvage(damaged, file: "run.fit")
         #expect(salvaged.damage?.byteOffset == bytes.count)

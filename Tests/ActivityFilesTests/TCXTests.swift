@@ -7,7 +7,8 @@ import Testing
 @Suite("TCX: the shared device files and malformed XML")
 struct TCXTests {
     @Test func edge705TwoLaps() throws {
-        let activities = try ActivityFileReader.read(contentsOf: TestData.url("fit/sportstracker__Edge705-Running-Heartrate-2Laps.tcx"))
+        let activities = try ActivityFileReader.read(
+            contentsOf: TestData.url("fit/sportstracker__Edge705-Running-Heartrate-2Laps.tcx"))
         #expect(activities.count == 1)
         let activity = try #require(activities.first)
         #expect(activity.format == .tcx)
@@ -25,7 +26,8 @@ struct TCXTests {
         #expect(abs((totals.timerTime ?? 0) - 5_811.93) < 0.005)
         #expect(totals.elapsedTime == nil)
         #expect(activity.samples.count == 1254)
-        #expect(activity.samples.filter { $0.coordinate != nil }.count == 1247, "trackpoints without a position are kept")
+        #expect(
+            activity.samples.filter { $0.coordinate != nil }.count == 1247, "trackpoints without a position are kept")
         #expect(activity.samples.allSatisfy { $0.heartRate != nil })
         #expect(activity.samples.compactMap(\.cadence).count == 3)
         // Three Tracks: the one inside the first lap (07:45:13 → 07:47:31) is a pause; the second lap's own Track
@@ -38,8 +40,10 @@ struct TCXTests {
     }
 
     @Test func forerunner405WithoutPositions() throws {
-        let activity = try #require(try ActivityFileReader.read(
-            contentsOf: TestData.url("fit/sportstracker__Forerunner405-Running_CadenceSensor.tcx")).first)
+        let activity = try #require(
+            try ActivityFileReader.read(
+                contentsOf: TestData.url("fit/sportstracker__Forerunner405-Running_CadenceSensor.tcx")
+            ).first)
         #expect(activity.device == "Forerunner 405 Software Version 2.80")
         #expect(activity.sport == .run)
         #expect(activity.laps.count == 6)

@@ -1,8 +1,8 @@
+import ActivityFiles
 import Foundation
 import MeridianCore
 import MeridianTesting
 import NMEA
-import ActivityFiles
 import Testing
 
 @Suite("Track files: GPX, gpsd JSON, NMEA")
@@ -38,8 +38,9 @@ struct TrackFileReaderTests {
         #expect(reader.counters["points_without_time"] == 358)
         #expect(fixes.count == 871 - 358)
 
-        let holux = try TrackFileReader.read(url: TestData.url("gpx/sportstracker__bike-tour-holux-funtrek-130-pro-with-heartrate.gpx"),
-                                             providerID: "gpx", onError: { _ in })
+        let holux = try TrackFileReader.read(
+            url: TestData.url("gpx/sportstracker__bike-tour-holux-funtrek-130-pro-with-heartrate.gpx"),
+            providerID: "gpx", onError: { _ in })
         let first = try #require(holux.first)
         #expect(ISO8601.string(from: first.time) == "2011-11-03T09:09:25.000Z")
         #expect(first.coordinate == (try Coordinate(latitude: 49.99012500, longitude: 36.34850472)))
@@ -81,7 +82,7 @@ struct TrackFileReaderTests {
             #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#,
             #"{"class":"TPV","mode":3,"time":"2024-05-01T07:00:00.000Z","lat":48.1,"lon":11.5,"altHAE":500.0,"speed":2.0,"track":90.0}"#,
             #"{"class":"TPV","mode":3,"time":"2024-05-01T07:00:01.000Z","lat":48.1,"#,
-            #"{"class":"TPV","mode":3,"time":"2024-05-01T07:00:02.000Z","lat":48.2,"lon":11.5,"altHAE":501.0}"#,
+            #"{"class":"TPV","mode":3,"time":"2024-05-01T07:00:02.000Z","lat":48.2,"lon":11.5,"altHAE":501.0}"#
         ]
         try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
         var errors: [TrackReadError] = []
@@ -128,8 +129,9 @@ struct TrackFileReaderTests {
         return (reader.format, fixes)
     }
 
-    @Test("auto-detection works on a pipe too, and the bytes read to detect are decoded",
-          arguments: ["gpx/gpxpy__korita-zbevnica.gpx", "nmea/ublox-zed-f9p-nmea.log"])
+    @Test(
+        "auto-detection works on a pipe too, and the bytes read to detect are decoded",
+        arguments: ["gpx/gpxpy__korita-zbevnica.gpx", "nmea/ublox-zed-f9p-nmea.log"])
     func detectsThroughAPipe(name: String) throws {
         let url = TestData.url(name)
         let piped = try readThroughPipe(url)
@@ -144,7 +146,8 @@ struct TrackFileReaderTests {
         let directory = try TestData.temporaryDirectory("gpsd-pipe")
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("run.json")
-        try (#"{"class":"TPV","mode":2,"time":"2024-05-01T07:00:00.000Z","lat":48.1,"lon":11.5}"# + "\n").write(to: url, atomically: true, encoding: .utf8)
+        try (#"{"class":"TPV","mode":2,"time":"2024-05-01T07:00:00.000Z","lat":48.1,"lon":11.5}"# + "\n").write(
+            to: url, atomically: true, encoding: .utf8)
         let piped = try readThroughPipe(url)
         #expect(piped.format == .gpsd && piped.fixes.count == 1)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MeridianCore
+
 @testable import FlyerProximity
 
 /// The obvious search: every flyer measured exactly, sorted by (distance, id).
@@ -36,7 +37,9 @@ struct BruteForceReference {
                 for ring in rings {
                     for index in 0..<(ring.count - 1) {
                         let length = Geodesic.wgs84.distance(ring[index], ring[index + 1])
-                        let far = max(Geodesic.wgs84.distance(first, ring[index]), Geodesic.wgs84.distance(first, ring[index + 1]))
+                        let far = max(
+                            Geodesic.wgs84.distance(first, ring[index]), Geodesic.wgs84.distance(first, ring[index + 1])
+                        )
                         extent = max(extent, far + length / 2)
                     }
                 }
@@ -68,7 +71,11 @@ struct BruteForceReference {
             if !query.includeInactive && !flyer.isActive(at: query.at) { return }
             let (distance, point) = prepared.distance(from: query.center)
             guard distance <= radius else { return }
-            if let after = query.after, !(after.distance < distance || (after.distance == distance && after.id < flyer.id)) { return }
+            if let after = query.after,
+                !(after.distance < distance || (after.distance == distance && after.id < flyer.id))
+            {
+                return
+            }
             matches.append(NearbyMatch(flyer: flyer, distance: distance, nearest: point))
         }
         let band = radius / Self.minimumMeridionalRadius * 180 / .pi

@@ -4,8 +4,9 @@ import MeridianCore
 import MeridianStore
 import MeridianTesting
 import Testing
-@testable import FlyerProximity
 import Workloads
+
+@testable import FlyerProximity
 
 @Suite("bulk writes: packed spatial index, SpatiaLite column bytes, overlapped reading")
 struct BulkWriteTests {
@@ -17,17 +18,23 @@ struct BulkWriteTests {
 
     private func triggerNames(_ store: Store) throws -> [String] {
         try store.database.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'flyers' ORDER BY name")
+            try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'flyers' ORDER BY name")
         }
     }
 
     /// Row ids the R*Tree returns for a box, and the row ids whose geometry's bounding box meets it.
-    private func boxQuery(_ db: Database, minX: Double, maxX: Double, minY: Double, maxY: Double) throws -> (index: Set<Int64>, scan: Set<Int64>) {
-        let index = try Int64.fetchAll(db, sql: "SELECT pkid FROM idx_flyers_geom WHERE xmax >= ? AND xmin <= ? AND ymax >= ? AND ymin <= ?",
-                                       arguments: [minX, maxX, minY, maxY])
-        let scan = try Int64.fetchAll(db, sql: """
-            SELECT ROWID FROM flyers WHERE MbrMaxX(geom) >= ? AND MbrMinX(geom) <= ? AND MbrMaxY(geom) >= ? AND MbrMinY(geom) <= ?
-            """, arguments: [minX, maxX, minY, maxY])
+    private func boxQuery(_ db: Database, minX: Double, maxX: Double, minY: Double, maxY: Double) throws -> (
+        index: Set<Int64>, scan: Set<Int64>
+    ) {
+        let index = try Int64.fetchAll(
+            db, sql: "SELECT pkid FROM idx_flyers_geom WHERE xmax >= ? AND xmin <= ? AND ymax >= ? AND ymin <= ?",
+            arguments: [minX, maxX, minY, maxY])
+        let scan = try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT ROWID FROM flyers WHERE MbrMaxX(geom) >= ? AND MbrMinX(geom) <= ? AND MbrMaxY(geom) >= ? AND MbrMinY(geom) <= ?
+                """, arguments: [minX, maxX, minY, maxY])
         return (Set(index), Set(scan))
     }
 
@@ -66,7 +73,9 @@ struct BulkWriteTests {
         let repository = try SpatiaLiteFlyerStore(store: temporary.store)
         var generator = workload(seed: 12)
         try repository.write((0..<25_000).map { generator.flyer(number: $0) }, mode: .create)
-        try repository.write([Flyer(id: "late", title: "Late", geometry: .point(try Coordinate(latitude: 10.5, longitude: -20.25)))], mode: .create)
+        try repository.write(
+            [Flyer(id: "late", title: "Late", geometry: .point(try Coordinate(latitude: 10.5, longitude: -20.25)))],
+            mode: .create)
         #expect(try repository.delete(id: "f0000000"))
         try temporary.store.database.read { db in
             #expect(try String.fetchOne(db, sql: "SELECT rtreecheck('idx_flyers_geom')") == "ok")
@@ -124,28 +133,35 @@ struct BulkWriteTests {
         let flyers = [
             Flyer(id: "point", title: "P", geometry: .point(try Coordinate(latitude: -33.8688, longitude: 151.2093))),
             Flyer(id: "polygon", title: "A", geometry: .polygon([try ring(square), try ring(hole)])),
-            Flyer(id: "multi", title: "M", geometry: .multiPolygon([[try ring(square)], [try ring(square, dx: 5)]])),
+            Flyer(id: "multi", title: "M", geometry: .multiPolygon([[try ring(square)], [try ring(square, dx: 5)]]))
         ]
         try repository.write(flyers, mode: .create)
         let expected = [
             "point": "POINT(151.2093 -33.8688)",
             "polygon": "POLYGON((0 0, 1 0, 1 1, 0 0), (0.2 0.2, 0.4 0.2, 0.4 0.4, 0.2 0.2))",
-            "multi": "MULTIPOLYGON(((0 0, 1 0, 1 1, 0 0)), ((5 0, 6 0, 6 1, 5 0)))",
+            "multi": "MULTIPOLYGON(((0 0, 1 0, 1 1, 0 0)), ((5 0, 6 0, 6 1, 5 0)))"
         ]
         try temporary.store.database.read { db in
             for (id, text) in expected {
-                let same = try Bool.fetchOne(db, sql: "SELECT geom = GeomFromText(?, 4326) FROM flyers WHERE id = ?", arguments: [text, id])
+                let same = try Bool.fetchOne(
+                    db, sql: "SELECT geom = GeomFromText(?, 4326) FROM flyers WHERE id = ?", arguments: [text, id])
                 #expect(same == true, "\(id)")
             }
         }
-        #expect(try repository.all().sorted { $0.id < $1.id }.map(\.geometry) == flyers.sorted { $0.id < $1.id }.map(\.geometry))
+        #expect(
+            try repository.all().sorted { $0.id < $1.id }.map(\.geometry)
+                == flyers.sorted { $0.id < $1.id }.map(\.geometry))
     }
 
-    @Test("a streamed CSV import with a bad row near the end writes nothing and names the line", arguments: FlyerBackend.allCases)
+    @Test(
+        "a streamed CSV import with a bad row near the end writes nothing and names the line",
+        arguments: FlyerBackend.allCases)
     func streamedImportRejectsBadRow(_ backend: FlyerBackend) async throws {
         try await backend.withStore { repository in
             var csv = CSVFlyers.header.joined(separator: ",") + "\n"
-            for number in 0..<40_000 { csv += "n\(number),Flyer \(number),\(Double(number % 170) - 85),\(Double(number % 350) - 175),,,,,,,\n" }
+            for number in 0..<40_000 {
+                csv += "n\(number),Flyer \(number),\(Double(number % 170) - 85),\(Double(number % 350) - 175),,,,,,,\n"
+            }
             let good = csv
             csv += "bad,Broken,95.5,10,,,,,,,\n"
             let error = try await #require(throws: FlyerStoreError.self) {
@@ -158,7 +174,8 @@ struct BulkWriteTests {
             #expect(input.location == "line 40002" && input.field == "lat")
             #expect(try await repository.all().isEmpty)
 
-            let written = try await repository.write(from: try CSVFlyerReader(Data(good.utf8)), mode: .upsert, progress: nil)
+            let written = try await repository.write(
+                from: try CSVFlyerReader(Data(good.utf8)), mode: .upsert, progress: nil)
             #expect(written == 40_000)
             #expect(try await repository.all().count == 40_000)
             if let spatialite = repository as? SpatiaLiteFlyerStore {
@@ -169,22 +186,32 @@ struct BulkWriteTests {
         }
     }
 
-    @Test("an id given twice is refused naming both places: CSV lines, GeoJSON features, entries of a list", arguments: FlyerBackend.allCases)
+    @Test(
+        "an id given twice is refused naming both places: CSV lines, GeoJSON features, entries of a list",
+        arguments: FlyerBackend.allCases)
     func repeatedIDs(_ backend: FlyerBackend) async throws {
         try await backend.withStore { repository in
             let csv = "id,title,lat,lon\na,First,1,1\nb,Second,2,2\n\na,Third,3,3\n"
-            await #expect(throws: FlyerStoreError.invalidInput(FlyerInputError(location: "line 5", field: "id",
-                                                                          message: "'a' is already used by line 2; every flyer needs its own id"))) {
+            await #expect(
+                throws: FlyerStoreError.invalidInput(
+                    FlyerInputError(
+                        location: "line 5", field: "id",
+                        message: "'a' is already used by line 2; every flyer needs its own id"))
+            ) {
                 _ = try await repository.write(from: try CSVFlyerReader(Data(csv.utf8)), mode: .upsert, progress: nil)
             }
-            let point = #"{"type":"Feature","id":"p","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"title":"t"}}"#
-            let geojson = #"{"type":"FeatureCollection","features":["# + [point, point.replacingOccurrences(of: "\"p\"", with: "\"q\""), point].joined(separator: ",") + "]}"
+            let point =
+                #"{"type":"Feature","id":"p","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"title":"t"}}"#
+            let geojson =
+                #"{"type":"FeatureCollection","features":["#
+                + [point, point.replacingOccurrences(of: "\"p\"", with: "\"q\""), point].joined(separator: ",") + "]}"
             let error = try #require(throws: FlyerInputError.self) { try GeoJSONFlyers.read(Data(geojson.utf8)) }
             #expect(error.location == "features[2]" && error.message.contains("features[0]"))
             let twice = try GeoJSONFlyers.read(Data(point.utf8))[0]
             await #expect(throws: FlyerStoreError.repeatedID("p", first: 0, second: 2)) {
-                _ = try await repository.write(from: FlyerArraySource([twice, Flyer(id: "other", title: "o", geometry: twice.geometry), twice]),
-                                               mode: .upsert, progress: nil)
+                _ = try await repository.write(
+                    from: FlyerArraySource([twice, Flyer(id: "other", title: "o", geometry: twice.geometry), twice]),
+                    mode: .upsert, progress: nil)
             }
             #expect(try await repository.all().isEmpty)
         }

@@ -3,6 +3,7 @@ import Logging
 import MeridianStore
 import MeridianTesting
 import Testing
+
 @testable import FlyerProximity
 
 /// The two flyer stores, for the one conformance suite: every test taking a `FlyerBackend`

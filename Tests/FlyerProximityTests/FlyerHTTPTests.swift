@@ -2,6 +2,7 @@ import Foundation
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import FlyerProximity
 
 @Suite("/v1/flyers over a real HTTP socket")
@@ -9,7 +10,8 @@ struct FlyerHTTPTests {
     static let origin = Coordinate.clamped(latitude: 52.52, longitude: 13.405) ?? .zero
 
     /// A point flyer `metres` north of the origin, as a GeoJSON Feature.
-    static func feature(_ id: String, _ title: String, north metres: Double, category: String = "food") throws -> String {
+    static func feature(_ id: String, _ title: String, north metres: Double, category: String = "food") throws -> String
+    {
         let point = try Geodesic.wgs84.direct(from: origin, bearing: 0, distance: metres).destination
         return """
             {"type": "Feature", "id": "\(id)", "geometry": {"type": "Point", "coordinates": [\(point.longitude), \(point.latitude)]},
@@ -17,24 +19,29 @@ struct FlyerHTTPTests {
             """
     }
 
-    @Test("POST, GET, PUT and DELETE by id; invalid bodies name the feature; unknown ids are 404", arguments: FlyerBackend.allCases)
+    @Test(
+        "POST, GET, PUT and DELETE by id; invalid bodies name the feature; unknown ids are 404",
+        arguments: FlyerBackend.allCases)
     func crud(_ backend: FlyerBackend) async throws {
         try await FlyerServer.with(backend) { server in
             let one = try await server.send("POST", "/v1/flyers", try Self.feature("bakery", "Fresh bread", north: 100))
             #expect(one.status == 201)
             #expect(try one.json()["ids"] as? [String] == ["bakery"])
-            let collection = "{\"type\": \"FeatureCollection\", \"features\": [\(try Self.feature("cafe", "Coffee", north: 300)), \(try Self.feature("shop", "Shoes", north: 700))]}"
+            let collection =
+                "{\"type\": \"FeatureCollection\", \"features\": [\(try Self.feature("cafe", "Coffee", north: 300)), \(try Self.feature("shop", "Shoes", north: 700))]}"
             let many = try await server.send("POST", "/v1/flyers", collection)
             #expect(many.status == 201)
             #expect(try many.json()["ids"] as? [String] == ["cafe", "shop"])
-            #expect(try await server.send("POST", "/v1/flyers", try Self.feature("cafe", "Again", north: 1)).status == 409)
+            #expect(
+                try await server.send("POST", "/v1/flyers", try Self.feature("cafe", "Again", north: 1)).status == 409)
 
-            let invalid = "{\"type\": \"FeatureCollection\", \"features\": [\(try Self.feature("ok", "Fine", north: 5)), {\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [13.4, 52.5]}, \"properties\": {}}]}"
+            let invalid =
+                "{\"type\": \"FeatureCollection\", \"features\": [\(try Self.feature("ok", "Fine", north: 5)), {\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [13.4, 52.5]}, \"properties\": {}}]}"
             let rejected = try await server.send("POST", "/v1/flyers", invalid)
             #expect(rejected.status == 400)
             #expect(try rejected.error().code == "invalid_body")
             #expect(try rejected.error().message.contains("features[1]"))
-            #expect(try await server.send("GET", "/v1/flyers/ok").status == 404) // all or nothing
+            #expect(try await server.send("GET", "/v1/flyers/ok").status == 404)  // all or nothing
 
             let fetched = try await server.send("GET", "/v1/flyers/cafe")
             #expect(fetched.status == 200)
@@ -43,7 +50,8 @@ struct FlyerHTTPTests {
             #expect(replaced.status == 200)
             let reread = try await server.send("GET", "/v1/flyers/cafe")
             #expect((try reread.json()["properties"] as? [String: Any])?["title"] as? String == "Tea")
-            #expect(try await server.send("PUT", "/v1/flyers/new", try Self.feature("new", "New", north: 10)).status == 201)
+            #expect(
+                try await server.send("PUT", "/v1/flyers/new", try Self.feature("new", "New", north: 10)).status == 201)
 
             #expect(try await server.send("DELETE", "/v1/flyers/shop").status == 204)
             #expect(try await server.send("GET", "/v1/flyers/shop").status == 404)
@@ -54,12 +62,18 @@ struct FlyerHTTPTests {
         }
     }
 
-    @Test("nearby: sorted by distance, distance text in the configured units, map links, cursor pages, 400 for bad parameters", arguments: FlyerBackend.allCases)
+    @Test(
+        "nearby: sorted by distance, distance text in the configured units, map links, cursor pages, 400 for bad parameters",
+        arguments: FlyerBackend.allCases)
     func nearby(_ backend: FlyerBackend) async throws {
         try await FlyerServer.with(backend, units: .imperial) { server in
-            let features = try [("far", "Far", 1500.0), ("near", "Near", 50), ("middle", "Middle", 400), ("mid2", "Middle too", 800)]
-                .map { try Self.feature($0.0, $0.1, north: $0.2) }
-            let created = try await server.send("POST", "/v1/flyers", "{\"type\": \"FeatureCollection\", \"features\": [\(features.joined(separator: ","))]}")
+            let features = try [
+                ("far", "Far", 1500.0), ("near", "Near", 50), ("middle", "Middle", 400), ("mid2", "Middle too", 800)
+            ]
+            .map { try Self.feature($0.0, $0.1, north: $0.2) }
+            let created = try await server.send(
+                "POST", "/v1/flyers",
+                "{\"type\": \"FeatureCollection\", \"features\": [\(features.joined(separator: ","))]}")
             #expect(created.status == 201)
             let base = "/v1/flyers/nearby?lat=\(Self.origin.latitude)&lon=\(Self.origin.longitude)&radius_m=1000"
             let all = try await server.send("GET", base)
@@ -77,7 +91,9 @@ struct FlyerHTTPTests {
             var paged: [String] = []
             var cursor: String?
             repeat {
-                let suffix = cursor.map { "&cursor=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) } ?? ""
+                let suffix =
+                    cursor.map { "&cursor=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) }
+                    ?? ""
                 let page = try await server.send("GET", base + "&limit=2" + suffix)
                 #expect(page.status == 200)
                 paged += try page.items().compactMap { $0["id"] as? String }
@@ -85,8 +101,10 @@ struct FlyerHTTPTests {
             } while cursor != nil && paged.count < 10
             #expect(paged == ["near", "middle", "mid2"])
 
-            for (query, parameter) in [("lat=120&lon=13.4", "lat"), ("lat=abc&lon=13.4", "lat"), ("lat=52.5", "lon"),
-                                       ("lat=52.5&lon=13.4&radius_m=-5", "radius_m"), ("lat=52.5&lon=13.4&radius_m=x", "radius_m")] {
+            for (query, parameter) in [
+                ("lat=120&lon=13.4", "lat"), ("lat=abc&lon=13.4", "lat"), ("lat=52.5", "lon"),
+                ("lat=52.5&lon=13.4&radius_m=-5", "radius_m"), ("lat=52.5&lon=13.4&radius_m=x", "radius_m")
+            ] {
                 let bad = try await server.send("GET", "/v1/flyers/nearby?" + query)
                 #expect(bad.status == 400, "\(query)")
                 let error = try bad.error()
@@ -96,11 +114,19 @@ struct FlyerHTTPTests {
         }
     }
 
-    @Test("without a fix: by title with location_available false; fixes drive the search centre and flyer.enter/exit", arguments: FlyerBackend.allCases)
+    @Test(
+        "without a fix: by title with location_available false; fixes drive the search centre and flyer.enter/exit",
+        arguments: FlyerBackend.allCases)
     func nearMe(_ backend: FlyerBackend) async throws {
         try await FlyerServer.with(backend, options: "move_threshold: 5") { server in
-            let features = try [("b", "Bakery", 0.0), ("a", "Zoo", 3000), ("c", "Aquarium", 6000)].map { try Self.feature($0.0, $0.1, north: $0.2) }
-            #expect(try await server.send("POST", "/v1/flyers", "{\"type\": \"FeatureCollection\", \"features\": [\(features.joined(separator: ","))]}").status == 201)
+            let features = try [("b", "Bakery", 0.0), ("a", "Zoo", 3000), ("c", "Aquarium", 6000)].map {
+                try Self.feature($0.0, $0.1, north: $0.2)
+            }
+            #expect(
+                try await server.send(
+                    "POST", "/v1/flyers",
+                    "{\"type\": \"FeatureCollection\", \"features\": [\(features.joined(separator: ","))]}"
+                ).status == 201)
 
             let blind = try await server.send("GET", "/v1/flyers/nearby")
             #expect(blind.status == 200)

@@ -2,19 +2,25 @@ import Foundation
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import FlyerProximity
 
 @Suite("Flyer ids over HTTP: validated on create, percent-decoded in paths")
 struct FlyerIDTests {
     /// Ids a person may well choose, with their percent-encoded path segment.
-    static let unusualIDs = [("x y/z", "x%20y%2Fz"), ("café", "caf%C3%A9"), ("%", "%25"), ("a+b", "a+b"), ("a+b", "a%2Bb")]
+    static let unusualIDs = [
+        ("x y/z", "x%20y%2Fz"), ("café", "caf%C3%A9"), ("%", "%25"), ("a+b", "a+b"), ("a+b", "a%2Bb")
+    ]
 
     static func feature(id: String?, title: String = "Shop") -> String {
         let idMember = id.map { "\"id\": \(JSONText.string($0)), " } ?? ""
-        return "{\"type\": \"Feature\", \(idMember)\"geometry\": {\"type\": \"Point\", \"coordinates\": [13.4, 52.5]}, \"properties\": {\"title\": \"\(title)\"}}"
+        return
+            "{\"type\": \"Feature\", \(idMember)\"geometry\": {\"type\": \"Point\", \"coordinates\": [13.4, 52.5]}, \"properties\": {\"title\": \"\(title)\"}}"
     }
 
-    @Test("a flyer with spaces, a slash, non-ASCII, % or + in its id can be read, replaced and deleted", arguments: FlyerBackend.allCases)
+    @Test(
+        "a flyer with spaces, a slash, non-ASCII, % or + in its id can be read, replaced and deleted",
+        arguments: FlyerBackend.allCases)
     func unusualIDsRoundTrip(_ backend: FlyerBackend) async throws {
         try await FlyerServer.with(backend) { server in
             for (id, encoded) in Self.unusualIDs {
@@ -23,7 +29,8 @@ struct FlyerIDTests {
                 let read = try await server.send("GET", "/v1/flyers/\(encoded)")
                 #expect(read.status == 200, "GET \(encoded): \(read.text)")
                 #expect(try read.json()["id"] as? String == id)
-                let replaced = try await server.send("PUT", "/v1/flyers/\(encoded)", Self.feature(id: id, title: "Moved"))
+                let replaced = try await server.send(
+                    "PUT", "/v1/flyers/\(encoded)", Self.feature(id: id, title: "Moved"))
                 #expect(replaced.status == 200, "PUT \(encoded): \(replaced.text)")
                 let deleted = try await server.send("DELETE", "/v1/flyers/\(encoded)")
                 #expect(deleted.status == 204, "DELETE \(encoded): \(deleted.text)")
@@ -32,7 +39,9 @@ struct FlyerIDTests {
         }
     }
 
-    @Test("an empty, over-long or control-character id is a 400 invalid_id naming the id and the rule", arguments: FlyerBackend.allCases)
+    @Test(
+        "an empty, over-long or control-character id is a 400 invalid_id naming the id and the rule",
+        arguments: FlyerBackend.allCases)
     func invalidIDsRefused(_ backend: FlyerBackend) async throws {
         try await FlyerServer.with(backend) { server in
             let long = String(repeating: "a", count: 129)
@@ -54,7 +63,9 @@ struct FlyerIDTests {
         }
     }
 
-    @Test("a path segment that is not valid percent-encoding is a 400 with a JSON error", arguments: FlyerBackend.allCases)
+    @Test(
+        "a path segment that is not valid percent-encoding is a 400 with a JSON error", arguments: FlyerBackend.allCases
+    )
     func undecodablePath(_ backend: FlyerBackend) async throws {
         try await FlyerServer.with(backend) { server in
             for path in ["/v1/flyers/%", "/v1/flyers/%ZZ", "/v1/flyers/%FF"] {
@@ -65,7 +76,9 @@ struct FlyerIDTests {
         }
     }
 
-    @Test("POST /v1/flyers/nearby is a 405 allowing only the methods of /v1/flyers/nearby", arguments: FlyerBackend.allCases)
+    @Test(
+        "POST /v1/flyers/nearby is a 405 allowing only the methods of /v1/flyers/nearby",
+        arguments: FlyerBackend.allCases)
     func allowListsOnlyThatPath(_ backend: FlyerBackend) async throws {
         try await FlyerServer.with(backend) { server in
             let answer = try await server.send("POST", "/v1/flyers/nearby", "{}")

@@ -3,11 +3,14 @@ import MapLinkCore
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import FlyerProximity
 
 /// A GeoJSON Feature at 48.85,2.35 with `properties` (a JSON object's members).
 private func pointFeature(_ properties: String) -> Data {
-    Data(#"{"type":"Feature","id":"f","geometry":{"type":"Point","coordinates":[2.35,48.85]},"properties":{\#(properties)}}"#.utf8)
+    Data(
+        #"{"type":"Feature","id":"f","geometry":{"type":"Point","coordinates":[2.35,48.85]},"properties":{\#(properties)}}"#
+            .utf8)
 }
 
 private let berlin = TimeZone(identifier: "Europe/Berlin") ?? .gmt
@@ -17,27 +20,38 @@ private let newYork = TimeZone(identifier: "America/New_York") ?? .gmt
 struct FlyerValidityZoneTests {
     @Test("valid_from starts at the beginning of its day and valid_until lasts to its end, in the zone")
     func wholeDays() throws {
-        let flyer = try #require(try GeoJSONFlyers.read(pointFeature(#""title":"x","valid_from":"2030-01-01","valid_until":"2030-12-31""#),
-                                                        timeZone: berlin).first)
+        let flyer = try #require(
+            try GeoJSONFlyers.read(
+                pointFeature(#""title":"x","valid_from":"2030-01-01","valid_until":"2030-12-31""#),
+                timeZone: berlin
+            ).first)
         #expect(flyer.validFrom == ISO8601.date(from: "2029-12-31T23:00:00Z"))
         #expect(flyer.validUntil.map(ISO8601.string) == "2030-12-31T22:59:59.999Z")
         #expect(flyer.isActive(at: try #require(ISO8601.date(from: "2030-12-31T22:59:59Z"))))
         #expect(!flyer.isActive(at: try #require(ISO8601.date(from: "2030-12-31T23:00:00Z"))))
         #expect(!flyer.isActive(at: try #require(ISO8601.date(from: "2029-12-31T22:59:59Z"))))
         // West of UTC the 31st ends five hours after UTC's midnight (it used to end at the start of the 31st).
-        let west = try #require(try CSVFlyers.read(Data("title,lat,lon,valid_until\nx,40.7,-74,2030-12-31\n".utf8), timeZone: newYork).first)
+        let west = try #require(
+            try CSVFlyers.read(Data("title,lat,lon,valid_until\nx,40.7,-74,2030-12-31\n".utf8), timeZone: newYork).first
+        )
         #expect(west.isActive(at: try #require(ISO8601.date(from: "2031-01-01T04:59:00Z"))))
         #expect(!west.isActive(at: try #require(ISO8601.date(from: "2031-01-01T05:00:00Z"))))
         // One day: from and until the same date is valid all of that day.
-        let day = try #require(try GeoJSONFlyers.read(pointFeature(#""title":"x","valid_from":"2030-06-01","valid_until":"2030-06-01""#),
-                                                      timeZone: berlin).first)
+        let day = try #require(
+            try GeoJSONFlyers.read(
+                pointFeature(#""title":"x","valid_from":"2030-06-01","valid_until":"2030-06-01""#),
+                timeZone: berlin
+            ).first)
         #expect(day.isActive(at: try #require(ISO8601.date(from: "2030-06-01T12:00:00Z"))))
     }
 
     @Test("times with a zone are taken as given, whatever the configured zone")
     func timesWithZones() throws {
-        let flyer = try #require(try GeoJSONFlyers.read(pointFeature(#""title":"x","valid_until":"2030-12-31T18:00:00+01:00""#),
-                                                        timeZone: newYork).first)
+        let flyer = try #require(
+            try GeoJSONFlyers.read(
+                pointFeature(#""title":"x","valid_until":"2030-12-31T18:00:00+01:00""#),
+                timeZone: newYork
+            ).first)
         #expect(flyer.validUntil == ISO8601.date(from: "2030-12-31T17:00:00Z"))
     }
 
@@ -58,7 +72,9 @@ struct FlyerTextLimitTests {
         let ok = String(repeating: "é", count: 200)
         #expect(try CSVFlyers.read(Data("title,lat,lon\n\(ok),1,2\n".utf8)).first?.title == ok)
         for title in [String(repeating: "a", count: 201), "e" + String(repeating: "\u{0301}", count: 1_000)] {
-            #expect(throws: FlyerInputError.self) { try CSVFlyers.read(Data("title,lat,lon\nfine,1,2\n\(title),1,2\n".utf8)) }
+            #expect(throws: FlyerInputError.self) {
+                try CSVFlyers.read(Data("title,lat,lon\nfine,1,2\n\(title),1,2\n".utf8))
+            }
             do {
                 _ = try CSVFlyers.read(Data("title,lat,lon\nfine,1,2\n\(title),1,2\n".utf8))
             } catch {
@@ -71,9 +87,13 @@ struct FlyerTextLimitTests {
     @Test("a description over 10,000 bytes, and an over-long address, category or URL, is refused")
     func otherFields() throws {
         let tenKB = String(repeating: "d", count: 10_000)
-        #expect(try GeoJSONFlyers.read(pointFeature(#""title":"x","description":"\#(tenKB)""#)).first?.description == tenKB)
-        let cases = [("description", tenKB + "d"), ("address", String(repeating: "a", count: 501)),
-                     ("category", String(repeating: "c", count: 101)), ("url", "https://example.org/" + String(repeating: "u", count: 1_981))]
+        #expect(
+            try GeoJSONFlyers.read(pointFeature(#""title":"x","description":"\#(tenKB)""#)).first?.description == tenKB)
+        let cases = [
+            ("description", tenKB + "d"), ("address", String(repeating: "a", count: 501)),
+            ("category", String(repeating: "c", count: 101)),
+            ("url", "https://example.org/" + String(repeating: "u", count: 1_981))
+        ]
         for (field, value) in cases {
             do {
                 _ = try GeoJSONFlyers.read(pointFeature(#""title":"x","\#(field)":"\#(value)""#))
@@ -84,14 +104,19 @@ struct FlyerTextLimitTests {
         }
     }
 
-    @Test("POST of a flyer with a 1 MB title is a 400 naming the field; nearby answers stay small", arguments: [FlyerBackend.spatialite])
+    @Test(
+        "POST of a flyer with a 1 MB title is a 400 naming the field; nearby answers stay small",
+        arguments: [FlyerBackend.spatialite])
     func overHTTP(_ backend: FlyerBackend) async throws {
         try await FlyerServer.with(backend) { server in
             let huge = String(repeating: "t", count: 1 << 20)
-            let refused = try await server.send("POST", "/v1/flyers", String(decoding: pointFeature(#""title":"\#(huge)""#), as: UTF8.self))
+            let refused = try await server.send(
+                "POST", "/v1/flyers", String(decoding: pointFeature(#""title":"\#(huge)""#), as: UTF8.self))
             #expect(refused.status == 400)
             #expect(try refused.error().code == "invalid_body")
-            #expect(try refused.error().message.hasPrefix("feature: properties.title: is 1048576 bytes of UTF-8 long; the limit is 200 characters"))
+            #expect(
+                try refused.error().message.hasPrefix(
+                    "feature: properties.title: is 1048576 bytes of UTF-8 long; the limit is 200 characters"))
             #expect(refused.body.count < 1_000)
             let nearby = try await server.send("GET", "/v1/flyers/nearby?lat=48.85&lon=2.35")
             #expect(nearby.status == 200 && nearby.body.count < 1_000)
@@ -141,7 +166,8 @@ struct AreaMapPointTests {
 
     @Test("two polygons far apart: a point inside the larger, not the middle between them")
     func twoPolygons() throws {
-        let (point, area) = try Self.place(.multiPolygon([Self.square(48.80, 2.20, 0.02), Self.square(48.80, 2.50, 0.04)]))
+        let (point, area) = try Self.place(
+            .multiPolygon([Self.square(48.80, 2.20, 0.02), Self.square(48.80, 2.50, 0.04)]))
         #expect(area.contains(point), "\(point)")
         #expect(point.longitude > 2.5 && point.longitude < 2.54)
     }
@@ -153,9 +179,12 @@ struct AreaMapPointTests {
         let ring = u.compactMap { Coordinate.clamped(latitude: latitude + $0.0 / 10, longitude: 179.9 + $0.1) }
         let (point, area) = try Self.place(.polygon([ring]))
         #expect(area.contains(point), "\(point)")
-        let mean = try #require(EarthPoint(x: ring.dropLast().map { EarthPoint($0).x }.reduce(0, +),
-                                           y: ring.dropLast().map { EarthPoint($0).y }.reduce(0, +),
-                                           z: ring.dropLast().map { EarthPoint($0).z }.reduce(0, +)).surfaceCoordinate)
+        let mean = try #require(
+            EarthPoint(
+                x: ring.dropLast().map { EarthPoint($0).x }.reduce(0, +),
+                y: ring.dropLast().map { EarthPoint($0).y }.reduce(0, +),
+                z: ring.dropLast().map { EarthPoint($0).z }.reduce(0, +)
+            ).surfaceCoordinate)
         #expect(!area.contains(mean))
     }
 

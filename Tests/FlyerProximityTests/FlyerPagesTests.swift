@@ -3,6 +3,7 @@ import MapLinks
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import FlyerProximity
 
 /// The flyers page and its upload over a real socket, on a real SpatiaLite file.
@@ -25,9 +26,11 @@ struct FlyerPagesTests {
     }
 
     static func upload(_ server: FlyerServer, name: String, _ content: String) async throws -> HTTPTestClient.Response {
-        let body = "--B0UND\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(name)\"\r\nContent-Type: text/plain\r\n\r\n"
+        let body =
+            "--B0UND\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(name)\"\r\nContent-Type: text/plain\r\n\r\n"
             + content + "\r\n--B0UND\r\nContent-Disposition: form-data; name=\"format\"\r\n\r\n\r\n--B0UND--\r\n"
-        return try await server.client.request("POST", "/flyers/import", body: Data(body.utf8), contentType: "multipart/form-data; boundary=B0UND")
+        return try await server.client.request(
+            "POST", "/flyers/import", body: Data(body.utf8), contentType: "multipart/form-data; boundary=B0UND")
     }
 
     @Test("flyers near a typed position, nearest first, escaped, with map links and a map")
@@ -42,9 +45,13 @@ struct FlyerPagesTests {
             #expect(!html.contains("href=\"javascript:"))
             #expect(html.contains("href=\"https://example.org/far\""))
             #expect(html.contains("&quot; onclick=&quot;x"))
-            #expect(html.contains("href=\"https://maps.apple.com/directions?destination=48.857,2.353&amp;mode=walking\""))
+            #expect(
+                html.contains("href=\"https://maps.apple.com/directions?destination=48.857,2.353&amp;mode=walking\""))
             #expect(html.contains("data-map=\"flyer-data\""))
-            let json = try #require(html.components(separatedBy: "id=\"flyer-data\">").dropFirst().first?.components(separatedBy: "</script>").first)
+            let json = try #require(
+                html.components(separatedBy: "id=\"flyer-data\">").dropFirst().first?.components(
+                    separatedBy: "</script>"
+                ).first)
             #expect(!json.contains("<"))
             let map = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
             let titles = (map["markers"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
@@ -78,12 +85,16 @@ struct FlyerPagesTests {
         var registry = PluginRegistry()
         registry.register(FlyerPlugin.registration)
         registry.register(MapLinksPlugin.registration)
-        let server = try await TestServer.start(yaml: "consumers:\n  - type: flyers\n  - {type: map-links, style: google}\n",
-                                                registry: registry, store: temporary.store)
+        let server = try await TestServer.start(
+            yaml: "consumers:\n  - type: flyers\n  - {type: map-links, style: google}\n",
+            registry: registry, store: temporary.store)
         try await server.run { server in
             _ = try await server.client.request("POST", "/v1/flyers", body: Data(Self.flyers.utf8))
             let page = try await server.client.request("GET", "/flyers?lat=48.8566&lon=2.3522")
-            #expect(page.text.contains("href=\"https://www.google.com/maps/dir/?api=1&amp;destination=48.857,2.353&amp;travelmode=walking\""))
+            #expect(
+                page.text.contains(
+                    "href=\"https://www.google.com/maps/dir/?api=1&amp;destination=48.857,2.353&amp;travelmode=walking\""
+                ))
         }
     }
 
@@ -93,7 +104,10 @@ struct FlyerPagesTests {
             let bad = "id,title,lat,lon\nok,Fine,48.85,2.35\nb1,Wrong,120,2.35\nb2,,48.85,2.35\nb3,<b>x</b>,abc,2.35\n"
             let refused = try await Self.upload(server, name: "shops.csv", bad)
             #expect(refused.status == 400)
-            let list = refused.text.components(separatedBy: "<ul class=\"errors\">").dropFirst().first?.components(separatedBy: "</ul>").first ?? ""
+            let list =
+                refused.text.components(separatedBy: "<ul class=\"errors\">").dropFirst().first?.components(
+                    separatedBy: "</ul>"
+                ).first ?? ""
             let errors = list.components(separatedBy: "<li>").dropFirst().map { String($0.prefix { $0 != "<" }) }
             #expect(errors.count == 3)
             #expect(errors.first?.hasPrefix("line 3: lat: latitude 120.0 is outside") == true)
@@ -118,7 +132,8 @@ struct FlyerPagesTests {
         #expect(all.errors.map(\.location) == ["line 3", "line 4", "line 5"])
         #expect(throws: FlyerInputError.self) { try CSVFlyers.read(csv) }
         #expect(CSVFlyers.readAll(Data("nope\n".utf8), errorLimit: 50).errors.count == 1)
-        let geojson = Data("""
+        let geojson = Data(
+            """
             {"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 1]}, "properties": {}},
              {"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 1]}, "properties": {"title": "ok"}},
              {"type": "Nope"}]}

@@ -2,6 +2,7 @@ import Foundation
 import MeridianCore
 import MeridianStore
 import MeridianTesting
+
 @testable import FlyerProximity
 
 /// A real Meridian HTTP server on 127.0.0.1 and a kernel-chosen port, with a scripted provider
@@ -19,16 +20,20 @@ struct FlyerServer {
     /// Runs `body` against a started server on a new database of `backend` (`units` is the
     /// configuration's `units:`, `options` extra flow-style options of the flyers entry), stops it on
     /// every path and removes the database.
-    static func with(_ backend: FlyerBackend = .spatialite, units: UnitSystem = .metric, options: String = "",
-                     _ body: (FlyerServer) async throws -> Void) async throws {
+    static func with(
+        _ backend: FlyerBackend = .spatialite, units: UnitSystem = .metric, options: String = "",
+        _ body: (FlyerServer) async throws -> Void
+    ) async throws {
         let database = try backend.makeDatabase()
         defer { database.remove() }
         try await with(database, units: units, options: options, body)
     }
 
     /// Runs `body` against a started server on `database` (see above); waits until its cache is warm.
-    static func with(_ database: FlyerDatabase, units: UnitSystem = .metric, options: String = "", busyTimeout: Double? = nil,
-                     _ body: (FlyerServer) async throws -> Void) async throws {
+    static func with(
+        _ database: FlyerDatabase, units: UnitSystem = .metric, options: String = "", busyTimeout: Double? = nil,
+        _ body: (FlyerServer) async throws -> Void
+    ) async throws {
         let hostStore = try database.hostStore ?? TemporaryStore()
         defer { if database.hostStore == nil { hostStore.remove() } }
         var registry = PluginRegistry()
@@ -43,7 +48,8 @@ struct FlyerServer {
               - {type: flyers\(entries.map { ", " + $0 }.joined())}
 
             """
-        let store = try busyTimeout.map { try Store.open(path: hostStore.store.path, busyTimeout: $0) } ?? hostStore.store
+        let store =
+            try busyTimeout.map { try Store.open(path: hostStore.store.path, busyTimeout: $0) } ?? hostStore.store
         let server = try await TestServer.start(yaml: yaml, registry: registry, store: store)
         try await server.run { server in
             let flyers = FlyerServer(server: server)

@@ -1,6 +1,6 @@
+import FlyerProximity
 import MeridianTesting
 import Testing
-import FlyerProximity
 
 /// Both backends run the flyer store conformance suite that ships in MeridianTesting.
 @Suite("flyer store conformance")

@@ -1,8 +1,9 @@
 import Foundation
 import MeridianCore
 import Testing
-@testable import FlyerProximity
 import Workloads
+
+@testable import FlyerProximity
 
 @Suite("geodesic edge distance and containment")
 struct GeometryTests {
@@ -11,14 +12,18 @@ struct GeometryTests {
         let geodesic = Geodesic.wgs84
         let line = geodesic.inverse(from: start, to: end)
         func distance(_ along: Double) throws -> Double {
-            geodesic.distance(point, try geodesic.direct(from: start, bearing: line.initialBearing, distance: along).destination)
+            geodesic.distance(
+                point, try geodesic.direct(from: start, bearing: line.initialBearing, distance: along).destination)
         }
         let samples = 400
         var bestIndex = 0
         var best = Double.infinity
         for index in 0...samples {
             let value = try distance(line.distance * Double(index) / Double(samples))
-            if value < best { best = value; bestIndex = index }
+            if value < best {
+                best = value
+                bestIndex = index
+            }
         }
         var low = line.distance * Double(max(0, bestIndex - 1)) / Double(samples)
         var high = line.distance * Double(min(samples, bestIndex + 1)) / Double(samples)
@@ -40,9 +45,12 @@ struct GeometryTests {
             let longitude = number % 7 == 0 ? 179.99 : random.unit() * 360 - 180
             let start = try Coordinate(latitude: latitude, longitude: longitude)
             let end = try geodesic.direct(from: start, bearing: random.unit() * 360, distance: scale).destination
-            let middle = try geodesic.direct(from: start, bearing: geodesic.inverse(from: start, to: end).initialBearing,
-                                             distance: scale * (random.unit() * 1.6 - 0.3)).destination
-            let point = try geodesic.direct(from: middle, bearing: random.unit() * 360, distance: scale * random.unit()).destination
+            let middle = try geodesic.direct(
+                from: start, bearing: geodesic.inverse(from: start, to: end).initialBearing,
+                distance: scale * (random.unit() * 1.6 - 0.3)
+            ).destination
+            let point = try geodesic.direct(from: middle, bearing: random.unit() * 360, distance: scale * random.unit())
+                .destination
             let edge = GeodesicEdge(from: start, to: end)
             let got = edge.nearest(to: point)
             let want = try referenceMinimum(point, start, end)
@@ -67,7 +75,9 @@ struct GeometryTests {
         #expect(abs(inHole.distance - 0.002 * 111_200) < 300)
         let north = try Coordinate(latitude: 48.87, longitude: 2.35)
         let outside = area.distance(to: north)
-        #expect(abs(outside.distance - Geodesic.wgs84.distance(north, try Coordinate(latitude: 48.86, longitude: 2.35))) < 1)
+        #expect(
+            abs(outside.distance - Geodesic.wgs84.distance(north, try Coordinate(latitude: 48.86, longitude: 2.35))) < 1
+        )
     }
 
     @Test("areas across the antimeridian and around a pole")
@@ -78,7 +88,9 @@ struct GeometryTests {
         #expect(!across.contains(try Coordinate(latitude: -16.5, longitude: 179.9)))
         #expect(across.boxes.count == 2)
 
-        let cap = try (0...8).map { try Coordinate(latitude: 89, longitude: Geodesic.normalizedLongitude(Double($0) * 45)) }
+        let cap = try (0...8).map {
+            try Coordinate(latitude: 89, longitude: Geodesic.normalizedLongitude(Double($0) * 45))
+        }
         let polar = try #require(AreaShape([[cap]]))
         #expect(polar.contains(try Coordinate(latitude: 90, longitude: 0)))
         #expect(polar.contains(try Coordinate(latitude: 89.5, longitude: -123)))
@@ -88,9 +100,11 @@ struct GeometryTests {
 
     @Test("a geodesic edge bulges towards the pole and the box includes the bulge")
     func edgeBulge() throws {
-        let edge = GeodesicEdge(from: try Coordinate(latitude: 60, longitude: -40), to: try Coordinate(latitude: 60, longitude: 40))
+        let edge = GeodesicEdge(
+            from: try Coordinate(latitude: 60, longitude: -40), to: try Coordinate(latitude: 60, longitude: 40))
         #expect(edge.maxLatitude > 65)
-        let top = try Geodesic.wgs84.direct(from: edge.start, bearing: edge.azimuth, distance: edge.length / 2).destination
+        let top = try Geodesic.wgs84.direct(from: edge.start, bearing: edge.azimuth, distance: edge.length / 2)
+            .destination
         #expect(abs(top.latitude - edge.maxLatitude) < 1e-6)
     }
 }

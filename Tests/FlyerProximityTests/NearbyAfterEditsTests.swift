@@ -1,8 +1,9 @@
 import Foundation
 import MeridianCore
 import Testing
-@testable import FlyerProximity
 import Workloads
+
+@testable import FlyerProximity
 
 @Suite("nearby stays exact after removals and moves in crowded grid cells")
 struct NearbyAfterEditsTests {
@@ -29,8 +30,9 @@ struct NearbyAfterEditsTests {
 
         let radii: [Double?] = [nil, 50, 400, 5000]
         for number in 0..<400 {
-            let query = NearbyQuery(center: workload.queryPoint(), radius: radii[number % radii.count],
-                                    limit: 1 + number % 12, at: now, includeInactive: number % 2 == 0)
+            let query = NearbyQuery(
+                center: workload.queryPoint(), radius: radii[number % radii.count],
+                limit: 1 + number % 12, at: now, includeInactive: number % 2 == 0)
             let got = index.nearby(query), want = reference.nearby(query)
             let context = Comment(rawValue: "query \(query.center) radius \(query.radius.map { "\($0)" } ?? "none")")
             try #require(got.matches.map(\.flyer.id) == want.matches.map(\.flyer.id), context)

@@ -2,18 +2,22 @@ import Foundation
 import MeridianCore
 import MeridianTesting
 import Testing
-@testable import FlyerProximity
 import Workloads
+
+@testable import FlyerProximity
 
 @Suite("nearby agrees with a brute-force geodesic search")
 struct NearbyBruteForceTests {
-    @Test("1,200 random queries over 100,500 stored flyers: same ids, same order, distances within 1 mm (cache and, every 4th, the database alone)",
-          arguments: FlyerBackend.allCases)
+    @Test(
+        "1,200 random queries over 100,500 stored flyers: same ids, same order, distances within 1 mm (cache and, every 4th, the database alone)",
+        arguments: FlyerBackend.allCases)
     func matchesBruteForce(_ backend: FlyerBackend) async throws {
         try await backend.withStore { store in
             let now = Date(timeIntervalSince1970: 1_750_000_000)
-            var workload = FlyerWorkload(.init(seed: 2024, uniformShare: 0.3, areaShare: 0.012, includePolar: true,
-                                               inactiveShare: 0.2, referenceTime: now))
+            var workload = FlyerWorkload(
+                .init(
+                    seed: 2024, uniformShare: 0.3, areaShare: 0.012, includePolar: true,
+                    inactiveShare: 0.2, referenceTime: now))
             var flyers = (0..<100_000).map { workload.flyer(number: $0) }
             // Exact ties: copies of existing flyers under other ids must come out ordered by id.
             for copy in 0..<500 {
@@ -39,9 +43,12 @@ struct NearbyBruteForceTests {
                     let longitude = [180, -180, 179.9999, -179.9995, 0, 45][number / 70 % 6]
                     center = try Coordinate(latitude: latitude, longitude: longitude)
                 }
-                var query = NearbyQuery(center: center, radius: radii[number % radii.count], limit: 1 + number % 17,
-                                        at: now, includeInactive: number % 5 == 0)
-                if number % 6 == 0 { query.category = FlyerWorkload.categories[number % FlyerWorkload.categories.count].uppercased() }
+                var query = NearbyQuery(
+                    center: center, radius: radii[number % radii.count], limit: 1 + number % 17,
+                    at: now, includeInactive: number % 5 == 0)
+                if number % 6 == 0 {
+                    query.category = FlyerWorkload.categories[number % FlyerWorkload.categories.count].uppercased()
+                }
                 let got = try await catalog.nearby(query)
                 let want = reference.nearby(query)
                 try expectSame(got, want, query)
@@ -60,7 +67,8 @@ struct NearbyBruteForceTests {
     }
 
     private func expectSame(_ got: NearbyMatches, _ want: NearbyMatches, _ query: NearbyQuery) throws {
-        let context = Comment(rawValue: "query \(query.center) radius \(query.radius.map { "\($0)" } ?? "none") limit \(query.limit)")
+        let context = Comment(
+            rawValue: "query \(query.center) radius \(query.radius.map { "\($0)" } ?? "none") limit \(query.limit)")
         try #require(got.matches.map(\.flyer.id) == want.matches.map(\.flyer.id), context)
         #expect(got.hasMore == want.hasMore, context)
         for (a, b) in zip(got.matches, want.matches) {

@@ -1,7 +1,8 @@
 import MeridianCore
 import Testing
-@testable import FlyerProximity
 import Workloads
+
+@testable import FlyerProximity
 
 @Suite("packing an R*Tree bottom-up")
 struct PackedRTreeTests {
@@ -10,7 +11,8 @@ struct PackedRTreeTests {
         return (0..<count).map { number in
             let x = random.unit() * 360 - 180, y = random.unit() * 180 - 90
             let width = random.unit() < 0.1 ? random.unit() * 2 : 0
-            return RTreeCell(id: Int64(number + 1), box: RTreeBox(minX: x, maxX: x + width, minY: y, maxY: y + width / 2))
+            return RTreeCell(
+                id: Int64(number + 1), box: RTreeBox(minX: x, maxX: x + width, minY: y, maxY: y + width / 2))
         }
     }
 
@@ -18,8 +20,9 @@ struct PackedRTreeTests {
         outer.minX <= inner.minX && outer.maxX >= inner.maxX && outer.minY <= inner.minY && outer.maxY >= inner.maxY
     }
 
-    @Test("every entry sits in one leaf, nodes are between half full and full, parents cover their children",
-          arguments: [0, 1, 51, 52, 2_000, 30_001])
+    @Test(
+        "every entry sits in one leaf, nodes are between half full and full, parents cover their children",
+        arguments: [0, 1, 51, 52, 2_000, 30_001])
     func structure(count: Int) {
         let capacity = 51
         let input = entries(count, seed: UInt64(count))
@@ -71,7 +74,8 @@ struct PackedRTreeTests {
 
     @Test("a node blob is SQLite's layout: depth, count, then big-endian id and float coordinates")
     func nodeLayout() {
-        let node = PackedRTree.Node(number: 1, cells: [RTreeCell(id: 258, box: RTreeBox(minX: Float(1), maxX: 2, minY: -1, maxY: 0.5))])
+        let node = PackedRTree.Node(
+            number: 1, cells: [RTreeCell(id: 258, box: RTreeBox(minX: Float(1), maxX: 2, minY: -1, maxY: 0.5))])
         let blob = PackedSpatialIndex.blob(node, depth: 3, size: 40)
         #expect(blob.count == 40)
         #expect(Array(blob[0..<4]) == [0, 3, 0, 1])

@@ -4,8 +4,9 @@ import MeridianCore
 import MeridianStore
 import MeridianTesting
 import Testing
-@testable import FlyerProximity
 import Workloads
+
+@testable import FlyerProximity
 
 /// The packed search index stored in the database: read back at start instead of built, brought up to
 /// date from the change log, built again when it cannot be trusted, and exact all along.
@@ -16,7 +17,10 @@ struct PersistedIndexTests {
     /// 4,000 flyers with areas, poles and the antimeridian, stored, and a catalogue that built and stored the index.
     static func stored() throws -> (TemporaryStore, [Flyer]) {
         let temporary = try TemporaryStore()
-        var workload = FlyerWorkload(.init(seed: 9, uniformShare: 0.3, areaShare: 0.03, includePolar: true, inactiveShare: 0.2, referenceTime: now))
+        var workload = FlyerWorkload(
+            .init(
+                seed: 9, uniformShare: 0.3, areaShare: 0.03, includePolar: true, inactiveShare: 0.2, referenceTime: now)
+        )
         let flyers = (0..<4000).map { workload.flyer(number: $0) }
         let repository = try SpatiaLiteFlyerStore(store: temporary.store)
         try repository.write(flyers, mode: .create)
@@ -36,9 +40,17 @@ struct PersistedIndexTests {
         let radii: [Double?] = [nil, 200, 2000, 20_000, 300_000]
         for number in 0..<300 {
             var center = workload.queryPoint()
-            if number % 10 == 0 { center = try Coordinate(latitude: [89.99, -89.95, 65, -16.5][number / 10 % 4], longitude: [180, -179.9995, 0][number / 40 % 3]) }
-            var query = NearbyQuery(center: center, radius: radii[number % radii.count], limit: 1 + number % 13, at: now, includeInactive: number % 4 == 0)
-            if number % 7 == 0 { query.category = FlyerWorkload.categories[number % FlyerWorkload.categories.count].uppercased() }
+            if number % 10 == 0 {
+                center = try Coordinate(
+                    latitude: [89.99, -89.95, 65, -16.5][number / 10 % 4],
+                    longitude: [180, -179.9995, 0][number / 40 % 3])
+            }
+            var query = NearbyQuery(
+                center: center, radius: radii[number % radii.count], limit: 1 + number % 13, at: now,
+                includeInactive: number % 4 == 0)
+            if number % 7 == 0 {
+                query.category = FlyerWorkload.categories[number % FlyerWorkload.categories.count].uppercased()
+            }
             let got = try await catalog.nearby(query)
             let want = reference.nearby(query)
             let context = Comment(rawValue: "\(what): query \(number) at \(center)")
@@ -58,7 +70,9 @@ struct PersistedIndexTests {
         try await Self.expectExact(catalog, flyers, "stored index")
     }
 
-    @Test("flyers added, moved and deleted by another writer after the index was stored are applied at start; answers stay exact")
+    @Test(
+        "flyers added, moved and deleted by another writer after the index was stored are applied at start; answers stay exact"
+    )
     func otherWriter() async throws {
         let (temporary, flyers) = try Self.stored()
         defer { temporary.remove() }
@@ -68,7 +82,9 @@ struct PersistedIndexTests {
         moved.geometry = .point(try Coordinate(latitude: 48.8566, longitude: 2.3522))
         moved.title = "Moved"
         now[10] = moved
-        let added = Flyer(id: "added", title: "Added", category: "food", geometry: .point(try Coordinate(latitude: 51.5, longitude: -0.12)))
+        let added = Flyer(
+            id: "added", title: "Added", category: "food",
+            geometry: .point(try Coordinate(latitude: 51.5, longitude: -0.12)))
         now.append(added)
         try other.write([moved, added], mode: .upsert)
         #expect(try other.delete(id: now[20].id))
@@ -78,7 +94,9 @@ struct PersistedIndexTests {
         try await Self.expectExact(catalog, now, "after another writer")
     }
 
-    @Test("a row edited with the change log's trigger set aside is found by the comparison with the table after start: the index is built again")
+    @Test(
+        "a row edited with the change log's trigger set aside is found by the comparison with the table after start: the index is built again"
+    )
     func editedBehindItsBack() async throws {
         let (temporary, flyers) = try Self.stored()
         defer { temporary.remove() }
@@ -86,9 +104,11 @@ struct PersistedIndexTests {
         let target = try #require(now.firstIndex { if case .point = $0.geometry { return true } else { return false } })
         let targetID = now[target].id
         try await temporary.store.database.write { db in
-            let trigger = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'flyer_changes_update'") ?? ""
+            let trigger =
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'flyer_changes_update'") ?? ""
             try db.execute(sql: "DROP TRIGGER flyer_changes_update")
-            try db.execute(sql: "UPDATE flyers SET geom = MakePoint(2.3522, 48.8566, 4326) WHERE id = ?", arguments: [targetID])
+            try db.execute(
+                sql: "UPDATE flyers SET geom = MakePoint(2.3522, 48.8566, 4326) WHERE id = ?", arguments: [targetID])
             try db.execute(sql: trigger)
         }
         now[target].geometry = .point(try Coordinate(latitude: 48.8566, longitude: 2.3522))
@@ -111,9 +131,12 @@ struct PersistedIndexTests {
         for name in ["slots", "cell_point_start", "id_bytes"] {
             try await temporary.store.database.write { db in
                 let chunk = "*/\(name)/000000"
-                var bytes = try #require(try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name GLOB ?", arguments: [chunk]))
+                var bytes = try #require(
+                    try Data.fetchOne(
+                        db, sql: "SELECT data FROM flyer_search_index WHERE name GLOB ?", arguments: [chunk]))
                 bytes[bytes.count / 2] ^= 0x5A
-                try db.execute(sql: "UPDATE flyer_search_index SET data = ? WHERE name GLOB ?", arguments: [bytes, chunk])
+                try db.execute(
+                    sql: "UPDATE flyer_search_index SET data = ? WHERE name GLOB ?", arguments: [bytes, chunk])
             }
             let catalog = try Self.opened(temporary.store.path)
             #expect(catalog.report.cache == "cold", "\(name)")
@@ -137,10 +160,15 @@ struct PersistedIndexTests {
         try await catalog.refresh()
         let page = try await catalog.nearby(NearbyQuery(center: point, limit: 3, at: Self.now, includeInactive: true))
         let now = flyers.map { $0.id == moved.id ? moved : $0 }
-        #expect(page == BruteForceReference(now).nearby(NearbyQuery(center: point, limit: 3, at: Self.now, includeInactive: true)))
+        #expect(
+            page
+                == BruteForceReference(now).nearby(
+                    NearbyQuery(center: point, limit: 3, at: Self.now, includeInactive: true)))
     }
 
-    @Test("every text field comes back from the stored index as written: absent, long, accented, with line breaks and emoji")
+    @Test(
+        "every text field comes back from the stored index as written: absent, long, accented, with line breaks and emoji"
+    )
     func textsRoundTrip() async throws {
         let temporary = try TemporaryStore()
         defer { temporary.remove() }
@@ -155,8 +183,11 @@ struct PersistedIndexTests {
             let from: Date? = number % 6 == 0 ? Date(timeIntervalSince1970: 1_700_000_000.123) : nil
             let until: Date? = number % 6 == 1 ? Date(timeIntervalSince1970: 1_800_000_000.456) : nil
             let point = try Coordinate(latitude: 50 + Double(number) / 1000, longitude: 7 + Double(number) / 1000)
-            flyers.append(Flyer(id: "t\(number)", title: title, description: description, address: address, category: category, url: url,
-                                radiusM: 12.5 + Double(number), validFrom: from, validUntil: until, geometry: .point(point)))
+            flyers.append(
+                Flyer(
+                    id: "t\(number)", title: title, description: description, address: address, category: category,
+                    url: url,
+                    radiusM: 12.5 + Double(number), validFrom: from, validUntil: until, geometry: .point(point)))
         }
         let repository = try SpatiaLiteFlyerStore(store: temporary.store)
         try repository.write(flyers, mode: .create)
@@ -167,16 +198,21 @@ struct PersistedIndexTests {
         for flyer in flyers {
             let got = try await searcher.flyer(id: flyer.id)
             let stored = try repository.flyer(id: flyer.id)
-            #expect(got == flyer, "index: \(String(describing: got)), written: \(flyer), database: \(String(describing: stored))")
+            #expect(
+                got == flyer,
+                "index: \(String(describing: got)), written: \(flyer), database: \(String(describing: stored))")
         }
-        let page = try await catalog.nearby(NearbyQuery(center: try Coordinate(latitude: 50, longitude: 7), limit: 60, at: Self.now, includeInactive: true))
+        let page = try await catalog.nearby(
+            NearbyQuery(
+                center: try Coordinate(latitude: 50, longitude: 7), limit: 60, at: Self.now, includeInactive: true))
         let found: [Flyer] = page.matches.map(\.flyer).sorted { $0.id < $1.id }
         #expect(found == flyers.sorted { $0.id < $1.id })
     }
 
     @Test("a packed text record that is cut short, runs past its end or has bytes left over is not read")
     func malformedTexts() {
-        let fields = PackedFlyerTexts.Fields(title: String(repeating: "é", count: 100), description: "d", address: nil, category: "food", url: nil)
+        let fields = PackedFlyerTexts.Fields(
+            title: String(repeating: "é", count: 100), description: "d", address: nil, category: "food", url: nil)
         let bytes = PackedFlyerTexts.encode(fields)
         #expect(bytes.withUnsafeBytes(PackedFlyerTexts.decode) == fields)
         for cut in [0, 1, 2, bytes.count - 1] {

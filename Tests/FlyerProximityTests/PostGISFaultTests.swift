@@ -3,6 +3,7 @@ import Logging
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import FlyerProximity
 
 @Suite("PostGIS: an outage is served from the cache or answered 503, recovery by itself, clear errors for bad set-ups")
@@ -17,13 +18,17 @@ struct PostGISFaultTests {
         try await body(postgres, postgres.url(try postgres.createDatabase()))
     }
 
-    @Test("PostgreSQL stopped mid-run: stale reads from the warm cache, 503 for writes, no crash; restarted: recovered within 10 s")
+    @Test(
+        "PostgreSQL stopped mid-run: stale reads from the warm cache, 503 for writes, no crash; restarted: recovered within 10 s"
+    )
     func outageAndRecovery() async throws {
         try await withOwnServer { postgres, url in
             try await FlyerServer.with(.postgis(url: url)) { server in
                 #expect(try await server.send("POST", "/v1/flyers", FlyerIDTests.feature(id: "kept")).status == 201)
                 postgres.stop()
-                try await OtherWritersTests.within(10, "the service to notice the outage") { server.plugin?.catalog.report.state == "unavailable" }
+                try await OtherWritersTests.within(10, "the service to notice the outage") {
+                    server.plugin?.catalog.report.state == "unavailable"
+                }
 
                 let nearby = try await server.send("GET", "/v1/flyers/nearby?lat=52.5&lon=13.4&radius_m=1000")
                 #expect(nearby.status == 200, "\(nearby.text)")
@@ -34,8 +39,10 @@ struct PostGISFaultTests {
                 let one = try await server.send("GET", "/v1/flyers/kept")
                 #expect(one.status == 200 && one.headers["meridian-stale"] == "true")
 
-                for (method, path, body) in [("POST", "/v1/flyers", FlyerIDTests.feature(id: "new")), ("DELETE", "/v1/flyers/kept", nil),
-                                             ("PUT", "/v1/flyers/kept", FlyerIDTests.feature(id: "kept", title: "Changed"))] {
+                for (method, path, body) in [
+                    ("POST", "/v1/flyers", FlyerIDTests.feature(id: "new")), ("DELETE", "/v1/flyers/kept", nil),
+                    ("PUT", "/v1/flyers/kept", FlyerIDTests.feature(id: "kept", title: "Changed"))
+                ] {
                     let answer = try await server.send(method, path, body)
                     #expect(answer.status == 503, "\(method) \(path): \(answer.text)")
                     #expect(try answer.error().code == "database_unavailable")
@@ -48,7 +55,9 @@ struct PostGISFaultTests {
                 #expect((state?["problem"] as? String)?.isEmpty == false)
                 let health = try await server.send("GET", "/health")
                 let databases = try health.json()["databases"] as? [String: [String: Any]]
-                #expect(databases?["flyers"]?["state"] as? String == "unavailable" && databases?["flyers"]?["cache"] as? String == "warm")
+                #expect(
+                    databases?["flyers"]?["state"] as? String == "unavailable"
+                        && databases?["flyers"]?["cache"] as? String == "warm")
 
                 try postgres.launch()
                 try await OtherWritersTests.within(10, "writes to work again") {
@@ -62,7 +71,8 @@ struct PostGISFaultTests {
         }
     }
 
-    @Test("started while PostgreSQL is down: reads and writes are 503 until it is up, then the service serves by itself")
+    @Test(
+        "started while PostgreSQL is down: reads and writes are 503 until it is up, then the service serves by itself")
     func startWhileDown() async throws {
         try await withOwnServer { postgres, url in
             postgres.stop()
@@ -74,7 +84,9 @@ struct PostGISFaultTests {
             let server = try await TestServer.start(yaml: yaml, registry: registry, store: hostStore.store)
             try await server.run { server in
                 let flyers = FlyerServer(server: server)
-                try await OtherWritersTests.within(10, "the outage to be known") { flyers.plugin?.catalog.report.state == "unavailable" }
+                try await OtherWritersTests.within(10, "the outage to be known") {
+                    flyers.plugin?.catalog.report.state == "unavailable"
+                }
                 let read = try await flyers.send("GET", "/v1/flyers/nearby?lat=1&lon=1")
                 #expect(read.status == 503, "\(read.text)")
                 #expect(try read.error().code == "database_unavailable")
@@ -86,29 +98,41 @@ struct PostGISFaultTests {
         }
     }
 
-    @Test("a URL of another kind, a URL without user or database, wrong credentials and a database without PostGIS are clear errors")
+    @Test(
+        "a URL of another kind, a URL without user or database, wrong credentials and a database without PostGIS are clear errors"
+    )
     func clearErrors() async throws {
         #expect(throws: PostgresLocationError.self) { try PostgresLocation(url: "mysql://user@host/db") }
-        let other = try #require(throws: PostgresLocationError.self) { try PostgresLocation(url: "mysql://user:secret@host/db") }
+        let other = try #require(throws: PostgresLocationError.self) {
+            try PostgresLocation(url: "mysql://user:secret@host/db")
+        }
         #expect(other.description.contains("only PostgreSQL") && !other.description.contains("secret"))
         #expect(throws: PostgresLocationError.self) { try PostgresLocation(url: "postgres://host/db") }
         #expect(throws: PostgresLocationError.self) { try PostgresLocation(url: "postgres://user@host/") }
-        #expect(throws: PostgresLocationError.self) { try PostgresLocation(url: "postgres://user@host/db?sslmode=verify-full") }
+        #expect(throws: PostgresLocationError.self) {
+            try PostgresLocation(url: "postgres://user@host/db?sslmode=verify-full")
+        }
         let parsed = try PostgresLocation(url: "postgresql://me:p%40ss@db.example:6543/flyers?sslmode=require")
-        #expect(parsed.user == "me" && parsed.password == "p@ss" && parsed.port == 6543 && parsed.database == "flyers" && parsed.requiresTLS)
+        #expect(
+            parsed.user == "me" && parsed.password == "p@ss" && parsed.port == 6543 && parsed.database == "flyers"
+                && parsed.requiresTLS)
 
         let server = try TestPostgres.shared()
         let database = try server.createDatabase()
         let wrong = try await #require(throws: FlyerStoreError.self) {
-            _ = try await PostGISFlyerStore.open(url: server.url(database, password: "wrong"), logger: Logger(label: "test"))
+            _ = try await PostGISFlyerStore.open(
+                url: server.url(database, password: "wrong"), logger: Logger(label: "test"))
         }
         #expect(wrong.description.contains("refused the sign-in of user 'postgres'"), "\(wrong)")
 
         let bare = try server.createDatabase(postgis: false)
         let refused = try await #require(throws: FlyerStoreError.self) {
-            _ = try await PostGISFlyerStore.open(url: server.url(bare, user: TestPostgres.plainRole), logger: Logger(label: "test"))
+            _ = try await PostGISFlyerStore.open(
+                url: server.url(bare, user: TestPostgres.plainRole), logger: Logger(label: "test"))
         }
-        #expect(refused.description.contains("PostGIS is not installed") && refused.description.contains("CREATE EXTENSION postgis"), "\(refused)")
+        #expect(
+            refused.description.contains("PostGIS is not installed")
+                && refused.description.contains("CREATE EXTENSION postgis"), "\(refused)")
         // A superuser installs it.
         let installed = try await PostGISFlyerStore.open(url: server.url(bare), logger: Logger(label: "test"))
         #expect(try await installed.lastChange() == 0)
@@ -116,10 +140,12 @@ struct PostGISFaultTests {
 
         let folder = try TestData.temporaryDirectory("meridian-url")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = try ManagedProcess(MeridianBinary.path, ["flyers", "get", "x", "--db", "mysql://user@host/db"], currentDirectory: folder)
+        let process = try ManagedProcess(
+            MeridianBinary.path, ["flyers", "get", "x", "--db", "mysql://user@host/db"], currentDirectory: folder)
         process.waitUntilExit()
         #expect(process.exitStatus == 2)
-        #expect(process.output().contains("--db: ") && process.output().contains("only PostgreSQL"), "\(process.output())")
+        #expect(
+            process.output().contains("--db: ") && process.output().contains("only PostgreSQL"), "\(process.output())")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 }

@@ -5,8 +5,9 @@ import MeridianCore
 import MeridianStore
 import MeridianTesting
 import Testing
-@testable import FlyerProximity
 import Workloads
+
+@testable import FlyerProximity
 
 /// Writes beside searches: a write's cost does not grow with the table, searches do not wait for writes, and
 /// storing the search index again blocks no writer.
@@ -40,10 +41,14 @@ struct WritersBesideReadersTests {
                 try repository.write((start..<start + 2_000).map { workload.flyer(number: $0) }, mode: .create)
             }
             let ten = (0..<10).map { workload.flyer(number: stored + $0) }
-            return try Self.pagesRead(temporary.store) { for flyer in ten { try repository.write([flyer], mode: .create) } }
+            return try Self.pagesRead(temporary.store) {
+                for flyer in ten { try repository.write([flyer], mode: .create) }
+            }
         }
         let small = try pages(stored: 2_000), large = try pages(stored: 40_000)
-        #expect(large * 2 <= small * 3, "pages read by ten one-flyer writes: \(small) into 2,000 flyers, \(large) into 40,000")
+        #expect(
+            large * 2 <= small * 3,
+            "pages read by ten one-flyer writes: \(small) into 2,000 flyers, \(large) into 40,000")
     }
 
     @Test("searches answer while many API writes wait for another process's write lock")
@@ -62,7 +67,10 @@ struct WritersBesideReadersTests {
                 try await withThrowingTaskGroup(of: Int.self) { group in
                     for number in 0..<writers {
                         group.addTask {
-                            try await client.request("POST", "/v1/flyers", body: Data(FlyerIDTests.feature(id: "w\(number)").utf8), timeout: 90).status
+                            try await client.request(
+                                "POST", "/v1/flyers", body: Data(FlyerIDTests.feature(id: "w\(number)").utf8),
+                                timeout: 90
+                            ).status
                         }
                     }
                     return try await group.reduce(into: []) { $0.append($1) }
@@ -73,7 +81,9 @@ struct WritersBesideReadersTests {
                 try #require(answer.status == 200, "\(answer.text)")
             }
             other.stop()
-            #expect(try await writes.value == Array(repeating: 201, count: writers), "every write waited for the lock and was written")
+            #expect(
+                try await writes.value == Array(repeating: 201, count: writers),
+                "every write waited for the lock and was written")
         }
     }
 
@@ -82,7 +92,10 @@ struct WritersBesideReadersTests {
         var edited = flyer
         edited.title = "Edited " + flyer.title
         if case .point(let point) = flyer.geometry, abs(point.latitude) < 89 {
-            edited.geometry = .point(try Coordinate(latitude: point.latitude, longitude: point.longitude < 179 ? point.longitude + 0.01 : point.longitude - 0.01))
+            edited.geometry = .point(
+                try Coordinate(
+                    latitude: point.latitude,
+                    longitude: point.longitude < 179 ? point.longitude + 0.01 : point.longitude - 0.01))
         }
         return edited
     }
@@ -96,13 +109,16 @@ struct WritersBesideReadersTests {
         }
     }
 
-    @Test("past 5,000 changes only the ids changed since the stored index are stored: its arrays stay, and a start whose change log no longer reaches them reads those flyers and answers exactly")
+    @Test(
+        "past 5,000 changes only the ids changed since the stored index are stored: its arrays stay, and a start whose change log no longer reaches them reads those flyers and answers exactly"
+    )
     func changedIDsStoredInsteadOfTheIndex() async throws {
         let (temporary, original) = try PersistedIndexTests.stored()
         defer { temporary.remove() }
         let catalog = try PersistedIndexTests.opened(temporary.store.path)
         let before = try Self.storedRows(temporary.store)
-        var workload = FlyerWorkload(.init(seed: 12, uniformShare: 0.3, areaShare: 0.03, referenceTime: PersistedIndexTests.now))
+        var workload = FlyerWorkload(
+            .init(seed: 12, uniformShare: 0.3, areaShare: 0.03, referenceTime: PersistedIndexTests.now))
         let added = (original.count..<original.count + 5_001).map { workload.flyer(number: $0) }
         try await catalog.write(added, mode: .create)
         let first = try Self.storedRows(temporary.store)
@@ -121,11 +137,15 @@ struct WritersBesideReadersTests {
         #expect(reopened.report.cache == "warm" && reopened.count == expected.count)
         try await PersistedIndexTests.expectExact(reopened, expected, "read back with the changed ids")
         try await reopened.prepare()
-        #expect(try Self.storedRows(temporary.store).meta == before.meta, "the comparison with the table found no difference")
+        #expect(
+            try Self.storedRows(temporary.store).meta == before.meta,
+            "the comparison with the table found no difference")
         try await PersistedIndexTests.expectExact(catalog, expected, "the running catalogue")
     }
 
-    @Test("past compactAfter flyers on top, the index is built again and stored off the cooperative threads; writes go on meanwhile and every answer stays exact")
+    @Test(
+        "past compactAfter flyers on top, the index is built again and stored off the cooperative threads; writes go on meanwhile and every answer stays exact"
+    )
     func compaction() async throws {
         let (temporary, original) = try PersistedIndexTests.stored()
         defer { temporary.remove() }
@@ -139,7 +159,8 @@ struct WritersBesideReadersTests {
         let late = workload.flyer(number: 9_999)
         try await catalog.write([late], mode: .create)
         try await ManagedProcess.waitUntil(timeout: 60, "the index to be built again and stored") {
-            (try? Self.storedRows(temporary.store).meta) != before.meta && ((catalog.cache as? StoredIndexCache)?.packed.overlayCount ?? 0) <= 1
+            (try? Self.storedRows(temporary.store).meta) != before.meta
+                && ((catalog.cache as? StoredIndexCache)?.packed.overlayCount ?? 0) <= 1
         }
         let expected = original + added + [late]
         try await PersistedIndexTests.expectExact(catalog, expected, "after the index was built again")
@@ -155,18 +176,23 @@ struct WritersBesideReadersTests {
         }
     }
 
-    @Test("storing the index again takes one transaction per chunk: a writer with a 0.2 s busy timeout writes between chunks, a reader sees the previous index whole until the meta row, then the new one")
+    @Test(
+        "storing the index again takes one transaction per chunk: a writer with a 0.2 s busy timeout writes between chunks, a reader sees the previous index whole until the meta row, then the new one"
+    )
     func chunkedSave() async throws {
         let (temporary, original) = try PersistedIndexTests.stored()
         defer { temporary.remove() }
         let repository = try SpatiaLiteFlyerStore(store: temporary.store)
         let other = try SpatiaLiteFlyerStore(store: try Store.open(path: temporary.store.path, busyTimeout: 0.2))
-        guard case .found(_, let previous, _) = try other.storedIndex(cellSize: 0.05).found else { return #expect(Bool(false), "no stored index") }
+        guard case .found(_, let previous, _) = try other.storedIndex(cellSize: 0.05).found else {
+            return #expect(Bool(false), "no stored index")
+        }
         let built = try repository.buildIndex(cellSize: 0.05)
         var during: [Flyer] = []
         try repository.saveIndex(built.index, change: built.change, chunkBytes: 16_384) {
-            let flyer = Flyer(id: "during-\(during.count)", title: "Written while the index is stored",
-                              geometry: .point(try Coordinate(latitude: 48.85 + Double(during.count) / 1000, longitude: 2.35)))
+            let flyer = Flyer(
+                id: "during-\(during.count)", title: "Written while the index is stored",
+                geometry: .point(try Coordinate(latitude: 48.85 + Double(during.count) / 1000, longitude: 2.35)))
             try other.write([flyer], mode: .create)
             during.append(flyer)
             guard case .found(let index, let meta, _) = try other.storedIndex(cellSize: 0.05).found else {
@@ -175,12 +201,17 @@ struct WritersBesideReadersTests {
             #expect(meta == previous && index.count == original.count, "after chunk \(during.count)")
         }
         #expect(during.count > 20, "chunks written")
-        guard case .found(let index, let meta, _) = try other.storedIndex(cellSize: 0.05).found else { return #expect(Bool(false), "no stored index") }
+        guard case .found(let index, let meta, _) = try other.storedIndex(cellSize: 0.05).found else {
+            return #expect(Bool(false), "no stored index")
+        }
         #expect(meta.change == built.change && meta.generation != previous.generation && index.count == original.count)
-        #expect(try Self.arrayRows(temporary.store).allSatisfy { $0.hasPrefix(meta.generation + "/") }, "the previous generation's rows are gone")
+        #expect(
+            try Self.arrayRows(temporary.store).allSatisfy { $0.hasPrefix(meta.generation + "/") },
+            "the previous generation's rows are gone")
         let reopened = try PersistedIndexTests.opened(temporary.store.path)
         #expect(reopened.report.cache == "warm" && reopened.count == original.count + during.count)
-        try await PersistedIndexTests.expectExact(reopened, original + during, "the index stored beside writes, with the writes applied")
+        try await PersistedIndexTests.expectExact(
+            reopened, original + during, "the index stored beside writes, with the writes applied")
     }
 
     @Test("a save cut short leaves the previous index in use, and the next save removes the rows it left")
@@ -188,7 +219,9 @@ struct WritersBesideReadersTests {
         let (temporary, original) = try PersistedIndexTests.stored()
         defer { temporary.remove() }
         let repository = try SpatiaLiteFlyerStore(store: temporary.store)
-        guard case .found(_, let previous, _) = try repository.storedIndex(cellSize: 0.05).found else { return #expect(Bool(false), "no stored index") }
+        guard case .found(_, let previous, _) = try repository.storedIndex(cellSize: 0.05).found else {
+            return #expect(Bool(false), "no stored index")
+        }
         let built = try repository.buildIndex(cellSize: 0.05)
         struct Interrupted: Error {}
         var chunks = 0
@@ -198,16 +231,22 @@ struct WritersBesideReadersTests {
                 if chunks == 5 { throw Interrupted() }
             }
         }
-        #expect(try Self.arrayRows(temporary.store).contains { !$0.hasPrefix(previous.generation + "/") }, "the cut-short save left rows")
+        #expect(
+            try Self.arrayRows(temporary.store).contains { !$0.hasPrefix(previous.generation + "/") },
+            "the cut-short save left rows")
         let reopened = try PersistedIndexTests.opened(temporary.store.path)
         #expect(reopened.report.cache == "warm" && reopened.count == original.count)
         try await PersistedIndexTests.expectExact(reopened, original, "the previous index")
         try repository.saveIndex(built.index, change: built.change)
-        guard case .found(_, let meta, _) = try repository.storedIndex(cellSize: 0.05).found else { return #expect(Bool(false), "no stored index") }
+        guard case .found(_, let meta, _) = try repository.storedIndex(cellSize: 0.05).found else {
+            return #expect(Bool(false), "no stored index")
+        }
         #expect(try Self.arrayRows(temporary.store).allSatisfy { $0.hasPrefix(meta.generation + "/") })
     }
 
-    @Test("the index is built again past compactAfter flyers on top, or a tenth of the catalogue when that is more, so that steady writes to a large catalogue do not rebuild it back to back")
+    @Test(
+        "the index is built again past compactAfter flyers on top, or a tenth of the catalogue when that is more, so that steady writes to a large catalogue do not rebuild it back to back"
+    )
     func compactionThresholdGrows() {
         #expect(StoredIndexCache.compactionThreshold(compactAfter: 20_000, indexed: 4_000) == 20_000)
         #expect(StoredIndexCache.compactionThreshold(compactAfter: 20_000, indexed: 200_000) == 20_000)

@@ -17,11 +17,18 @@ struct GPSDStreamDecoderTests {
     @Test("merges the cumulative TPV reports of one epoch into one fix, emitted when the time changes")
     func mergesByTime() throws {
         var decoder = GPSDStreamDecoder(providerID: "gpsd")
-        let first = try decoder.feed(line: Array(#"{"class":"TPV","mode":3,"time":"2020-03-18T13:28:19.600Z","lat":41.5,"lon":-93.7,"altHAE":246.7}"#.utf8))
-        let second = try decoder.feed(line: Array(#"{"class":"TPV","mode":3,"time":"2020-03-18T13:28:19.600Z","lat":41.6,"lon":-93.8,"speed":1.5,"track":124.9,"eph":4.2,"epv":6.5,"altMSL":278.1}"#.utf8))
+        let first = try decoder.feed(
+            line: Array(
+                #"{"class":"TPV","mode":3,"time":"2020-03-18T13:28:19.600Z","lat":41.5,"lon":-93.7,"altHAE":246.7}"#
+                    .utf8))
+        let second = try decoder.feed(
+            line: Array(
+                #"{"class":"TPV","mode":3,"time":"2020-03-18T13:28:19.600Z","lat":41.6,"lon":-93.8,"speed":1.5,"track":124.9,"eph":4.2,"epv":6.5,"altMSL":278.1}"#
+                    .utf8))
         #expect(first.isEmpty && second.isEmpty)
         #expect(decoder.hasPendingEpoch)
-        let third = try decoder.feed(line: Array(#"{"class":"TPV","mode":3,"time":"2020-03-18T13:28:19.700Z","lat":41.7,"lon":-93.9}"#.utf8))
+        let third = try decoder.feed(
+            line: Array(#"{"class":"TPV","mode":3,"time":"2020-03-18T13:28:19.700Z","lat":41.7,"lon":-93.9}"#.utf8))
         let fix = try #require(third.first)
         #expect(third.count == 1)
         #expect(fix.time == ISO8601.date(from: "2020-03-18T13:28:19.600Z"))
@@ -39,7 +46,7 @@ struct GPSDStreamDecoderTests {
         let (fixes, decoder) = try decode([
             #"{"class":"TPV","mode":3,"lat":41.5,"lon":-93.7,"altHAE":246.7}"#,
             #"{"class":"TPV","mode":3,"time":"2020-03-18T13:28:19.600Z","lat":41.5,"lon":-93.7}"#,
-            #"{"class":"TPV","mode":3,"lat":41.6,"lon":-93.8}"#,
+            #"{"class":"TPV","mode":3,"lat":41.6,"lon":-93.8}"#
         ])
         #expect(fixes.count == 1)
         #expect(fixes.first?.altitudeHAE == 246.7)
@@ -51,7 +58,7 @@ struct GPSDStreamDecoderTests {
         let (fixes, _) = try decode([
             #"{"class":"TPV","mode":3,"time":"2020-01-01T00:00:01Z","lat":1,"lon":2,"alt":99.5}"#,
             #"{"class":"TPV","mode":3,"time":"2020-01-01T00:00:02Z","lat":1,"lon":2,"alt":99.5,"altHAE":120.0}"#,
-            #"{"class":"TPV","mode":2,"time":"2020-01-01T00:00:03Z","lat":1,"lon":2,"alt":99.5,"altHAE":120.0}"#,
+            #"{"class":"TPV","mode":2,"time":"2020-01-01T00:00:03Z","lat":1,"lon":2,"alt":99.5,"altHAE":120.0}"#
         ])
         #expect(fixes.map(\.altitudeMSL) == [99.5, nil, nil])
         #expect(fixes.map(\.altitudeHAE) == [nil, 120.0, nil])
@@ -62,7 +69,7 @@ struct GPSDStreamDecoderTests {
     func noFix() throws {
         let (fixes, decoder) = try decode([
             #"{"class":"TPV","mode":1,"time":"2020-01-01T00:00:01Z","lat":1,"lon":2}"#,
-            #"{"class":"TPV","mode":0,"time":"2020-01-01T00:00:02Z"}"#,
+            #"{"class":"TPV","mode":0,"time":"2020-01-01T00:00:02Z"}"#
         ])
         #expect(fixes.map(\.mode) == [.noFix, .noFix])
         #expect(fixes.allSatisfy { $0.coordinate == nil && !$0.hasPosition })
@@ -85,7 +92,7 @@ struct GPSDStreamDecoderTests {
             #"{"class":"SKY","uSat":7,"satellites":[{"PRN":1,"used":true}]}"#,
             #"{"class":"TPV","mode":3,"time":"2020-01-01T00:00:01Z","lat":1,"lon":2}"#,
             #"{"class":"SKY","satellites":[{"PRN":1,"used":true},{"PRN":2,"used":false},{"PRN":3,"used":true}]}"#,
-            #"{"class":"TPV","mode":3,"time":"2020-01-01T00:00:02Z","lat":1,"lon":2}"#,
+            #"{"class":"TPV","mode":3,"time":"2020-01-01T00:00:02Z","lat":1,"lon":2}"#
         ])
         #expect(fixes.map(\.satellitesUsed) == [7, 2])
     }
@@ -96,7 +103,7 @@ struct GPSDStreamDecoderTests {
             #"{"class":"SKY","uSat":0,"nSat":0}"#,
             #"{"class":"TPV","mode":3,"time":"2020-01-01T00:00:01Z","lat":1,"lon":2}"#,
             #"{"class":"SKY","uSat":0,"satellites":[{"PRN":1,"used":false}]}"#,
-            #"{"class":"TPV","mode":3,"time":"2020-01-01T00:00:02Z","lat":1,"lon":2}"#,
+            #"{"class":"TPV","mode":3,"time":"2020-01-01T00:00:02Z","lat":1,"lon":2}"#
         ])
         #expect(fixes.map(\.satellitesUsed) == [nil, 0])
     }
@@ -106,7 +113,7 @@ struct GPSDStreamDecoderTests {
         let (fixes, _) = try decode([
             #"{"class":"TPV","mode":3,"time":"2020-01-01T00:00:01Z","lat":1,"lon":2,"epx":3,"epy":4,"epv":9}"#,
             #"{"class":"GST","lat":6,"lon":8,"alt":2}"#,
-            #"{"class":"TPV","mode":3,"time":"2020-01-01T00:00:02Z","lat":1,"lon":2}"#,
+            #"{"class":"TPV","mode":3,"time":"2020-01-01T00:00:02Z","lat":1,"lon":2}"#
         ])
         #expect(fixes.map(\.horizontalAccuracy) == [5, 10])
         #expect(fixes.map(\.verticalAccuracy) == [9, 2])
@@ -123,7 +130,7 @@ struct GPSDStreamDecoderTests {
             #"{"class":"ATT","heading":12.5}"#,
             #"{"class":"TOFF","real_sec":1}"#,
             #"{"class":"ERROR","message":"Unrecognized request 'FOO'"}"#,
-            #"{"class":"TPV","mode":3,"time":"2020-01-01T00:00:01Z","lat":1,"lon":2,"future_key":[1,2,{"x":null}]}"#,
+            #"{"class":"TPV","mode":3,"time":"2020-01-01T00:00:01Z","lat":1,"lon":2,"future_key":[1,2,{"x":null}]}"#
         ])
         #expect(fixes.count == 1, "\(decoder.counters)")
         #expect(decoder.version?.protoMajor == 3 && decoder.version?.release == "3.22")
@@ -137,7 +144,8 @@ struct GPSDStreamDecoderTests {
         _ = try decode([#"{"class":"VERSION","release":"x","proto_major":16,"proto_minor":0}"#])
         var decoder = GPSDStreamDecoder(providerID: "gpsd")
         #expect(throws: GPSDDecodeError.unsupportedProtocol(major: 2, minor: 1, release: "2.95")) {
-            _ = try decoder.feed(line: Array(#"{"class":"VERSION","release":"2.95","proto_major":2,"proto_minor":1}"#.utf8))
+            _ = try decoder.feed(
+                line: Array(#"{"class":"VERSION","release":"2.95","proto_major":2,"proto_minor":1}"#.utf8))
         }
         #expect(decoder.counters["unsupported_protocol"] == 1)
     }
@@ -145,12 +153,18 @@ struct GPSDStreamDecoderTests {
     @Test("malformed JSON throws an error naming the line and the problem, and is counted")
     func malformed() throws {
         var decoder = GPSDStreamDecoder(providerID: "gpsd")
-        for bad in [#"{"class":"TPV","mode":3,"#, "garbage\u{01}\u{ff}", #"{"mode":3}"#, #"{"class":"TPV","lat":"north"}"#, "[1,2]"] {
+        for bad in [
+            #"{"class":"TPV","mode":3,"#, "garbage\u{01}\u{ff}", #"{"mode":3}"#, #"{"class":"TPV","lat":"north"}"#,
+            "[1,2]"
+        ] {
             do {
                 _ = try decoder.feed(line: Array(bad.utf8))
                 Issue.record("'\(bad)' was accepted")
             } catch {
-                guard case .malformedJSON(let excerpt, let reason) = error else { Issue.record("\(error)"); continue }
+                guard case .malformedJSON(let excerpt, let reason) = error else {
+                    Issue.record("\(error)")
+                    continue
+                }
                 #expect(!excerpt.isEmpty && !reason.isEmpty)
             }
         }
@@ -165,11 +179,12 @@ struct GPSDStreamDecoderTests {
 
     @Test("device filter: reports of other devices are ignored and counted")
     func deviceFilter() throws {
-        let (fixes, decoder) = try decode([
-            #"{"class":"TPV","device":"/dev/a","mode":3,"time":"2020-01-01T00:00:01Z","lat":1,"lon":2}"#,
-            #"{"class":"TPV","device":"/dev/b","mode":3,"time":"2020-01-01T00:00:02Z","lat":3,"lon":4}"#,
-            #"{"class":"SKY","device":"/dev/b","uSat":12}"#,
-        ], device: "/dev/a")
+        let (fixes, decoder) = try decode(
+            [
+                #"{"class":"TPV","device":"/dev/a","mode":3,"time":"2020-01-01T00:00:01Z","lat":1,"lon":2}"#,
+                #"{"class":"TPV","device":"/dev/b","mode":3,"time":"2020-01-01T00:00:02Z","lat":3,"lon":4}"#,
+                #"{"class":"SKY","device":"/dev/b","uSat":12}"#
+            ], device: "/dev/a")
         #expect(fixes.count == 1 && fixes.first?.coordinate?.latitude == 1 && fixes.first?.satellitesUsed == nil)
         #expect(decoder.counters["other_device"] == 2)
     }
@@ -177,7 +192,8 @@ struct GPSDStreamDecoderTests {
     @Test("POLL answers feed their TPV/SKY; a repeat of an emitted epoch is not emitted twice")
     func poll() throws {
         var decoder = GPSDStreamDecoder(providerID: "gpsd")
-        let poll = #"{"class":"POLL","time":"2020-01-01T00:00:02Z","active":1,"tpv":[{"class":"TPV","mode":3,"time":"2020-01-01T00:00:01Z","lat":1,"lon":2}],"sky":[{"class":"SKY","uSat":5}]}"#
+        let poll =
+            #"{"class":"POLL","time":"2020-01-01T00:00:02Z","active":1,"tpv":[{"class":"TPV","mode":3,"time":"2020-01-01T00:00:01Z","lat":1,"lon":2}],"sky":[{"class":"SKY","uSat":5}]}"#
         #expect(try decoder.feed(line: Array(poll.utf8)).isEmpty)
         let first = decoder.finish()
         #expect(first.count == 1 && first.first?.satellitesUsed == 5)
@@ -188,7 +204,8 @@ struct GPSDStreamDecoderTests {
 
     @Test("invalid positions in a 2D/3D report become a no-fix, never a bad coordinate")
     func invalidPosition() throws {
-        let (fixes, decoder) = try decode([#"{"class":"TPV","mode":3,"time":"2020-01-01T00:00:01Z","lat":123,"lon":2}"#])
+        let (fixes, decoder) = try decode([#"{"class":"TPV","mode":3,"time":"2020-01-01T00:00:01Z","lat":123,"lon":2}"#]
+        )
         #expect(fixes.first?.mode == .noFix && fixes.first?.coordinate == nil)
         #expect(decoder.counters["invalid_position"] == 1)
     }
@@ -198,10 +215,11 @@ struct GPSDStreamDecoderTests {
         let text = try String(contentsOf: TestData.url("nmea/gpsd-3.22-out/nmea-rtk.log.out"), encoding: .utf8)
         let jsonLines = text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("{") }.map(String.init)
         let (fixes, decoder) = try decode(jsonLines)
-        let expectedTimes = Set(jsonLines.compactMap { line -> String? in
-            guard let range = line.range(of: #""time":""#) else { return nil }
-            return String(line[range.upperBound...].prefix(24))
-        })
+        let expectedTimes = Set(
+            jsonLines.compactMap { line -> String? in
+                guard let range = line.range(of: #""time":""#) else { return nil }
+                return String(line[range.upperBound...].prefix(24))
+            })
         #expect(fixes.count == expectedTimes.count && fixes.count == 122)
         #expect(Set(fixes.map { ISO8601.string(from: $0.time) }) == expectedTimes)
         #expect(fixes.allSatisfy { $0.hasPosition })

@@ -16,7 +16,9 @@ struct LineSplitterTests {
                 if frame == nil { return }
             }
         }
-        for chunk in ["first\r\nsec", "ond\n"] + Array(repeating: "0123456789", count: 100) + ["tail of the long line\nafter\nunterminated"] {
+        for chunk in ["first\r\nsec", "ond\n"] + Array(repeating: "0123456789", count: 100) + [
+            "tail of the long line\nafter\nunterminated"
+        ] {
             buffer += Array(chunk.utf8)
             drain()
             #expect(buffer.count <= 16 + 10, "an overlong line must not accumulate")

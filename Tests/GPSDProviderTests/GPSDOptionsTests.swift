@@ -4,6 +4,7 @@ import MeridianCore
 import NIOCore
 import NIOEmbedded
 import Testing
+
 @testable import GPSDProvider
 
 @Suite("GPSD options, backoff and line framing")
@@ -16,9 +17,11 @@ struct GPSDOptionsTests {
         #expect(custom == GPSDOptions(host: "::1", port: 3000, device: "/dev/ttyUSB0"))
     }
 
-    @Test("bad values name their key", arguments: [
-        ("port: 0", "port"), ("port: 70000", "port"), ("device: ttyUSB0", "device"), ("hostname: x", "hostname"),
-    ])
+    @Test(
+        "bad values name their key",
+        arguments: [
+            ("port: 0", "port"), ("port: 70000", "port"), ("device: ttyUSB0", "device"), ("hostname: x", "hostname")
+        ])
     func badValues(yaml: String, key: String) throws {
         #expect {
             _ = try GPSDOptions.decode(PluginOptions(yaml: yaml, path: "providers[0]"))
@@ -39,15 +42,20 @@ struct GPSDOptionsTests {
     @Test("the watch command enables JSON and names a chosen device, JSON-escaped")
     func watchCommand() {
         #expect(GPSDProvider.watchCommand(device: nil) == #"?WATCH={"enable":true,"json":true};"#)
-        #expect(GPSDProvider.watchCommand(device: #"/dev/a"b"#) == #"?WATCH={"enable":true,"json":true,"device":"\/dev\/a\"b"};"#
-            || GPSDProvider.watchCommand(device: #"/dev/a"b"#) == #"?WATCH={"enable":true,"json":true,"device":"/dev/a\"b"};"#)
+        #expect(
+            GPSDProvider.watchCommand(device: #"/dev/a"b"#)
+                == #"?WATCH={"enable":true,"json":true,"device":"\/dev\/a\"b"};"#
+                || GPSDProvider.watchCommand(device: #"/dev/a"b"#)
+                    == #"?WATCH={"enable":true,"json":true,"device":"/dev/a\"b"};"#
+        )
     }
 
     @Test("the default reconnection schedule is 1 s doubling to 30 s, and restarts after a reset")
     func defaultBackoff() {
         var backoff = GPSDTiming().backoff
         let delays = (0..<7).map { _ in backoff.nextDelay() }
-        #expect(delays == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(30), .seconds(30)])
+        #expect(
+            delays == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(30), .seconds(30)])
         backoff.reset()
         #expect(backoff.nextDelay() == .seconds(1))
     }
@@ -55,12 +63,16 @@ struct GPSDOptionsTests {
     @Test("the channel handler cuts gpsd's stream into lines and overlong lines, and hands over the tail at the end")
     func lineFraming() throws {
         let channel = EmbeddedChannel(handler: ByteToMessageHandler(BoundedLineDecoder(maximumLength: 16)))
-        for chunk in ["first\r\nsec", "ond\n"] + Array(repeating: "0123456789", count: 100) + ["tail of the long line\nafter\nunterminated"] {
+        for chunk in ["first\r\nsec", "ond\n"] + Array(repeating: "0123456789", count: 100) + [
+            "tail of the long line\nafter\nunterminated"
+        ] {
             try channel.writeInbound(ByteBuffer(string: chunk))
         }
         var frames: [String] = []
         func drain() throws {
-            while let frame = try channel.readInbound(as: LineFrame<ByteBuffer>.self) { frames.append(Self.text(frame)) }
+            while let frame = try channel.readInbound(as: LineFrame<ByteBuffer>.self) {
+                frames.append(Self.text(frame))
+            }
         }
         try drain()
         #expect(frames == ["first", "second", "overlong 1021", "after"])

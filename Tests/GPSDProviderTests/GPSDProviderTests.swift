@@ -3,6 +3,7 @@ import MeridianCore
 import MeridianTesting
 import NMEA
 import Testing
+
 @testable import GPSDProvider
 
 /// Short delays so that fault tests finish quickly; the default schedule is tested in `GPSDOptionsTests`.
@@ -17,12 +18,18 @@ struct GPSDProviderTests {
         try await GPSDDaemon.withIdentified { pty, gpsd in
             let sentences = try TestData.nmeaSentences("nmea-rtk.log")
             var nmea = NMEAStreamDecoder(providerID: "nmea")
-            let expected = (nmea.feed(Array(sentences.joined(separator: "\r\n").appending("\r\n").utf8)) + nmea.finish())
+            let expected =
+                (nmea.feed(Array(sentences.joined(separator: "\r\n").appending("\r\n").utf8)) + nmea.finish())
                 .filter(\.hasPosition)
             #expect(expected.count > 100)
 
-            let fixes = try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: gpsd.port), timing: fastTiming, context: $0) }) { harness in
-                try await ManagedProcess.waitUntil(timeout: 5, "the provider to connect") { harness.health.state == .connected }
+            let fixes = try await ProviderHarness.with(
+                id: "gpsd-test",
+                make: { GPSDProvider(options: GPSDOptions(port: gpsd.port), timing: fastTiming, context: $0) }
+            ) { harness in
+                try await ManagedProcess.waitUntil(timeout: 5, "the provider to connect") {
+                    harness.health.state == .connected
+                }
                 try await pty.write(lines: sentences)
                 try await ManagedProcess.waitUntil(timeout: 10, "\(expected.count) fixes") {
                     harness.fixes.filter(\.hasPosition).count >= expected.count
@@ -33,8 +40,10 @@ struct GPSDProviderTests {
             #expect(fixes.map(\.time) == expected.map(\.time))
             for (fix, reference) in zip(fixes, expected) {
                 let (position, referencePosition) = (try #require(fix.coordinate), try #require(reference.coordinate))
-                #expect(abs(position.latitude - referencePosition.latitude) <= 1e-6, "\(ISO8601.string(from: fix.time))")
-                #expect(abs(position.longitude - referencePosition.longitude) <= 1e-6, "\(ISO8601.string(from: fix.time))")
+                #expect(
+                    abs(position.latitude - referencePosition.latitude) <= 1e-6, "\(ISO8601.string(from: fix.time))")
+                #expect(
+                    abs(position.longitude - referencePosition.longitude) <= 1e-6, "\(ISO8601.string(from: fix.time))")
                 #expect(fix.providerID == "gpsd-test")
             }
         }
@@ -44,7 +53,10 @@ struct GPSDProviderTests {
     func conformance() async throws {
         try await GPSDDaemon.withIdentified { pty, gpsd in
             let (writerPath, readerPath, port) = (pty.receiverEnd, pty.devicePath, gpsd.port)
-            let writer = Task { try await PseudoTerminalPair.write(lines: TestData.nmeaSentences("ublox-zed-f9p-nmea.log"), to: writerPath, interval: .milliseconds(2)) }
+            let writer = Task {
+                try await PseudoTerminalPair.write(
+                    lines: TestData.nmeaSentences("ublox-zed-f9p-nmea.log"), to: writerPath, interval: .milliseconds(2))
+            }
             defer { writer.cancel() }
 
             let report = try await ProviderConformance.run(minimumFixes: 10) { context in
@@ -62,13 +74,19 @@ struct GPSDProviderTests {
             let sentences = try TestData.nmeaSentences("nmea-rtk.log")
             let (firstHalf, secondHalf) = (Array(sentences[..<120]), Array(sentences[120...]))
 
-            try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: gpsd.port), context: $0) }) { harness in
-                try await ManagedProcess.waitUntil(timeout: 5, "the provider to connect") { harness.health.state == .connected }
+            try await ProviderHarness.with(
+                id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: gpsd.port), context: $0) }
+            ) { harness in
+                try await ManagedProcess.waitUntil(timeout: 5, "the provider to connect") {
+                    harness.health.state == .connected
+                }
                 try await pty.write(lines: firstHalf)
                 try await ManagedProcess.waitUntil(timeout: 5, "fixes before the restart") { harness.fixes.count >= 50 }
 
                 gpsd.kill()
-                try await ManagedProcess.waitUntil(timeout: 5, "the loss to be reported") { harness.health.state == .disconnected }
+                try await ManagedProcess.waitUntil(timeout: 5, "the loss to be reported") {
+                    harness.health.state == .disconnected
+                }
                 #expect(harness.health.message?.contains("127.0.0.1:\(gpsd.port)") == true)
                 let before = harness.fixes.count
                 try await gpsd.restart()
@@ -77,7 +95,9 @@ struct GPSDProviderTests {
                 #expect((harness.health.counters["reconnects"] ?? 0) >= 1)
 
                 try await pty.write(lines: secondHalf)
-                try await ManagedProcess.waitUntil(timeout: 5, "fixes after the restart") { harness.fixes.count >= before + 50 }
+                try await ManagedProcess.waitUntil(timeout: 5, "fixes after the restart") {
+                    harness.fixes.count >= before + 50
+                }
                 let lastTime = try #require(harness.fixes.last?.time)
                 #expect(ISO8601.string(from: lastTime) > "2020-03-18T13:28:31")
             }
@@ -87,7 +107,9 @@ struct GPSDProviderTests {
     @Test("gpsd not running: reported with the address tried, retried, and connected once gpsd starts")
     func gpsdNotRunning() async throws {
         let port = try FreePort.next()
-        try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: port), timing: fastTiming, context: $0) }) { harness in
+        try await ProviderHarness.with(
+            id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: port), timing: fastTiming, context: $0) }
+        ) { harness in
             try await ManagedProcess.waitUntil(timeout: 5, "two failed attempts") {
                 (harness.health.counters["connect_failures"] ?? 0) >= 2
             }
@@ -97,7 +119,9 @@ struct GPSDProviderTests {
             #expect(message.contains("127.0.0.1:\(port)"))
 
             try await GPSDDaemon.withIdentified(port: port) { _, _ in
-                try await ManagedProcess.waitUntil(timeout: 5, "connection once gpsd runs") { harness.health.state == .connected }
+                try await ManagedProcess.waitUntil(timeout: 5, "connection once gpsd runs") {
+                    harness.health.state == .connected
+                }
             }
         }
     }
@@ -105,10 +129,14 @@ struct GPSDProviderTests {
 
 @Suite("GPSDProvider against misbehaving servers")
 struct GPSDFaultTests {
-    private static let version = #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"# + "\n"
-    private static let tpv = #"{"class":"TPV","mode":3,"time":"2024-05-01T07:30:00.000Z","lat":48.8584,"lon":2.2945}"# + "\n"
+    private static let version =
+        #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"# + "\n"
+    private static let tpv =
+        #"{"class":"TPV","mode":3,"time":"2024-05-01T07:30:00.000Z","lat":48.8584,"lon":2.2945}"# + "\n"
 
-    @Test("garbage, a 1 MB line and a close: no crash, errors counted, the line after the long one still decodes, reconnects")
+    @Test(
+        "garbage, a 1 MB line and a close: no crash, errors counted, the line after the long one still decodes, reconnects"
+    )
     func garbageAndHugeLine() async throws {
         var script = Array(Self.version.utf8)
         script += Array("\u{01}\u{02}not json at all {{{\n".utf8)
@@ -116,7 +144,10 @@ struct GPSDFaultTests {
         script += Array(Self.tpv.utf8)
         let server = try await ScriptedServer(script: script)
 
-        try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: server.port), timing: fastTiming, context: $0) }) { harness in
+        try await ProviderHarness.with(
+            id: "gpsd-test",
+            make: { GPSDProvider(options: GPSDOptions(port: server.port), timing: fastTiming, context: $0) }
+        ) { harness in
             try await ManagedProcess.waitUntil(timeout: 5, "a second connection") { server.connections >= 2 }
             let counters = harness.health.counters
             #expect((counters["malformed"] ?? 0) >= 1)
@@ -130,7 +161,10 @@ struct GPSDFaultTests {
     @Test("a server that stops sending is probed with ?POLL;, then dropped and reconnected")
     func silentServer() async throws {
         let server = try await ScriptedServer(script: Array(Self.version.utf8), closeAfterScript: false)
-        try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: server.port), timing: fastTiming, context: $0) }) { harness in
+        try await ProviderHarness.with(
+            id: "gpsd-test",
+            make: { GPSDProvider(options: GPSDOptions(port: server.port), timing: fastTiming, context: $0) }
+        ) { harness in
             try await ManagedProcess.waitUntil(timeout: 5, "a reconnection after silence") { server.connections >= 2 }
             #expect((harness.health.counters["stalls"] ?? 0) >= 1)
         }
@@ -142,7 +176,10 @@ struct GPSDFaultTests {
         let server = try await ScriptedServer(
             script: Array(#"{"class":"VERSION","release":"2.95","proto_major":2,"proto_minor":1}"#.utf8) + [10],
             closeAfterScript: false)
-        try await ProviderHarness.with(id: "gpsd-test", make: { GPSDProvider(options: GPSDOptions(port: server.port), timing: fastTiming, context: $0) }) { harness in
+        try await ProviderHarness.with(
+            id: "gpsd-test",
+            make: { GPSDProvider(options: GPSDOptions(port: server.port), timing: fastTiming, context: $0) }
+        ) { harness in
             try await ManagedProcess.waitUntil(timeout: 5, "the protocol to be reported") {
                 harness.health.message?.contains("protocol 2.1") == true
             }

@@ -2,13 +2,16 @@ import Foundation
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import GPSDServer
 
 /// Debian's own gpsd clients (`gpsd-clients`, `python3-gps`) and a real gpsd against Meridian's gpsd server.
 @Suite(.serialized) struct GPSDClientProgramsTests {
     /// Sends `fixes` from the primary, one every `interval`, until `done` holds or the fixes run out.
-    private func feed(_ server: GPSDServerHarness, _ fixes: [Fix], interval: Duration = .milliseconds(100),
-                      until done: () -> Bool) async throws {
+    private func feed(
+        _ server: GPSDServerHarness, _ fixes: [Fix], interval: Duration = .milliseconds(100),
+        until done: () -> Bool
+    ) async throws {
         for fix in fixes {
             if done() { return }
             try server.send(fix)
@@ -82,8 +85,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let gpx = directory.appendingPathComponent("logged.gpx")
         try await withGPSDServer { server in
-            let logger = try ManagedProcess("gpxlogger", ["-e", "sockets", "-i", "600", "-f", gpx.path, "127.0.0.1:\(server.port)"])
-            try await ManagedProcess.waitUntil(timeout: 30, "gpxlogger to watch") { server.server.hub.connectedCount >= 1 }
+            let logger = try ManagedProcess(
+                "gpxlogger", ["-e", "sockets", "-i", "600", "-f", gpx.path, "127.0.0.1:\(server.port)"])
+            try await ManagedProcess.waitUntil(timeout: 30, "gpxlogger to watch") {
+                server.server.hub.connectedCount >= 1
+            }
             try await Task.sleep(for: .milliseconds(300))  // its WATCH goes in after the connection
             try await feed(server, fixes, interval: .milliseconds(2)) { false }
             let last = try #require(fixes.last?.coordinate)
@@ -97,7 +103,9 @@ import Testing
         let direct = directory.appendingPathComponent("direct.gpx")
         try Self.gpx(fixes).write(to: direct, atomically: true, encoding: .utf8)
         func imported(_ file: URL, _ name: String) throws -> [String: Any] {
-            let result = try MeridianBinary.run(["runs", "import", "--db", directory.appendingPathComponent(name).path, "--json", file.path])
+            let result = try MeridianBinary.run([
+                "runs", "import", "--db", directory.appendingPathComponent(name).path, "--json", file.path
+            ])
             let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
             return try #require((json?["imported"] as? [[String: Any]])?.first, "\(result.stdout)\(result.stderr)")
         }
@@ -107,8 +115,9 @@ import Testing
         let loggedDistance = try #require(logged["distance_m"] as? Double)
         #expect(expectedDistance > 10_000)
         #expect(logged["points"] as? Int == fixes.count)
-        #expect(abs(loggedDistance - expectedDistance) / expectedDistance <= 0.001,
-                "gpxlogger's track: \(logged), the fixes sent: \(expected)")
+        #expect(
+            abs(loggedDistance - expectedDistance) / expectedDistance <= 0.001,
+            "gpxlogger's track: \(logged), the fixes sent: \(expected)")
     }
 
     /// `fixes` as one GPX 1.1 track segment.
@@ -120,7 +129,8 @@ import Testing
                     + "<time>\(ISO8601.string(from: fix.time))</time></trkpt>"
             }
         }
-        return #"<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+        return
+            #"<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
             + points.joined(separator: "\n") + "</trkseg></trk></gpx>\n"
     }
 
@@ -128,8 +138,12 @@ import Testing
         let fixes = try GPSDServerHarness.realFixes(80)
         try await withGPSDServer { server in
             let session = "meridian-cgps-\(server.port)"
-            let tmux = try ManagedProcess("tmux", ["new-session", "-d", "-s", session, "-x", "120", "-y", "40",
-                                                   "cgps -s 127.0.0.1:\(server.port)"])
+            let tmux = try ManagedProcess(
+                "tmux",
+                [
+                    "new-session", "-d", "-s", session, "-x", "120", "-y", "40",
+                    "cgps -s 127.0.0.1:\(server.port)"
+                ])
             tmux.waitUntilExit()
             defer { _ = try? ManagedProcess("tmux", ["kill-session", "-t", session]).waitUntilExit() }
             let latitudes = fixes.compactMap { $0.coordinate.map { String(format: "%.6f", $0.latitude) } }
@@ -149,7 +163,8 @@ import Testing
         let fixes = try GPSDServerHarness.realFixes(60)
         try await withGPSDServer { server in
             let gpsdPort = try FreePort.next()
-            let gpsd = try ManagedProcess("gpsd", ["-N", "-n", "-b", "-S", "\(gpsdPort)", "tcp://127.0.0.1:\(server.nmeaPort)"])
+            let gpsd = try ManagedProcess(
+                "gpsd", ["-N", "-n", "-b", "-S", "\(gpsdPort)", "tcp://127.0.0.1:\(server.nmeaPort)"])
             defer { gpsd.stop() }
             try await ManagedProcess.waitUntil(timeout: 60, "gpsd on \(gpsdPort)") {
                 guard gpsd.isRunning else { throw TestSupportError("gpsd exited: \(gpsd.output())") }
@@ -163,8 +178,11 @@ import Testing
             #expect(received.count >= 5, "\(gpspipe.output())")
             let sent = fixes.compactMap(\.coordinate)
             for position in received {
-                #expect(sent.contains { abs($0.latitude - position.latitude) <= 1e-6 && abs($0.longitude - position.longitude) <= 1e-6 },
-                        "gpsd's \(position.latitude), \(position.longitude) is none of the fixes sent")
+                #expect(
+                    sent.contains {
+                        abs($0.latitude - position.latitude) <= 1e-6 && abs($0.longitude - position.longitude) <= 1e-6
+                    },
+                    "gpsd's \(position.latitude), \(position.longitude) is none of the fixes sent")
             }
         }
     }

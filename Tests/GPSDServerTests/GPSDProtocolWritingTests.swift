@@ -3,18 +3,23 @@ import GPSDProtocol
 import MeridianCore
 import NMEA
 import Testing
+
 @testable import GPSDServer
 
 @Suite struct GPSDProtocolWritingTests {
-    private let fix = Fix(time: Date(timeIntervalSince1970: 1_700_000_000.25),
-                          coordinate: try? Coordinate(latitude: 52.520008, longitude: -13.404954),
-                          altitudeHAE: 80.5, altitudeMSL: 36.25, speed: 3.5, course: 271.25, horizontalAccuracy: 4.2,
-                          verticalAccuracy: 6, mode: .threeD, quality: .dgps, satellitesUsed: 9, providerID: "gps")
+    private let fix = Fix(
+        time: Date(timeIntervalSince1970: 1_700_000_000.25),
+        coordinate: try? Coordinate(latitude: 52.520008, longitude: -13.404954),
+        altitudeHAE: 80.5, altitudeMSL: 36.25, speed: 3.5, course: 271.25, horizontalAccuracy: 4.2,
+        verticalAccuracy: 6, mode: .threeD, quality: .dgps, satellitesUsed: 9, providerID: "gps")
 
     @Test func tpvIsWrittenWithGpsdKeysAndDecodesBackToTheSameFix() throws {
         let line = GPSDReportWriter.tpv(fix)
         #expect(line.hasSuffix("}\r\n"))
-        #expect(line.hasPrefix(#"{"class":"TPV","device":"gps","mode":3,"status":2,"time":"2023-11-14T22:13:20.250Z","lat":52.520008000,"lon":-13.404954000,"altHAE":80.500,"altMSL":36.250"#))
+        #expect(
+            line.hasPrefix(
+                #"{"class":"TPV","device":"gps","mode":3,"status":2,"time":"2023-11-14T22:13:20.250Z","lat":52.520008000,"lon":-13.404954000,"altHAE":80.500,"altMSL":36.250"#
+            ))
         var decoder = GPSDStreamDecoder(providerID: "gps")
         _ = try decoder.feed(line: Array((GPSDReportWriter.sky(fix) ?? "").utf8.dropLast(2)))
         _ = try decoder.feed(line: Array(line.utf8.dropLast(2)))
@@ -28,7 +33,9 @@ import Testing
 
     @Test func aFixWithoutPositionIsModeOneWithTimeOnly() {
         let noFix = Fix(time: Date(timeIntervalSince1970: 0), coordinate: nil, mode: .noFix, providerID: "gps")
-        #expect(GPSDReportWriter.tpv(noFix) == #"{"class":"TPV","device":"gps","mode":1,"time":"1970-01-01T00:00:00.000Z"}"# + "\r\n")
+        #expect(
+            GPSDReportWriter.tpv(noFix) == #"{"class":"TPV","device":"gps","mode":1,"time":"1970-01-01T00:00:00.000Z"}"#
+                + "\r\n")
     }
 
     @Test func synthesisedSentencesCarryValidChecksumsAndDecodeToTheFix() throws {
@@ -66,6 +73,8 @@ import Testing
         #expect(throws: GPSDRequestError.invalid("WATCH", reason: "unknown attribute name")) {
             try policy.apply(json: #"{"colour":true}"#)
         }
-        #expect(GPSDReportWriter.watch(policy).hasPrefix(#"{"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":1,"#))
+        #expect(
+            GPSDReportWriter.watch(policy).hasPrefix(
+                #"{"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":1,"#))
     }
 }

@@ -1,10 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import MeridianTesting
 import Testing
+
 @testable import GPSDServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Many watchers and a stuck one: nobody waits for the stuck client, which is disconnected and counted.
 @Suite(.serialized) struct GPSDServerLoadTests {
@@ -27,7 +29,9 @@ import Testing
             }
             let counts = await reading.value
             #expect(counts.allSatisfy { $0 == 100 }, "TPVs per client: \(Set(counts))")
-            try await ManagedProcess.waitUntil(timeout: 60, "the stuck client to be dropped") { server.server.hub.droppedCount == 1 }
+            try await ManagedProcess.waitUntil(timeout: 60, "the stuck client to be dropped") {
+                server.server.hub.droppedCount == 1
+            }
             #expect(server.server.hub.connectedCount == 200)
         }
     }

@@ -1,13 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
-import Logging
 import GPSDProtocol
+import Logging
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import GPSDServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// gpsd's JSON protocol over a real socket: what gpsd's clients send and what they expect back.
 @Suite(.serialized) struct GPSDServerProtocolTests {
@@ -44,7 +46,8 @@ import Testing
             let lines = GPSDLines(Data(answer.utf8))
             #expect(lines.classes == ["VERSION", "POLL", "VERSION", "DEVICES", "DEVICE", "DEVICE", "ERROR"])
             let poll = try #require(lines.reports("POLL").first)
-            #expect((poll["tpv"] as? [[String: Any]])?.first?["lat"] as? Double == gpsdDegrees(fix.coordinate?.latitude))
+            #expect(
+                (poll["tpv"] as? [[String: Any]])?.first?["lat"] as? Double == gpsdDegrees(fix.coordinate?.latitude))
             #expect(lines.reports("ERROR").first?["message"] as? String == "Unrecognized request '?NOTHING'")
 
             try await client.send(#"?WATCH={"enable":true,"device":"nowhere"};"# + "\n")
@@ -68,7 +71,9 @@ import Testing
             let client = try TestSocket(port: server.port)
             try await client.send(#"?WATCH={"enable":true,"json":true,"device":"backup"};"# + "\n")
             _ = try await client.read(until: #""class":"WATCH""#)
-            for (index, fix) in fixes.enumerated() { try server.send(fix, from: index.isMultiple(of: 2) ? "primary" : "backup") }
+            for (index, fix) in fixes.enumerated() {
+                try server.send(fix, from: index.isMultiple(of: 2) ? "primary" : "backup")
+            }
             let lines = try await client.readTPVs(3)
             #expect(lines.positions.map(\.latitude) == [1, 3, 5].map { gpsdDegrees(fixes[$0].coordinate?.latitude) })
             #expect(lines.positions.allSatisfy { $0.device == "backup" })
@@ -86,7 +91,9 @@ import Testing
             try server.send(fixes[1], from: "backup")  // the primary is fresh: not fused
             _ = try await client.readTPVs(1)
             // The primary falls silent; after its stale_after the backup's fixes go through.
-            try await ManagedProcess.waitUntil(timeout: 30, "the primary to go stale") { server.host.activeProvider() == nil }
+            try await ManagedProcess.waitUntil(timeout: 30, "the primary to go stale") {
+                server.host.activeProvider() == nil
+            }
             try server.send(fixes[2], from: "backup")
             try server.send(fixes[3], from: "backup")
             let lines = try await client.readTPVs(3)
@@ -105,9 +112,13 @@ import Testing
             try await ManagedProcess.waitUntil(timeout: 30, "both clients") { server.server.hub.connectedCount == 2 }
             for fix in fixes { try server.send(fix) }
             let watched = try await watcher.read(until: "$GPVTG", timeout: 30)
-            let streamed = try await port.read(timeout: 30) { String(decoding: $0, as: UTF8.self).components(separatedBy: "$GPVTG").count > 3 }.data
+            let streamed = try await port.read(timeout: 30) {
+                String(decoding: $0, as: UTF8.self).components(separatedBy: "$GPVTG").count > 3
+            }.data
             let sentences = String(decoding: streamed, as: UTF8.self).split(separator: "\r\n")
-            #expect(sentences.map { $0.prefix(6) } == Array(repeating: ["$GPGGA", "$GPRMC", "$GPVTG"], count: 3).flatMap { $0 })
+            #expect(
+                sentences.map { $0.prefix(6) }
+                    == Array(repeating: ["$GPGGA", "$GPRMC", "$GPVTG"], count: 3).flatMap { $0 })
             #expect(watched.contains("$GPGSA") && !watched.contains(#""class":"TPV""#))
             for sentence in sentences { #expect(NMEAChecksum.isValid(sentence), "\(sentence)") }
         }
@@ -126,7 +137,9 @@ import Testing
             #expect(closed && data.isEmpty)
             #expect(server.server.hub.refusedCount == 1)
             clients.removeAll()  // closing them frees the slots
-            try await ManagedProcess.waitUntil(timeout: 30, "the slots to free") { server.server.hub.connectedCount == 0 }
+            try await ManagedProcess.waitUntil(timeout: 30, "the slots to free") {
+                server.server.hub.connectedCount == 0
+            }
             let again = try TestSocket(port: server.port)
             _ = try await again.read(until: "VERSION")
         }
@@ -141,7 +154,9 @@ extension GPSDServerProtocolTests {
             try await watcher.send(#"?WATCH={"enable":true,"json":true};"# + "\n")
             let (greeting, closed) = try await silent.readUntilClosed(timeout: 30)
             #expect(closed && String(decoding: greeting, as: UTF8.self).contains(#""class":"VERSION""#))
-            try await ManagedProcess.waitUntil(timeout: 30, "the silent client's slot to free") { server.server.hub.connectedCount == 1 }
+            try await ManagedProcess.waitUntil(timeout: 30, "the silent client's slot to free") {
+                server.server.hub.connectedCount == 1
+            }
             let (_, watcherClosed) = try await watcher.readUntilClosed(timeout: 1.5)
             #expect(!watcherClosed)
         }
@@ -156,12 +171,22 @@ extension GPSDServerProtocolTests {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         #expect(bound == 0 && listen(holder, 1) == 0)
         let options = try PluginOptions(yaml: "port: \(port)")
-        let server = try #require(try GPSDServer.registration.make(options, PluginContext(id: "gpsd-server", logger: Logger(label: "test"))) as? GPSDServer)
-        await #expect(throws: PluginStartError(plugin: "gpsd-server", message: "cannot listen on 127.0.0.1:\(port): the address is in use: another program (often gpsd itself: systemctl stop gpsd.socket gpsd) listens there; stop it or set port")) {
+        let server = try #require(
+            try GPSDServer.registration.make(options, PluginContext(id: "gpsd-server", logger: Logger(label: "test")))
+                as? GPSDServer)
+        await #expect(
+            throws: PluginStartError(
+                plugin: "gpsd-server",
+                message:
+                    "cannot listen on 127.0.0.1:\(port): the address is in use: another program (often gpsd itself: systemctl stop gpsd.socket gpsd) listens there; stop it or set port"
+            )
+        ) {
             try await server.run()
         }
     }

@@ -1,10 +1,12 @@
 import Foundation
 import MeridianCore
 import Testing
+
 @testable import MapLinkCore
 @testable import MapLinks
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Map links must not change with the process locale, and their code must not use locale-sensitive formatting.
@@ -18,7 +20,8 @@ struct LocaleTests {
             try builders.map { try $0.url(to: .coordinate(coordinate, name: "Tour Eiffel", accuracy: 12.5)) }
         }
         let before = try links()
-        let locale = try #require(try GermanLocale.activate(), "no de_DE locale could be made (localedef and the de_DE source are needed)")
+        let locale = try #require(
+            try GermanLocale.activate(), "no de_DE locale could be made (localedef and the de_DE source are needed)")
         defer { GermanLocale.restore(locale) }
         // The locale really is active: C formatting now uses a comma.
         #expect(GermanLocale.cFormat(1.5) == "1,5")
@@ -33,11 +36,15 @@ struct LocaleTests {
     func noLocaleSensitiveCalls() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
         let files = try ["Plugins/MapLinks", "Sources/MapLinkCore"].flatMap { folder in
-            try FileManager.default.contentsOfDirectory(at: root.appendingPathComponent(folder).standardized, includingPropertiesForKeys: nil)
-                .filter { $0.pathExtension == "swift" }
+            try FileManager.default.contentsOfDirectory(
+                at: root.appendingPathComponent(folder).standardized, includingPropertiesForKeys: nil
+            )
+            .filter { $0.pathExtension == "swift" }
         }
         #expect(files.count > 10)
-        let forbidden = ["String(format", "NumberFormatter", "Locale", "localizedString", "URLQueryItem", "description(with"]
+        let forbidden = [
+            "String(format", "NumberFormatter", "Locale", "localizedString", "URLQueryItem", "description(with"
+        ]
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)
             for word in forbidden {

@@ -1,6 +1,7 @@
 import Foundation
 import MeridianCore
 import Testing
+
 @testable import MapLinkCore
 @testable import MapLinks
 
@@ -38,52 +39,93 @@ struct MapLinkBuilderTests {
 
     /// One example of every link form, as exact text.
     static let exactCases: [(MapLinkBuilder, MapDestination, Coordinate?, String)] = [
-        (.init(style: .apple, mode: .walking), .coordinate(eiffel, name: "Tour Eiffel"), nil,
-         "https://maps.apple.com/directions?destination=48.85837,2.294481&mode=walking"),
-        (.init(style: .apple, mode: .cycling), .coordinate(eiffel), home,
-         "https://maps.apple.com/directions?source=48.85,2.35&destination=48.85837,2.294481&mode=cycling"),
-        (.init(style: .apple, mode: .transit), .address("5 Avenue Anatole France, Paris"), nil,
-         "https://maps.apple.com/directions?destination=5%20Avenue%20Anatole%20France%2C%20Paris&mode=transit"),
-        (.init(style: .apple, mode: nil), .coordinate(eiffel, name: "Tour Eiffel"), nil,
-         "https://maps.apple.com/place?coordinate=48.85837,2.294481&name=Tour%20Eiffel"),
-        (.init(style: .apple, mode: nil), .coordinate(eiffel, name: "Bäckerei", address: "Rue 1"), nil,
-         "https://maps.apple.com/place?coordinate=48.85837,2.294481&name=B%C3%A4ckerei&address=Rue%201"),
-        (.init(style: .apple, mode: nil), .coordinate(eiffel, name: "  "), nil,
-         "https://maps.apple.com/place?coordinate=48.85837,2.294481"),
-        (.init(style: .apple, mode: nil), .place(name: "Bakery", near: home), nil,
-         "https://maps.apple.com/search?query=Bakery&center=48.85,2.35"),
-        (.init(style: .apple, mode: nil), .address("1 Infinite Loop"), nil,
-         "https://maps.apple.com/search?query=1%20Infinite%20Loop"),
-        (.init(style: .appleLegacy, mode: .driving), .coordinate(eiffel), home,
-         "https://maps.apple.com/?daddr=48.85837,2.294481&saddr=48.85,2.35&dirflg=d"),
-        (.init(style: .appleLegacy, mode: .walking), .address("A&B"), nil,
-         "https://maps.apple.com/?daddr=A%26B&dirflg=w"),
-        (.init(style: .appleLegacy, mode: .transit), .place(name: "Gare", near: nil), nil,
-         "https://maps.apple.com/?daddr=Gare&dirflg=r"),
-        (.init(style: .appleLegacy, mode: nil), .coordinate(eiffel, name: "Tour Eiffel"), nil,
-         "https://maps.apple.com/?ll=48.85837,2.294481&q=Tour%20Eiffel"),
-        (.init(style: .appleLegacy, mode: nil), .address("1 Infinite Loop, Cupertino"), nil,
-         "https://maps.apple.com/?address=1%20Infinite%20Loop%2C%20Cupertino"),
-        (.init(style: .appleLegacy, mode: nil), .place(name: "Pizza", near: home), nil,
-         "https://maps.apple.com/?q=Pizza&sll=48.85,2.35"),
-        (.init(style: .google, mode: .cycling), .coordinate(eiffel), home,
-         "https://www.google.com/maps/dir/?api=1&origin=48.85,2.35&destination=48.85837,2.294481&travelmode=bicycling"),
-        (.init(style: .google, mode: .driving), .address("10 Downing St"), nil,
-         "https://www.google.com/maps/dir/?api=1&destination=10%20Downing%20St&travelmode=driving"),
-        (.init(style: .google, mode: nil), .coordinate(eiffel, name: "Tour Eiffel"), nil,
-         "https://www.google.com/maps/search/?api=1&query=48.85837,2.294481"),
-        (.init(style: .google, mode: nil), .place(name: "Café+Bar", near: nil), nil,
-         "https://www.google.com/maps/search/?api=1&query=Caf%C3%A9%2BBar"),
+        (
+            .init(style: .apple, mode: .walking), .coordinate(eiffel, name: "Tour Eiffel"), nil,
+            "https://maps.apple.com/directions?destination=48.85837,2.294481&mode=walking"
+        ),
+        (
+            .init(style: .apple, mode: .cycling), .coordinate(eiffel), home,
+            "https://maps.apple.com/directions?source=48.85,2.35&destination=48.85837,2.294481&mode=cycling"
+        ),
+        (
+            .init(style: .apple, mode: .transit), .address("5 Avenue Anatole France, Paris"), nil,
+            "https://maps.apple.com/directions?destination=5%20Avenue%20Anatole%20France%2C%20Paris&mode=transit"
+        ),
+        (
+            .init(style: .apple, mode: nil), .coordinate(eiffel, name: "Tour Eiffel"), nil,
+            "https://maps.apple.com/place?coordinate=48.85837,2.294481&name=Tour%20Eiffel"
+        ),
+        (
+            .init(style: .apple, mode: nil), .coordinate(eiffel, name: "Bäckerei", address: "Rue 1"), nil,
+            "https://maps.apple.com/place?coordinate=48.85837,2.294481&name=B%C3%A4ckerei&address=Rue%201"
+        ),
+        (
+            .init(style: .apple, mode: nil), .coordinate(eiffel, name: "  "), nil,
+            "https://maps.apple.com/place?coordinate=48.85837,2.294481"
+        ),
+        (
+            .init(style: .apple, mode: nil), .place(name: "Bakery", near: home), nil,
+            "https://maps.apple.com/search?query=Bakery&center=48.85,2.35"
+        ),
+        (
+            .init(style: .apple, mode: nil), .address("1 Infinite Loop"), nil,
+            "https://maps.apple.com/search?query=1%20Infinite%20Loop"
+        ),
+        (
+            .init(style: .appleLegacy, mode: .driving), .coordinate(eiffel), home,
+            "https://maps.apple.com/?daddr=48.85837,2.294481&saddr=48.85,2.35&dirflg=d"
+        ),
+        (
+            .init(style: .appleLegacy, mode: .walking), .address("A&B"), nil,
+            "https://maps.apple.com/?daddr=A%26B&dirflg=w"
+        ),
+        (
+            .init(style: .appleLegacy, mode: .transit), .place(name: "Gare", near: nil), nil,
+            "https://maps.apple.com/?daddr=Gare&dirflg=r"
+        ),
+        (
+            .init(style: .appleLegacy, mode: nil), .coordinate(eiffel, name: "Tour Eiffel"), nil,
+            "https://maps.apple.com/?ll=48.85837,2.294481&q=Tour%20Eiffel"
+        ),
+        (
+            .init(style: .appleLegacy, mode: nil), .address("1 Infinite Loop, Cupertino"), nil,
+            "https://maps.apple.com/?address=1%20Infinite%20Loop%2C%20Cupertino"
+        ),
+        (
+            .init(style: .appleLegacy, mode: nil), .place(name: "Pizza", near: home), nil,
+            "https://maps.apple.com/?q=Pizza&sll=48.85,2.35"
+        ),
+        (
+            .init(style: .google, mode: .cycling), .coordinate(eiffel), home,
+            "https://www.google.com/maps/dir/?api=1&origin=48.85,2.35&destination=48.85837,2.294481&travelmode=bicycling"
+        ),
+        (
+            .init(style: .google, mode: .driving), .address("10 Downing St"), nil,
+            "https://www.google.com/maps/dir/?api=1&destination=10%20Downing%20St&travelmode=driving"
+        ),
+        (
+            .init(style: .google, mode: nil), .coordinate(eiffel, name: "Tour Eiffel"), nil,
+            "https://www.google.com/maps/search/?api=1&query=48.85837,2.294481"
+        ),
+        (
+            .init(style: .google, mode: nil), .place(name: "Café+Bar", near: nil), nil,
+            "https://www.google.com/maps/search/?api=1&query=Caf%C3%A9%2BBar"
+        ),
         (.init(style: .geo, mode: nil), .coordinate(eiffel, accuracy: 12.25), nil, "geo:48.85837,2.294481;u=12.3"),
         (.init(style: .geo, mode: nil), .coordinate(eiffel, name: "ignored"), nil, "geo:48.85837,2.294481"),
-        (.init(style: .osm, mode: nil), .coordinate(eiffel), nil,
-         "https://www.openstreetmap.org/?mlat=48.85837&mlon=2.294481#map=17/48.85837/2.294481"),
-        (.init(style: .osm, mode: nil), .address("Unter den Linden 1, Berlin"), nil,
-         "https://www.openstreetmap.org/search?query=Unter%20den%20Linden%201%2C%20Berlin"),
+        (
+            .init(style: .osm, mode: nil), .coordinate(eiffel), nil,
+            "https://www.openstreetmap.org/?mlat=48.85837&mlon=2.294481#map=17/48.85837/2.294481"
+        ),
+        (
+            .init(style: .osm, mode: nil), .address("Unter den Linden 1, Berlin"), nil,
+            "https://www.openstreetmap.org/search?query=Unter%20den%20Linden%201%2C%20Berlin"
+        )
     ]
 
     @Test("exact links for every form", arguments: exactCases)
-    func exactLinks(builder: MapLinkBuilder, destination: MapDestination, source: Coordinate?, expected: String) throws {
+    func exactLinks(builder: MapLinkBuilder, destination: MapDestination, source: Coordinate?, expected: String) throws
+    {
         let url = try builder.url(to: destination, from: source)
         #expect(url == expected)
         _ = try ParsedLink(url)
@@ -111,7 +153,9 @@ struct MapLinkBuilderTests {
         if let mode {
             let (parameter, value) = Self.modeParameter(style, mode)
             guard let value else {
-                #expect(throws: MapLinkError.modeNotSupported(mode, style: style)) { try builder.url(to: destination, from: source) }
+                #expect(throws: MapLinkError.modeNotSupported(mode, style: style)) {
+                    try builder.url(to: destination, from: source)
+                }
                 return
             }
             let link = try ParsedLink(try builder.url(to: destination, from: source))
@@ -123,7 +167,9 @@ struct MapLinkBuilderTests {
             #expect(link.items[sourceKey] == (withSource ? "48.85,2.35" : nil))
             #expect(link.names.count == (withSource ? 3 : 2) + (style == .google ? 1 : 0))
         } else if withSource {
-            #expect(throws: MapLinkError.sourceWithoutMode(style: style)) { try builder.url(to: destination, from: source) }
+            #expect(throws: MapLinkError.sourceWithoutMode(style: style)) {
+                try builder.url(to: destination, from: source)
+            }
         } else {
             let url = try builder.url(to: destination, from: source)
             let link = try ParsedLink(url)
@@ -147,16 +193,21 @@ struct MapLinkBuilderTests {
         }
     }
 
-    static let awkwardNames = ["A&B", "1+1=2", "#hashtag", "100% pure", "Crêperie Ærø", "Smörgås 🥐☕️", "a/b?c", "l'été",
-                               "東京タワー", "semi;colon", "tab\there", "\"quoted\""]
+    static let awkwardNames = [
+        "A&B", "1+1=2", "#hashtag", "100% pure", "Crêperie Ærø", "Smörgås 🥐☕️", "a/b?c", "l'été",
+        "東京タワー", "semi;colon", "tab\there", "\"quoted\""
+    ]
 
     @Test("names survive encoding in every style that carries a name", arguments: awkwardNames)
     func namesRoundTrip(name: String) throws {
-        let apple = try ParsedLink(try MapLinkBuilder(style: .apple, mode: nil).url(to: .coordinate(Self.eiffel, name: name)))
+        let apple = try ParsedLink(
+            try MapLinkBuilder(style: .apple, mode: nil).url(to: .coordinate(Self.eiffel, name: name)))
         #expect(apple.items["name"] == name)
-        let legacy = try ParsedLink(try MapLinkBuilder(style: .appleLegacy, mode: nil).url(to: .coordinate(Self.eiffel, name: name)))
+        let legacy = try ParsedLink(
+            try MapLinkBuilder(style: .appleLegacy, mode: nil).url(to: .coordinate(Self.eiffel, name: name)))
         #expect(legacy.items["q"] == name)
-        let search = try ParsedLink(try MapLinkBuilder(style: .apple, mode: nil).url(to: .place(name: name, near: Self.home)))
+        let search = try ParsedLink(
+            try MapLinkBuilder(style: .apple, mode: nil).url(to: .place(name: name, near: Self.home)))
         #expect(search.items == ["query": name, "center": "48.85,2.35"])
         let google = try ParsedLink(try MapLinkBuilder(style: .google, mode: .walking).url(to: .address(name)))
         #expect(google.items["destination"] == name)
@@ -165,12 +216,16 @@ struct MapLinkBuilderTests {
         #expect(osm.fragment == nil)
     }
 
-    @Test("names and addresses lose surrounding whitespace, ASCII or not; blank ones are left out", arguments: [
-        (" Bakery", "Bakery"), ("Bakery\n", "Bakery"), ("\u{A0}Bakery\u{2003}", "Bakery"), ("\u{85}Café\t", "Café"),
-        ("Bakery", "Bakery"), ("é ", "é"), ("Tour Eiffel 🗼", "Tour Eiffel 🗼"), ("\u{7F}x\u{7F}", "\u{7F}x\u{7F}"), (" \u{3000}\r\n", nil),
-    ] as [(String, String?)])
+    @Test(
+        "names and addresses lose surrounding whitespace, ASCII or not; blank ones are left out",
+        arguments: [
+            (" Bakery", "Bakery"), ("Bakery\n", "Bakery"), ("\u{A0}Bakery\u{2003}", "Bakery"), ("\u{85}Café\t", "Café"),
+            ("Bakery", "Bakery"), ("é ", "é"), ("Tour Eiffel 🗼", "Tour Eiffel 🗼"), ("\u{7F}x\u{7F}", "\u{7F}x\u{7F}"),
+            (" \u{3000}\r\n", nil)
+        ] as [(String, String?)])
     func trimmedNames(given: String, kept: String?) throws {
-        let link = try ParsedLink(try MapLinkBuilder(style: .apple, mode: nil).url(to: .coordinate(Self.eiffel, name: given, address: given)))
+        let link = try ParsedLink(
+            try MapLinkBuilder(style: .apple, mode: nil).url(to: .coordinate(Self.eiffel, name: given, address: given)))
         #expect(link.items["name"] == kept)
         #expect(link.items["address"] == kept)
     }
@@ -190,8 +245,10 @@ struct MapLinkBuilderTests {
         #expect(throws: MapLinkError.modeNotSupported(.cycling, style: .appleLegacy)) {
             try MapLinkBuilder(style: .appleLegacy, mode: .cycling).url(to: .coordinate(Self.eiffel))
         }
-        #expect(MapLinkError.modeNotSupported(.cycling, style: .appleLegacy).description
-            == "mode 'cycling' cannot be expressed by style 'apple-legacy'; expected one of: driving, walking, transit, show")
+        #expect(
+            MapLinkError.modeNotSupported(.cycling, style: .appleLegacy).description
+                == "mode 'cycling' cannot be expressed by style 'apple-legacy'; expected one of: driving, walking, transit, show"
+        )
         #expect(MapLinkError.modeNotSupported(.walking, style: .geo).description.contains("only shows a place"))
         #expect(throws: MapLinkError.destinationNotSupported(kind: "an address", style: .geo)) {
             try MapLinkBuilder(style: .geo).url(to: .address("1 Main St"))

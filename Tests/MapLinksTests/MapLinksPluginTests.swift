@@ -3,14 +3,16 @@ import Logging
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import MapLinkCore
 @testable import MapLinks
 
 @Suite("MapLinksPlugin registration and options")
 struct MapLinksPluginTests {
     func make(_ yaml: String) throws -> MapLinksPlugin {
-        let consumer = try MapLinksPlugin.registration.make(try PluginOptions(yaml: yaml, path: "consumers[0]"),
-                                                            PluginContext(id: "map-links", logger: Logger(label: "test")))
+        let consumer = try MapLinksPlugin.registration.make(
+            try PluginOptions(yaml: yaml, path: "consumers[0]"),
+            PluginContext(id: "map-links", logger: Logger(label: "test")))
         return try #require(consumer as? MapLinksPlugin)
     }
 

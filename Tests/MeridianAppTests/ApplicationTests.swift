@@ -21,7 +21,8 @@ struct ApplicationTests {
             bound.withLock { $0 = port }
         }
         #expect(application.host.providers.map(\.provider.id) == ["scripted"])
-        let group = ServiceGroup(configuration: .init(services: application.services, gracefulShutdownSignals: [], logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(services: application.services, gracefulShutdownSignals: [], logger: logger))
         let running = Task { try await group.run() }
         try await ManagedProcess.waitUntil(timeout: 30, "the application to listen") { bound.value != nil }
         let port = try #require(bound.value)
@@ -29,7 +30,9 @@ struct ApplicationTests {
         let client = HTTPTestClient(port: port, headers: ["Authorization": "Bearer application-test-token"])
         #expect(try await client.request("GET", "/health").status == 200)
         let page = try await client.request("GET", "/")
-        #expect(page.status == 200 && page.headers["content-type"]?.contains("text/html") == true, "\(page.status) \(page.text.prefix(200))")
+        #expect(
+            page.status == 200 && page.headers["content-type"]?.contains("text/html") == true,
+            "\(page.status) \(page.text.prefix(200))")
         await group.triggerGracefulShutdown()
         try await running.value
     }

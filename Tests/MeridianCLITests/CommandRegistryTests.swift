@@ -37,10 +37,12 @@ struct CommandRegistryTests {
     func commandOrder() {
         var registry = CommandRegistry()
         registry.register(Self.tracks(), commands: PluginCommands([Tracks.self]))
-        registry.register(ProviderType(type: "watch", summary: "", options: []) { _, context in ScriptedProvider(context: context) },
-                          commands: PluginCommands([Watch.self]))
-        registry.register(ConsumerType(type: "links", summary: "", options: []) { _, _ in RecordingConsumer(id: "links") },
-                          commands: PluginCommands([Links.self]))
+        registry.register(
+            ProviderType(type: "watch", summary: "", options: []) { _, context in ScriptedProvider(context: context) },
+            commands: PluginCommands([Watch.self]))
+        registry.register(
+            ConsumerType(type: "links", summary: "", options: []) { _, _ in RecordingConsumer(id: "links") },
+            commands: PluginCommands([Links.self]))
         registry.register(ScriptedProvider.registration())
         #expect(registry.commands.map { $0.configuration.commandName } == ["watch", "tracks", "links"])
         #expect(registry.commands(ofConsumer: "tracks").map { $0.configuration.commandName } == ["tracks"])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MeridianCore
 
 @Suite("Radius bounding box")

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import MeridianCore
 import MeridianTesting
+import Testing
+
+@testable import MeridianCore
 
 @Suite("Configuration")
 struct ConfigTests {
@@ -57,8 +58,11 @@ struct ConfigTests {
 
     @Test("an unknown key in a plugin's options names the path and line and suggests the right key")
     func unknownPluginKey() throws {
-        let config = try ConfigLoader.parse(valid.replacingOccurrences(of: "baud: 4800", with: "buad: 4800"), file: "test.yaml")
-        let error = try #require(throws: ConfigError.self) { try config.providers[0].options.decode(SerialOptions.self) }
+        let config = try ConfigLoader.parse(
+            valid.replacingOccurrences(of: "baud: 4800", with: "buad: 4800"), file: "test.yaml")
+        let error = try #require(throws: ConfigError.self) {
+            try config.providers[0].options.decode(SerialOptions.self)
+        }
         #expect(error.path == "providers[0].buad")
         #expect(error.line == 12)
         #expect(error.message.contains("did you mean 'baud'"))
@@ -74,29 +78,33 @@ struct ConfigTests {
         #expect(nested?.message.contains("did you mean 'port'") == true)
     }
 
-    @Test("wrong types say what was expected", arguments: [
-        ("http:\n  port: eighty\n", "http.port", "expected a whole number, found 'eighty'"),
-        ("units: metrics\n", "units", "expected one of: metric, imperial"),
-        ("providers:\n  id: x\n", "providers", "expected a list"),
-        ("providers:\n  - id: a\n    type: gpsd\n    priority: high\n", "providers[0].priority", "whole number"),
-        ("providers:\n  - type: gpsd\n", "providers[0]", "missing required key 'id'"),
-        ("providers:\n  - id: a\n", "providers[0]", "missing required key 'type'"),
-        ("providers:\n  - {id: a, type: gpsd}\n  - {id: a, type: gpsd}\n", "providers[1].id", "duplicate id 'a'"),
-        ("http:\n  port: 70000\n", "http.port", "not a TCP port"),
-        ("log_level: loud\n", "log_level", "not a log level"),
-        ("providers:\n  - {id: a, type: gpsd, stale_after: 0}\n", "providers[0].stale_after", "more than 0"),
-    ])
+    @Test(
+        "wrong types say what was expected",
+        arguments: [
+            ("http:\n  port: eighty\n", "http.port", "expected a whole number, found 'eighty'"),
+            ("units: metrics\n", "units", "expected one of: metric, imperial"),
+            ("providers:\n  id: x\n", "providers", "expected a list"),
+            ("providers:\n  - id: a\n    type: gpsd\n    priority: high\n", "providers[0].priority", "whole number"),
+            ("providers:\n  - type: gpsd\n", "providers[0]", "missing required key 'id'"),
+            ("providers:\n  - id: a\n", "providers[0]", "missing required key 'type'"),
+            ("providers:\n  - {id: a, type: gpsd}\n  - {id: a, type: gpsd}\n", "providers[1].id", "duplicate id 'a'"),
+            ("http:\n  port: 70000\n", "http.port", "not a TCP port"),
+            ("log_level: loud\n", "log_level", "not a log level"),
+            ("providers:\n  - {id: a, type: gpsd, stale_after: 0}\n", "providers[0].stale_after", "more than 0")
+        ])
     func wrongTypes(yaml: String, path: String, fragment: String) {
         let error = #expect(throws: ConfigError.self) { try ConfigLoader.parse(yaml) }
         #expect(error?.path == path)
         #expect(error?.message.contains(fragment) == true, "\(String(describing: error))")
     }
 
-    @Test("plugin option type errors name the option", arguments: [
-        ("device: /dev/x\nbaud: fast\n", "options.baud", "expected a whole number, found 'fast'"),
-        ("device: /dev/x\nchecksum: maybe\n", "options.checksum", "expected one of: required, optional"),
-        ("baud: 4800\n", "options", "missing required key 'device'"),
-    ])
+    @Test(
+        "plugin option type errors name the option",
+        arguments: [
+            ("device: /dev/x\nbaud: fast\n", "options.baud", "expected a whole number, found 'fast'"),
+            ("device: /dev/x\nchecksum: maybe\n", "options.checksum", "expected one of: required, optional"),
+            ("baud: 4800\n", "options", "missing required key 'device'")
+        ])
     func pluginOptionErrors(yaml: String, path: String, fragment: String) throws {
         let options = try PluginOptions(yaml: yaml)
         let error = #expect(throws: ConfigError.self) { try options.decode(SerialOptions.self) }
@@ -113,7 +121,9 @@ struct ConfigTests {
 
     @Test("a missing file says how to choose one")
     func missingFile() {
-        let error = #expect(throws: ConfigError.self) { try ConfigLoader.load(path: "/nonexistent/meridian.yaml", environment: [:]) }
+        let error = #expect(throws: ConfigError.self) {
+            try ConfigLoader.load(path: "/nonexistent/meridian.yaml", environment: [:])
+        }
         #expect(error?.description.contains("/nonexistent/meridian.yaml") == true)
         #expect(error?.message.contains("MERIDIAN_CONFIG") == true)
     }
@@ -124,10 +134,12 @@ struct ConfigTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("m.yaml")
         try valid.write(to: file, atomically: true, encoding: .utf8)
-        let config = try ConfigLoader.load(path: file.path, environment: ["MERIDIAN_TOKEN": "s3cret-token-0123", "MERIDIAN_DB": "/tmp/x.sqlite"])
+        let config = try ConfigLoader.load(
+            path: file.path, environment: ["MERIDIAN_TOKEN": "s3cret-token-0123", "MERIDIAN_DB": "/tmp/x.sqlite"])
         #expect(config.http.token == "s3cret-token-0123" && config.store.path == "/tmp/x.sqlite")
         #expect(ConfigLoader.resolvePath(nil, environment: ["MERIDIAN_CONFIG": file.path]) == file.path)
-        #expect(ConfigLoader.resolvePath("explicit.yaml", environment: ["MERIDIAN_CONFIG": file.path]) == "explicit.yaml")
+        #expect(
+            ConfigLoader.resolvePath("explicit.yaml", environment: ["MERIDIAN_CONFIG": file.path]) == "explicit.yaml")
         #expect(ConfigLoader.resolvePath(nil, environment: [:]) == "Config/meridian.yaml")
     }
 
@@ -151,7 +163,8 @@ struct ConfigTests {
 struct WebConfigTests {
     @Test("web.tile_url turns on a basemap; its host becomes the pages' image source")
     func tileURL() throws {
-        let config = try ConfigLoader.parse("web:\n  tile_url: https://{s}.tile.example.org/{z}/{x}/{y}.png\n  tile_attribution: © Example\n")
+        let config = try ConfigLoader.parse(
+            "web:\n  tile_url: https://{s}.tile.example.org/{z}/{x}/{y}.png\n  tile_attribution: © Example\n")
         #expect(config.web.tileURL == "https://{s}.tile.example.org/{z}/{x}/{y}.png")
         #expect(config.web.tileSource == "https://*.tile.example.org")
         #expect(try ConfigLoader.parse("units: metric\n").web == WebSettings())
@@ -166,7 +179,7 @@ struct WebConfigTests {
             ("web:\n  tile_url: \"https://tiles.example.org/{z}/{x}/{y}.png' onerror='x\"\n", "contains"),
             ("web:\n  tile_url: https://{z}.example/{x}/{y}/{z}\n", "plain host name"),
             ("web:\n  tile_attribution: x\n", "web.tile_attribution"),
-            ("web:\n  tiles: x\n", "tiles"),
+            ("web:\n  tiles: x\n", "tiles")
         ] {
             #expect(throws: ConfigError.self, "\(yaml)") { try ConfigLoader.parse(yaml) }
             do {

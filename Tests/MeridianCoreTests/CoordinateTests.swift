@@ -1,14 +1,17 @@
 import Foundation
-import Testing
-@testable import MeridianCore
 import MeridianTesting
+import Testing
+
+@testable import MeridianCore
 
 @Suite("Coordinate and time")
 struct CoordinateTests {
-    @Test("out-of-range, NaN and infinite values are rejected and named", arguments: [
-        (91.0, 0.0, "latitude 91.0"), (-90.5, 0.0, "latitude -90.5"), (0.0, 180.01, "longitude 180.01"),
-        (.nan, 0.0, "latitude nan"), (0.0, .infinity, "longitude inf"),
-    ] as [(Double, Double, String)])
+    @Test(
+        "out-of-range, NaN and infinite values are rejected and named",
+        arguments: [
+            (91.0, 0.0, "latitude 91.0"), (-90.5, 0.0, "latitude -90.5"), (0.0, 180.01, "longitude 180.01"),
+            (.nan, 0.0, "latitude nan"), (0.0, .infinity, "longitude inf")
+        ] as [(Double, Double, String)])
     func rejected(latitude: Double, longitude: Double, fragment: String) {
         #expect {
             _ = try Coordinate(latitude: latitude, longitude: longitude)
@@ -53,9 +56,12 @@ struct CoordinateTests {
         }
     }
 
-    @Test("signal quality levels from horizontal accuracy", arguments: [
-        (3.0, SignalQuality.good), (9.99, .good), (10, .fair), (19.9, .fair), (20, .poor), (50, .poor), (50.1, .unusable),
-    ] as [(Double, SignalQuality)])
+    @Test(
+        "signal quality levels from horizontal accuracy",
+        arguments: [
+            (3.0, SignalQuality.good), (9.99, .good), (10, .fair), (19.9, .fair), (20, .poor), (50, .poor),
+            (50.1, .unusable)
+        ] as [(Double, SignalQuality)])
     func signalQuality(accuracy: Double, expected: SignalQuality) {
         #expect(SignalQuality(horizontalAccuracy: accuracy) == expected)
     }

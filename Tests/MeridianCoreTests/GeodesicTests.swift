@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MeridianCore
 
 @Suite("Geodesic (WGS84, PROJ)")
@@ -19,7 +20,8 @@ struct GeodesicTests {
             #expect(abs(result.distance - reference.distance) < 1e-6, "distance \(from) → \(to)")
             // Azimuths are undefined between coincident points.
             guard reference.distance > 1e-3 else { continue }
-            #expect(angleDifference(result.initialBearing, reference.azimuth1) < 1e-9, "initial bearing \(from) → \(to)")
+            #expect(
+                angleDifference(result.initialBearing, reference.azimuth1) < 1e-9, "initial bearing \(from) → \(to)")
             #expect(angleDifference(result.finalBearing, reference.azimuth2) < 1e-9, "final bearing \(from) → \(to)")
         }
     }
@@ -28,9 +30,12 @@ struct GeodesicTests {
     func directMatchesReference() throws {
         for reference in directReferences {
             let start = try Coordinate(latitude: reference.lat1, longitude: reference.lon1)
-            let result = try Geodesic.wgs84.direct(from: start, bearing: reference.azimuth1, distance: reference.distance)
+            let result = try Geodesic.wgs84.direct(
+                from: start, bearing: reference.azimuth1, distance: reference.distance)
             let expected = try Coordinate(latitude: reference.lat2, longitude: reference.lon2)
-            #expect(Geodesic.wgs84.distance(result.destination, expected) < 1e-6, "\(start) az \(reference.azimuth1) d \(reference.distance)")
+            #expect(
+                Geodesic.wgs84.distance(result.destination, expected) < 1e-6,
+                "\(start) az \(reference.azimuth1) d \(reference.distance)")
             #expect(angleDifference(result.finalBearing, reference.azimuth2) < 1e-9)
         }
     }
@@ -50,6 +55,8 @@ struct GeodesicTests {
     func directRejectsNaN() throws {
         let start = try Coordinate(latitude: 0, longitude: 0)
         #expect(throws: CoordinateError.self) { try Geodesic.wgs84.direct(from: start, bearing: .nan, distance: 10) }
-        #expect(throws: CoordinateError.self) { try Geodesic.wgs84.direct(from: start, bearing: 0, distance: .infinity) }
+        #expect(throws: CoordinateError.self) {
+            try Geodesic.wgs84.direct(from: start, bearing: 0, distance: .infinity)
+        }
     }
 }

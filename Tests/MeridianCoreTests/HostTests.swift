@@ -1,10 +1,11 @@
 import Foundation
 import Logging
+import MeridianTesting
 import ServiceLifecycle
 import Synchronization
 import Testing
+
 @testable import MeridianCore
-import MeridianTesting
 
 @Suite("Fusion and fan-out")
 struct HostTests {
@@ -12,45 +13,51 @@ struct HostTests {
     func fusionFailover() {
         var fusion = FixFusion(sources: [
             .init(id: "backup", priority: 1, staleAfter: 3),
-            .init(id: "primary", priority: 10, staleAfter: 3),
+            .init(id: "primary", priority: 10, staleAfter: 3)
         ])
         let t0 = ContinuousClock.now
         let steps: [(String, Duration, Bool)] = [
-            ("backup", .zero, true),                  // only source so far
-            ("primary", .seconds(1), true),           // higher priority takes over
-            ("backup", .seconds(2), false),           // primary still fresh
-            ("backup", .seconds(4), false),           // 3 s since primary: not yet stale
-            ("backup", .milliseconds(4001), true),    // primary stale: fail over
-            ("primary", .seconds(6), true),           // recovered: switch back
-            ("backup", .milliseconds(6500), false),
+            ("backup", .zero, true),  // only source so far
+            ("primary", .seconds(1), true),  // higher priority takes over
+            ("backup", .seconds(2), false),  // primary still fresh
+            ("backup", .seconds(4), false),  // 3 s since primary: not yet stale
+            ("backup", .milliseconds(4001), true),  // primary stale: fail over
+            ("primary", .seconds(6), true),  // recovered: switch back
+            ("backup", .milliseconds(6500), false)
         ]
         for (id, offset, expected) in steps {
             let accepted = fusion.accept(from: id, at: t0 + offset)
             #expect(accepted == expected, "\(id) at \(offset)")
         }
-        #expect(fusion.activeSource(at: t0 + .seconds(20)) == nil)           // everything stale
+        #expect(fusion.activeSource(at: t0 + .seconds(20)) == nil)  // everything stale
     }
 
     @Test("equal priorities prefer the provider listed first")
     func tieBreak() {
-        var fusion = FixFusion(sources: [.init(id: "a", priority: 0, staleAfter: 3), .init(id: "b", priority: 0, staleAfter: 3)])
+        var fusion = FixFusion(sources: [
+            .init(id: "a", priority: 0, staleAfter: 3), .init(id: "b", priority: 0, staleAfter: 3)
+        ])
         let now = ContinuousClock.now
-        let results = [fusion.accept(from: "b", at: now), fusion.accept(from: "a", at: now), fusion.accept(from: "b", at: now)]
+        let results = [
+            fusion.accept(from: "b", at: now), fusion.accept(from: "a", at: now), fusion.accept(from: "b", at: now)
+        ]
         #expect(results == [true, true, false])
     }
 
     @Test("each source <provider>/<name> is fused on its own with its provider's priority and stale_after")
     func subSources() {
-        var fusion = FixFusion(sources: [.init(id: "phones", priority: 10, staleAfter: 3), .init(id: "gps", priority: 5, staleAfter: 3)])
+        var fusion = FixFusion(sources: [
+            .init(id: "phones", priority: 10, staleAfter: 3), .init(id: "gps", priority: 5, staleAfter: 3)
+        ])
         let t0 = ContinuousClock.now
         let steps: [(String, Duration, Bool)] = [
             ("gps", .zero, true),
-            ("phones/a", .seconds(1), true),           // a phone outranks the receiver
-            ("phones/b", .seconds(2), false),          // another phone does not take over from a fresh one
+            ("phones/a", .seconds(1), true),  // a phone outranks the receiver
+            ("phones/b", .seconds(2), false),  // another phone does not take over from a fresh one
             ("gps", .seconds(3), false),
-            ("phones/b", .milliseconds(4001), true),   // phone a stale: fail over to phone b, not to the receiver
-            ("phones/a", .seconds(5), true),           // a is back and was listed first
-            ("gps", .seconds(9), true),                // every phone stale: the receiver
+            ("phones/b", .milliseconds(4001), true),  // phone a stale: fail over to phone b, not to the receiver
+            ("phones/a", .seconds(5), true),  // a is back and was listed first
+            ("gps", .seconds(9), true)  // every phone stale: the receiver
         ]
         for (id, offset, expected) in steps {
             #expect(fusion.accept(from: id, at: t0 + offset) == expected, "\(id) at \(offset)")
@@ -60,24 +67,28 @@ struct HostTests {
 
     @Test("a source with a priority or stale_after of its own is fused with those")
     func subSourceSettings() {
-        var fusion = FixFusion(sources: [.init(id: "gps", priority: 15, staleAfter: 3), .init(id: "phones", priority: 10, staleAfter: 3)])
+        var fusion = FixFusion(sources: [
+            .init(id: "gps", priority: 15, staleAfter: 3), .init(id: "phones", priority: 10, staleAfter: 3)
+        ])
         let own: (String) -> SourceFusion? = { $0 == "watch" ? SourceFusion(priority: 20, staleAfter: 10) : nil }
         let t0 = ContinuousClock.now
         let steps: [(String, Duration, Bool)] = [
             ("phones/a", .zero, true),
-            ("gps", .seconds(1), true),                // the receiver outranks phone a
-            ("phones/watch", .seconds(2), true),       // the watch outranks the receiver
+            ("gps", .seconds(1), true),  // the receiver outranks phone a
+            ("phones/watch", .seconds(2), true),  // the watch outranks the receiver
             ("gps", .seconds(3), false),
-            ("gps", .seconds(11), false),              // 9 s since the watch: fresh for its own 10 s
-            ("gps", .milliseconds(12001), true),       // stale now: the receiver
+            ("gps", .seconds(11), false),  // 9 s since the watch: fresh for its own 10 s
+            ("gps", .milliseconds(12001), true)  // stale now: the receiver
         ]
         for (id, offset, expected) in steps {
             #expect(fusion.accept(from: id, at: t0 + offset, settings: own) == expected, "\(id) at \(offset)")
         }
     }
 
-    private func makeHost(consumers: [RecordingConsumer], buffer: Int = 1024,
-                          providers: MadeProviders) throws -> PluginHost {
+    private func makeHost(
+        consumers: [RecordingConsumer], buffer: Int = 1024,
+        providers: MadeProviders
+    ) throws -> PluginHost {
         var registry = PluginRegistry()
         registry.register(ScriptedProvider.registration { provider in providers.add(provider) })
         for consumer in consumers {
@@ -100,11 +111,14 @@ struct HostTests {
         let second = RecordingConsumer(id: "second")
         let providers = MadeProviders()
         let host = try makeHost(consumers: [first, second], providers: providers)
-        let group = ServiceGroup(configuration: .init(services: host.services, gracefulShutdownSignals: [], logger: Logger(label: "test")))
+        let group = ServiceGroup(
+            configuration: .init(services: host.services, gracefulShutdownSignals: [], logger: Logger(label: "test")))
         let running = Task { try await group.run() }
         let primary = try #require(providers["primary"])
         for index in 0..<100 { primary.send(.test(45, Double(index) / 1000, provider: "wrong")) }
-        try await ManagedProcess.waitUntil(timeout: 120, "delivery") { first.fixes.count == 100 && second.fixes.count == 100 }
+        try await ManagedProcess.waitUntil(timeout: 120, "delivery") {
+            first.fixes.count == 100 && second.fixes.count == 100
+        }
         await group.triggerGracefulShutdown()
         try await running.value
         #expect(first.fixes.map { $0.coordinate?.longitude } == (0..<100).map { Double($0) / 1000 })
@@ -119,7 +133,8 @@ struct HostTests {
         let slow = RecordingConsumer(id: "slow", delay: .milliseconds(200))
         let providers = MadeProviders()
         let host = try makeHost(consumers: [fast, slow], buffer: 8, providers: providers)
-        let group = ServiceGroup(configuration: .init(services: host.services, gracefulShutdownSignals: [], logger: Logger(label: "test")))
+        let group = ServiceGroup(
+            configuration: .init(services: host.services, gracefulShutdownSignals: [], logger: Logger(label: "test")))
         let running = Task { try await group.run() }
         let primary = try #require(providers["primary"])
         // Send in bursts no larger than the buffer and let the fast consumer catch up after each;
@@ -210,7 +225,8 @@ struct HostTests {
     func backoff() {
         var backoff = Backoff()
         let delays = (0..<7).map { _ in backoff.nextDelay() }
-        #expect(delays == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(30), .seconds(30)])
+        #expect(
+            delays == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(30), .seconds(30)])
         backoff.reset()
         #expect(backoff.nextDelay() == .seconds(1))
     }

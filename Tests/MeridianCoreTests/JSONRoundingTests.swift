@@ -1,6 +1,7 @@
 import Foundation
-@testable import MeridianCore
 import Testing
+
+@testable import MeridianCore
 
 /// JSON numbers are rounded to what their keys say they mean, the same way by the encoder and the hand-written writers.
 @Suite("JSON numbers rounded to what they mean")
@@ -27,8 +28,9 @@ struct JSONRoundingTests {
         var eph = 3.634528855298854
 
         enum CodingKeys: String, CodingKey {
-            case lat, lon, elapsedS, distanceM, avgPaceSPerKm, maxSpeedMps, initialBearing, avgHeartRateBpm, count, ratio, note,
-                 geometry, eph
+            case lat, lon, elapsedS, distanceM, avgPaceSPerKm, maxSpeedMps, initialBearing, avgHeartRateBpm, count,
+                ratio, note,
+                geometry, eph
             case altHAE = "altHae"
         }
     }
@@ -44,12 +46,16 @@ struct JSONRoundingTests {
     func encoder() throws {
         #expect(try MeridianJSON.string(Sample()) == Self.expected)
         let pretty = String(decoding: try MeridianJSON.makeEncoder(pretty: true).encode(Sample()), as: UTF8.self)
-        #expect(pretty.contains(#""lat" : 47.362,"#) && pretty.contains("8.1234568,") && pretty.contains("0.30000000000000004"), "\(pretty)")
+        #expect(
+            pretty.contains(#""lat" : 47.362,"#) && pretty.contains("8.1234568,")
+                && pretty.contains("0.30000000000000004"), "\(pretty)")
     }
 
-    @Test("the hand-written writer rounds the same keys the same way", arguments: [
-        47.361999999999995, -0.0, -0.00000004, 0.00000005, 179.99999999, 1e-05, 123456.789, 1e20, -33.67955329,
-    ])
+    @Test(
+        "the hand-written writer rounds the same keys the same way",
+        arguments: [
+            47.361999999999995, -0.0, -0.00000004, 0.00000005, 179.99999999, 1e-05, 123456.789, 1e20, -33.67955329
+        ])
     func scratchWriter(value: Double) throws {
         struct Pair: Encodable {
             var distanceM: Double

@@ -13,13 +13,16 @@ import Testing
         let seen = Mutex<[ProviderHealth.Snapshot]>([])
         let loop = Task {
             var attempts = 0
-            await ReconnectLoop.run(backoff: Backoff(initial: .milliseconds(1), maximum: .milliseconds(1)), health: health,
-                                    logger: Logger(label: "test"), connectingMessage: "opening /dev/gps",
-                                    retryCounter: "reopens") {
+            await ReconnectLoop.run(
+                backoff: Backoff(initial: .milliseconds(1), maximum: .milliseconds(1)), health: health,
+                logger: Logger(label: "test"), connectingMessage: "opening /dev/gps",
+                retryCounter: "reopens"
+            ) {
                 attempts += 1
                 let record = ConnectionRecord()
                 record.close(because: "/dev/gps does not exist", counting: "open_failures")
-                seen.withLock { $0.append(health.snapshot) }  // the attempt has failed; the loop has not reported it yet
+                // the attempt has failed; the loop has not reported it yet
+                seen.withLock { $0.append(health.snapshot) }
                 if attempts == 3 { withUnsafeCurrentTask { $0?.cancel() } }
                 return record.outcome(otherwise: "closed")
             }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MeridianCore
 
 @Suite("Douglas–Peucker")
@@ -24,7 +25,8 @@ struct SimplificationTests {
         var points = [try Coordinate(latitude: 51.5, longitude: -0.1)]
         for _ in 0..<500 {
             let bearing = Double.random(in: 0..<360, using: &generator)
-            points.append(try Geodesic.wgs84.direct(from: points[points.count - 1], bearing: bearing, distance: 8).destination)
+            points.append(
+                try Geodesic.wgs84.direct(from: points[points.count - 1], bearing: bearing, distance: 8).destination)
         }
         let tolerance = 5.0
         let kept = Geodesic.wgs84.simplifiedIndices(of: points, tolerance: tolerance)
@@ -51,7 +53,9 @@ struct SimplificationTests {
             var points = [try Coordinate(latitude: 48.1 + Double(segment) * 0.01, longitude: 11.5)]
             for _ in 0..<(400 + segment * 300) {
                 let bearing = Double.random(in: 0..<360, using: &generator)
-                points.append(try Geodesic.wgs84.direct(from: points[points.count - 1], bearing: bearing, distance: 6).destination)
+                points.append(
+                    try Geodesic.wgs84.direct(from: points[points.count - 1], bearing: bearing, distance: 6).destination
+                )
             }
             segments.append(points)
         }
@@ -60,7 +64,9 @@ struct SimplificationTests {
             #expect(kept.reduce(0) { $0 + $1.count } <= max(maxPoints, 6))
             #expect(kept == segments.map { Geodesic.wgs84.simplifiedIndices(of: $0, tolerance: tolerance) })
             // The smallest such tolerance: a little less keeps too many.
-            let below = segments.reduce(0) { $0 + Geodesic.wgs84.simplifiedIndices(of: $1, tolerance: tolerance * 0.999).count }
+            let below = segments.reduce(0) {
+                $0 + Geodesic.wgs84.simplifiedIndices(of: $1, tolerance: tolerance * 0.999).count
+            }
             #expect(maxPoints < 6 || below > maxPoints)
         }
         let all = Geodesic.wgs84.simplifiedIndices(ofSegments: segments, maxPoints: 10_000)

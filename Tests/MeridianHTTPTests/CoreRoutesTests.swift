@@ -9,7 +9,8 @@ private enum RunningServer {
     static func start(token: String? = nil) async throws -> TestServer {
         var registry = PluginRegistry()
         registry.register(ScriptedProvider.registration())
-        return try await TestServer.start(yaml: "providers:\n  - {id: scripted, type: scripted}\n", registry: registry, token: token)
+        return try await TestServer.start(
+            yaml: "providers:\n  - {id: scripted, type: scripted}\n", registry: registry, token: token)
     }
 }
 
@@ -88,7 +89,9 @@ struct CoreRoutesTests {
         try await server.stop()
         let lines = response.text.split(separator: "\n").filter { $0.hasPrefix("meridian_http_requests_total{") }
         func count(_ route: String, _ status: String) -> String? {
-            lines.first { $0.contains(#"route="\#(route)""#) && $0.contains(#"status="\#(status)""#) }?.split(separator: " ").last.map(String.init)
+            lines.first { $0.contains(#"route="\#(route)""#) && $0.contains(#"status="\#(status)""#) }?.split(
+                separator: " "
+            ).last.map(String.init)
         }
         #expect(count("/health", "200") == "3")
         #expect(count("/v1/position", "404") == "2")
@@ -97,13 +100,17 @@ struct CoreRoutesTests {
     @Test("events stream fixes as Server-Sent Events")
     func events() async throws {
         let server = try await RunningServer.start()
-        async let text = server.client.stream("/v1/events?types=fix") { $0.contains("event: fix") && $0.contains("52.52") }
+        async let text = server.client.stream("/v1/events?types=fix") {
+            $0.contains("event: fix") && $0.contains("52.52")
+        }
         try await ManagedProcess.waitUntil(timeout: 5, "the subscription") { server.host.events.subscriberCount == 1 }
         server.host.events.publish("run.state", json: "{\"state\":\"tracking\"}")
         server.host.receive(.test(52.52, 13.405), from: "scripted")
         let received = try await text
         try await server.stop()
-        #expect(received.contains("content-type: text/event-stream") || received.contains("Content-Type: text/event-stream"))
+        #expect(
+            received.contains("content-type: text/event-stream") || received.contains("Content-Type: text/event-stream")
+        )
         #expect(received.contains("event: fix\ndata: {"))
         #expect(received.contains("\"lat\":52.52"))
         #expect(!received.contains("run.state"), "filtered out by ?types=fix")
@@ -137,7 +144,8 @@ struct CoreRoutesTests {
         let server = try await RunningServer.start(token: "s3cret")
         let anonymous = HTTPTestClient(port: server.port)
         let denied = try await anonymous.request("GET", "/v1/providers")
-        let wrong = try await HTTPTestClient(port: server.port, headers: ["Authorization": "Bearer s3cre"]).request("GET", "/v1/providers")
+        let wrong = try await HTTPTestClient(port: server.port, headers: ["Authorization": "Bearer s3cre"]).request(
+            "GET", "/v1/providers")
         let allowed = try await server.client.request("GET", "/v1/providers")
         try await server.stop()
         #expect(denied.status == 401 && wrong.status == 401)
@@ -169,7 +177,8 @@ struct EventStreamHeadTests {
     func headDoesNotSubscribe() async throws {
         var registry = PluginRegistry()
         registry.register(ScriptedProvider.registration())
-        let server = try await TestServer.start(yaml: "providers:\n  - {id: scripted, type: scripted}\n", registry: registry)
+        let server = try await TestServer.start(
+            yaml: "providers:\n  - {id: scripted, type: scripted}\n", registry: registry)
         let head = try await server.client.request("HEAD", "/v1/events")
         let subscribers = server.host.events.subscriberCount
         try await server.stop()

@@ -1,10 +1,11 @@
 import Foundation
 import Hummingbird
-@testable import MeridianHTTP
 import MeridianCore
 import MeridianTesting
 import Prometheus
 import Testing
+
+@testable import MeridianHTTP
 
 /// Nothing is open without a credential behind a proxy: trusted proxies' forwarded headers, `Secure` cookies, sign-in
 /// links and the limit on wrong tokens, over a real socket on the application `meridian serve` builds.
@@ -24,7 +25,9 @@ struct ProxyAccessTests {
         #expect(private10.contains("10.200.3.4") && !private10.contains("11.0.0.1") && !private10.contains("fd00::1"))
         let ula = try #require(AddressRange("fd00::/8"))
         #expect(ula.contains("fd12::1") && ula.contains("[fd12::1]:443") && !ula.contains("fe80::1"))
-        for text in ["localhost", "10.0.0.0/33", "::/129", "10.0.0.0/x", ""] { #expect(AddressRange(text) == nil, "\(text)") }
+        for text in ["localhost", "10.0.0.0/33", "::/129", "10.0.0.0/x", ""] {
+            #expect(AddressRange(text) == nil, "\(text)")
+        }
         #expect(throws: ConfigError.self) {
             var settings = HTTPSettings()
             settings.trustedProxies = ["127.0.0.1", "proxy.example"]
@@ -32,9 +35,11 @@ struct ProxyAccessTests {
         }
     }
 
-    @Test("forwarded headers count only from a trusted peer; the client is the right-most address no trusted proxy holds")
+    @Test(
+        "forwarded headers count only from a trusted peer; the client is the right-most address no trusted proxy holds")
     func forwardedHeaders() {
-        let resolver = ForwardedClient(trusted: [AddressRange("127.0.0.1")!, AddressRange("10.0.0.0/8")!], directTLS: false)
+        let resolver = ForwardedClient(
+            trusted: [AddressRange("127.0.0.1")!, AddressRange("10.0.0.0/8")!], directTLS: false)
         let forwarded: HTTPFields = [.xForwardedFor: "198.51.100.9, 203.0.113.7, 10.1.1.1", .xForwardedProto: "https"]
         #expect(describe(resolver.resolve(peer: "127.0.0.1", headers: forwarded)) == "203.0.113.7 true")
         #expect(describe(resolver.resolve(peer: "192.0.2.1", headers: forwarded)) == "192.0.2.1 false")
@@ -57,8 +62,9 @@ struct ProxyAccessTests {
         let host = try PluginHost(config: config, registry: registry, logger: .init(label: "test"))
         let prometheus = PrometheusCollectorRegistry()
         #expect(throws: ConfigError.self) {
-            _ = try MeridianServer.makeApplication(host: host, settings: HTTPSettings(port: 0), registry: prometheus,
-                                                   metrics: PrometheusMetricsFactory(registry: prometheus), logger: .init(label: "test"))
+            _ = try MeridianServer.makeApplication(
+                host: host, settings: HTTPSettings(port: 0), registry: prometheus,
+                metrics: PrometheusMetricsFactory(registry: prometheus), logger: .init(label: "test"))
         }
     }
 
@@ -69,7 +75,8 @@ struct ProxyAccessTests {
             let server = try await Self.start(http: http)
             try await server.run { server in
                 let client = HTTPTestClient(port: server.port, headers: ["X-Forwarded-Proto": "https"])
-                let answer = try await client.request("POST", "/signin", body: form, contentType: "application/x-www-form-urlencoded")
+                let answer = try await client.request(
+                    "POST", "/signin", body: form, contentType: "application/x-www-form-urlencoded")
                 let cookie = try #require(answer.headers["set-cookie"])
                 #expect(cookie.hasSuffix("; Secure") == secure, "\(http): \(cookie)")
                 let link = try await client.request("GET", "/?token=\(Self.token)")
@@ -78,7 +85,8 @@ struct ProxyAccessTests {
         }
     }
 
-    @Test("a sign-in link sets the session cookie and leads to the page without the token; a wrong one leads to sign-in")
+    @Test(
+        "a sign-in link sets the session cookie and leads to the page without the token; a wrong one leads to sign-in")
     func signInLink() async throws {
         let server = try await Self.start()
         try await server.run { server in
@@ -89,7 +97,10 @@ struct ProxyAccessTests {
             let cookie = try #require(right.headers["set-cookie"])
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
             let session = String(cookie.prefix { $0 != ";" })
-            #expect(try await HTTPTestClient(port: server.port, headers: ["Cookie": session]).request("GET", "/v1/providers").status == 200)
+            #expect(
+                try await HTTPTestClient(port: server.port, headers: ["Cookie": session]).request(
+                    "GET", "/v1/providers"
+                ).status == 200)
             let wrong = try await anonymous.request("GET", "/?token=not-the-token-at-all")
             #expect(wrong.status == 303)
             #expect(wrong.headers["location"] == "/signin?next=%2F")
@@ -99,12 +110,15 @@ struct ProxyAccessTests {
         }
     }
 
-    @Test("wrong tokens are limited per client: the 11th is a 429 with Retry-After, the right token too; other clients are not; /metrics counts them")
+    @Test(
+        "wrong tokens are limited per client: the 11th is a 429 with Retry-After, the right token too; other clients are not; /metrics counts them"
+    )
     func wrongTokensLimited() async throws {
         let server = try await Self.start(http: "  trusted_proxies: [127.0.0.1]\n")
         try await server.run { server in
             func client(_ address: String, token: String) -> HTTPTestClient {
-                HTTPTestClient(port: server.port, headers: ["X-Forwarded-For": address, "Authorization": "Bearer \(token)"])
+                HTTPTestClient(
+                    port: server.port, headers: ["X-Forwarded-For": address, "Authorization": "Bearer \(token)"])
             }
             let guesser = client("203.0.113.7", token: "wrong-token-0123456789")
             for attempt in 1...Int(CredentialAttempts.burst) {
@@ -122,11 +136,15 @@ struct ProxyAccessTests {
             #expect(Int(limited.headers["retry-after"] ?? "") ?? 0 >= 1)
             #expect(try await client("203.0.113.7", token: Self.token).request("GET", "/v1/providers").status == 429)
             let form = try await HTTPTestClient(port: server.port, headers: ["X-Forwarded-For": "203.0.113.7"])
-                .request("POST", "/signin", body: Data("token=\(Self.token)".utf8), contentType: "application/x-www-form-urlencoded")
+                .request(
+                    "POST", "/signin", body: Data("token=\(Self.token)".utf8),
+                    contentType: "application/x-www-form-urlencoded")
             #expect(form.status == 429)
             #expect(try await client("198.51.100.2", token: Self.token).request("GET", "/v1/providers").status == 200)
             let metrics = try await client("198.51.100.2", token: Self.token).request("GET", "/metrics").text
-            #expect(metrics.contains(#"meridian_http_auth_failures_total{kind="bearer",result="refused"} \#(10 + extra)"#), "\(metrics)")
+            #expect(
+                metrics.contains(#"meridian_http_auth_failures_total{kind="bearer",result="refused"} \#(10 + extra)"#),
+                "\(metrics)")
             #expect(metrics.contains(#"meridian_http_auth_failures_total{kind="bearer",result="limited"} 2"#))
             #expect(metrics.contains(#"meridian_http_auth_failures_total{kind="signin",result="limited"} 1"#))
         }
@@ -140,8 +158,10 @@ struct ProxyAccessTests {
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<30 {
                     group.addTask {
-                        try await anonymous.request("POST", "/signin", body: Data("token=guess-0123456789abcdef".utf8),
-                                                    contentType: "application/x-www-form-urlencoded").status
+                        try await anonymous.request(
+                            "POST", "/signin", body: Data("token=guess-0123456789abcdef".utf8),
+                            contentType: "application/x-www-form-urlencoded"
+                        ).status
                     }
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }

@@ -1,8 +1,9 @@
 import Foundation
 import MeridianCore
-@testable import MeridianHTTP
 import MeridianTesting
 import Testing
+
+@testable import MeridianHTTP
 
 @Suite("Loopback decision, token comparison and metrics text")
 struct SecurityChecksTests {
@@ -15,7 +16,9 @@ struct SecurityChecksTests {
         // `.invalid` never resolves (RFC 6761): a name that merely starts like a loopback address.
         for host in ["127.0.0.1.invalid", "127.evil.invalid", "0.0.0.0", "::", "128.0.0.1", "", "10.0.0.1"] {
             #expect(!HTTPSettings(host: host, port: 8080).isLoopback, "\(host)")
-            #expect(throws: ConfigError.self, "\(host)") { try MeridianServer.validate(HTTPSettings(host: host, port: 8080)) }
+            #expect(throws: ConfigError.self, "\(host)") {
+                try MeridianServer.validate(HTTPSettings(host: host, port: 8080))
+            }
         }
     }
 
@@ -34,7 +37,8 @@ struct SecurityChecksTests {
     func metricsHelp() async throws {
         var registry = PluginRegistry()
         registry.register(ScriptedProvider.registration())
-        let server = try await TestServer.start(yaml: "providers:\n  - {id: scripted, type: scripted}\n", registry: registry)
+        let server = try await TestServer.start(
+            yaml: "providers:\n  - {id: scripted, type: scripted}\n", registry: registry)
         server.host.receive(.test(1, 2), from: "scripted")
         _ = try await server.client.request("GET", "/health")
         let text = try await server.client.request("GET", "/metrics").text

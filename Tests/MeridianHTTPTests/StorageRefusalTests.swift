@@ -26,14 +26,16 @@ struct StorageRefusalTests {
         }
     }
 
-    @Test("busy and locked are 503 database_busy (1 s), damaged and read-only database_unavailable (5 s), full storage_full (60 s)")
+    @Test(
+        "busy and locked are 503 database_busy (1 s), damaged and read-only database_unavailable (5 s), full storage_full (60 s)"
+    )
     func answers() async throws {
         var registry = PluginRegistry()
         registry.register(ConsumerType(type: "refusing", summary: "", options: []) { _, _ in Refusing() })
         let server = try await TestServer.start(yaml: "consumers:\n  - {type: refusing}\n", registry: registry)
         let expected: [StorageRefusal: (code: String, retryAfter: String)] = [
             .busy: ("database_busy", "1"), .locked: ("database_busy", "1"), .damaged: ("database_unavailable", "5"),
-            .readOnly: ("database_unavailable", "5"), .full: ("storage_full", "60"),
+            .readOnly: ("database_unavailable", "5"), .full: ("storage_full", "60")
         ]
         var answers: [StorageRefusal: HTTPTestClient.Response] = [:]
         for refusal in StorageRefusal.allCases {
@@ -43,11 +45,15 @@ struct StorageRefusalTests {
         try await server.stop()
         for refusal in StorageRefusal.allCases {
             let answer = try #require(answers[refusal]), want = try #require(expected[refusal])
-            #expect(answer.status == 503 && answer.headers["retry-after"] == want.retryAfter, "\(refusal): \(answer.status) \(answer.headers)")
+            #expect(
+                answer.status == 503 && answer.headers["retry-after"] == want.retryAfter,
+                "\(refusal): \(answer.status) \(answer.headers)")
             let error = try #require(try answer.json()["error"] as? [String: Any])
             #expect(error["code"] as? String == want.code, "\(refusal)")
-            #expect(error["message"] as? String
-                    == "the database cannot take this now (the store said \(refusal.rawValue)); try again in \(want.retryAfter) s")
+            #expect(
+                error["message"] as? String
+                    == "the database cannot take this now (the store said \(refusal.rawValue)); try again in \(want.retryAfter) s"
+            )
         }
         #expect(other.status == 500 && other.headers["retry-after"] == nil, "\(other.status) \(other.text)")
     }

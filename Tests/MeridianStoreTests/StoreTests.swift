@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import MeridianCore
-@testable import MeridianStore
 import MeridianTesting
 import Testing
+
+@testable import MeridianStore
 
 @Suite("SpatiaLite store")
 struct StoreTests {
@@ -26,7 +27,9 @@ struct StoreTests {
         let store = temporary.store
         try await withThrowingTaskGroup(of: String?.self) { group in
             for _ in 0..<8 {
-                group.addTask { try await store.database.read { db in try String.fetchOne(db, sql: "SELECT spatialite_version()") } }
+                group.addTask {
+                    try await store.database.read { db in try String.fetchOne(db, sql: "SELECT spatialite_version()") }
+                }
             }
             for try await version in group { #expect(version?.isEmpty == false) }
         }
@@ -43,17 +46,24 @@ struct StoreTests {
 
     @Test("SQLite's 'full' is a full disk that says to free space, reported as full, never a matter of permissions")
     func fullDisk() throws {
-        let error = Store.classify(DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full"), path: "/data/m.sqlite")
+        let error = Store.classify(
+            DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full"), path: "/data/m.sqlite")
         #expect(error.isFull)
-        #expect(error.description.contains("is full") && error.description.contains("free space") && !error.description.contains("permissions"))
+        #expect(
+            error.description.contains("is full") && error.description.contains("free space")
+                && !error.description.contains("permissions"))
         #expect(error.refusal == .full)
         #expect(DatabaseError(resultCode: .SQLITE_FULL).refusal == .full)
     }
 
-    @Test("the store reports what SQLite met (busy, locked, read-only, full, damaged) and nothing of how the API answers it")
+    @Test(
+        "the store reports what SQLite met (busy, locked, read-only, full, damaged) and nothing of how the API answers it"
+    )
     func refusals() {
-        let sqlite: [(ResultCode, StorageRefusal?)] = [(.SQLITE_BUSY, .busy), (.SQLITE_LOCKED, .locked), (.SQLITE_READONLY, .readOnly),
-                                                       (.SQLITE_FULL, .full), (.SQLITE_CONSTRAINT, nil), (.SQLITE_CORRUPT, nil)]
+        let sqlite: [(ResultCode, StorageRefusal?)] = [
+            (.SQLITE_BUSY, .busy), (.SQLITE_LOCKED, .locked), (.SQLITE_READONLY, .readOnly),
+            (.SQLITE_FULL, .full), (.SQLITE_CONSTRAINT, nil), (.SQLITE_CORRUPT, nil)
+        ]
         for (code, refusal) in sqlite { #expect(DatabaseError(resultCode: code).refusal == refusal, "\(code)") }
         #expect(StoreError.busy(path: "/data/m.sqlite").refusal == .busy)
         #expect(StoreError.damaged(path: "/data/m.sqlite", detail: "quick_check").refusal == .damaged)
@@ -62,8 +72,11 @@ struct StoreTests {
 
     @Test("a damaged store says what to do without naming any plugin's command")
     func damageMessage() {
-        let message = StoreError.damaged(path: "/data/m.sqlite", detail: "integrity_check: row 3 missing from index").description
-        #expect(message.contains("meridian store check --db /data/m.sqlite") && message.contains("re-import your data"), "\(message)")
+        let message = StoreError.damaged(path: "/data/m.sqlite", detail: "integrity_check: row 3 missing from index")
+            .description
+        #expect(
+            message.contains("meridian store check --db /data/m.sqlite") && message.contains("re-import your data"),
+            "\(message)")
         #expect(!message.contains("flyers") && !message.contains("runs"), "\(message)")
     }
 
@@ -73,13 +86,19 @@ struct StoreTests {
         defer { temporary.remove() }
         var runs = 0
         for _ in 0..<2 {
-            try temporary.store.migrate(plugin: "alpha") { $0.register("v1") { db in try db.execute(sql: "CREATE TABLE alpha (id INTEGER)") } }
-            try temporary.store.migrate(plugin: "beta") { $0.register("v1") { db in try db.execute(sql: "CREATE TABLE beta (id INTEGER)") } }
+            try temporary.store.migrate(plugin: "alpha") {
+                $0.register("v1") { db in try db.execute(sql: "CREATE TABLE alpha (id INTEGER)") }
+            }
+            try temporary.store.migrate(plugin: "beta") {
+                $0.register("v1") { db in try db.execute(sql: "CREATE TABLE beta (id INTEGER)") }
+            }
             runs += 1
         }
         // Reopening the same file applies nothing again.
         let reopened = try Store.open(path: temporary.store.path)
-        try reopened.migrate(plugin: "alpha") { $0.register("v1") { db in try db.execute(sql: "CREATE TABLE alpha (id INTEGER)") } }
+        try reopened.migrate(plugin: "alpha") {
+            $0.register("v1") { db in try db.execute(sql: "CREATE TABLE alpha (id INTEGER)") }
+        }
         let tables = try reopened.database.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name IN ('alpha', 'beta') ORDER BY name")
         }
@@ -124,7 +143,11 @@ struct StoreTests {
         defer { temporary.remove() }
         try temporary.store.database.write { db in
             try db.execute(sql: "CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT)")
-            for index in 0..<2000 { try db.execute(sql: "INSERT INTO filler (body) VALUES (?)", arguments: [String(repeating: "x", count: 100) + "\(index)"]) }
+            for index in 0..<2000 {
+                try db.execute(
+                    sql: "INSERT INTO filler (body) VALUES (?)",
+                    arguments: [String(repeating: "x", count: 100) + "\(index)"])
+            }
         }
         try temporary.store.database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         let path = temporary.store.path

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MeridianTesting
 import Testing
+
+@testable import MeridianTesting
 
 /// The test support itself: missing shared data and an old binary fail loudly, and readiness is observed, not slept on.
 @Suite("Test support")
@@ -19,7 +20,8 @@ struct TestSupportTests {
         #expect(throws: TestSupportError.self) { try MeridianBinary.locate(in: folder).get() }
         let binary = folder.appendingPathComponent("meridian")
         let object = folder.appendingPathComponent("MeridianCore.build/Store.swift.o")
-        try FileManager.default.createDirectory(at: object.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: object.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data().write(to: binary)
         try Data().write(to: object)
         let earlier = Date(timeIntervalSinceNow: -60)
@@ -28,16 +30,22 @@ struct TestSupportTests {
         #expect(refused?.description.contains("swift build --build-tests") == true)
         // Objects of the tests themselves do not count: the binary does not link them.
         let testObject = folder.appendingPathComponent("MeridianCoreTests.build/StoreTests.swift.o")
-        try FileManager.default.createDirectory(at: testObject.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: testObject.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data().write(to: testObject)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -120)], ofItemAtPath: object.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -120)], ofItemAtPath: object.path)
         #expect(try MeridianBinary.locate(in: folder).get() == binary.path)
     }
 
     @Test("the port of serve's listening line, with and without TLS and the journal's priority prefix")
     func listeningPort() {
-        #expect(MeridianBinary.listeningPort(in: "info: x\nnotice: Meridian 0.1.0 listening on http://127.0.0.1:41234 (config a.yaml)\n") == 41234)
-        #expect(MeridianBinary.listeningPort(in: "<5>meridian: Meridian 0.1.0 listening on https://[::1]:8443 (config a.yaml); TLS x\n") == 8443)
+        #expect(
+            MeridianBinary.listeningPort(
+                in: "info: x\nnotice: Meridian 0.1.0 listening on http://127.0.0.1:41234 (config a.yaml)\n") == 41234)
+        #expect(
+            MeridianBinary.listeningPort(
+                in: "<5>meridian: Meridian 0.1.0 listening on https://[::1]:8443 (config a.yaml); TLS x\n") == 8443)
         #expect(MeridianBinary.listeningPort(in: "starting\n") == nil)
     }
 

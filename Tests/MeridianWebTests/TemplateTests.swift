@@ -1,6 +1,7 @@
 import Foundation
 import MeridianCore
 import Testing
+
 @testable import MeridianWeb
 
 @Suite("Web shell: templates and page text")
@@ -28,8 +29,10 @@ struct TemplateTests {
     @Test("JSON in a script block cannot end the block, and reads back the same")
     func scriptJSON() throws {
         let title = "</script><script>alert(1)</script> & \u{2028} \"quoted\" \\ \n\u{01}é"
-        let text = ScriptJSON.object([("title", ScriptJSON.string(title)), ("n", ScriptJSON.number(48.137123)),
-                                      ("none", nil), ("bad", ScriptJSON.number(.nan))])
+        let text = ScriptJSON.object([
+            ("title", ScriptJSON.string(title)), ("n", ScriptJSON.number(48.137123)),
+            ("none", nil), ("bad", ScriptJSON.number(.nan))
+        ])
         #expect(!text.contains("<") && !text.contains(">") && !text.contains("&") && !text.contains("none"))
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(decoded["title"] as? String == title)
@@ -40,15 +43,17 @@ struct TemplateTests {
     @Test("a map's JSON carries lines, markers and the pick target")
     func mapJSON() throws {
         let point = try Coordinate(latitude: 48.1234567, longitude: -0.5)
-        var view = MapView(lines: [MapView.Line(points: [point, point], colour: "#fff", dashed: true)],
-                           markers: [MapView.Marker(point, kind: .place, title: "<b>x</b>", link: "geo:1,2")],
-                           pick: MapView.Pick(form: "f", lat: "lat", lon: "lon"))
+        var view = MapView(
+            lines: [MapView.Line(points: [point, point], colour: "#fff", dashed: true)],
+            markers: [MapView.Marker(point, kind: .place, title: "<b>x</b>", link: "geo:1,2")],
+            pick: MapView.Pick(form: "f", lat: "lat", lon: "lon"))
         view.units = "imperial"
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(view.json.utf8)) as? [String: Any])
         let line = try #require((decoded["lines"] as? [[String: Any]])?.first)
         #expect((line["points"] as? [[Double]])?.first == [48.123457, -0.5] && line["dashed"] as? Bool == true)
         let marker = try #require((decoded["markers"] as? [[String: Any]])?.first)
-        #expect(marker["title"] as? String == "<b>x</b>" && marker["kind"] as? String == "place" && marker["label"] == nil)
+        #expect(
+            marker["title"] as? String == "<b>x</b>" && marker["kind"] as? String == "place" && marker["label"] == nil)
         #expect((decoded["pick"] as? [String: String])?["form"] == "f" && decoded["units"] as? String == "imperial")
         #expect(decoded["tiles"] == nil)
     }
@@ -57,7 +62,8 @@ struct TemplateTests {
     func forms() throws {
         let plain = FormData.urlEncoded("token=a%2Bb+c&next=%2Fruns%3Fq%3Dx&empty=")
         #expect(plain["token"] == "a+b c" && plain["next"] == "/runs?q=x" && plain["empty"] == "")
-        let body = "--XyZ\r\nContent-Disposition: form-data; name=\"format\"\r\n\r\ncsv\r\n"
+        let body =
+            "--XyZ\r\nContent-Disposition: form-data; name=\"format\"\r\n\r\ncsv\r\n"
             + "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.csv\"\r\nContent-Type: text/csv\r\n\r\nid,title\r\n1,x\r\n"
             + "--XyZ--\r\n"
         let form = try FormData.multipart(Data(body.utf8), contentType: "multipart/form-data; boundary=XyZ")
@@ -66,8 +72,9 @@ struct TemplateTests {
         #expect(form.files.first?.filename == "a.csv")
         #expect(form.files.first.map { String(decoding: $0.data, as: UTF8.self) } == "id,title\r\n1,x")
         #expect(throws: (any Error).self) {
-            try FormData.multipart(Data("--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end".utf8),
-                                   contentType: "multipart/form-data; boundary=XyZ")
+            try FormData.multipart(
+                Data("--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end".utf8),
+                contentType: "multipart/form-data; boundary=XyZ")
         }
         #expect(throws: (any Error).self) { try FormData.multipart(Data(), contentType: "multipart/form-data") }
     }
@@ -84,7 +91,7 @@ struct TemplateTests {
     func dates() throws {
         let zone = try #require(TimeZone(identifier: "America/New_York"))
         let format = PageFormat(timeZone: zone, units: .metric)
-        let date = Date(timeIntervalSince1970: 1_714_550_400) // 2024-05-01T08:00:00Z
+        let date = Date(timeIntervalSince1970: 1_714_550_400)  // 2024-05-01T08:00:00Z
         #expect(format.day(date) == "Wed 1 May 2024")
         #expect(format.time(date) == "04:00")
         #expect(format.isoDay(date) == "2024-05-01")

@@ -3,6 +3,7 @@ import MeridianCore
 import MeridianTesting
 import NMEA
 import Testing
+
 @testable import NMEASerialProvider
 
 @Suite("nmea-serial options, errors and framing")
@@ -10,32 +11,46 @@ struct NMEASerialOptionsTests {
     @Test("defaults and all options")
     func decoding() throws {
         let minimal = try NMEASerialOptions.decode(PluginOptions(yaml: "device: /dev/ttyUSB0"))
-        #expect(minimal == NMEASerialOptions(device: "/dev/ttyUSB0", baud: 4800, checksum: .required, initSentences: [], silenceTimeout: 5))
-        let full = try NMEASerialOptions.decode(PluginOptions(yaml: """
-            device: /dev/ttyACM0
-            baud: 115200
-            checksum: optional
-            init: ["PMTK220,200"]
-            silence_timeout: 2.5
-            """))
-        #expect(full == NMEASerialOptions(device: "/dev/ttyACM0", baud: 115_200, checksum: .optional, initSentences: ["PMTK220,200"], silenceTimeout: 2.5))
+        #expect(
+            minimal
+                == NMEASerialOptions(
+                    device: "/dev/ttyUSB0", baud: 4800, checksum: .required, initSentences: [], silenceTimeout: 5))
+        let full = try NMEASerialOptions.decode(
+            PluginOptions(
+                yaml: """
+                    device: /dev/ttyACM0
+                    baud: 115200
+                    checksum: optional
+                    init: ["PMTK220,200"]
+                    silence_timeout: 2.5
+                    """))
+        #expect(
+            full
+                == NMEASerialOptions(
+                    device: "/dev/ttyACM0", baud: 115_200, checksum: .optional, initSentences: ["PMTK220,200"],
+                    silenceTimeout: 2.5))
     }
 
     @Test("a non-standard baud names the key and lists the allowed rates")
     func badBaud() throws {
         #expect {
-            _ = try NMEASerialOptions.decode(PluginOptions(yaml: "device: /dev/ttyUSB0\nbaud: 4801", path: "providers[0]"))
+            _ = try NMEASerialOptions.decode(
+                PluginOptions(yaml: "device: /dev/ttyUSB0\nbaud: 4801", path: "providers[0]"))
         } throws: { error in
             let text = "\(error)"
-            return text.contains("providers[0].baud") && text.contains("4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600")
+            return text.contains("providers[0].baud")
+                && text.contains("4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600")
         }
     }
 
-    @Test("other bad values name their key", arguments: [
-        ("device: /dev/ttyUSB0\nchecksum: maybe", "checksum"), ("device: ttyUSB0", "device"),
-        ("device: /dev/ttyUSB0\nsilence_timeout: 0", "silence_timeout"), ("device: /dev/ttyUSB0\nparity: none", "parity"),
-        ("baud: 4800", "device"), ("device: /dev/ttyUSB0\ninit: [\"\"]", "init"),
-    ])
+    @Test(
+        "other bad values name their key",
+        arguments: [
+            ("device: /dev/ttyUSB0\nchecksum: maybe", "checksum"), ("device: ttyUSB0", "device"),
+            ("device: /dev/ttyUSB0\nsilence_timeout: 0", "silence_timeout"),
+            ("device: /dev/ttyUSB0\nparity: none", "parity"),
+            ("baud: 4800", "device"), ("device: /dev/ttyUSB0\ninit: [\"\"]", "init")
+        ])
     func badValues(yaml: String, key: String) throws {
         #expect {
             _ = try NMEASerialOptions.decode(PluginOptions(yaml: yaml, path: "providers[0]"))
@@ -49,14 +64,19 @@ struct NMEASerialOptionsTests {
         let context = ProviderContext(plugin: PluginContext(id: "boat", logger: .init(label: "t"))) { _ in }
         let provider = try NMEASerialProvider.registration.make(PluginOptions(yaml: "device: /dev/ttyUSB0"), context)
         #expect(provider.id == "boat" && NMEASerialProvider.registration.type == "nmea-serial")
-        #expect(NMEASerialProvider.registration.options.map(\.name) == ["device", "baud", "checksum", "init", "silence_timeout"])
+        #expect(
+            NMEASerialProvider.registration.options.map(\.name) == [
+                "device", "baud", "checksum", "init", "silence_timeout"
+            ])
     }
 
     @Test("init sentences get $, checksum and CRLF only where missing")
     func initFraming() throws {
         #expect(String(decoding: try InitSentence.frame("PMTK220,200"), as: UTF8.self) == "$PMTK220,200*2C\r\n")
         #expect(String(decoding: try InitSentence.frame("$PMTK220,200"), as: UTF8.self) == "$PMTK220,200*2C\r\n")
-        #expect(String(decoding: try InitSentence.frame("$PUBX,40,GSV,0,0,0,0*59\r\n"), as: UTF8.self) == "$PUBX,40,GSV,0,0,0,0*59\r\n")
+        #expect(
+            String(decoding: try InitSentence.frame("$PUBX,40,GSV,0,0,0,0*59\r\n"), as: UTF8.self)
+                == "$PUBX,40,GSV,0,0,0,0*59\r\n")
         #expect(throws: InitSentence.Problem.self) { try InitSentence.frame("  ") }
         #expect(throws: InitSentence.Problem.self) { try InitSentence.frame("PMTK\u{7}") }
     }
@@ -71,7 +91,9 @@ struct NMEASerialOptionsTests {
         let missing = SerialOpenError(path: "/dev/ttyUSB7", operation: "open", code: ENOENT).description
         #expect(missing.contains("/dev/ttyUSB7") && missing.contains("does not exist"))
         #expect(SerialOpenError(path: "/dev/x", operation: "open", code: EBUSY).description.contains("busy"))
-        #expect(SerialOpenError(path: "/tmp/file", operation: "tcgetattr", code: ENOTTY).description.contains("not a serial device"))
+        #expect(
+            SerialOpenError(path: "/tmp/file", operation: "tcgetattr", code: ENOTTY).description.contains(
+                "not a serial device"))
     }
 
     @Test("opening a regular file fails with 'not a serial device'; opening a missing path with ENOENT")
@@ -97,6 +119,9 @@ struct NMEASerialOptionsTests {
     @Test("the default reopening schedule is 1 s doubling to 30 s")
     func defaultBackoff() {
         var backoff = SerialTiming().backoff
-        #expect((0..<7).map { _ in backoff.nextDelay() } == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(30), .seconds(30)])
+        #expect(
+            (0..<7).map { _ in backoff.nextDelay() } == [
+                .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(30), .seconds(30)
+            ])
     }
 }

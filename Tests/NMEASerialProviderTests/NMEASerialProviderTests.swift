@@ -3,6 +3,7 @@ import MeridianCore
 import MeridianTesting
 import NMEA
 import Testing
+
 @testable import NMEASerialProvider
 
 /// Short reopening delays so that fault tests finish quickly; the default schedule is tested separately.
@@ -24,10 +25,16 @@ struct NMEASerialProviderTests {
         #expect(expected.count >= 7)
 
         let options = NMEASerialOptions(device: pair.devicePath, baud: 38_400)
-        try await ProviderHarness.with(id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
-            try await ManagedProcess.waitUntil(timeout: 5, "the device to be opened") { harness.health.state == .connected }
+        try await ProviderHarness.with(
+            id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }
+        ) { harness in
+            try await ManagedProcess.waitUntil(timeout: 5, "the device to be opened") {
+                harness.health.state == .connected
+            }
             try await PseudoTerminalPair.write(lines: sentences, to: pair.receiverEnd)
-            try await ManagedProcess.waitUntil(timeout: 5, "\(expected.count) fixes") { harness.fixes.count >= expected.count }
+            try await ManagedProcess.waitUntil(timeout: 5, "\(expected.count) fixes") {
+                harness.fixes.count >= expected.count
+            }
             #expect(harness.fixes == expected)
             let counters = harness.health.counters
             for (name, value) in referenceCounters { #expect(counters[name] == value, "\(name)") }
@@ -62,8 +69,12 @@ struct NMEASerialProviderTests {
         defer { pair.stop() }
         let sentences = try TestData.nmeaSentences("nmea-rtk.log")
         let options = NMEASerialOptions(device: pair.devicePath)
-        try await ProviderHarness.with(id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
-            try await ManagedProcess.waitUntil(timeout: 5, "the device to be opened") { harness.health.state == .connected }
+        try await ProviderHarness.with(
+            id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }
+        ) { harness in
+            try await ManagedProcess.waitUntil(timeout: 5, "the device to be opened") {
+                harness.health.state == .connected
+            }
             try await PseudoTerminalPair.write(lines: Array(sentences[..<100]), to: pair.receiverEnd)
             try await ManagedProcess.waitUntil(timeout: 5, "fixes before the loss") { harness.fixes.count >= 40 }
 
@@ -77,7 +88,9 @@ struct NMEASerialProviderTests {
                 harness.health.state == .connected && (harness.health.counters["reopens"] ?? 0) >= 1
             }
             try await PseudoTerminalPair.write(lines: Array(sentences[100...]), to: pair.receiverEnd)
-            try await ManagedProcess.waitUntil(timeout: 5, "fixes after reopening") { harness.fixes.count >= before + 40 }
+            try await ManagedProcess.waitUntil(timeout: 5, "fixes after reopening") {
+                harness.fixes.count >= before + 40
+            }
         }
     }
 
@@ -87,18 +100,23 @@ struct NMEASerialProviderTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let pair = PseudoTerminalPair(directory: directory)
         let options = NMEASerialOptions(device: pair.devicePath)
-        try await ProviderHarness.with(id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
+        try await ProviderHarness.with(
+            id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }
+        ) { harness in
             // The provider goes back to connecting between attempts: the message is read from the same snapshot
             // that shows the second failure reported.
             try await ManagedProcess.waitUntil(timeout: 5, "two failed attempts, the second reported") {
                 let health = harness.health
                 return health.state == .disconnected && (health.counters["open_failures"] ?? 0) >= 2
-                    && health.message?.contains(pair.devicePath) == true && health.message?.contains("does not exist") == true
+                    && health.message?.contains(pair.devicePath) == true
+                    && health.message?.contains("does not exist") == true
             }
 
             try await pair.start()
             defer { pair.stop() }
-            try await ManagedProcess.waitUntil(timeout: 5, "the device to be opened once it exists") { harness.health.state == .connected }
+            try await ManagedProcess.waitUntil(timeout: 5, "the device to be opened once it exists") {
+                harness.health.state == .connected
+            }
             try await PseudoTerminalPair.write(lines: TestData.nmeaSentences("garmin15x.log"), to: pair.receiverEnd)
             try await ManagedProcess.waitUntil(timeout: 5, "fixes") { harness.fixes.count >= 5 }
         }
@@ -112,8 +130,12 @@ struct NMEASerialProviderTests {
         try await pair.start()
         defer { pair.stop() }
         let options = NMEASerialOptions(device: pair.devicePath, silenceTimeout: 0.3)
-        try await ProviderHarness.with(id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
-            try await ManagedProcess.waitUntil(timeout: 5, "two silences") { (harness.health.counters["silences"] ?? 0) >= 2 }
+        try await ProviderHarness.with(
+            id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }
+        ) { harness in
+            try await ManagedProcess.waitUntil(timeout: 5, "two silences") {
+                (harness.health.counters["silences"] ?? 0) >= 2
+            }
             #expect((harness.health.counters["reopens"] ?? 0) >= 1)
         }
     }
@@ -129,7 +151,9 @@ struct NMEASerialProviderTests {
         // Opened before the provider starts, so nothing it writes is missed.
         let reader = try TerminalReader(path: pair.receiverEnd)
         let reading = Task { try await reader.read(for: .seconds(1)) }
-        try await ProviderHarness.with(id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }) { harness in
+        try await ProviderHarness.with(
+            id: "serial-test", make: { NMEASerialProvider(options: options, timing: fastTiming, context: $0) }
+        ) { harness in
             let written = try await reading.value
             #expect(String(decoding: written, as: UTF8.self) == "$PMTK220,200*2C\r\n$PMTK314,0,1,0,1*29\r\n")
         }

@@ -6,7 +6,8 @@ import Testing
 @Suite("NMEA sentences and epoch assembly")
 struct EpochAssemblyTests {
     @Test func mergesOneCycleIntoOneFix() throws {
-        let text = sentence("GPRMC,113258,A,3238.9148,N,10822.4466,W,005.3,247.1,181022,009.3,E")
+        let text =
+            sentence("GPRMC,113258,A,3238.9148,N,10822.4466,W,005.3,247.1,181022,009.3,E")
             + sentence("GPGGA,113258,3238.9148,N,10822.4466,W,2,08,1.1,1577.4,M,-24.6,M,,")
             + sentence("GPGSA,A,3,02,05,11,12,18,20,25,29,,,,,1.4,1.1,0.9")
             + sentence("PGRME,7.6,M,41.7,M,42.4,M")
@@ -27,7 +28,8 @@ struct EpochAssemblyTests {
     }
 
     @Test func newTimestampStartsANewEpoch() {
-        let text = sentence("GPRMC,000001,A,4807.038,N,01131.000,E,0,0,230394,,")
+        let text =
+            sentence("GPRMC,000001,A,4807.038,N,01131.000,E,0,0,230394,,")
             + sentence("GPRMC,000002,A,4807.038,N,01131.000,E,0,0,230394,,")
         var decoder = NMEAStreamDecoder(providerID: "t")
         let first = decoder.feed(Array(text.utf8))
@@ -50,13 +52,17 @@ struct EpochAssemblyTests {
     }
 
     @Test func gsaSystemIDAndGSVSignalIDAreRead() throws {
-        guard case .sentence(.gn, .gsa(let gsa)) = SentenceParser.parse("GNGSA,A,3,82,66,81,,,,,,,,,,1.05,0.64,0.83,2") else {
+        guard case .sentence(.gn, .gsa(let gsa)) = SentenceParser.parse("GNGSA,A,3,82,66,81,,,,,,,,,,1.05,0.64,0.83,2")
+        else {
             Issue.record("GNGSA not decoded")
             return
         }
         #expect(gsa.fixType == 3 && gsa.satellitesUsed == 3 && gsa.systemID == 2)
         #expect(gsa.pdop == 1.05 && gsa.hdop == 0.64 && gsa.vdop == 0.83)
-        guard case .sentence(.gl, .gsv(let gsv)) = SentenceParser.parse("GLGSV,3,1,10,66,40,075,48,82,56,327,48,73,22,320,34,80,37,257,18,1") else {
+        guard
+            case .sentence(.gl, .gsv(let gsv)) = SentenceParser.parse(
+                "GLGSV,3,1,10,66,40,075,48,82,56,327,48,73,22,320,34,80,37,257,18,1")
+        else {
             Issue.record("GLGSV not decoded")
             return
         }
@@ -66,7 +72,9 @@ struct EpochAssemblyTests {
 
     @Test("all listed talkers are decoded", arguments: ["GP", "GN", "GL", "GA", "GB", "BD", "GQ", "QZ", "GI"])
     func talkers(talker: String) {
-        if case .sentence(let decoded, .gga) = SentenceParser.parse("\(talker)GGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,") {
+        if case .sentence(let decoded, .gga) = SentenceParser.parse(
+            "\(talker)GGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
+        {
             #expect(decoded.rawValue == talker)
         } else {
             Issue.record("\(talker)GGA was not decoded")
@@ -74,7 +82,8 @@ struct EpochAssemblyTests {
     }
 
     @Test func gstGivesAccuracyAndZDAGivesTheDate() throws {
-        let text = sentence("GPZDA,201530.00,04,07,2002,00,00")
+        let text =
+            sentence("GPZDA,201530.00,04,07,2002,00,00")
             + sentence("GPGGA,201530.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
             + sentence("GPGST,201530.00,1.2,,,,3.0,4.0,5.0")
         let fix = try #require(decode(text).fixes.first)
@@ -84,7 +93,8 @@ struct EpochAssemblyTests {
     }
 
     @Test func vtgAndGnsAreMerged() throws {
-        let text = sentence("GPRMC,120000,A,4807.038,N,01131.000,E,,,010120,,")
+        let text =
+            sentence("GPRMC,120000,A,4807.038,N,01131.000,E,,,010120,,")
             + sentence("GNGNS,120000.00,4807.038,N,01131.000,E,AAN,10,0.8,100.0,47.0,,")
             + sentence("GPVTG,90.0,T,,M,,N,36.0,K,A")
         let fix = try #require(decode(text).fixes.first)
@@ -96,7 +106,8 @@ struct EpochAssemblyTests {
     }
 
     @Test func timeOnlyEpochsUseTheLastDateAndRollOverAtMidnight() throws {
-        let text = sentence("GPRMC,235959,A,4807.038,N,01131.000,E,0,0,311299,,")
+        let text =
+            sentence("GPRMC,235959,A,4807.038,N,01131.000,E,0,0,311299,,")
             + sentence("GPGGA,000000,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
         let fixes = decode(text).fixes
         #expect(fixes.map { ISO8601.string(from: $0.time) } == ["1999-12-31T23:59:59.000Z", "2000-01-01T00:00:00.000Z"])

@@ -35,14 +35,19 @@ struct FuzzTests {
         // Bias towards NMEA's alphabet so that framing paths are exercised, not just garbage.
         let alphabet = Array("$*,.0123456789ABCDEFGNPRMSTVW\r\n".utf8)
         let bytes = (0..<300_000).map { _ -> UInt8 in
-            let byte = Bool.random(using: &random) ? alphabet.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random)
+            let byte =
+                Bool.random(using: &random)
+                ? alphabet.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random)
             return byte == UInt8(ascii: "#") ? 0 : byte
         }
         check(bytes, seed: seed)
         check(bytes, seed: seed, checksum: .optional)
     }
 
-    @Test("mutated real sentences", arguments: ["ublox-zed-f9p-nmea.log", "garmin15x.log", "quectel-eg25-g.log", "gp-320fw-2019-04-07-coldboot.log"])
+    @Test(
+        "mutated real sentences",
+        arguments: ["ublox-zed-f9p-nmea.log", "garmin15x.log", "quectel-eg25-g.log", "gp-320fw-2019-04-07-coldboot.log"]
+    )
     func mutatedSentences(log: String) throws {
         let data = try Data(contentsOf: TestData.url("nmea/\(log)"))
         var random = SeededRandom(seed: UInt64(log.utf8.count))
@@ -52,10 +57,13 @@ struct FuzzTests {
         for _ in 0..<5 {
             for var line in lines where !line.isEmpty {
                 switch Int.random(in: 0..<8, using: &random) {
-                case 0: line[Int.random(in: 0..<line.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+                case 0:
+                    line[Int.random(in: 0..<line.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
                 case 1: line.remove(at: Int.random(in: 0..<line.count, using: &random))
                 case 2: line.insert(0, at: Int.random(in: 0...line.count, using: &random))
-                case 3: line.insert(contentsOf: [0xC3, 0x28, 0xFF], at: Int.random(in: 0...line.count, using: &random)) // invalid UTF-8
+                case 3:
+                    // invalid UTF-8
+                    line.insert(contentsOf: [0xC3, 0x28, 0xFF], at: Int.random(in: 0...line.count, using: &random))
                 case 4: line = Array(line.prefix(Int.random(in: 0..<line.count, using: &random)))
                 case 5: line += line
                 default: break

@@ -20,21 +20,30 @@ struct GPSDComparisonTests {
         let compared = expected.filter { $0.mode >= 2 }
         defer {
             // The deliberate disagreements are exactly the known epochs; a decoder that lost speed or mode elsewhere fails here.
-            #expect(disagreements == Self.knownDisagreements[log, default: 0], "\(log): \(disagreements) of \(compared.count) epochs differ on purpose")
+            #expect(
+                disagreements == Self.knownDisagreements[log, default: 0],
+                "\(log): \(disagreements) of \(compared.count) epochs differ on purpose")
         }
         for epoch in compared {
-            let fix = try #require(ours[epoch.time] ?? ours[Self.undoRolloverFix(epoch.time)],
-                                   "\(log): no fix for gpsd epoch \(epoch.time)")
+            let fix = try #require(
+                ours[epoch.time] ?? ours[Self.undoRolloverFix(epoch.time)],
+                "\(log): no fix for gpsd epoch \(epoch.time)")
             // With fewer than 4 satellites and GSA saying 2D, Meridian reports 2D (3 satellites cannot fix
             // an altitude). gpsd's answer there depends on sentence order: sl869.log gets 2 at 10:21:43.000
             // and 3 at 10:21:43.990 for identical sentences.
             let underdetermined = fix.mode == .twoD && epoch.mode == 3 && (fix.satellitesUsed ?? 4) < 4
             if underdetermined { disagreements += 1 }
-            #expect(fix.mode.rawValue == epoch.mode || underdetermined, "\(log) \(epoch.time): mode \(fix.mode.rawValue), gpsd \(epoch.mode)")
+            #expect(
+                fix.mode.rawValue == epoch.mode || underdetermined,
+                "\(log) \(epoch.time): mode \(fix.mode.rawValue), gpsd \(epoch.mode)")
             if let lat = epoch.latitude, let lon = epoch.longitude {
                 let coordinate = try #require(fix.coordinate, "\(log) \(epoch.time): no position")
-                #expect(abs(coordinate.latitude - lat) <= 1e-7, "\(log) \(epoch.time): lat \(coordinate.latitude) vs \(lat)")
-                #expect(abs(coordinate.longitude - lon) <= 1e-7, "\(log) \(epoch.time): lon \(coordinate.longitude) vs \(lon)")
+                #expect(
+                    abs(coordinate.latitude - lat) <= 1e-7, "\(log) \(epoch.time): lat \(coordinate.latitude) vs \(lat)"
+                )
+                #expect(
+                    abs(coordinate.longitude - lon) <= 1e-7,
+                    "\(log) \(epoch.time): lon \(coordinate.longitude) vs \(lon)")
             }
             // In a cycle without RMC/VTG (garmin48's offset GLL, triton400's truncated GGA) gpsd repeats the
             // previous speed/track or derives them from the position change; Meridian leaves them unknown.
@@ -42,11 +51,15 @@ struct GPSDComparisonTests {
             if carriedOver { disagreements += 1 }
             if let speed = epoch.speed, !carriedOver {
                 // gpsd prints speed with 3 decimals.
-                #expect(abs((fix.speed ?? .nan) - speed) <= 0.0005 + 1e-9, "\(log) \(epoch.time): speed \(String(describing: fix.speed)) vs \(speed)")
+                #expect(
+                    abs((fix.speed ?? .nan) - speed) <= 0.0005 + 1e-9,
+                    "\(log) \(epoch.time): speed \(String(describing: fix.speed)) vs \(speed)")
             }
             if let track = epoch.track, !carriedOver {
                 // gpsd prints track with 4 decimals.
-                #expect(abs((fix.course ?? .nan) - track) <= 0.00005 + 1e-9, "\(log) \(epoch.time): track \(String(describing: fix.course)) vs \(track)")
+                #expect(
+                    abs((fix.course ?? .nan) - track) <= 0.00005 + 1e-9,
+                    "\(log) \(epoch.time): track \(String(describing: fix.course)) vs \(track)")
             }
         }
     }

@@ -23,19 +23,22 @@ enum GPSDReference {
         var byTime: [String: GPSDEpoch] = [:]
         for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("{\"class\":\"TPV\"") {
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let time = object["time"] as? String, let mode = object["mode"] as? Int
+                let time = object["time"] as? String, let mode = object["mode"] as? Int
             else { continue }
             if byTime[time] == nil { order.append(time) }
-            byTime[time] = GPSDEpoch(time: time, mode: mode, latitude: object["lat"] as? Double,
-                                     longitude: object["lon"] as? Double, speed: object["speed"] as? Double,
-                                     track: object["track"] as? Double)
+            byTime[time] = GPSDEpoch(
+                time: time, mode: mode, latitude: object["lat"] as? Double,
+                longitude: object["lon"] as? Double, speed: object["speed"] as? Double,
+                track: object["track"] as? Double)
         }
         return order.compactMap { byTime[$0] }
     }
 }
 
 /// Decodes a whole file with the stream decoder in uneven chunks (to exercise chunk boundaries).
-func decodeFile(_ url: URL, checksum: ChecksumPolicy = .required, chunk: Int = 61) throws -> (fixes: [Fix], counters: NMEACounters) {
+func decodeFile(_ url: URL, checksum: ChecksumPolicy = .required, chunk: Int = 61) throws -> (
+    fixes: [Fix], counters: NMEACounters
+) {
     let data = try Data(contentsOf: url)
     var decoder = NMEAStreamDecoder(providerID: "test", checksum: checksum)
     var fixes: [Fix] = []

@@ -5,7 +5,9 @@ import Testing
 struct NumberFieldTests {
     /// What a VTG with `text` in its speed-in-knots field says: whether it was accepted, and the speed.
     func knots(_ text: String) -> (accepted: Bool, speed: Double?) {
-        guard case .sentence(_, .vtg(let vtg)) = SentenceParser.parse("GPVTG,,T,,M,\(text),N,,K,A") else { return (false, nil) }
+        guard case .sentence(_, .vtg(let vtg)) = SentenceParser.parse("GPVTG,,T,,M,\(text),N,,K,A") else {
+            return (false, nil)
+        }
         return (true, vtg.speedKnots)
     }
 
@@ -31,7 +33,10 @@ struct NumberFieldTests {
 
     /// The latitude a GLL with `text` in its latitude field decodes to; `nil` when the sentence is rejected.
     func latitude(_ text: String, _ hemisphere: String = "N") -> Double?? {
-        guard case .sentence(_, .gll(let gll)) = SentenceParser.parse("GPGLL,\(text),\(hemisphere),01131.000,E,123519,A,A") else {
+        guard
+            case .sentence(_, .gll(let gll)) = SentenceParser.parse(
+                "GPGLL,\(text),\(hemisphere),01131.000,E,123519,A,A")
+        else {
             return nil
         }
         return .some(gll.latitude)
@@ -54,4 +59,3 @@ struct NumberFieldTests {
         }
     }
 }
-

@@ -22,7 +22,8 @@ struct SentenceFramingTests {
     let rmc = "GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W"
 
     @Test func acceptsUpperAndLowerCaseChecksums() {
-        let result = decode(sentence(rmc) + sentence(rmc.replacingOccurrences(of: "123519", with: "123520"), lowercase: true))
+        let result = decode(
+            sentence(rmc) + sentence(rmc.replacingOccurrences(of: "123519", with: "123520"), lowercase: true))
         #expect(result.counters.sentences == 2)
         #expect(result.counters.badChecksum == 0)
         #expect(result.fixes.count == 2)
@@ -35,10 +36,12 @@ struct SentenceFramingTests {
             for junk in 0..<8 {
                 let lead = String(repeating: "\n", count: junk)
                 let good = decode(lead + sentence(String(body)))
-                #expect(good.counters.sentences == 1 && good.counters.badChecksum == 0, "length \(length), offset \(junk)")
+                #expect(
+                    good.counters.sentences == 1 && good.counters.badChecksum == 0, "length \(length), offset \(junk)")
                 let checksum = body.utf8.reduce(UInt8(0), ^) ^ 0x01
                 let bad = decode(lead + "$\(body)*\(String(format: "%02X", checksum))\r\n")
-                #expect(bad.counters.sentences == 0 && bad.counters.badChecksum == 1, "length \(length), offset \(junk)")
+                #expect(
+                    bad.counters.sentences == 0 && bad.counters.badChecksum == 1, "length \(length), offset \(junk)")
             }
         }
     }
@@ -54,7 +57,9 @@ struct SentenceFramingTests {
                 var decoder = NMEAStreamDecoder(providerID: "t")
                 _ = decoder.feed([UInt8(ascii: "$")] + mutated + Array(String(format: "*%02X\r\n", checksum).utf8))
                 _ = decoder.finish()
-                #expect(decoder.counters.sentences == 0 && decoder.counters.invalidFields == 0, "byte \(odd) at \(position): never reaches the parser")
+                #expect(
+                    decoder.counters.sentences == 0 && decoder.counters.invalidFields == 0,
+                    "byte \(odd) at \(position): never reaches the parser")
             }
         }
     }
@@ -107,20 +112,23 @@ struct SentenceFramingTests {
     }
 
     @Test func unknownTalkersAndTypesAreCountedNotDecoded() {
-        let result = decode(sentence("IIGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,") + sentence("GPRMB,A,,,,,,,,,,,,V")
-                            + sentence("PGRMZ,48,f,3"))
+        let result = decode(
+            sentence("IIGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,") + sentence("GPRMB,A,,,,,,,,,,,,V")
+                + sentence("PGRMZ,48,f,3"))
         #expect(result.counters.unknownType == 3)
         #expect(result.counters.sentences == 0)
     }
 
     @Test func invalidFieldsRejectTheSentence() {
-        let result = decode(sentence("GPRMC,123519,A,48x7.038,N,01131.000,E,022.4,084.4,230394,003.1,W")
-                            + sentence("GPGGA,123519,9507.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"))
+        let result = decode(
+            sentence("GPRMC,123519,A,48x7.038,N,01131.000,E,022.4,084.4,230394,003.1,W")
+                + sentence("GPGGA,123519,9507.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"))
         #expect(result.counters.invalidFields == 2)
     }
 
     @Test func chunkBoundariesDoNotMatter() {
-        let text = Array((sentence(rmc) + "#c\r\n" + sentence(rmc.replacingOccurrences(of: "123519", with: "123520"))).utf8)
+        let text = Array(
+            (sentence(rmc) + "#c\r\n" + sentence(rmc.replacingOccurrences(of: "123519", with: "123520"))).utf8)
         let whole = decode(String(decoding: text, as: UTF8.self))
         var decoder = NMEAStreamDecoder(providerID: "t")
         var fixes: [Fix] = []

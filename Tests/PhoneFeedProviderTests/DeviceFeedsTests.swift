@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PhoneFeedProvider
 
 /// Ordering, duplicates, late points, checks and the rate limit of one device's feed.
@@ -32,8 +33,9 @@ import Testing
 
     @Test func badPointsAreRejectedWithAReasonAndTheRestKept() {
         let feeds = DeviceFeeds(pointsPerSecond: 50, burst: 1000)
-        let passed = feeds.accept([point(-3), point(-2, lat: 91), point(-1, lat: .nan), point(0, speed: 1000), point(121), point(60)],
-                                  from: "ph", now: now)
+        let passed = feeds.accept(
+            [point(-3), point(-2, lat: 91), point(-1, lat: .nan), point(0, speed: 1000), point(121), point(60)],
+            from: "ph", now: now)
         #expect(passed.map(\.time) == [now.addingTimeInterval(-3), now.addingTimeInterval(60)])
         let state = feeds.state(of: "ph")
         #expect(state.rejected == 4)

@@ -3,6 +3,7 @@ import MeridianCore
 import MeridianTesting
 import RunTracker
 import Testing
+
 @testable import PhoneFeedProvider
 
 /// Each phone as a source of its own in the host, and the OwnTracks command channel driven by the run tracker, over a
@@ -21,13 +22,17 @@ import Testing
         let temporary = try TemporaryStore()
         defer { temporary.remove() }
         let registry = Self.registry
-        let yaml = "providers:\n  - id: phones\n    type: phone\n    stale_after: 600\n\(devices)consumers:\n  - type: run-tracker\n"
-        let server = try await TestServer.start(yaml: yaml, registry: registry, store: temporary.store, token: FeedRoutesTests.token)
+        let yaml =
+            "providers:\n  - id: phones\n    type: phone\n    stale_after: 600\n\(devices)consumers:\n  - type: run-tracker\n"
+        let server = try await TestServer.start(
+            yaml: yaml, registry: registry, store: temporary.store, token: FeedRoutesTests.token)
         try await server.run(body)
     }
 
     func ownTracks(_ lat: Double, at time: Int, mode: Int? = nil) -> Data {
-        Data(#"{"_type":"location","lat":\#(lat),"lon":13.4,"tst":\#(time),"acc":5\#(mode.map { ",\"m\":\($0)" } ?? "")}"#.utf8)
+        Data(
+            #"{"_type":"location","lat":\#(lat),"lon":13.4,"tst":\#(time),"acc":5\#(mode.map { ",\"m\":\($0)" } ?? "")}"#
+                .utf8)
     }
 
     @Test("a second phone does not take over from a fresh first one: each device is its own source")
@@ -38,12 +43,23 @@ import Testing
             let now = Int(Date().timeIntervalSince1970)
             let phoneA = feeds.client(server, feeds.basic("Zoë's 📱", keyA))
             let phoneB = feeds.client(server, feeds.basic("pixel", keyB))
-            #expect(try await phoneA.request("POST", "/v1/feeds/owntracks", body: ownTracks(52.1, at: now - 2)).status == 200)
-            #expect(try await phoneB.request("POST", "/v1/feeds/owntracks", body: ownTracks(48.1, at: now - 1)).status == 200)
-            let position = try #require(try await server.client.request("GET", "/v1/position").json()["fix"] as? [String: Any])
-            #expect(position["provider"] as? String == "phones/Zoë's 📱" && position["lat"] as? Double == 52.1, "\(position)")
-            let rows = try #require(try await server.client.request("GET", "/v1/providers").json()["providers"] as? [[String: Any]])
-            let active = Dictionary(uniqueKeysWithValues: rows.compactMap { row in (row["id"] as? String).map { ($0, row["active"] as? Bool) } })
+            #expect(
+                try await phoneA.request("POST", "/v1/feeds/owntracks", body: ownTracks(52.1, at: now - 2)).status
+                    == 200)
+            #expect(
+                try await phoneB.request("POST", "/v1/feeds/owntracks", body: ownTracks(48.1, at: now - 1)).status
+                    == 200)
+            let position = try #require(
+                try await server.client.request("GET", "/v1/position").json()["fix"] as? [String: Any])
+            #expect(
+                position["provider"] as? String == "phones/Zoë's 📱" && position["lat"] as? Double == 52.1, "\(position)"
+            )
+            let rows = try #require(
+                try await server.client.request("GET", "/v1/providers").json()["providers"] as? [[String: Any]])
+            let active = Dictionary(
+                uniqueKeysWithValues: rows.compactMap { row in
+                    (row["id"] as? String).map { ($0, row["active"] as? Bool) }
+                })
             #expect(active == ["phones": true, "phones/Zoë's 📱": true, "phones/pixel": false], "\(rows)")
         }
     }
@@ -54,18 +70,25 @@ import Testing
             let keyA = try await feeds.register("Zoë's 📱", on: server)
             let keyB = try await feeds.register("pixel", on: server)
             let now = Int(Date().timeIntervalSince1970)
-            #expect(try await feeds.client(server, feeds.basic("Zoë's 📱", keyA))
-                .request("POST", "/v1/feeds/owntracks", body: ownTracks(52.1, at: now - 2)).status == 200)
-            #expect(try await feeds.client(server, feeds.basic("pixel", keyB))
-                .request("POST", "/v1/feeds/owntracks", body: ownTracks(48.1, at: now - 1)).status == 200)
-            let position = try #require(try await server.client.request("GET", "/v1/position").json()["fix"] as? [String: Any])
-            #expect(position["provider"] as? String == "phones/pixel" && position["lat"] as? Double == 48.1, "\(position)")
+            #expect(
+                try await feeds.client(server, feeds.basic("Zoë's 📱", keyA))
+                    .request("POST", "/v1/feeds/owntracks", body: ownTracks(52.1, at: now - 2)).status == 200)
+            #expect(
+                try await feeds.client(server, feeds.basic("pixel", keyB))
+                    .request("POST", "/v1/feeds/owntracks", body: ownTracks(48.1, at: now - 1)).status == 200)
+            let position = try #require(
+                try await server.client.request("GET", "/v1/position").json()["fix"] as? [String: Any])
+            #expect(
+                position["provider"] as? String == "phones/pixel" && position["lat"] as? Double == 48.1, "\(position)")
         }
         let bad = "providers:\n  - id: phones\n    type: phone\n    devices:\n      pixel: {stale_after: -1}\n"
         let error = #expect(throws: ConfigError.self) {
-            _ = try PluginHost(config: try ConfigLoader.parse(bad), registry: Self.registry, logger: .init(label: "test"))
+            _ = try PluginHost(
+                config: try ConfigLoader.parse(bad), registry: Self.registry, logger: .init(label: "test"))
         }
-        #expect("\(error.map { "\($0)" } ?? "")".contains("stale_after of 'pixel' must be a number of seconds above 0"), "\(String(describing: error))")
+        #expect(
+            "\(error.map { "\($0)" } ?? "")".contains("stale_after of 'pixel' must be a number of seconds above 0"),
+            "\(String(describing: error))")
     }
 
     /// The `sampling` of device `name` in `GET /v1/devices`, once `wanted` is `mode` (the provider follows the run
@@ -73,14 +96,16 @@ import Testing
     func waitForWanted(_ mode: String, _ name: String, on server: TestServer) async throws -> [String: Any] {
         let deadline = ContinuousClock.now + .seconds(20)
         while true {
-            let devices = try #require(try await server.client.request("GET", "/v1/devices").json()["devices"] as? [[String: Any]])
+            let devices = try #require(
+                try await server.client.request("GET", "/v1/devices").json()["devices"] as? [[String: Any]])
             let sampling = devices.first { $0["id"] as? String == name }?["sampling"] as? [String: Any] ?? [:]
             if sampling["wanted"] as? String == mode || ContinuousClock.now > deadline { return sampling }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
 
-    @Test("OwnTracks round trip: run start → move mode in the next answer → the phone reports move → stop → significant")
+    @Test(
+        "OwnTracks round trip: run start → move mode in the next answer → the phone reports move → stop → significant")
     func ownTracksCommandRoundTrip() async throws {
         try await withServer { server in
             let key = try await feeds.register("Zoë", on: server)
@@ -88,30 +113,37 @@ import Testing
             var time = Int(Date().timeIntervalSince1970) - 100
             func post(mode: Int) async throws -> [[String: Any]] {
                 time += 1
-                let response = try await phone.request("POST", "/v1/feeds/owntracks", body: ownTracks(52.5, at: time, mode: mode))
+                let response = try await phone.request(
+                    "POST", "/v1/feeds/owntracks", body: ownTracks(52.5, at: time, mode: mode))
                 #expect(response.status == 200)
-                return try #require(try JSONSerialization.jsonObject(with: response.body) as? [[String: Any]], "\(response.text)")
+                return try #require(
+                    try JSONSerialization.jsonObject(with: response.body) as? [[String: Any]], "\(response.text)")
             }
-            #expect(try await post(mode: 1).isEmpty)   // no run: nothing to say
+            #expect(try await post(mode: 1).isEmpty)  // no run: nothing to say
 
             let started = try await server.client.request("POST", "/v1/runs", body: Data(#"{"activity":"walk"}"#.utf8))
             #expect(started.status == 201, "\(started.text)")
             let run = try #require((try started.json()["run"] as? [String: Any])?["id"] as? String)
             #expect(try await waitForWanted("move", "Zoë", on: server)["wanted"] as? String == "move")
             let move = try await post(mode: 1)
-            #expect(move.count == 1 && move.first?["_type"] as? String == "cmd" && move.first?["action"] as? String == "setConfiguration")
+            #expect(
+                move.count == 1 && move.first?["_type"] as? String == "cmd"
+                    && move.first?["action"] as? String == "setConfiguration")
             let configuration = try #require(move.first?["configuration"] as? [String: Any])
             #expect(configuration["_type"] as? String == "configuration" && configuration["monitoring"] as? Int == 2)
             #expect(configuration["locatorInterval"] as? Int == 2 && configuration["locatorDisplacement"] as? Int == 0)
             // Sent once; the phone's next message acknowledges it.
             #expect(try await post(mode: 2).isEmpty)
             let acknowledged = try await waitForWanted("move", "Zoë", on: server)
-            #expect(acknowledged["sent"] as? String == "move" && acknowledged["reported"] as? String == "move", "\(acknowledged)")
+            #expect(
+                acknowledged["sent"] as? String == "move" && acknowledged["reported"] as? String == "move",
+                "\(acknowledged)")
 
             #expect(try await server.client.request("POST", "/v1/runs/\(run)/stop").status == 200)
             _ = try await waitForWanted("significant", "Zoë", on: server)
             let significant = try await post(mode: 2)
-            #expect((significant.first?["configuration"] as? [String: Any])?["monitoring"] as? Int == 1, "\(significant)")
+            #expect(
+                (significant.first?["configuration"] as? [String: Any])?["monitoring"] as? Int == 1, "\(significant)")
             #expect(try await post(mode: 1).isEmpty)
             let back = try await waitForWanted("significant", "Zoë", on: server)
             #expect(back["sent"] as? String == "significant" && back["reported"] as? String == "significant", "\(back)")

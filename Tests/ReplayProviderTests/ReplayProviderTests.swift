@@ -3,6 +3,7 @@ import Logging
 import MeridianCore
 import MeridianTesting
 import ReplayProvider
+import Synchronization
 import Testing
 
 @Suite("replay provider")
@@ -45,7 +46,8 @@ struct ReplayProviderTests {
         try Data(contentsOf: TestData.url("nmea/garmin15x.log")).write(to: url)
         let fixes = Mutex<[Fix]>([])
         let health = ProviderHealth()
-        let context = ProviderContext(plugin: PluginContext(id: "r", logger: Logger(label: "test")), health: health) { fix in
+        let context = ProviderContext(plugin: PluginContext(id: "r", logger: Logger(label: "test")), health: health) {
+            fix in
             fixes.withLock { $0.append(fix) }
         }
         let provider = try make("file: \(url.path)\nspeed: 0", context: context)
@@ -75,5 +77,3 @@ struct ReplayProviderTests {
         } throws: { "\($0)".contains("sped") }
     }
 }
-
-import Synchronization

@@ -4,6 +4,7 @@ import GRDB
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 /// Issue 23, item 3: a file that names no sport gets the activity its speeds show, and efforts faster than the
@@ -23,7 +24,7 @@ import Testing
         RealFile(path: "gpx/sportstracker__bike-tour-holux-funtrek-130-pro-with-heartrate.gpx", activity: .ride),
         RealFile(path: "gpx/gpxpy__around-visnjan-with-car.gpx", activity: .other),
         RealFile(path: "gpx/pytrainer__gpxplus_sample.gpx", activity: .run),
-        RealFile(path: "fit/sportstracker__Garmin_Fenix2_running_with_hrm.fit", activity: .run),  // FIT sport "generic"
+        RealFile(path: "fit/sportstracker__Garmin_Fenix2_running_with_hrm.fit", activity: .run)  // FIT sport "generic"
     ]
 
     @Test(arguments: sportless)
@@ -35,7 +36,9 @@ import Testing
         #expect(tracked.inference?.activity == file.activity)
     }
 
-    @Test("the Fenix 2 generic run, inferred a run, has its cadence in steps like a run the file names (80 strides → 159 steps)")
+    @Test(
+        "the Fenix 2 generic run, inferred a run, has its cadence in steps like a run the file names (80 strides → 159 steps)"
+    )
     func inferredRunCountsSteps() throws {
         let recording = try TrackingRealFileTests.recording("fit/sportstracker__Garmin_Fenix2_running_with_hrm.fit")
         let summary = try #require(RunImport.track(recording, name: "fenix2")).summary
@@ -66,8 +69,9 @@ import Testing
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         func samples(speed: Double) throws -> [RecordedSample] {
             try (0..<600).map { second in
-                RecordedSample(time: start.addingTimeInterval(Double(second)),
-                               coordinate: try Coordinate(latitude: 48.1 + speed * Double(second) / 111_200, longitude: 11.5))
+                RecordedSample(
+                    time: start.addingTimeInterval(Double(second)),
+                    coordinate: try Coordinate(latitude: 48.1 + speed * Double(second) / 111_200, longitude: 11.5))
             }
         }
         #expect(ActivityInference(try samples(speed: 1.4)).activity == .walk)
@@ -75,7 +79,9 @@ import Testing
         #expect(standing.activity == .other && standing.medianMovingSpeed == nil)
     }
 
-    @Test("the 61 km ride imports as a ride and sets no running record; given as a run, its efforts stay out of the records")
+    @Test(
+        "the 61 km ride imports as a ride and sets no running record; given as a run, its efforts stay out of the records"
+    )
     func rideKeepsOutOfRunningRecords() throws {
         let path = "gpx/fitotrackfork__Workout-2023-08-20-13-48-44.gpx"
         let fixture = try HistoryFixture()
@@ -83,14 +89,22 @@ import Testing
         let importer = RunImporter(runStore: try RunStore(store: fixture.store), settings: TrackerSettings())
         let data = try Data(contentsOf: TestData.url(path))
         let inferred = try importer.importFile(data, file: path)
-        guard case .imported(let ride) = try #require(inferred.first) else { Issue.record("not imported"); return }
+        guard case .imported(let ride) = try #require(inferred.first) else {
+            Issue.record("not imported")
+            return
+        }
         #expect(ride.summary.activity == .ride && ride.inference?.activity == .ride)
         #expect(RunImporter.Inferred(ride)?.runID == ride.summary.id)
         let given = try importer.importFile(data, file: path, request: .init(activity: .run, allowDuplicates: true))
-        guard case .imported(let run) = try #require(given.first) else { Issue.record("not imported"); return }
+        guard case .imported(let run) = try #require(given.first) else {
+            Issue.record("not imported")
+            return
+        }
         #expect(run.summary.activity == .run && run.inference == nil)
         let records = try fixture.store.database.read { db in try RecordBook.current(in: db) }
-        #expect(!records.contains { $0.activity == .run }, "\(records.filter { $0.activity == .run }.map { "\($0.distance) \($0.elapsedTime)" })")
+        #expect(
+            !records.contains { $0.activity == .run },
+            "\(records.filter { $0.activity == .run }.map { "\($0.distance) \($0.elapsedTime)" })")
         #expect(records.contains { $0.activity == .ride && $0.distance == .fortyKilometres })
     }
 

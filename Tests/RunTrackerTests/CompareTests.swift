@@ -3,12 +3,15 @@ import GRDB
 import MeridianCore
 import MeridianTesting
 import Testing
-@testable import RunTracker
 import Workloads
+
+@testable import RunTracker
 
 @Suite("Comparing two runs: summaries, splits and the time gap along a shared route")
 struct CompareTests {
-    static func compare(_ fixture: HistoryFixture, _ a: String, _ b: String, units: UnitSystem = .metric) async throws -> RunComparison {
+    static func compare(_ fixture: HistoryFixture, _ a: String, _ b: String, units: UnitSystem = .metric) async throws
+        -> RunComparison
+    {
         let split = ProgressSettings(units: units).split
         return try await fixture.store.database.read { db in
             try RunComparison.make(a, b, unit: split.unit, unitDistance: split.distance, in: db)
@@ -55,8 +58,11 @@ struct CompareTests {
                 let truthA = try truth(split.distance, runs[a]) - truth(split.distance - 1000, runs[a])
                 let truthB = try truth(split.distance, runs[b]) - truth(split.distance - 1000, runs[b])
                 let timeA = try #require(split.a), timeB = try #require(split.b), delta = try #require(split.delta)
-                #expect(abs(delta - (truthB - truthA)) < 1, "split \(split.index): \(delta) s, truth \(truthB - truthA) s")
-                #expect(abs(timeA - truthA) < 1 && abs(timeB - truthB) < 1, "split \(split.index): \(timeA), \(timeB) s; truth \(truthA), \(truthB) s")
+                #expect(
+                    abs(delta - (truthB - truthA)) < 1, "split \(split.index): \(delta) s, truth \(truthB - truthA) s")
+                #expect(
+                    abs(timeA - truthA) < 1 && abs(timeB - truthB) < 1,
+                    "split \(split.index): \(timeA), \(timeB) s; truth \(truthA), \(truthB) s")
             }
             #expect(comparison.differences.elapsedTime == comparison.b.elapsedTime - comparison.a.elapsedTime)
         }
@@ -72,12 +78,18 @@ struct CompareTests {
         #expect(!comparison.sameRoute && comparison.gap == nil && comparison.routeID == nil)
         #expect(comparison.unit == "mile" && comparison.splitsBy == "distance" && comparison.splits.count == 2)
         #expect(comparison.splits.allSatisfy { $0.distance == Double($0.index) * UnitSystem.metresPerMile })
-        let json = try #require(try JSONSerialization.jsonObject(with: MeridianJSON.makeEncoder().encode(comparison)) as? [String: Any])
-        #expect(Set(json.keys) == ["a", "b", "differences", "unit", "splits_by", "splits", "same_route", "route_id", "gap"])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: MeridianJSON.makeEncoder().encode(comparison)) as? [String: Any])
+        #expect(
+            Set(json.keys) == ["a", "b", "differences", "unit", "splits_by", "splits", "same_route", "route_id", "gap"])
         #expect(json["gap"] is NSNull && json["route_id"] is NSNull)
 
-        await #expect(throws: RunHistoryError.notFound(runID: "nope")) { try await Self.compare(fixture, "loop", "nope") }
+        await #expect(throws: RunHistoryError.notFound(runID: "nope")) {
+            try await Self.compare(fixture, "loop", "nope")
+        }
         _ = try await fixture.history.delete(ids: ["back"])
-        await #expect(throws: RunHistoryError.deleted(runID: "back")) { try await Self.compare(fixture, "loop", "back") }
+        await #expect(throws: RunHistoryError.deleted(runID: "back")) {
+            try await Self.compare(fixture, "loop", "back")
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MeridianCore
 import Testing
+
 @testable import RunTracker
 
 /// Signal losses are judged against the recording's own interval, not a fixed number of seconds.

@@ -3,14 +3,17 @@ import Foundation
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 @Suite("Laps: the device's laps are kept on import and written back in FIT and TCX", .serialized)
 struct DeviceLapExportTests {
     /// A Forerunner 110 run (four distance laps and a manual one), an Edge 500 ride (manual laps), and a Forerunner
     /// 405 treadmill TCX (five distance laps and a manual one).
-    @Test(arguments: ["fit/fitparse__2013-02-06-12-11-14.fit", "fit/fitparse__garmin-edge-500-activity.fit",
-                      "fit/sportstracker__Forerunner405-Running_CadenceSensor.tcx"])
+    @Test(arguments: [
+        "fit/fitparse__2013-02-06-12-11-14.fit", "fit/fitparse__garmin-edge-500-activity.fit",
+        "fit/sportstracker__Forerunner405-Running_CadenceSensor.tcx"
+    ])
     func lapsKeptAndWrittenBack(file: String) throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
@@ -39,7 +42,10 @@ struct DeviceLapExportTests {
         #expect(fromTCX.laps.map(\.trigger) == laps.map { $0.trigger == .distance ? .distance : .manual })
         #expect(zip(fromTCX.laps, laps).allSatisfy { abs(($0.distance ?? 0) - ($1.distance ?? 0)) < 0.01 })
         // Every measured point is in one lap.
-        #expect(tcx.count > 0 && String(decoding: tcx, as: UTF8.self).components(separatedBy: "<Trackpoint>").count - 1
-                == stored.points.filter { $0.isAccepted && $0.distance != nil }.count)
+        #expect(
+            tcx.count > 0
+                && String(decoding: tcx, as: UTF8.self).components(separatedBy: "<Trackpoint>").count - 1
+                    == stored.points.filter { $0.isAccepted && $0.distance != nil }.count
+        )
     }
 }

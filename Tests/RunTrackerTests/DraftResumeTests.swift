@@ -3,6 +3,7 @@ import MeridianCore
 import MeridianStore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 /// Issue 23, item 1: only the live run just stopped too short to save can be resumed; an older draft (from an earlier
@@ -18,7 +19,8 @@ import Testing
         return run.run.id
     }
 
-    @Test("the draft just stopped resumes; an hour after it stopped it is refused, and it is no longer the current draft")
+    @Test(
+        "the draft just stopped resumes; an hour after it stopped it is refused, and it is no longer the current draft")
     func currentDraftWithinTheWindow() async throws {
         let folder = try TemporaryStore()
         defer { folder.remove() }
@@ -31,7 +33,8 @@ import Testing
         #expect(try await controller.stop(id: id).run.state == .draft)
         clock.advance(LiveRunController.draftResumeWindow + 1)
         #expect(try await controller.currentDraft() == nil)
-        let stopped = try #require(try await RunStore(store: Store.open(path: folder.store.path)).summary(id: id)?.endedAt)
+        let stopped = try #require(
+            try await RunStore(store: Store.open(path: folder.store.path)).summary(id: id)?.endedAt)
         await #expect(throws: RunCommandError.notCurrentDraft(id: id, endedAt: stopped)) {
             _ = try await controller.resume(id: id)
         }
@@ -44,15 +47,21 @@ import Testing
         let clock = ManualClock()
         let controller = try DurabilityStoreTests.controller(folder.store.path, clock: clock)
         let id = try await Self.shortRun(controller, clock: clock)
-        let current = await #expect(throws: RunCommandError.self) { _ = try await controller.start(name: nil, activity: .run, id: id) }
+        let current = await #expect(throws: RunCommandError.self) {
+            _ = try await controller.start(name: nil, activity: .run, id: id)
+        }
         #expect(current?.description.contains("POST /v1/runs/\(id)/resume") == true, "\(String(describing: current))")
         clock.advance(LiveRunController.draftResumeWindow + 1)
-        let old = await #expect(throws: RunCommandError.self) { _ = try await controller.start(name: nil, activity: .run, id: id) }
+        let old = await #expect(throws: RunCommandError.self) {
+            _ = try await controller.start(name: nil, activity: .run, id: id)
+        }
         let message = old?.description ?? ""
         #expect(message.contains("POST /v1/runs/\(id)/discard") && !message.contains("/resume"), "\(message)")
     }
 
-    @Test("a draft left by an earlier session is refused over HTTP with run_not_resumable, and the now page offers a start")
+    @Test(
+        "a draft left by an earlier session is refused over HTTP with run_not_resumable, and the now page offers a start"
+    )
     func draftOfAnEarlierSession() async throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }

@@ -1,12 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import MeridianCore
 import MeridianStore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `kill -9` of the real `meridian serve` while a run is being tracked from a replayed track:
 /// after a restart the run continues and at most the last second of points is missing.
@@ -25,7 +27,9 @@ import Testing
     /// Every request needs a token.
     static let token = "durability-test-token-0123456789"
 
-    static func request(_ method: String, _ path: String, port: Int, body: String? = nil) async throws -> (status: Int, body: Data) {
+    static func request(_ method: String, _ path: String, port: Int, body: String? = nil) async throws -> (
+        status: Int, body: Data
+    ) {
         var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(path)")))
         request.httpMethod = method
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
@@ -59,30 +63,32 @@ import Testing
         let database = directory.appendingPathComponent("meridian.sqlite").path
         let config = directory.appendingPathComponent("meridian.yaml")
         try """
-            http:
-              port: 0
-              token: \(Self.token)
-            store:
-              path: \(database)
-            providers:
-              - id: replay
-                type: replay
-                file: \(TestData.repositoryRoot.appendingPathComponent("Config/samples/sample-run.nmea").path)
-                speed: 10
-                loop: true
-                retime: true
-            consumers:
-              - type: run-tracker
-            """.write(to: config, atomically: true, encoding: .utf8)
+        http:
+          port: 0
+          token: \(Self.token)
+        store:
+          path: \(database)
+        providers:
+          - id: replay
+            type: replay
+            file: \(TestData.repositoryRoot.appendingPathComponent("Config/samples/sample-run.nmea").path)
+            speed: 10
+            loop: true
+            retime: true
+        consumers:
+          - type: run-tracker
+        """.write(to: config, atomically: true, encoding: .utf8)
 
         let first = try await Self.serve(config: config)
         defer { first.process.stop() }
         let port = first.port
-        let (code, body) = try await Self.request("POST", "/v1/runs", port: port, body: #"{"name": "Crash test", "activity": "other"}"#)
+        let (code, body) = try await Self.request(
+            "POST", "/v1/runs", port: port, body: #"{"name": "Crash test", "activity": "other"}"#)
         #expect(code == 201, "\(String(decoding: body, as: UTF8.self))")
-        let started = try #require(try await Self.poll("50 points before the kill") {
-            try await Self.status(port: port).flatMap { $0.run.pointCount >= 50 ? $0 : nil }
-        })
+        let started = try #require(
+            try await Self.poll("50 points before the kill") {
+                try await Self.status(port: port).flatMap { $0.run.pointCount >= 50 ? $0 : nil }
+            })
 
         let killedAt = Date()
         first.process.send(SIGKILL)
@@ -91,14 +97,17 @@ import Testing
         let stored = try await RunStore(store: Store.open(path: database)).points(runID: started.run.id)
         let lastStored = try #require(stored.last)
         // Fixes arrive at about 10 Hz: everything older than one second before the kill is on disk, in order.
-        #expect(killedAt.timeIntervalSince(lastStored.time) <= 1.0, "last stored point \(killedAt.timeIntervalSince(lastStored.time)) s before the kill")
+        #expect(
+            killedAt.timeIntervalSince(lastStored.time) <= 1.0,
+            "last stored point \(killedAt.timeIntervalSince(lastStored.time)) s before the kill")
         #expect(stored.map(\.sequence) == Array(0..<stored.count))
 
         let second = try await Self.serve(config: config)
         defer { second.process.stop() }
-        let restored = try #require(try await Self.poll("the restored run to keep tracking") {
-            try await Self.status(port: second.port).flatMap { $0.run.pointCount >= stored.count + 20 ? $0 : nil }
-        })
+        let restored = try #require(
+            try await Self.poll("the restored run to keep tracking") {
+                try await Self.status(port: second.port).flatMap { $0.run.pointCount >= stored.count + 20 ? $0 : nil }
+            })
         #expect(restored.run.id == started.run.id)
         #expect(restored.run.state == .tracking)
         #expect(restored.run.startedAt == started.run.startedAt)

@@ -5,6 +5,7 @@ import MeridianStore
 import MeridianTesting
 import Synchronization
 import Testing
+
 @testable import RunTracker
 
 /// A clock the test moves by hand.
@@ -17,14 +18,19 @@ final class ManualClock: Sendable {
 /// The live controller against a real SpatiaLite file: restore after the process "dies" (the controller
 /// is dropped without stopping and the file reopened), at most the last second lost, drafts.
 @Suite struct DurabilityStoreTests {
-    static func controller(_ path: String, clock: ManualClock, events: EventBus = EventBus()) throws -> LiveRunController {
+    static func controller(_ path: String, clock: ManualClock, events: EventBus = EventBus()) throws
+        -> LiveRunController
+    {
         let store = try Store.open(path: path)
-        return LiveRunController(runStore: try RunStore(store: store), settings: TrackerSettings(), events: events,
-                                 units: .metric, logger: Logger(label: "test"), clock: { clock.now() })
+        return LiveRunController(
+            runStore: try RunStore(store: store), settings: TrackerSettings(), events: events,
+            units: .metric, logger: Logger(label: "test"), clock: { clock.now() })
     }
 
     /// One fix per `step` seconds running east at 3.5 m/s, stamped by the controller's clock.
-    static func run(_ controller: LiveRunController, clock: ManualClock, seconds: Double, step: Double = 1, from east: inout Double) async {
+    static func run(
+        _ controller: LiveRunController, clock: ManualClock, seconds: Double, step: Double = 1, from east: inout Double
+    ) async {
         var elapsed = 0.0
         while elapsed < seconds {
             clock.advance(step)

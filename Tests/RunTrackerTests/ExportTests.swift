@@ -1,8 +1,9 @@
+import ActivityFiles
 import Foundation
 import MeridianCore
 import MeridianTesting
-import ActivityFiles
 import Testing
+
 @testable import RunTracker
 
 @Suite("Export: GPX, TCX, GeoJSON and GPX import")
@@ -17,7 +18,9 @@ struct ExportTests {
         try document.write(to: file, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["xmllint", "--noout", "--nonet", "--schema", schemas.appendingPathComponent(schema).path, file.path]
+        process.arguments = [
+            "xmllint", "--noout", "--nonet", "--schema", schemas.appendingPathComponent(schema).path, file.path
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -30,10 +33,12 @@ struct ExportTests {
     /// A 25-minute run with two pauses (three segments), a name that needs escaping, and notes.
     static func sample() throws -> (HistoryFixture, RunSummary, [TrackPoint]) {
         let fixture = try HistoryFixture()
-        var run = Fixtures.run("exp", day: 0, name: "Tom & Jerry's <loop>", duration: 1500,
-                               pauses: [(offset: 400, length: 30), (offset: 900, length: 60)])
+        var run = Fixtures.run(
+            "exp", day: 0, name: "Tom & Jerry's <loop>", duration: 1500,
+            pauses: [(offset: 400, length: 30), (offset: 900, length: 60)])
         // a 1 km spike: the tracker rejects it as an implausible jump
-        run.fixes[10].coordinate = try Geodesic.wgs84.direct(from: Fixtures.origin, bearing: 90, distance: 1000).destination
+        run.fixes[10].coordinate = try Geodesic.wgs84.direct(from: Fixtures.origin, bearing: 90, distance: 1000)
+            .destination
         try fixture.insert(run)
         try fixture.store.database.write { db in
             try db.execute(sql: "UPDATE runs SET notes = ? WHERE id = 'exp'", arguments: ["windy\u{1}, \"fast\""])
@@ -57,7 +62,9 @@ struct ExportTests {
         let accepted = points.filter { $0.isAccepted && $0.coordinate != nil }.count
         #expect(gpx.components(separatedBy: "<trkpt ").count - 1 == accepted)
         // strict structural check of the extension (its schema is not vendored, see Schemas/PROVENANCE.md)
-        let pattern = try Regex(#"<extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>[0-9]+\.[0-9]{3}</gpxtpx:speed></gpxtpx:TrackPointExtension></extensions></trkpt>"#)
+        let pattern = try Regex(
+            #"<extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>[0-9]+\.[0-9]{3}</gpxtpx:speed></gpxtpx:TrackPointExtension></extensions></trkpt>"#
+        )
         #expect(gpx.matches(of: pattern).count == accepted)
         #expect(gpx.contains(#"xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2""#))
     }
@@ -66,8 +73,10 @@ struct ExportTests {
     func schemaCheckFails() throws {
         let (fixture, run, points) = try Self.sample()
         defer { fixture.remove() }
-        let broken = GPXExport.document(run: run, points: points).replacingOccurrences(of: "<type>run</type>\n", with: "")
-            .replacingOccurrences(of: "</trk>", with: "<type>run</type></trk>")
+        let broken = GPXExport.document(run: run, points: points).replacingOccurrences(
+            of: "<type>run</type>\n", with: ""
+        )
+        .replacingOccurrences(of: "</trk>", with: "<type>run</type></trk>")
         #expect(try Self.validate(broken, schema: "gpx-1.1.xsd").status != 0)
     }
 
@@ -112,16 +121,19 @@ struct ExportTests {
     }
 
     /// Exports `points` as `format`, imports the file again and returns the run it gives.
-    static func roundTrip(_ run: RunSummary, _ points: [TrackPoint], as format: ExportFormat, into fixture: HistoryFixture,
-                          id: String = "back") throws -> ImportedRun {
+    static func roundTrip(
+        _ run: RunSummary, _ points: [TrackPoint], as format: ExportFormat, into fixture: HistoryFixture,
+        id: String = "back"
+    ) throws -> ImportedRun {
         let file = format.file(run: run, points: points)
         let recording = try #require(try ActivityFileReader.read(file, file: "\(id).\(format.fileExtension)").first)
         #expect(recording.warnings.isEmpty)
         return try #require(try RunStore(store: fixture.store).importRun(recording, id: id, name: run.name))
     }
 
-    @Test("an exported GPX, TCX or FIT imports back with the same distance (±0.1 %), moving time (±1 s) and segments",
-          arguments: [ExportFormat.gpx, .tcx, .fit])
+    @Test(
+        "an exported GPX, TCX or FIT imports back with the same distance (±0.1 %), moving time (±1 s) and segments",
+        arguments: [ExportFormat.gpx, .tcx, .fit])
     func exportedFileImportsBack(format: ExportFormat) throws {
         let (fixture, run, points) = try Self.sample()
         defer { fixture.remove() }
@@ -139,14 +151,16 @@ struct ExportTests {
         #expect(back.first?.time == original.first?.time && back.last?.time == original.last?.time)
     }
 
-    @Test("an exported GPX or TCX imported as a file keeps the run's name (TCX: the first line of Notes)",
-          arguments: [ExportFormat.gpx, .tcx])
+    @Test(
+        "an exported GPX or TCX imported as a file keeps the run's name (TCX: the first line of Notes)",
+        arguments: [ExportFormat.gpx, .tcx])
     func exportedFileKeepsItsName(format: ExportFormat) throws {
         let (fixture, run, points) = try Self.sample()
         defer { fixture.remove() }
         let importer = RunImporter(runStore: try RunStore(store: fixture.store), settings: TrackerSettings())
-        let outcomes = try importer.importFile(format.file(run: run, points: points), file: "exported.\(format.fileExtension)",
-                                               request: RunImporter.Request(allowDuplicates: true))
+        let outcomes = try importer.importFile(
+            format.file(run: run, points: points), file: "exported.\(format.fileExtension)",
+            request: RunImporter.Request(allowDuplicates: true))
         guard case .imported(let back)? = outcomes.first else {
             Issue.record("not imported: \(outcomes)")
             return
@@ -179,29 +193,38 @@ struct ExportTests {
             recording.samples[index].power = Double(200 + index % 50)
             recording.samples[index].temperature = format == .gpx ? 18.5 : nil
         }
-        let stored = try #require(try RunStore(store: fixture.store).importRun(recording, id: "sensors", name: "Sensors"))
+        let stored = try #require(
+            try RunStore(store: fixture.store).importRun(recording, id: "sensors", name: "Sensors"))
         let document = String(decoding: format.file(run: stored.summary, points: stored.points), as: UTF8.self)
-        let validation = try Self.validate(document, schema: format == .gpx ? "gpx-1.1.xsd" : "TrainingCenterDatabasev2.xsd")
+        let validation = try Self.validate(
+            document, schema: format == .gpx ? "gpx-1.1.xsd" : "TrainingCenterDatabasev2.xsd")
         #expect(validation.status == 0, "\(validation.output)")
         let imported = try Self.roundTrip(stored.summary, stored.points, as: format, into: fixture)
-        #expect(imported.summary.averageHeartRate.map { abs($0 - (stored.summary.averageHeartRate ?? 0)) < 0.5 } == true)
+        #expect(
+            imported.summary.averageHeartRate.map { abs($0 - (stored.summary.averageHeartRate ?? 0)) < 0.5 } == true)
         #expect(imported.summary.maxHeartRate == stored.summary.maxHeartRate)
         #expect(imported.summary.averageCadence.map { abs($0 - (stored.summary.averageCadence ?? 0)) < 1 } == true)
         #expect(imported.summary.averagePower.map { abs($0 - (stored.summary.averagePower ?? 0)) < 0.5 } == true)
         let original = stored.points.filter(\.isAccepted).map(\.sensors)
         let back = imported.points.filter(\.isAccepted).map(\.sensors)
         #expect(original.count == back.count)
-        #expect(zip(original, back).allSatisfy { $0.heartRate == $1.heartRate && $0.power == $1.power
-            && $0.temperature == $1.temperature && abs(($0.cadence ?? 0) - ($1.cadence ?? 0)) <= 1 })
+        #expect(
+            zip(original, back).allSatisfy {
+                $0.heartRate == $1.heartRate && $0.power == $1.power
+                    && $0.temperature == $1.temperature && abs(($0.cadence ?? 0) - ($1.cadence ?? 0)) <= 1
+            })
     }
 
     @Test("a treadmill run (no positions) exports to TCX and imports back with its sensor distance")
     func treadmillRunTripsThroughTCX() throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
-        let recording = try #require(try ActivityFileReader.read(
-            contentsOf: TestData.url("fit/sportstracker__Forerunner405-Running_CadenceSensor.tcx")).first)
-        let stored = try #require(try RunStore(store: fixture.store).importRun(recording, id: "treadmill", name: "Treadmill"))
+        let recording = try #require(
+            try ActivityFileReader.read(
+                contentsOf: TestData.url("fit/sportstracker__Forerunner405-Running_CadenceSensor.tcx")
+            ).first)
+        let stored = try #require(
+            try RunStore(store: fixture.store).importRun(recording, id: "treadmill", name: "Treadmill"))
         #expect(stored.summary.distanceSource == .sensor)
         let imported = try Self.roundTrip(stored.summary, stored.points, as: .tcx, into: fixture)
         #expect(imported.summary.distanceSource == .sensor)

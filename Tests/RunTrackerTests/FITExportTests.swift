@@ -3,16 +3,20 @@ import Foundation
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 @Suite("Export: FIT, checked by Garmin's SDK, fitdecode and a re-import", .serialized)
 struct FITExportTests {
     /// Real device files: a run with ten gaps, a ride with timer stops, a treadmill run without positions.
-    static let files = ["fit/fitparse__2013-02-06-12-11-14.fit", "fit/fitparse__garmin-edge-500-activity.fit",
-                        "fit/fitparse__compressed-speed-distance.fit"]
+    static let files = [
+        "fit/fitparse__2013-02-06-12-11-14.fit", "fit/fitparse__garmin-edge-500-activity.fit",
+        "fit/fitparse__compressed-speed-distance.fit"
+    ]
 
-    @Test("an imported device file exported as FIT passes Garmin's SDK and imports back with the same distance (±0.1 %), timer (±1 s), pauses and heart rate (±1 bpm)",
-          arguments: files)
+    @Test(
+        "an imported device file exported as FIT passes Garmin's SDK and imports back with the same distance (±0.1 %), timer (±1 s), pauses and heart rate (±1 bpm)",
+        arguments: files)
     func deviceFileThroughFIT(file: String) throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
@@ -21,12 +25,17 @@ struct FITExportTests {
         let run = stored.summary
         let bytes = ExportFormat.fit.file(run: run, points: stored.points)
         let check = try FITCheck.run(Array(bytes))
-        #expect(check.integrity && check.garminErrors.isEmpty && check.fitdecodeErrors.isEmpty,
-                "\(check.garminErrors) \(check.fitdecodeErrors)")
+        #expect(
+            check.integrity && check.garminErrors.isEmpty && check.fitdecodeErrors.isEmpty,
+            "\(check.garminErrors) \(check.fitdecodeErrors)")
         // Every fix but those received while paused or out of order: the unused ones without a position.
-        #expect(check.garminMessages["record_mesgs"] == stored.points.filter { ![.paused, .outOfOrder].contains($0.rejection) }.count)
+        #expect(
+            check.garminMessages["record_mesgs"]
+                == stored.points.filter { ![.paused, .outOfOrder].contains($0.rejection) }.count)
         let indoor = !stored.points.contains { $0.coordinate != nil }
-        #expect(check.session["sub_sport"] as? String == (indoor ? (run.activity == .run ? "treadmill" : "indoor_cycling") : "generic"))
+        #expect(
+            check.session["sub_sport"] as? String
+                == (indoor ? (run.activity == .run ? "treadmill" : "indoor_cycling") : "generic"))
         let again = try ExportTests.roundTrip(run, stored.points, as: .fit, into: fixture).summary
         #expect(abs(again.distance - run.distance) <= 0.001 * run.distance, "\(again.distance) vs \(run.distance)")
         #expect(abs(again.timerTime - run.timerTime) <= 1, "\(again.timerTime) vs \(run.timerTime)")
@@ -39,7 +48,9 @@ struct FITExportTests {
 
     @Test("GET /v1/runs/{id}.fit serves the FIT file as a binary attachment")
     func servedOverHTTP() async throws {
-        try await TrackerServer.with([Fixtures.run("fitrun", day: 0, duration: 600, pauses: [(offset: 200, length: 30)])]) { server in
+        try await TrackerServer.with([
+            Fixtures.run("fitrun", day: 0, duration: 600, pauses: [(offset: 200, length: 30)])
+        ]) { server in
             let response = try await server.call("GET", "/v1/runs/fitrun.fit")
             #expect(response.status == 200)
             #expect(response.headers["content-type"] == "application/vnd.ant.fit")

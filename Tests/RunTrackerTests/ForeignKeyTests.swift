@@ -3,6 +3,7 @@ import GRDB
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 @Suite("Storage: foreign keys")
@@ -11,9 +12,14 @@ struct ForeignKeyTests {
 
     static func rows(of runID: String, in fixture: HistoryFixture) throws -> [String: Int] {
         try fixture.store.database.read { db in
-            try Dictionary(uniqueKeysWithValues: dependents.map { table in
-                (table, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE run_id = ?", arguments: [runID]) ?? -1)
-            })
+            try Dictionary(
+                uniqueKeysWithValues: dependents.map { table in
+                    (
+                        table,
+                        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE run_id = ?", arguments: [runID])
+                            ?? -1
+                    )
+                })
         }
     }
 
@@ -30,7 +36,8 @@ struct ForeignKeyTests {
 
         let now = Date()
         _ = try await fixture.history.delete(ids: ["old"], now: now)
-        #expect(try await fixture.history.purgeExpired(now: now.addingTimeInterval(RunHistory.defaultRetention + 1)) == 1)
+        #expect(
+            try await fixture.history.purgeExpired(now: now.addingTimeInterval(RunHistory.defaultRetention + 1)) == 1)
         #expect(try Self.rows(of: "old", in: fixture).values.allSatisfy { $0 == 0 })
         #expect(try Self.rows(of: "kept", in: fixture)["run_points"] ?? 0 > 0)
         // the record history outlives the run

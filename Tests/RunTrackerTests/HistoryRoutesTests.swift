@@ -2,6 +2,7 @@ import Foundation
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 /// The history routes on a real HTTP socket: the full application built from a `PluginHost` with the
@@ -10,10 +11,12 @@ import Testing
 struct HistoryRoutesTests {
     /// Five saved runs, one a day from `Fixtures.day0`: run-0 … run-4, even days named "Morning …".
     static func withServer(_ body: (TrackerServer) async throws -> Void) async throws {
-        try await TrackerServer.with((0..<5).map { day in
-            Fixtures.run("run-\(day)", day: day, name: day % 2 == 0 ? "Morning \(day)" : "Evening \(day)",
-                         duration: 600, pace: 300 + Double(day) * 10, seed: UInt64(day + 1))
-        }, body)
+        try await TrackerServer.with(
+            (0..<5).map { day in
+                Fixtures.run(
+                    "run-\(day)", day: day, name: day % 2 == 0 ? "Morning \(day)" : "Evening \(day)",
+                    duration: 600, pace: 300 + Double(day) * 10, seed: UInt64(day + 1))
+            }, body)
     }
 
     static func ids(_ response: HTTPTestClient.Response) throws -> [String] {
@@ -31,22 +34,30 @@ struct HistoryRoutesTests {
                 #expect(page.status == 200)
                 seen += try Self.ids(page)
                 pages += 1
-                let next = try #require(try page.json()["next_cursor"]) // null on the last page, never absent
-                guard let cursor = next as? String else { #expect(next is NSNull); break }
+                let next = try #require(try page.json()["next_cursor"])  // null on the last page, never absent
+                guard let cursor = next as? String else {
+                    #expect(next is NSNull)
+                    break
+                }
                 path = "/v1/runs?limit=2&cursor=\(cursor)"
             }
             #expect(pages == 3)
             #expect(seen == ["run-4", "run-3", "run-2", "run-1", "run-0"])
 
             #expect(try Self.ids(await server.call("GET", "/v1/runs?q=EVENING")) == ["run-3", "run-1"])
-            #expect(try Self.ids(await server.call("GET", "/v1/runs?q=%25")).isEmpty) // a literal %
-            #expect(try Self.ids(await server.call("GET", "/v1/runs?from=2024-05-02&to=2024-05-03")) == ["run-2", "run-1"])
-            let first = try #require(try await server.call("GET", "/v1/runs?limit=1").json()["runs"] as? [[String: Any]]).first
+            #expect(try Self.ids(await server.call("GET", "/v1/runs?q=%25")).isEmpty)  // a literal %
+            #expect(
+                try Self.ids(await server.call("GET", "/v1/runs?from=2024-05-02&to=2024-05-03")) == ["run-2", "run-1"])
+            let first = try #require(
+                try await server.call("GET", "/v1/runs?limit=1").json()["runs"] as? [[String: Any]]
+            ).first
             #expect(first?["distance_m"] as? Double ?? 0 > 1000)
             #expect(first?["state"] as? String == "stopped")
             #expect(first?["deleted_at"] is NSNull && first?["purge_at"] is NSNull)
 
-            for bad in ["/v1/runs?limit=0", "/v1/runs?cursor=not-a-cursor", "/v1/runs?from=May%202", "/v1/runs?deleted=yes"] {
+            for bad in [
+                "/v1/runs?limit=0", "/v1/runs?cursor=not-a-cursor", "/v1/runs?from=May%202", "/v1/runs?deleted=yes"
+            ] {
                 let answer = try await server.call("GET", bad)
                 #expect(answer.status == 400, "\(bad): \(answer.text)")
             }
@@ -66,14 +77,17 @@ struct HistoryRoutesTests {
             let analysis = try #require(body["analysis"] as? [String: Any])
             #expect((analysis["splits"] as? [[String: Any]])?.map { $0["unit"] as? String } == ["km", "mile"])
             let quality = try #require(analysis["quality"] as? [String: Any])
-            #expect(quality["accuracy_p50_m"] is Double && quality["accuracy_p95_m"] is Double && quality["accuracy_max_m"] is Double)
+            #expect(
+                quality["accuracy_p50_m"] is Double && quality["accuracy_p95_m"] is Double
+                    && quality["accuracy_max_m"] is Double)
             let effort = try #require((analysis["best_efforts"] as? [[String: Any]])?.first)
             #expect(Set(effort.keys) == ["distance", "elapsed_s", "start_offset_s"])
             let unknown = try await server.call("GET", "/v1/runs/nope")
             #expect(unknown.status == 404 && unknown.errorCode == "run_not_found")
             #expect(try await server.call("GET", "/v1/runs/run-2?max_points=1").status == 400)
 
-            let edited = try await server.call("PATCH", "/v1/runs/run-2", #"{"name": "  Park loop  ", "notes": "windy"}"#)
+            let edited = try await server.call(
+                "PATCH", "/v1/runs/run-2", #"{"name": "  Park loop  ", "notes": "windy"}"#)
             #expect(edited.status == 200)
             #expect(try edited.json()["name"] as? String == "Park loop")
             let immutable = try await server.call("PATCH", "/v1/runs/run-2", #"{"distance_m": "9000"}"#)
@@ -84,7 +98,9 @@ struct HistoryRoutesTests {
             let log = try await server.call("GET", "/v1/runs/run-2/edits")
             let entries = try #require(try JSONSerialization.jsonObject(with: log.body) as? [[String: Any]])
             #expect(entries.map { $0["field"] as? String } == ["name", "notes"])
-            #expect(entries.first?["old_value"] as? String == "Morning 2" && entries.first?["new_value"] as? String == "Park loop")
+            #expect(
+                entries.first?["old_value"] as? String == "Morning 2"
+                    && entries.first?["new_value"] as? String == "Park loop")
         }
     }
 
@@ -98,7 +114,8 @@ struct HistoryRoutesTests {
             #expect(gone.status == 410 && gone.errorCode == "run_deleted")
             #expect(try await server.call("GET", "/v1/runs/run-1.gpx").status == 410)
             #expect(try !Self.ids(await server.call("GET", "/v1/runs")).contains("run-1"))
-            let trash = try #require(try await server.call("GET", "/v1/runs?deleted=true").json()["runs"] as? [[String: Any]])
+            let trash = try #require(
+                try await server.call("GET", "/v1/runs?deleted=true").json()["runs"] as? [[String: Any]])
             #expect(trash.map { $0["id"] as? String } == ["run-1"])
             #expect(trash.first?["deleted_at"] is String && trash.first?["purge_at"] is String)
 
@@ -136,14 +153,18 @@ struct HistoryRoutesTests {
         }
     }
 
-    @Test("a store that refuses writes (damage found, query_only) answers writes 503 database_unavailable with Retry-After; reads go on")
+    @Test(
+        "a store that refuses writes (damage found, query_only) answers writes 503 database_unavailable with Retry-After; reads go on"
+    )
     func refusedWrites() async throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
         try fixture.insert(Fixtures.run("run-0", day: 0, duration: 600, pace: 300, seed: 1))
         let server = try await TrackerServer.start(store: fixture.store)
         do {
-            try await fixture.store.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 1") }
+            try await fixture.store.database.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA query_only = 1")
+            }
             let edit = try await server.call("PATCH", "/v1/runs/run-0", #"{"name": "Renamed"}"#)
             #expect(edit.status == 503 && edit.errorCode == "database_unavailable", "\(edit.status) \(edit.text)")
             #expect(edit.headers["retry-after"] == "5")
@@ -165,12 +186,16 @@ struct HistoryRoutesTests {
             let records = try #require(try report.json()["records"] as? [[String: Any]])
             #expect(records.map { $0["distance"] as? String } == ["1k", "mile"])
             let holder = try #require(records.first?["run_id"] as? String)
-            #expect(holder == "run-0") // the fastest pace
+            #expect(holder == "run-0")  // the fastest pace
             // history-only keys are present in current records too, as null
-            #expect(records.allSatisfy { $0["run_deleted"] is NSNull && $0["previous_elapsed_s"] is NSNull && $0["recorded_at"] is NSNull })
+            #expect(
+                records.allSatisfy {
+                    $0["run_deleted"] is NSNull && $0["previous_elapsed_s"] is NSNull && $0["recorded_at"] is NSNull
+                })
             #expect(try #require(try report.json()["history"] as? [[String: Any]]).count >= 2)
 
-            let only = try #require(try await server.call("GET", "/v1/records?distance=mile").json()["records"] as? [[String: Any]])
+            let only = try #require(
+                try await server.call("GET", "/v1/records?distance=mile").json()["records"] as? [[String: Any]])
             #expect(only.map { $0["distance"] as? String } == ["mile"])
             let bad = try await server.call("GET", "/v1/records?distance=2k")
             #expect(bad.status == 400 && bad.text.contains("half_marathon"))
@@ -186,8 +211,11 @@ struct HistoryRoutesTests {
         try await Self.withServer { server in
             let gpx = try await server.call("GET", "/v1/runs/run-0.gpx")
             #expect(gpx.status == 200)
-            #expect(gpx.headers.first { $0.key.lowercased() == "content-type" }?.value.hasPrefix("application/gpx+xml") == true)
-            #expect(gpx.headers.first { $0.key.lowercased() == "content-disposition" }?.value.contains("run-0.gpx") == true)
+            #expect(
+                gpx.headers.first { $0.key.lowercased() == "content-type" }?.value.hasPrefix("application/gpx+xml")
+                    == true)
+            #expect(
+                gpx.headers.first { $0.key.lowercased() == "content-disposition" }?.value.contains("run-0.gpx") == true)
             #expect(gpx.text.hasPrefix("<?xml") && gpx.text.contains("<trkpt "))
             let tcx = try await server.call("GET", "/v1/runs/run-0.tcx")
             #expect(tcx.status == 200 && tcx.text.contains("<TrainingCenterDatabase"))
@@ -197,7 +225,8 @@ struct HistoryRoutesTests {
 
             let svg = try await server.call("GET", "/v1/runs/run-0/route.svg?width=400")
             #expect(svg.status == 200)
-            #expect(svg.headers.first { $0.key.lowercased() == "content-type" }?.value.hasPrefix("image/svg+xml") == true)
+            #expect(
+                svg.headers.first { $0.key.lowercased() == "content-type" }?.value.hasPrefix("image/svg+xml") == true)
             #expect(svg.text.contains("<svg") && svg.text.contains("width=\"400\""))
             #expect(try await server.call("GET", "/v1/runs/run-0/route.svg?width=100").status == 400)
             #expect(try await server.call("GET", "/v1/runs/nope/route.svg").status == 404)

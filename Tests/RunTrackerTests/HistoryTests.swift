@@ -3,6 +3,7 @@ import GRDB
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 @Suite("History: listing, search, edits, deletion with undo")
@@ -10,8 +11,10 @@ struct HistoryTests {
     static func fixtureWithRuns(_ count: Int) throws -> HistoryFixture {
         let fixture = try HistoryFixture()
         for day in 0..<count {
-            try fixture.insert(Fixtures.run("run-\(day)", day: day, name: day % 2 == 0 ? "Morning 50%_Loop \(day)" : "Evening \(day)",
-                                            duration: 300, seed: UInt64(day + 1)))
+            try fixture.insert(
+                Fixtures.run(
+                    "run-\(day)", day: day, name: day % 2 == 0 ? "Morning 50%_Loop \(day)" : "Evening \(day)",
+                    duration: 300, seed: UInt64(day + 1)))
         }
         return fixture
     }
@@ -38,13 +41,21 @@ struct HistoryTests {
     func search() async throws {
         let fixture = try Self.fixtureWithRuns(6)
         defer { fixture.remove() }
-        #expect(try await fixture.history.list(RunListQuery(name: "evening")).runs.map(\.run.id) == ["run-5", "run-3", "run-1"])
+        #expect(
+            try await fixture.history.list(RunListQuery(name: "evening")).runs.map(\.run.id) == [
+                "run-5", "run-3", "run-1"
+            ])
         #expect(try await fixture.history.list(RunListQuery(name: "50%_l")).runs.count == 3)
         #expect(try await fixture.history.list(RunListQuery(name: "50%x")).runs.isEmpty)
         let from = try RunListQuery.parseBound("2024-05-02", field: "from", isUpperBound: false)
         let to = try RunListQuery.parseBound("2024-05-04", field: "to", isUpperBound: true)
-        #expect(try await fixture.history.list(RunListQuery(from: from, to: to)).runs.map(\.run.id) == ["run-3", "run-2", "run-1"])
-        #expect(throws: RunHistoryError.self) { try RunListQuery.parseBound("May 2", field: "from", isUpperBound: false) }
+        #expect(
+            try await fixture.history.list(RunListQuery(from: from, to: to)).runs.map(\.run.id) == [
+                "run-3", "run-2", "run-1"
+            ])
+        #expect(throws: RunHistoryError.self) {
+            try RunListQuery.parseBound("May 2", field: "from", isUpperBound: false)
+        }
     }
 
     @Test("edits change name and notes only, and every change is logged with old and new value")
@@ -82,22 +93,32 @@ struct HistoryTests {
         let trash = try await fixture.history.list(RunListQuery(deleted: true), now: now)
         #expect(trash.runs.map(\.run.id) == ["run-2", "run-1"] && trash.runs.allSatisfy { $0.deletedAt == now })
         await #expect(throws: RunHistoryError.deleted(runID: "run-1")) { try await fixture.history.detail(id: "run-1") }
-        await #expect(throws: RunHistoryError.notFound(runID: "zzz")) { try await fixture.history.delete(ids: ["run-3", "zzz"]) }
-        #expect(try await fixture.history.list(RunListQuery()).runs.count == 2) // all or nothing: run-3 kept
+        await #expect(throws: RunHistoryError.notFound(runID: "zzz")) {
+            try await fixture.history.delete(ids: ["run-3", "zzz"])
+        }
+        #expect(try await fixture.history.list(RunListQuery()).runs.count == 2)  // all or nothing: run-3 kept
 
         _ = try await fixture.history.restore(ids: ["run-1"], now: now.addingTimeInterval(86_400))
-        await #expect(throws: RunHistoryError.notDeleted(runID: "run-3")) { try await fixture.history.restore(ids: ["run-3"]) }
+        await #expect(throws: RunHistoryError.notDeleted(runID: "run-3")) {
+            try await fixture.history.restore(ids: ["run-3"])
+        }
 
         let later = now.addingTimeInterval(30 * 86_400 + 1)
         #expect(try await fixture.history.list(RunListQuery(deleted: true), now: later).runs.isEmpty)
-        await #expect(throws: RunHistoryError.notFound(runID: "run-2")) { try await fixture.history.restore(ids: ["run-2"], now: later) }
+        await #expect(throws: RunHistoryError.notFound(runID: "run-2")) {
+            try await fixture.history.restore(ids: ["run-2"], now: later)
+        }
         #expect(try await fixture.history.purgeExpired(now: later) == 1)
         let remaining = try await fixture.store.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM run_points WHERE run_id = 'run-2'")
         }
         #expect(remaining == 0)
 
-        try await fixture.store.database.write { db in try db.execute(sql: "UPDATE runs SET state = 'tracking' WHERE id = 'run-0'") }
-        await #expect(throws: RunHistoryError.active(runID: "run-0")) { try await fixture.history.delete(ids: ["run-0"]) }
+        try await fixture.store.database.write { db in
+            try db.execute(sql: "UPDATE runs SET state = 'tracking' WHERE id = 'run-0'")
+        }
+        await #expect(throws: RunHistoryError.active(runID: "run-0")) {
+            try await fixture.history.delete(ids: ["run-0"])
+        }
     }
 }

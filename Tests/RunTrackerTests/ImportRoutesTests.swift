@@ -2,15 +2,19 @@ import Foundation
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 /// `POST /v1/runs/import` over a real socket: device files become runs with the device's figures, a second upload
 /// of the same file is a duplicate, and a damaged file is refused with its byte offset and stores nothing.
 @Suite("Run import over HTTP", .serialized)
 struct ImportRoutesTests {
-    static func upload(_ server: TrackerServer, _ path: String, query: String = "") async throws -> HTTPTestClient.Response {
-        try await server.client.request("POST", "/v1/runs/import" + query, body: try Data(contentsOf: TestData.url(path)),
-                                        contentType: "application/octet-stream")
+    static func upload(_ server: TrackerServer, _ path: String, query: String = "") async throws
+        -> HTTPTestClient.Response
+    {
+        try await server.client.request(
+            "POST", "/v1/runs/import" + query, body: try Data(contentsOf: TestData.url(path)),
+            contentType: "application/octet-stream")
     }
 
     @Test func aFITFileBecomesARunAndASecondUploadIsADuplicate() async throws {
@@ -27,8 +31,12 @@ struct ImportRoutesTests {
         let second = try await Self.upload(server, "fit/fitparse__activity-small-fenix2-run.fit")
         #expect(second.status == 200)
         #expect((try second.json()["imported"] as? [Any])?.isEmpty == true)
-        #expect((try second.json()["duplicates"] as? [[String: Any]])?.first?["existing_id"] as? String == imported.first?["id"] as? String)
-        let forced = try await Self.upload(server, "fit/fitparse__activity-small-fenix2-run.fit", query: "?allow_duplicates=true&activity=walk&name=Again")
+        #expect(
+            (try second.json()["duplicates"] as? [[String: Any]])?.first?["existing_id"] as? String == imported.first?[
+                "id"] as? String)
+        let forced = try await Self.upload(
+            server, "fit/fitparse__activity-small-fenix2-run.fit",
+            query: "?allow_duplicates=true&activity=walk&name=Again")
         #expect(forced.status == 201)
         let again = try #require((try forced.json()["imported"] as? [[String: Any]])?.first)
         #expect(again["activity"] as? String == "walk" && again["name"] as? String == "Again")

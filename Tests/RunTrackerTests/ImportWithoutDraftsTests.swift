@@ -3,6 +3,7 @@ import Foundation
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 /// Issue 23, items 1 and 2: an import never creates a draft. Short recordings and sessions without distance are real
@@ -10,7 +11,8 @@ import Testing
 @Suite struct ImportWithoutDraftsTests {
     static func importAll(_ paths: [String], into fixture: HistoryFixture) throws -> [RunImporter.Outcome] {
         let importer = RunImporter(runStore: try RunStore(store: fixture.store), settings: TrackerSettings())
-        return try paths.flatMap { path in try importer.importFile(try Data(contentsOf: TestData.url(path)), file: path) }
+        return try paths.flatMap { path in try importer.importFile(try Data(contentsOf: TestData.url(path)), file: path)
+        }
     }
 
     /// The shared FIT folder's readable files (the three damaged ones are refused before any tracking).
@@ -19,7 +21,9 @@ import Testing
             .filter { name in !["filecrc", "corruptheader", "unexpected-eof"].contains { name.contains($0) } }
     }
 
-    @Test("the shared FIT folder imports as saved runs: the 14 s sample, the short Fenix 5 run and walk and the 28-minute indoor session too")
+    @Test(
+        "the shared FIT folder imports as saved runs: the 14 s sample, the short Fenix 5 run and walk and the 28-minute indoor session too"
+    )
     func noDrafts() throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
@@ -31,7 +35,9 @@ import Testing
         #expect(runs.count == folder.count)
         let unsaved = runs.filter { $0.state != RunState.stopped }.map(\.name)
         #expect(unsaved.isEmpty, "\(unsaved)")
-        let drafts = try fixture.store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM runs WHERE state = 'draft'") }
+        let drafts = try fixture.store.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM runs WHERE state = 'draft'")
+        }
         #expect(drafts == 0)
         let saved = try fixture.store.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM runs WHERE state = 'stopped' AND live_state IS NULL")
@@ -43,8 +49,12 @@ import Testing
     func sessionWithoutDistance() async throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
-        let outcome = try #require(try Self.importAll(["fit/fitparse__20170518-191602-1740899583.fit"], into: fixture).first)
-        guard case .imported(let run) = outcome else { Issue.record("not imported: \(outcome)"); return }
+        let outcome = try #require(
+            try Self.importAll(["fit/fitparse__20170518-191602-1740899583.fit"], into: fixture).first)
+        guard case .imported(let run) = outcome else {
+            Issue.record("not imported: \(outcome)")
+            return
+        }
         #expect(run.summary.state == .stopped)
         #expect(run.summary.distance == 0 && run.summary.distanceSource == .none)
         #expect(abs(run.summary.timerTime - 1707.31) <= 2, "\(run.summary.timerTime) s vs the device's 1,707.31 s")
@@ -58,12 +68,17 @@ import Testing
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
         let start = Date(timeIntervalSince1970: 1_700_000_000)
-        let single = RecordedActivity(format: .gpx, sport: .run, samples: [
-            RecordedSample(time: start, coordinate: try Coordinate(latitude: 48.1, longitude: 11.5)),
-        ])
+        let single = RecordedActivity(
+            format: .gpx, sport: .run,
+            samples: [
+                RecordedSample(time: start, coordinate: try Coordinate(latitude: 48.1, longitude: 11.5))
+            ])
         let prepared = try #require(try RunStore.prepareImport(single, name: "One point"))
         let outcome = try #require(try RunStore(store: fixture.store).store([prepared], duplicates: nil).first)
-        guard case .skipped(let run, let reason) = outcome else { Issue.record("not skipped: \(outcome)"); return }
+        guard case .skipped(let run, let reason) = outcome else {
+            Issue.record("not skipped: \(outcome)")
+            return
+        }
         #expect(run.name == "One point" && reason.contains("no time"), "\(reason)")
         let stored = try fixture.store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM runs") }
         #expect(stored == 0)

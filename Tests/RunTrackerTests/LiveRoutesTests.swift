@@ -3,6 +3,7 @@ import MeridianCore
 import MeridianStore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 /// The live routes of the plugin on a real HTTP socket (the full application from `TrackerServer`, real SpatiaLite file).
@@ -50,7 +51,9 @@ import Testing
         for _ in 0..<2 {
             let paused = try await server.call("POST", "/v1/runs/\(id)/pause")
             #expect(paused.status == 200)
-            #expect(try MeridianJSON.makeDecoder().decode(DurabilityProcessTests.Status.self, from: paused.body).run.state == .paused)
+            #expect(
+                try MeridianJSON.makeDecoder().decode(DurabilityProcessTests.Status.self, from: paused.body).run.state
+                    == .paused)
         }
         let stopped = try await server.call("POST", "/v1/runs/\(id)/stop")
         #expect(stopped.status == 200)

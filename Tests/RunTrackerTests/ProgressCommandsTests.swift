@@ -2,8 +2,9 @@ import Foundation
 import MeridianCore
 import MeridianTesting
 import Testing
-@testable import RunTracker
 import Workloads
+
+@testable import RunTracker
 
 /// `meridian runs stats|compare|routes|segments|records --history` run as the real binary on a store filled through
 /// the tracker: output, JSON, and exit code 2 with a clear message for bad input (nothing stored).
@@ -15,9 +16,10 @@ struct ProgressCommandsTests {
 
         /// Runs `meridian runs ARGUMENTS --db … --config …`; the exit status and everything it printed.
         func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-            let process = try ManagedProcess(MeridianBinary.path,
-                                             ["runs"] + arguments + ["--db", fixture.store.path, "--config", config.path],
-                                             currentDirectory: TestData.repositoryRoot)
+            let process = try ManagedProcess(
+                MeridianBinary.path,
+                ["runs"] + arguments + ["--db", fixture.store.path, "--config", config.path],
+                currentDirectory: TestData.repositoryRoot)
             process.waitUntilExit()
             return (process.exitStatus ?? -1, process.output())
         }
@@ -25,7 +27,8 @@ struct ProgressCommandsTests {
         func json(_ arguments: [String]) throws -> [String: Any] {
             let (status, output) = try run(arguments + ["--json"])
             #expect(status == 0, "\(arguments): \(output)")
-            return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+            return try #require(
+                try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
         }
     }
 
@@ -48,12 +51,19 @@ struct ProgressCommandsTests {
             #expect((json["periods"] as? [[String: Any]])?.map { $0["runs"] as? Int } == [3, 0])
             #expect((json["totals"] as? [String: Any])?["runs"] as? Int == 3)
             let text = try setup.run(["stats", "--by", "month", "--from", "2024-05-01", "--to", "2024-05-31"])
-            #expect(text.status == 0 && text.output.contains("2024-05") && text.output.contains("total") && text.output.contains("trend"))
-            for bad in [["--by", "fortnight"], ["--from", "May"], ["--activity", "swim"], ["--from", "2024-05-02", "--to", "2024-05-01"]] {
+            #expect(
+                text.status == 0 && text.output.contains("2024-05") && text.output.contains("total")
+                    && text.output.contains("trend"))
+            for bad in [
+                ["--by", "fortnight"], ["--from", "May"], ["--activity", "swim"],
+                ["--from", "2024-05-02", "--to", "2024-05-01"]
+            ] {
                 let answer = try setup.run(["stats"] + bad)
                 #expect(answer.status == 2, "\(bad): \(answer.output)")
             }
-            #expect(try setup.run(["stats", "--by", "fortnight"]).output.contains("'fortnight' is not a period; use week, month or year"))
+            #expect(
+                try setup.run(["stats", "--by", "fortnight"]).output.contains(
+                    "'fortnight' is not a period; use week, month or year"))
             #expect(try setup.run(["list", "--activity", "swim"]).status == 2)
         }
     }
@@ -84,16 +94,24 @@ struct ProgressCommandsTests {
     func segments() throws {
         try Self.withSetup { setup in
             let beyond = try setup.run(["segments", "add", "Hill", "--run", "loop-0", "--from-km", "1", "--to-km", "9"])
-            #expect(beyond.status == 2 && beyond.output.contains("9.0 km is beyond the end of run 'loop-0'"), "\(beyond.output)")
-            let short = try setup.run(["segments", "add", "Hill", "--run", "loop-0", "--from-km", "1", "--to-km", "1.05"])
+            #expect(
+                beyond.status == 2 && beyond.output.contains("9.0 km is beyond the end of run 'loop-0'"),
+                "\(beyond.output)")
+            let short = try setup.run([
+                "segments", "add", "Hill", "--run", "loop-0", "--from-km", "1", "--to-km", "1.05"
+            ])
             #expect(short.status == 2 && short.output.contains("at least 100 m"), "\(short.output)")
             let unknown = try setup.run(["segments", "add", "Hill", "--run", "ghost", "--from-km", "0", "--to-km", "1"])
             #expect(unknown.status == 2 && unknown.output.contains("no run with id 'ghost'"))
-            let mixed = try setup.run(["segments", "add", "Hill", "--run", "loop-0", "--from-km", "0", "--to", "48.1,11.5"])
+            let mixed = try setup.run([
+                "segments", "add", "Hill", "--run", "loop-0", "--from-km", "0", "--to", "48.1,11.5"
+            ])
             #expect(mixed.status == 2 && mixed.output.contains("--from-km and --to-km"))
             #expect((try setup.json(["segments", "list"])["segments"] as? [Any])?.isEmpty == true)
 
-            let added = try setup.json(["segments", "add", "Hill", "--run", "loop-0", "--from-km", "0.2", "--to-km", "1.2"])
+            let added = try setup.json([
+                "segments", "add", "Hill", "--run", "loop-0", "--from-km", "0.2", "--to-km", "1.2"
+            ])
             #expect(added["effort_count"] as? Int == 3)
             let efforts = try setup.run(["segments", "efforts", "Hill"])
             #expect(efforts.status == 0 && efforts.output.contains("#1") && efforts.output.contains("loop-1"))
@@ -110,7 +128,9 @@ struct ProgressCommandsTests {
     func recordsHistory() throws {
         try Self.withSetup { setup in
             let text = try setup.run(["records", "--history"])
-            #expect(text.status == 0 && text.output.contains("progression:") && text.output.contains("1 km (run): 2024-05-01"), "\(text.output)")
+            #expect(
+                text.status == 0 && text.output.contains("progression:")
+                    && text.output.contains("1 km (run): 2024-05-01"), "\(text.output)")
             #expect(text.output.contains("(-"), "a later, faster run improved the record")
             #expect(try setup.run(["records", "--activity", "swim"]).status == 2)
         }

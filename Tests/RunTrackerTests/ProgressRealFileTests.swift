@@ -4,23 +4,29 @@ import GRDB
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 /// Real device files (`../shared/data`) imported as `meridian runs import` does, then summed, grouped and compared.
 @Suite("Progress over real files")
 struct ProgressRealFileTests {
     static let files = [
-        "fit/fitparse__garmin-fenix-5-run.fit", "fit/fitparse__garmin-fenix-5-bike.fit", "fit/fitparse__garmin-fenix-5-walk.fit",
+        "fit/fitparse__garmin-fenix-5-run.fit", "fit/fitparse__garmin-fenix-5-bike.fit",
+        "fit/fitparse__garmin-fenix-5-walk.fit",
         "fit/sportstracker__Garmin_Fenix2_running_with_hrm.fit", "fit/sportstracker__Garmin_Edge_820-Cycling.fit",
         "fit/sportstracker__Edge705-Running-Heartrate-2Laps.tcx", "gpx/gpxpy__korita-zbevnica.gpx",
-        "gpx/sportstracker__bike-tour-gpsies.gpx", "gpx/fitotrackfork__Workout-2023-08-20-13-48-44.gpx",
+        "gpx/sportstracker__bike-tour-gpsies.gpx", "gpx/fitotrackfork__Workout-2023-08-20-13-48-44.gpx"
     ]
 
-    static func importAll(into fixture: HistoryFixture, files: [String] = files, allowDuplicates: Bool = false) throws -> [RunSummary] {
+    static func importAll(into fixture: HistoryFixture, files: [String] = files, allowDuplicates: Bool = false) throws
+        -> [RunSummary]
+    {
         let importer = RunImporter(runStore: try RunStore(store: fixture.store), settings: TrackerSettings())
         return try files.flatMap { path in
-            try importer.importFile(try Data(contentsOf: TestData.url(path)), file: path,
-                                    request: RunImporter.Request(allowDuplicates: allowDuplicates)).compactMap { outcome -> RunSummary? in
+            try importer.importFile(
+                try Data(contentsOf: TestData.url(path)), file: path,
+                request: RunImporter.Request(allowDuplicates: allowDuplicates)
+            ).compactMap { outcome -> RunSummary? in
                 if case .imported(let run) = outcome { return run.summary }
                 return nil
             }
@@ -33,12 +39,14 @@ struct ProgressRealFileTests {
         defer { fixture.remove() }
         let imported = try Self.importAll(into: fixture)
         let saved = imported.filter { $0.state == .stopped }
-        #expect(saved.count == Self.files.count, "an import makes no drafts: the short Fenix 5 run and walk are saved too")
+        #expect(
+            saved.count == Self.files.count, "an import makes no drafts: the short Fenix 5 run and walk are saved too")
         let zone = TimeZone(identifier: "America/New_York") ?? .gmt
         for by in StatsPeriod.allCases {
             for activity in [nil] + Activity.allCases {
                 let report = try await fixture.store.database.read { db in
-                    try RunStatsReport.make(by: by, filter: RunFilter(activity: activity), timeZone: zone, now: Date(), in: db)
+                    try RunStatsReport.make(
+                        by: by, filter: RunFilter(activity: activity), timeZone: zone, now: Date(), in: db)
                 }
                 let expected = saved.filter { activity == nil || $0.activity == activity }
                 let periodRuns: Int = report.periods.map(\.totals.runs).reduce(0, +)
@@ -82,14 +90,20 @@ struct ProgressRealFileTests {
 
         // A segment from the real run: both copies get the same effort.
         let segment = try await fixture.store.database.write { db in
-            try SegmentBook.add(SegmentRequest(name: "Real", runID: original.id, bounds: .kilometres(from: 0.5, to: 1.5)), in: db)
+            try SegmentBook.add(
+                SegmentRequest(name: "Real", runID: original.id, bounds: .kilometres(from: 0.5, to: 1.5)), in: db)
         }
-        let efforts = try await fixture.store.database.read { db in try SegmentBook.efforts(String(segment.id), in: db) }.efforts
+        let efforts = try await fixture.store.database.read { db in try SegmentBook.efforts(String(segment.id), in: db)
+        }.efforts
         #expect(Set(efforts.map(\.runID)) == [original.id, copy.id])
         #expect(abs(efforts[0].elapsedTime - efforts[1].elapsedTime) < 1e-6)
-        let progress = try await fixture.store.database.read { db in try ProgressStore.load(runID: original.id, start: original.startedAt, in: db) }
+        let progress = try await fixture.store.database.read { db in
+            try ProgressStore.load(runID: original.id, start: original.startedAt, in: db)
+        }
         var cursor = 0
-        let start = try #require(progress.timeReaching(500, from: &cursor)), end = try #require(progress.timeReaching(1500, from: &cursor))
-        #expect(abs(efforts[0].elapsedTime - (end - start)) < 5, "the effort is timed where the run passed 0.5 and 1.5 km")
+        let start = try #require(progress.timeReaching(500, from: &cursor)),
+            end = try #require(progress.timeReaching(1500, from: &cursor))
+        #expect(
+            abs(efforts[0].elapsedTime - (end - start)) < 5, "the effort is timed where the run passed 0.5 and 1.5 km")
     }
 }

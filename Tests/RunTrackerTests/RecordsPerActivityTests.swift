@@ -3,8 +3,9 @@ import GRDB
 import MeridianCore
 import MeridianTesting
 import Testing
-@testable import RunTracker
 import Workloads
+
+@testable import RunTracker
 
 @Suite("Records per activity, and how each record progressed")
 struct RecordsPerActivityTests {
@@ -12,8 +13,11 @@ struct RecordsPerActivityTests {
     static func ride(_ id: String, day: Int, speed: Double, seed: UInt64, laps: Int = 3) -> CourseRun {
         let lap = Courses.loop.path.vertices
         let course = SyntheticCourse(lap + (1..<laps).flatMap { _ in lap.dropFirst() })
-        return course.run(id: id, name: "Ride \(id)", activity: .ride, startedAt: Fixtures.day0.addingTimeInterval(Double(day) * 86_400),
-                        jitter: 1.5, seed: seed) { _ in speed }
+        return course.run(
+            id: id, name: "Ride \(id)", activity: .ride,
+            startedAt: Fixtures.day0.addingTimeInterval(Double(day) * 86_400),
+            jitter: 1.5, seed: seed
+        ) { _ in speed }
     }
 
     @Test("rides set ride records (longest and fastest 10 km), never running ones; hikes keep the longest")
@@ -24,7 +28,8 @@ struct RecordsPerActivityTests {
         let set = try #require(try fixture.insert(Self.ride("ride", day: 1, speed: 8, seed: 3))).records
         #expect(Set(set.map(\.distance)) == [.tenKilometres, .longest])
         #expect(set.allSatisfy { $0.activity == .ride })
-        let hike = try #require(try fixture.insert(Courses.run("hike", day: 2, speed: 1.2, seed: 4, activity: .hike))).records
+        let hike = try #require(try fixture.insert(Courses.run("hike", day: 2, speed: 1.2, seed: 4, activity: .hike)))
+            .records
         #expect(hike.map(\.distance) == [.longest] && hike.first?.activity == .hike)
 
         let report = try await fixture.history.records()
@@ -34,7 +39,9 @@ struct RecordsPerActivityTests {
         #expect(rideRecords.map(\.distance) == [.tenKilometres, .longest])
         let longest = try #require(rideRecords.last)
         let stored = try await fixture.history.summary(id: "ride")
-        #expect(abs(longest.distanceMetres - stored.distance) < 1e-6 && abs(longest.pace - longest.elapsedTime / stored.distance * 1000) < 1e-9)
+        #expect(
+            abs(longest.distanceMetres - stored.distance) < 1e-6
+                && abs(longest.pace - longest.elapsedTime / stored.distance * 1000) < 1e-9)
         let tenK = try #require(rideRecords.first)
         #expect(abs(tenK.elapsedTime - 10_000 / 8) < 15, "ten kilometres at 8 m/s")
 
@@ -49,7 +56,9 @@ struct RecordsPerActivityTests {
         #expect(try await fixture.history.records(distance: .longest).records.map(\.activity) == [.hike, .ride])
     }
 
-    @Test("the progression lists, per record, when it was set and by how much it improved, in the order the runs were run")
+    @Test(
+        "the progression lists, per record, when it was set and by how much it improved, in the order the runs were run"
+    )
     func progression() async throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
@@ -66,10 +75,14 @@ struct RecordsPerActivityTests {
         #expect(abs((steps.last?.improvementSeconds ?? 0) - (steps[0].elapsedTime - steps[1].elapsedTime)) < 1e-9)
         #expect(steps[1].achievedAt > steps[0].achievedAt)
 
-        let json = try #require(try JSONSerialization.jsonObject(with: MeridianJSON.makeEncoder().encode(report)) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: MeridianJSON.makeEncoder().encode(report)) as? [String: Any])
         #expect(Set(json.keys) == ["records", "history", "progression"])
         let step = try #require(((json["progression"] as? [[String: Any]])?.first?["steps"] as? [[String: Any]])?.first)
-        #expect(Set(step.keys) == ["achieved_at", "run_id", "run_name", "elapsed_s", "distance_m", "improvement_s", "improvement_m"])
+        #expect(
+            Set(step.keys) == [
+                "achieved_at", "run_id", "run_name", "elapsed_s", "distance_m", "improvement_s", "improvement_m"
+            ])
         let record = try #require((json["records"] as? [[String: Any]])?.first)
         #expect(record["activity"] as? String == "run" && record["previous_distance_m"] is NSNull)
     }

@@ -3,8 +3,9 @@ import GRDB
 import MeridianCore
 import MeridianTesting
 import Testing
-@testable import RunTracker
 import Workloads
+
+@testable import RunTracker
 
 @Suite("Records: best efforts and personal records")
 struct RecordsTests {
@@ -39,15 +40,19 @@ struct RecordsTests {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
         let run = Fixtures.run("packed", day: 0, duration: 900, pauses: [(offset: 400, length: 30)])
-        let imported = try #require(try RunStore(store: fixture.store).importRun(run.recording, id: run.id, name: run.name,
-                                                                                activity: .run))
+        let imported = try #require(
+            try RunStore(store: fixture.store).importRun(
+                run.recording, id: run.id, name: run.name,
+                activity: .run))
         let (stored, packed) = try await fixture.store.database.read { db in
-            (try RunPoints.load(db, runID: "packed"),
-             try ProgressStore.load(runID: "packed", start: imported.summary.startedAt, in: db))
+            (
+                try RunPoints.load(db, runID: "packed"),
+                try ProgressStore.load(runID: "packed", start: imported.summary.startedAt, in: db)
+            )
         }
         #expect(stored == imported.points)
         #expect(packed == RunProgress(points: stored, start: imported.summary.startedAt))
-        #expect(packed.count > 400) // about every other fix: 3 m steps, 5 m sampling distance
+        #expect(packed.count > 400)  // about every other fix: 3 m steps, 5 m sampling distance
     }
 
     @Test("the two-pointer sweep matches an O(n²) search on random runs with pauses")
@@ -57,7 +62,10 @@ struct RecordsTests {
             var times: [Double] = [0], distances: [Double] = [0]
             for _ in 0..<800 {
                 let pause = Double.random(in: 0..<1, using: &random) < 0.02
-                times.append(times.last! + (pause ? Double.random(in: 5..<120, using: &random) : Double.random(in: 0.5..<2, using: &random)))
+                times.append(
+                    times.last!
+                        + (pause
+                            ? Double.random(in: 5..<120, using: &random) : Double.random(in: 0.5..<2, using: &random)))
                 distances.append(distances.last! + (pause ? 0 : Double.random(in: 0..<9, using: &random)))
             }
             let progress = RunProgress(times: times, distances: distances)
@@ -149,8 +157,10 @@ struct RecordsTests {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
         for (index, pace) in [330.0, 300, 345, 310].enumerated() {
-            try fixture.insert(Fixtures.run("r\(index)", day: index, duration: 2000, pace: pace,
-                                            pauses: [(offset: 700, length: 40)], seed: UInt64(index + 1)))
+            try fixture.insert(
+                Fixtures.run(
+                    "r\(index)", day: index, duration: 2000, pace: pace,
+                    pauses: [(offset: 700, length: 40)], seed: UInt64(index + 1)))
         }
         let before = try await fixture.history.records().records
         try await fixture.store.database.write { db in try db.execute(sql: "DELETE FROM run_best_efforts") }
@@ -164,8 +174,9 @@ struct RecordsTests {
     func publishesEvents() async throws {
         let events = EventBus()
         let stream = events.subscribe()
-        let record = PersonalRecord(distance: .fiveKilometres, elapsedTime: 1500, runID: "x",
-                                    achievedAt: Fixtures.day0, runName: "Morning")
+        let record = PersonalRecord(
+            distance: .fiveKilometres, elapsedTime: 1500, runID: "x",
+            achievedAt: Fixtures.day0, runName: "Morning")
         RunCompletion.publish([record], to: events)
         var iterator = stream.makeAsyncIterator()
         let event = try #require(await iterator.next())

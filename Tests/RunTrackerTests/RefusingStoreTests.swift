@@ -6,6 +6,7 @@ import MeridianStore
 import MeridianTesting
 import Synchronization
 import Testing
+
 @testable import RunTracker
 
 /// The live run while its SpatiaLite file refuses writes (another connection holds the write lock): fixes never
@@ -31,11 +32,15 @@ import Testing
         }
     }
 
-    static func controller(_ path: String, busyTimeout: Double, clock: ManualClock,
-                           maxPendingPoints: Int = LiveRunController.defaultMaxPendingPoints) throws -> LiveRunController {
-        LiveRunController(runStore: try RunStore(store: try Store.open(path: path, busyTimeout: busyTimeout)), settings: TrackerSettings(),
-                          events: EventBus(), units: .metric, logger: Logger(label: "test"), clock: { clock.now() },
-                          maxPendingPoints: maxPendingPoints)
+    static func controller(
+        _ path: String, busyTimeout: Double, clock: ManualClock,
+        maxPendingPoints: Int = LiveRunController.defaultMaxPendingPoints
+    ) throws -> LiveRunController {
+        LiveRunController(
+            runStore: try RunStore(store: try Store.open(path: path, busyTimeout: busyTimeout)),
+            settings: TrackerSettings(),
+            events: EventBus(), units: .metric, logger: Logger(label: "test"), clock: { clock.now() },
+            maxPendingPoints: maxPendingPoints)
     }
 
     @Test func fixesAreTakenWhileAWriteWaitsForTheStore() async throws {
@@ -46,7 +51,10 @@ import Testing
         let run = try await controller.start(name: nil, activity: .run)
         let lock = try WriteLock(folder.store.path)
         // Lets go after 20 s at the latest, so that a controller whose fixes wait for the store finishes the test (failing it).
-        let fallback = Task { try await Task.sleep(for: .seconds(20)); try lock.release() }
+        let fallback = Task {
+            try await Task.sleep(for: .seconds(20))
+            try lock.release()
+        }
         defer { fallback.cancel() }
         var east = 0.0
         await DurabilityStoreTests.run(controller, clock: clock, seconds: 12, from: &east)

@@ -2,14 +2,16 @@ import Foundation
 import MeridianCore
 import MeridianTesting
 import Testing
-@testable import RunTracker
 import Workloads
+
+@testable import RunTracker
 
 @Suite("Render: route pictures")
 struct RenderTests {
     @Test("the SVG is well-formed XML with start, finish, one mark per km (or mile) and a profile")
     func svg() throws {
-        let run = Fixtures.run("pic", day: 0, name: "Hill <repeats>", duration: 1800, pauses: [(offset: 900, length: 45)])
+        let run = Fixtures.run(
+            "pic", day: 0, name: "Hill <repeats>", duration: 1800, pauses: [(offset: 900, length: 45)])
         let tracked = try #require(RunImport.track(run.recording, id: run.id, name: run.name, activity: run.activity))
         let points = tracked.points
         let summary = tracked.engine.summary(at: run.startedAt.addingTimeInterval(1800))
@@ -31,14 +33,15 @@ struct RenderTests {
             let unit = units == .metric ? 1000 : UnitSystem.metresPerMile
             let marks = svg.components(separatedBy: "r=\"8\" fill=\"#fff\"").count - 1
             #expect(marks == Int(routeLength / unit))
-            #expect(svg.contains("stroke-dasharray")) // the pause is drawn dashed
+            #expect(svg.contains("stroke-dasharray"))  // the pause is drawn dashed
             #expect(svg.contains(units == .metric ? "1 km</text>" : "1 mi</text>"))
         }
     }
 
     @Test("a run without positions still renders, saying so")
     func empty() {
-        let summary = RunSummary(id: "none", name: "Treadmill", activity: .run, state: .stopped, startedAt: Fixtures.day0)
+        let summary = RunSummary(
+            id: "none", name: "Treadmill", activity: .run, state: .stopped, startedAt: Fixtures.day0)
         let svg = RouteRenderer(units: .metric).svg(run: summary, points: [])
         #expect(svg.contains("No GPS positions recorded"))
         #expect(svg.hasSuffix("</svg>\n"))

@@ -3,8 +3,9 @@ import GRDB
 import MeridianCore
 import MeridianTesting
 import Testing
-@testable import RunTracker
 import Workloads
+
+@testable import RunTracker
 
 @Suite("Routes: runs on the same path in the same direction")
 struct RouteTests {
@@ -14,11 +15,16 @@ struct RouteTests {
 
     static func routeIDs(_ fixture: HistoryFixture) async throws -> [String: Int64] {
         try await fixture.store.database.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT run_id, route_id FROM run_tracks").map { ($0[0], $0[1]) })
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT run_id, route_id FROM run_tracks").map {
+                    ($0[0], $0[1])
+                })
         }
     }
 
-    @Test("three runs of a loop at different speeds form one route; the loop run the other way and a different loop do not join")
+    @Test(
+        "three runs of a loop at different speeds form one route; the loop run the other way and a different loop do not join"
+    )
     func grouping() async throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
@@ -37,7 +43,7 @@ struct RouteTests {
         #expect(routes.count == 3)
         let loop = try #require(routes.first { $0.id == ids["loop-0"] })
         #expect(loop.runCount == 3)
-        #expect(loop.best.runID == "loop-2")   // the fastest
+        #expect(loop.best.runID == "loop-2")  // the fastest
         #expect(loop.latest.runID == "loop-2")
         #expect(loop.runs.map(\.runID) == ["loop-2", "loop-1", "loop-0"])  // newest first
         #expect(loop.name == "Loop loop-0")
@@ -73,7 +79,8 @@ struct RouteTests {
         #expect(Set(routes.first?.runs.map(\.runID) ?? []) == ["loop-1", "loop-2", "loop-3"])
     }
 
-    @Test("rebuilding regroups every run the same way, and a tighter route_match_m splits nothing that is the same path")
+    @Test(
+        "rebuilding regroups every run the same way, and a tighter route_match_m splits nothing that is the same path")
     func rebuild() async throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
@@ -82,7 +89,9 @@ struct RouteTests {
         }
         try fixture.insert(Courses.run("other", on: Courses.other, day: 2, speed: 3.3, seed: 52))
         let before = try await Self.routes(fixture).map { Set($0.runs.map(\.runID)) }
-        let count = try await fixture.store.database.write { db in try RouteBook.rebuild(matcher: RouteMatcher(pathDistance: 20), in: db) }
+        let count = try await fixture.store.database.write { db in
+            try RouteBook.rebuild(matcher: RouteMatcher(pathDistance: 20), in: db)
+        }
         #expect(count == 2)
         #expect(Set(try await Self.routes(fixture).map { Set($0.runs.map(\.runID)) }) == Set(before))
     }
@@ -115,15 +124,22 @@ struct RouteTests {
         #expect(DiscreteFrechet.within(line, detour, limit: 60.001))
     }
 
-    @Test("the flat estimate settles only clear cases: the nearness test agrees with Karney's geodesic on 20,000 random pairs")
+    @Test(
+        "the flat estimate settles only clear cases: the nearness test agrees with Karney's geodesic on 20,000 random pairs"
+    )
     func nearnessAgreesWithGeodesic() {
         var random = SeededRandom(seed: 99)
         for _ in 0..<20_000 {
-            let a = Coordinate.clamped(latitude: Double.random(in: -84.9...84.9, using: &random),
-                                       longitude: Double.random(in: -180...180, using: &random)) ?? .zero
+            let a =
+                Coordinate.clamped(
+                    latitude: Double.random(in: -84.9...84.9, using: &random),
+                    longitude: Double.random(in: -180...180, using: &random)) ?? .zero
             let limit = Double.random(in: 1...500, using: &random)
             let distance = limit * Double.random(in: 0.99...1.01, using: &random)
-            let b = (try? Geodesic.wgs84.direct(from: a, bearing: Double.random(in: 0..<360, using: &random), distance: distance).destination) ?? a
+            let b =
+                (try? Geodesic.wgs84.direct(
+                    from: a, bearing: Double.random(in: 0..<360, using: &random), distance: distance
+                ).destination) ?? a
             #expect(NearnessTest(limit: limit).isNear(a, b) == (Geodesic.wgs84.distance(a, b) <= limit))
         }
     }

@@ -3,6 +3,7 @@ import MeridianCore
 import MeridianStore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 /// Client-chosen run ids over a real HTTP socket: validated on start, percent-decoded in every `{id}` route.
@@ -33,8 +34,10 @@ import Testing
     @Test("a run whose id has a space, a slash, non-ASCII, % or + can be stopped, read, exported and discarded")
     func unusualIDs() async throws {
         try await withServer { server in
-            for (id, encoded) in [("a b", "a%20b"), ("x y/z", "x%20y%2Fz"), ("café", "caf%C3%A9"), ("%", "%25"), ("a+b", "a+b"),
-                                  (String(repeating: "é", count: 128), String(repeating: "%C3%A9", count: 128))] {
+            for (id, encoded) in [
+                ("a b", "a%20b"), ("x y/z", "x%20y%2Fz"), ("café", "caf%C3%A9"), ("%", "%25"), ("a+b", "a+b"),
+                (String(repeating: "é", count: 128), String(repeating: "%C3%A9", count: 128))
+            ] {
                 let started = try await server.call("POST", "/v1/runs", "{\"id\": \(JSONText.quoted(id))}")
                 #expect(started.status == 201, "\(id): \(started.text)")
                 let paused = try await server.call("POST", "/v1/runs/\(encoded)/pause")

@@ -9,7 +9,8 @@ struct RunStyleTests {
     func servedWithTheShell() async throws {
         try await TrackerServer.with([]) { server in
             let page = try await server.client.request("GET", "/runs")
-            let link = try #require(page.text.components(separatedBy: "href=\"/assets/app.css").dropFirst().first?.prefix { $0 != "\"" })
+            let link = try #require(
+                page.text.components(separatedBy: "href=\"/assets/app.css").dropFirst().first?.prefix { $0 != "\"" })
             let css = try await server.client.request("GET", "/assets/app.css\(link)")
             #expect(css.status == 200)
             let shell = try #require(css.text.range(of: ":root {"))

@@ -5,6 +5,7 @@ import MeridianCore
 import MeridianStore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 @Suite("run names and notes have documented limits, in characters and in bytes")
@@ -23,7 +24,9 @@ struct RunTextLimitTests {
             _ = try RunEdit(notes: notes).validated()
             Issue.record("40 kB of notes in 20 characters were accepted")
         } catch {
-            #expect(error.description.hasPrefix("notes: is 40020 bytes of UTF-8 long; the limit is 10000 characters (40000 bytes of UTF-8)"))
+            #expect(
+                error.description.hasPrefix(
+                    "notes: is 40020 bytes of UTF-8 long; the limit is 10000 characters (40000 bytes of UTF-8)"))
         }
     }
 
@@ -35,24 +38,28 @@ struct RunTextLimitTests {
         let file = "gpx/sportstracker__Edge705-Running-HR-2Laps.from-tcx.gpx"
         let text = String(decoding: try Data(contentsOf: TestData.url(file)), as: UTF8.self)
         let megabyteName = String(repeating: "x", count: 1 << 20)
-        let named = text.replacingOccurrences(of: "<name>Edge705-Running-Heartrate-2Laps.tcx</name>", with: "<name>\(megabyteName)</name>")
+        let named = text.replacingOccurrences(
+            of: "<name>Edge705-Running-Heartrate-2Laps.tcx</name>", with: "<name>\(megabyteName)</name>")
         #expect(named != text)
         do {
             _ = try importer.importFile(Data(named.utf8), file: "long.gpx")
             Issue.record("a 1 MB name from the file was stored")
         } catch let error as ActivityFileError {
             // (The XML reader keeps only the first 64 KiB of an element's text.)
-            #expect(error.description.contains("the activity's name in the file is ")
+            #expect(
+                error.description.contains("the activity's name in the file is ")
                     && error.description.contains(" bytes of UTF-8 long; the limit is 200 characters"), "\(error)")
         }
         do {
-            _ = try importer.importFile(Data(text.utf8), file: "ok.gpx", request: .init(name: String(repeating: "y", count: 201)))
+            _ = try importer.importFile(
+                Data(text.utf8), file: "ok.gpx", request: .init(name: String(repeating: "y", count: 201)))
             Issue.record("a 201-character name was stored")
         } catch let error as ActivityFileError {
             #expect(error.description.contains("the run name given is 201 characters long"))
         }
         #expect(try await fixture.history.list(RunListQuery()).runs.isEmpty)
-        let outcomes = try importer.importFile(Data(text.utf8), file: "ok.gpx", request: .init(name: String(repeating: "y", count: 200)))
+        let outcomes = try importer.importFile(
+            Data(text.utf8), file: "ok.gpx", request: .init(name: String(repeating: "y", count: 200)))
         #expect(outcomes.count == 1)
     }
 
@@ -60,13 +67,17 @@ struct RunTextLimitTests {
     func liveStart() async throws {
         let folder = try TemporaryStore()
         defer { folder.remove() }
-        let controller = LiveRunController(runStore: try RunStore(store: folder.store), settings: TrackerSettings(), events: EventBus(),
-                                           units: .metric, logger: Logger(label: "test"))
+        let controller = LiveRunController(
+            runStore: try RunStore(store: folder.store), settings: TrackerSettings(), events: EventBus(),
+            units: .metric, logger: Logger(label: "test"))
         do {
             _ = try await controller.start(name: String(repeating: "z", count: 1 << 20), activity: .run)
             Issue.record("a 1 MB name started a run")
         } catch let error as RunCommandError {
-            #expect(error.description == "the run name is 1048576 bytes of UTF-8 long; the limit is 200 characters (800 bytes of UTF-8); give a shorter one")
+            #expect(
+                error.description
+                    == "the run name is 1048576 bytes of UTF-8 long; the limit is 200 characters (800 bytes of UTF-8); give a shorter one"
+            )
         }
         #expect(try await controller.activeStatus() == nil)
     }

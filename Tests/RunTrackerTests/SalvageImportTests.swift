@@ -3,6 +3,7 @@ import Foundation
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 /// Damaged watch files (issue 28 item 3): refused with what is readable, imported with `--salvage` / `?salvage=true`
@@ -19,7 +20,9 @@ struct SalvageImportTests {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
         let importer = RunImporter(runStore: try RunStore(store: fixture.store), settings: TrackerSettings())
-        let refusal = try #require(throws: ActivityFileError.self) { try importer.importFile(try Self.cutRun(), file: "cut.fit") }
+        let refusal = try #require(throws: ActivityFileError.self) {
+            try importer.importFile(try Self.cutRun(), file: "cut.fit")
+        }
         #expect(refusal.readable?.samples == 1391)
         let outcomes = try importer.importFile(try Self.cutRun(), file: "cut.fit", request: .init(salvage: true))
         guard case .imported(let run)? = outcomes.first else {
@@ -32,7 +35,8 @@ struct SalvageImportTests {
         #expect(run.summary.device?.distance == nil)
         let stored = try fixture.store.database.read { db in try RunSummary.fetch(db, id: run.summary.id) }
         #expect(stored?.salvaged == run.summary.salvaged)
-        let json = try JSONSerialization.jsonObject(with: Data(try MeridianJSON.string(run.summary).utf8)) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(try MeridianJSON.string(run.summary).utf8)) as? [String: Any]
         #expect(json?["salvaged_at_byte"] as? Int == 59_987 && json?["salvage_reason"] as? String == refusal.message)
     }
 
@@ -42,7 +46,8 @@ struct SalvageImportTests {
         defer { fixture.remove() }
         let importer = RunImporter(runStore: try RunStore(store: fixture.store), settings: TrackerSettings())
         let file = TestData.url("fit/fitparse__activity-unexpected-eof.fit")
-        guard case .imported(let run)? = try importer.importFile(contentsOf: file, request: .init(salvage: true)).first else {
+        guard case .imported(let run)? = try importer.importFile(contentsOf: file, request: .init(salvage: true)).first
+        else {
             Issue.record("not imported")
             return
         }
@@ -53,13 +58,17 @@ struct SalvageImportTests {
     @Test("over HTTP: refused with what is readable and ?salvage=true, then imported with it")
     func overHTTP() async throws {
         try await TrackerServer.with([]) { server in
-            let refused = try await server.client.request("POST", "/v1/runs/import?name=cut", body: try Self.cutRun(),
-                                                          contentType: "application/octet-stream")
+            let refused = try await server.client.request(
+                "POST", "/v1/runs/import?name=cut", body: try Self.cutRun(),
+                contentType: "application/octet-stream")
             #expect(refused.status == 400 && refused.errorCode == "invalid_file")
-            #expect(refused.text.contains("1391 records) are readable and can be salvaged") && refused.text.contains("?salvage=true"),
-                    "\(refused.text)")
-            let salvaged = try await server.client.request("POST", "/v1/runs/import?name=cut&salvage=true", body: try Self.cutRun(),
-                                                           contentType: "application/octet-stream")
+            #expect(
+                refused.text.contains("1391 records) are readable and can be salvaged")
+                    && refused.text.contains("?salvage=true"),
+                "\(refused.text)")
+            let salvaged = try await server.client.request(
+                "POST", "/v1/runs/import?name=cut&salvage=true", body: try Self.cutRun(),
+                contentType: "application/octet-stream")
             #expect(salvaged.status == 201, "\(salvaged.text)")
             let run = try #require((try salvaged.json()["imported"] as? [[String: Any]])?.first)
             #expect(run["salvaged_at_byte"] as? Int == 59_987)
@@ -72,15 +81,23 @@ struct SalvageImportTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.cutRun().write(to: directory.appendingPathComponent("cut.fit"))
         try Data(repeating: 0x41, count: 300).write(to: directory.appendingPathComponent("hopeless.fit"))
-        try Data(contentsOf: TestData.url("fit/fitparse__garmin-fenix-5-walk.fit")).write(to: directory.appendingPathComponent("walk.fit"))
+        try Data(contentsOf: TestData.url("fit/fitparse__garmin-fenix-5-walk.fit")).write(
+            to: directory.appendingPathComponent("walk.fit"))
         let db = directory.appendingPathComponent("runs.sqlite").path
         let refused = try MeridianBinary.run(["runs", "import", directory.path, "--db", db])
         #expect(refused.status == 1)
-        #expect(refused.stdout.contains("imported 1 run, skipped 0 duplicates, 2 files failed (1 of them damaged but salvageable with --salvage)"),
-                "\(refused.stdout)")
-        #expect(refused.stderr.contains("salvageable: \(directory.path)/cut.fit: byte 59987:") && refused.stderr.contains("(import it with --salvage)"),
-                "\(refused.stderr)")
-        let salvaged = try MeridianBinary.run(["runs", "import", directory.appendingPathComponent("cut.fit").path, "--salvage", "--db", db])
+        #expect(
+            refused.stdout.contains(
+                "imported 1 run, skipped 0 duplicates, 2 files failed (1 of them damaged but salvageable with --salvage)"
+            ),
+            "\(refused.stdout)")
+        #expect(
+            refused.stderr.contains("salvageable: \(directory.path)/cut.fit: byte 59987:")
+                && refused.stderr.contains("(import it with --salvage)"),
+            "\(refused.stderr)")
+        let salvaged = try MeridianBinary.run([
+            "runs", "import", directory.appendingPathComponent("cut.fit").path, "--salvage", "--db", db
+        ])
         #expect(salvaged.status == 0, "\(salvaged.stderr)")
         #expect(salvaged.stdout.contains("salvaged: the file is damaged at byte 59987"), "\(salvaged.stdout)")
     }

@@ -3,8 +3,9 @@ import GRDB
 import MeridianCore
 import MeridianTesting
 import Testing
-@testable import RunTracker
 import Workloads
+
+@testable import RunTracker
 
 @Suite("Segments: efforts found, timed at the crossings and ranked")
 struct SegmentTests {
@@ -20,7 +21,8 @@ struct SegmentTests {
     static func truth(_ segment: Segment, _ run: CourseRun, near: ClosedRange<Double>) throws -> Double {
         let (startPoint, finishPoint) = (try #require(segment.start), try #require(segment.finish))
         let start = try #require(Courses.loop.path.nearest(startPoint, within: near))
-        let end = try #require(Courses.loop.path.nearest(finishPoint, within: (start.along + 100)...Courses.loop.path.length))
+        let end = try #require(
+            Courses.loop.path.nearest(finishPoint, within: (start.along + 100)...Courses.loop.path.length))
         let (startTime, endTime) = (try #require(run.time(at: start.along)), try #require(run.time(at: end.along)))
         return endTime - startTime
     }
@@ -32,7 +34,9 @@ struct SegmentTests {
         return try #require(run.time(at: start.along))
     }
 
-    @Test("a segment of the loop gets an effort from every run of the loop, within 1 s of the truth and ranked by it; other runs get none")
+    @Test(
+        "a segment of the loop gets an effort from every run of the loop, within 1 s of the truth and ranked by it; other runs get none"
+    )
     func effortsAreTimedAndRanked() async throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
@@ -45,7 +49,8 @@ struct SegmentTests {
         try fixture.insert(Courses.run("other", on: Courses.other, day: 4, speed: 3.4, seed: 91))
 
         // 200 m to 1.7 km of the first run: up the loop's west side and round its first corner.
-        let segment = try await Self.add(fixture, SegmentRequest(name: "Corner", runID: "loop-0", bounds: .kilometres(from: 0.2, to: 1.7)))
+        let segment = try await Self.add(
+            fixture, SegmentRequest(name: "Corner", runID: "loop-0", bounds: .kilometres(from: 0.2, to: 1.7)))
         #expect(abs(segment.distance - 1500) < 30)
         #expect(segment.activity == .run && segment.sourceRunID == "loop-0")
         let report = try await Self.efforts(fixture, "Corner")
@@ -57,7 +62,8 @@ struct SegmentTests {
             #expect(abs(effort.elapsedTime - truth) < 1, "\(effort.runID): \(effort.elapsedTime) s, truth \(truth) s")
             #expect(abs(effort.startOffset - (try Self.startTruth(segment, run))) < 1)
             let day = Double(runs.firstIndex { $0.id == effort.runID } ?? 0)
-            #expect(abs(effort.startedAt.timeIntervalSince(Fixtures.day0) - (day * 86_400 + effort.startOffset)) < 0.001)
+            #expect(
+                abs(effort.startedAt.timeIntervalSince(Fixtures.day0) - (day * 86_400 + effort.startOffset)) < 0.001)
         }
         #expect(segment.effortCount == 3 && segment.best?.runID == "loop-1")
 
@@ -84,8 +90,10 @@ struct SegmentTests {
         let run = twice.run(id: "laps", name: "Two laps", startedAt: Fixtures.day0, jitter: 1.5, seed: 5) { _ in 3.3 }
         try fixture.insert(run)
         let corner = try #require(Courses.loop.path.coordinate(at: 1200))
-        let from = try #require(Courses.loop.path.coordinate(at: 900)), to = try #require(Courses.loop.path.coordinate(at: 1500))
-        let segment = try await Self.add(fixture, SegmentRequest(name: "Top corner", runID: "laps", bounds: .points(from: from, to: to)))
+        let from = try #require(Courses.loop.path.coordinate(at: 900)),
+            to = try #require(Courses.loop.path.coordinate(at: 1500))
+        let segment = try await Self.add(
+            fixture, SegmentRequest(name: "Top corner", runID: "laps", bounds: .points(from: from, to: to)))
         #expect(abs(segment.distance - 600) < 30)
         #expect(segment.path.contains { Geodesic.wgs84.distance($0, corner) < 10 }, "the path keeps the corner")
         let efforts = try await Self.efforts(fixture, "Top corner").efforts
@@ -101,14 +109,25 @@ struct SegmentTests {
         try fixture.insert(Courses.run("loop", day: 0, speed: 3.3, seed: 100))
         try await Self.add(fixture, SegmentRequest(name: "Taken", runID: "loop", bounds: .kilometres(from: 0, to: 1)))
         let cases: [(SegmentRequest, String)] = [
-            (SegmentRequest(name: "Far", runID: "loop", bounds: .kilometres(from: 1, to: 12)), "beyond the end of run 'loop'"),
+            (
+                SegmentRequest(name: "Far", runID: "loop", bounds: .kilometres(from: 1, to: 12)),
+                "beyond the end of run 'loop'"
+            ),
             (SegmentRequest(name: "Short", runID: "loop", bounds: .kilometres(from: 1, to: 1.05)), "at least 100 m"),
-            (SegmentRequest(name: "Backwards", runID: "loop", bounds: .kilometres(from: 2, to: 1)), "must be beyond the start"),
+            (
+                SegmentRequest(name: "Backwards", runID: "loop", bounds: .kilometres(from: 2, to: 1)),
+                "must be beyond the start"
+            ),
             (SegmentRequest(name: "Negative", runID: "loop", bounds: .kilometres(from: -1, to: 1)), "at least 0 km"),
             (SegmentRequest(name: "  ", runID: "loop", bounds: .kilometres(from: 0, to: 1)), "1 to 200 characters"),
             (SegmentRequest(name: "Taken", runID: "loop", bounds: .kilometres(from: 1, to: 2)), "exists already"),
-            (SegmentRequest(name: "Nowhere", runID: "loop", bounds: .points(from: try Coordinate(latitude: 48.2, longitude: 11.6),
-                                                                                to: try Coordinate(latitude: 48.21, longitude: 11.6))), "from the path of run 'loop'"),
+            (
+                SegmentRequest(
+                    name: "Nowhere", runID: "loop",
+                    bounds: .points(
+                        from: try Coordinate(latitude: 48.2, longitude: 11.6),
+                        to: try Coordinate(latitude: 48.21, longitude: 11.6))), "from the path of run 'loop'"
+            )
         ]
         for (request, message) in cases {
             do {
@@ -119,16 +138,22 @@ struct SegmentTests {
             }
         }
         await #expect(throws: RunHistoryError.notFound(runID: "ghost")) {
-            try await Self.add(fixture, SegmentRequest(name: "Ghost", runID: "ghost", bounds: .kilometres(from: 0, to: 1)))
+            try await Self.add(
+                fixture, SegmentRequest(name: "Ghost", runID: "ghost", bounds: .kilometres(from: 0, to: 1)))
         }
-        let count = try await fixture.store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM segments") }
+        let count = try await fixture.store.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM segments")
+        }
         #expect(count == 1)
         await #expect(throws: ProgressError.segmentNotFound(id: "Nope")) { try await Self.efforts(fixture, "Nope") }
 
         let deleted = try await fixture.store.database.write { db in try SegmentBook.delete("Taken", in: db) }
         #expect(deleted.name == "Taken")
         let left = try await fixture.store.database.read { db in
-            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM segments"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM segment_efforts"))
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM segments"),
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM segment_efforts")
+            )
         }
         #expect(left.0 == 0 && left.1 == 0)
     }

@@ -1,17 +1,21 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import RunTracker
 
 /// Splits count the timer, not the pauses: a kilometre with a 10-minute stop in it is still a 5:30 kilometre.
 @Suite("splits leave pauses out")
 struct SplitPauseTests {
-    @Test("a pause inside a kilometre: its split's elapsed time includes the pause, its timer time and pace do not; the pauses survive storage")
+    @Test(
+        "a pause inside a kilometre: its split's elapsed time includes the pause, its timer time and pace do not; the pauses survive storage"
+    )
     func pauseInsideASplit() async throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
         // 5:30 per km for 20 minutes of running, with a 10-minute pause 200 s in (inside the first kilometre).
-        try fixture.insert(Fixtures.run("paused", day: 0, duration: 1_800, pace: 330, pauses: [(offset: 200, length: 600)]))
+        try fixture.insert(
+            Fixtures.run("paused", day: 0, duration: 1_800, pace: 330, pauses: [(offset: 200, length: 600)]))
         let stored = try await fixture.store.database.read { db in
             try ProgressStore.load(runID: "paused", start: Fixtures.day0, in: db)
         }
@@ -37,7 +41,9 @@ struct SplitPauseTests {
         #expect(rebuilt.splits(every: 1000, unit: "km") == table)
     }
 
-    @Test("packed pauses: a round trip is exact; a truncated or reversed blob is refused and the pauses are rebuilt from the points")
+    @Test(
+        "packed pauses: a round trip is exact; a truncated or reversed blob is refused and the pauses are rebuilt from the points"
+    )
     func packedPauses() async throws {
         var progress = RunProgress(times: [0, 10, 700, 710], distances: [0, 30, 30, 60], pauses: [10...700])
         let packed = progress.packedPauses
@@ -47,7 +53,9 @@ struct SplitPauseTests {
         let truncated = copy.unpackPauses(packed.dropLast())
         #expect(!truncated)
         var reversed = Data()
-        for value in [700.0, 10.0] { withUnsafeBytes(of: value.bitPattern.littleEndian) { reversed.append(contentsOf: $0) } }
+        for value in [700.0, 10.0] {
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { reversed.append(contentsOf: $0) }
+        }
         let refused = progress.unpackPauses(reversed)
         #expect(!refused)
         #expect(progress.pausedTime(from: 0, to: 710) == 690)

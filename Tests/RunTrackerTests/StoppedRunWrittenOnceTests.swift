@@ -3,6 +3,7 @@ import GRDB
 import MeridianStore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 /// A stopped live run is written and completed once: the half-second flush loop (`flushLogging`, as the plugin's
@@ -12,12 +13,13 @@ import Testing
     /// Counts `RunCompletion.didSave` calls in the file: each stores the run's progress in `run_progress`.
     static func countSaves(_ store: Store) async throws {
         try await store.database.write { db in
-            try db.execute(sql: """
-                CREATE TABLE test_saves (run_id TEXT NOT NULL);
-                CREATE TRIGGER test_count_saves AFTER INSERT ON run_progress BEGIN
-                    INSERT INTO test_saves (run_id) VALUES (NEW.run_id);
-                END;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE test_saves (run_id TEXT NOT NULL);
+                    CREATE TRIGGER test_count_saves AFTER INSERT ON run_progress BEGIN
+                        INSERT INTO test_saves (run_id) VALUES (NEW.run_id);
+                    END;
+                    """)
         }
     }
 

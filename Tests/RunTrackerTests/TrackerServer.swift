@@ -11,7 +11,8 @@ struct TrackerServer {
     let server: TestServer
     var client: HTTPTestClient { server.client }
 
-    static func start(store: Store, yaml: String = "consumers:\n  - type: run-tracker\n") async throws -> TrackerServer {
+    static func start(store: Store, yaml: String = "consumers:\n  - type: run-tracker\n") async throws -> TrackerServer
+    {
         var registry = PluginRegistry()
         registry.register(RunTrackerPlugin.registration)
         return TrackerServer(server: try await TestServer.start(yaml: yaml, registry: registry, store: store))
@@ -25,8 +26,10 @@ struct TrackerServer {
 
     /// Fills a new store with `fill`, runs `body` against a server on it configured by `yaml`, and stops the server
     /// and removes the store on every path.
-    static func with(yaml: String = "consumers:\n  - type: run-tracker\n", filling fill: (HistoryFixture) throws -> Void,
-                     _ body: (TrackerServer) async throws -> Void) async throws {
+    static func with(
+        yaml: String = "consumers:\n  - type: run-tracker\n", filling fill: (HistoryFixture) throws -> Void,
+        _ body: (TrackerServer) async throws -> Void
+    ) async throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
         try fill(fixture)

@@ -1,6 +1,7 @@
 import Foundation
 import MeridianCore
 import Testing
+
 @testable import RunTracker
 
 /// The session state machine, point filtering rules and sampling policy.
@@ -43,8 +44,10 @@ import Testing
     @Test func aRunMayStartBeforeTheFirstFixAndWaitsForGPS() {
         var engine = RunEngine.test()
         #expect(engine.state.waitingForGPS)
-        let points = engine.feedAll([SyntheticTrack.noFix(second: 5),
-                                     SyntheticTrack.fix(second: 6, east: 0, north: 0, accuracy: 80)])
+        let points = engine.feedAll([
+            SyntheticTrack.noFix(second: 5),
+            SyntheticTrack.fix(second: 6, east: 0, north: 0, accuracy: 80)
+        ])
         #expect(points.map(\.rejection) == [.noPosition, .poorAccuracy])
         #expect(engine.state.waitingForGPS)
         #expect(SignalQuality(horizontalAccuracy: engine.state.lastAccuracy) == .unusable)
@@ -72,7 +75,8 @@ import Testing
         var settings = TrackerSettings()
         settings.maxAccuracy = 10
         var engine = RunEngine.test(settings: settings)
-        #expect(engine.feed(SyntheticTrack.fix(second: 1, east: 0, north: 0, accuracy: 10.5)).rejection == .poorAccuracy)
+        #expect(
+            engine.feed(SyntheticTrack.fix(second: 1, east: 0, north: 0, accuracy: 10.5)).rejection == .poorAccuracy)
         #expect(engine.feed(SyntheticTrack.fix(second: 2, east: 0, north: 0, accuracy: 10)).rejection == nil)
     }
 
@@ -95,13 +99,16 @@ import Testing
         #expect(MovementPattern(averageSpeed: 0.5) == .walking)
         #expect(MovementPattern(averageSpeed: 2.0) == .jogging)
         #expect(MovementPattern(averageSpeed: 3.5) == .running)
-        #expect([MovementPattern.stationary, .walking, .jogging, .running].map {
-            SamplingPolicy(pattern: $0, power: .normal, jitter: 0.5).minInterval
-        } == [3, 2, 1, 1])
+        #expect(
+            [MovementPattern.stationary, .walking, .jogging, .running].map {
+                SamplingPolicy(pattern: $0, power: .normal, jitter: 0.5).minInterval
+            } == [3, 2, 1, 1])
         // Route points are spaced by the measured noise: none on a clean recording, 9 m at 0.5 m of jitter.
         #expect(SamplingPolicy(pattern: .running, power: .normal, jitter: 0).minDistance == 0)
         #expect(SamplingPolicy(pattern: .running, power: .normal, jitter: 0.5).minDistance == 9)
-        #expect(SamplingPolicy(pattern: .walking, power: .low, jitter: 0.5) == SamplingPolicy(minDistance: 11.25, minInterval: 2))
+        #expect(
+            SamplingPolicy(pattern: .walking, power: .low, jitter: 0.5)
+                == SamplingPolicy(minDistance: 11.25, minInterval: 2))
         #expect(SamplingPolicy(pattern: .running, power: .low, jitter: 0).minInterval == 1)
         #expect(SamplingPolicy(pattern: .running, power: .critical, jitter: 0).minInterval == 2)
         #expect(PowerState(capacityPercent: 31, charging: false) == .normal)
@@ -130,8 +137,9 @@ import Testing
     }
 
     @Test func powerSupplyReadsAFakeSysfsFolder() throws {
-        let root = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
-                                               appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()), create: true)
+        let root = try FileManager.default.url(
+            for: .itemReplacementDirectory, in: .userDomainMask,
+            appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()), create: true)
         defer { try? FileManager.default.removeItem(at: root) }
         #expect(PowerSupply(root: root).read().state == .normal)  // no battery
         let ac = root.appendingPathComponent("AC")
@@ -154,33 +162,43 @@ import Testing
     @Test func liveStatusFormatsInTheConfiguredUnits() throws {
         var engine = RunEngine.test()
         for second in 0...300 {
-            _ = engine.feed(SyntheticTrack.fix(second: Double(second), east: Double(second) * 4, north: 0, speed: 4, accuracy: 6))
+            _ = engine.feed(
+                SyntheticTrack.fix(second: Double(second), east: Double(second) * 4, north: 0, speed: 4, accuracy: 6))
         }
         let now = Self.t0.addingTimeInterval(300)
-        let metric = LiveStatus(engine: engine, now: now, power: .init(capacityPercent: nil, charging: false), units: .metric)
+        let metric = LiveStatus(
+            engine: engine, now: now, power: .init(capacityPercent: nil, charging: false), units: .metric)
         #expect(metric.text.pace == "4:10 /km")
         #expect(metric.text.distance.hasSuffix(" km"))
         #expect(metric.signalQuality == .good)
         #expect(metric.movementPattern == .running)
         #expect(metric.message == "tracking")
         #expect(metric.currentSplit.index == 2)
-        let imperial = LiveStatus(engine: engine, now: now, power: .init(capacityPercent: nil, charging: false), units: .imperial)
+        let imperial = LiveStatus(
+            engine: engine, now: now, power: .init(capacityPercent: nil, charging: false), units: .imperial)
         #expect(imperial.text.pace == "6:42 /mi")
         let json = try MeridianJSON.string(metric)
-        for key in ["\"waiting_for_gps\":false", "\"current_pace_s_per_km\":", "\"min_distance_m\":0,", "\"avg_pace_s_per_km\":",
-                    "\"distance_m\":", "\"rejected_points\":", "\"ended_at\":null"] {
+        for key in [
+            "\"waiting_for_gps\":false", "\"current_pace_s_per_km\":", "\"min_distance_m\":0,",
+            "\"avg_pace_s_per_km\":",
+            "\"distance_m\":", "\"rejected_points\":", "\"ended_at\":null"
+        ] {
             #expect(json.contains(key), "\(key) missing in \(json)")
         }
     }
 
     @Test func runSummaryJSONRoundTripsWithTheDocumentedKeys() throws {
-        let summary = RunSummary(id: "a", name: "Morning", activity: .run, state: .stopped, startedAt: Self.t0,
-                                 endedAt: Self.t0.addingTimeInterval(600), distance: 2000, elapsedTime: 600, timerTime: 590,
-                                 movingTime: 580, averagePace: 295, maxSpeed: 4.1, ascent: 12, descent: 11, pointCount: 600,
-                                 rejectedPointCount: 20, segmentCount: 1)
+        let summary = RunSummary(
+            id: "a", name: "Morning", activity: .run, state: .stopped, startedAt: Self.t0,
+            endedAt: Self.t0.addingTimeInterval(600), distance: 2000, elapsedTime: 600, timerTime: 590,
+            movingTime: 580, averagePace: 295, maxSpeed: 4.1, ascent: 12, descent: 11, pointCount: 600,
+            rejectedPointCount: 20, segmentCount: 1)
         let json = try MeridianJSON.string(summary)
-        for key in ["id", "name", "notes", "activity", "state", "started_at", "ended_at", "distance_m", "elapsed_s", "timer_s",
-                    "moving_s", "avg_pace_s_per_km", "max_speed_mps", "ascent_m", "descent_m", "points", "rejected_points", "segments"] {
+        for key in [
+            "id", "name", "notes", "activity", "state", "started_at", "ended_at", "distance_m", "elapsed_s", "timer_s",
+            "moving_s", "avg_pace_s_per_km", "max_speed_mps", "ascent_m", "descent_m", "points", "rejected_points",
+            "segments"
+        ] {
             #expect(json.contains("\"\(key)\":"), "\(key)")
         }
         #expect(try MeridianJSON.makeDecoder().decode(RunSummary.self, from: Data(json.utf8)) == summary)
@@ -193,19 +211,23 @@ import Testing
         var random = SeededRandom(seed: 42)
         var jumps = 0
         for _ in 0..<20_000 {
-            let from = try Coordinate(latitude: Double.random(in: -89.9...89.9, using: &random),
-                                      longitude: Double.random(in: -180..<180, using: &random))
+            let from = try Coordinate(
+                latitude: Double.random(in: -89.9...89.9, using: &random),
+                longitude: Double.random(in: -180..<180, using: &random))
             let seconds = Double.random(in: 0.2...30, using: &random)
             let uncertainty = Double.random(in: 0...40, using: &random)
             let limit = [4.0, 5, 12, 30, 60][Int.random(in: 0..<5, using: &random)]
             // Distances within 3 % of the decisive one, so a shortcut that is too generous would be caught.
             let distance = (limit * seconds + uncertainty) * Double.random(in: 0.97...1.03, using: &random)
-            let to = try Geodesic.wgs84.direct(from: from, bearing: Double.random(in: 0..<360, using: &random), distance: distance).destination
+            let to = try Geodesic.wgs84.direct(
+                from: from, bearing: Double.random(in: 0..<360, using: &random), distance: distance
+            ).destination
             let exact = max(0, Geodesic.wgs84.distance(from, to) - uncertainty) / seconds > limit
-            #expect(RunEngine.needsSpeed(from: from, to: to, allowing: uncertainty, in: seconds, above: limit) == exact,
-                    "\(from) → \(to) in \(seconds) s, ±\(uncertainty) m, limit \(limit) m/s")
+            #expect(
+                RunEngine.needsSpeed(from: from, to: to, allowing: uncertainty, in: seconds, above: limit) == exact,
+                "\(from) → \(to) in \(seconds) s, ±\(uncertainty) m, limit \(limit) m/s")
             if exact { jumps += 1 }
         }
-        #expect(jumps > 5_000 && jumps < 15_000) // both outcomes are exercised
+        #expect(jumps > 5_000 && jumps < 15_000)  // both outcomes are exercised
     }
 }

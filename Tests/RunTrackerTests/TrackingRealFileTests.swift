@@ -3,6 +3,7 @@ import Foundation
 import MeridianCore
 import MeridianTesting
 import Testing
+
 @testable import RunTracker
 
 /// Real recorded files through the same import pipeline as `meridian runs import`, against what the devices
@@ -37,14 +38,16 @@ import Testing
         DeviceFile(path: "fit/sportstracker__Garmin_Edge_820-Cycling.fit", tolerance: 0.03),
         DeviceFile(path: "fit/sportstracker__Edge705-Running-Heartrate-2Laps.tcx", tolerance: 0.03),
         DeviceFile(path: "fit/fitparse__compressed-speed-distance.fit", tolerance: 0.005),
-        DeviceFile(path: "fit/sportstracker__Forerunner405-Running_CadenceSensor.tcx", tolerance: 0.005),
+        DeviceFile(path: "fit/sportstracker__Forerunner405-Running_CadenceSensor.tcx", tolerance: 0.005)
     ]
 
     @Test(arguments: devices)
     func distanceMatchesTheDevice(_ file: DeviceFile) throws {
         let summary = try Self.track(file.path).summary
         let device = try #require(summary.device?.distance)
-        #expect(abs(summary.distance - device) <= file.tolerance * device, "\(summary.distance) m vs the device's \(device) m")
+        #expect(
+            abs(summary.distance - device) <= file.tolerance * device,
+            "\(summary.distance) m vs the device's \(device) m")
         #expect(summary.distanceSource == (file.tolerance == 0.005 ? .sensor : .gps))
     }
 
@@ -60,7 +63,8 @@ import Testing
         var whileStanding = 0.0
         for (previous, sample) in zip(recording.samples, recording.samples.dropFirst()) {
             guard let from = previous.distance, let to = sample.distance, let speed = sample.speed,
-                  speed < TrackerSettings().profile(summary.activity).movingSpeed else { continue }
+                speed < TrackerSettings().profile(summary.activity).movingSpeed
+            else { continue }
             whileStanding += to - from
         }
         let moving = try #require(summary.device?.distance) - whileStanding
@@ -70,8 +74,10 @@ import Testing
 
     /// Where the device paused its timer, Meridian's moving time is within 2 % of the device's timer, its timer
     /// within 1 %, and there is one segment per stretch between the device's pauses.
-    @Test(arguments: [("fit/fitparse__garmin-edge-500-activity.fit", 47), ("fit/fitparse__sample-activity.fit", 29),
-                      ("fit/sportstracker__Garmin_Edge_820-Cycling.fit", 17)])
+    @Test(arguments: [
+        ("fit/fitparse__garmin-edge-500-activity.fit", 47), ("fit/fitparse__sample-activity.fit", 29),
+        ("fit/sportstracker__Garmin_Edge_820-Cycling.fit", 17)
+    ])
     func timerAndSegmentsFollowTheDevicesPauses(path: String, segments: Int) throws {
         let summary = try Self.track(path).summary
         let timer = try #require(summary.device?.timerTime)
@@ -81,11 +87,13 @@ import Testing
     }
 
     /// Average heart rate within 1 bpm of the device's session (or laps') average on every file that has one.
-    @Test(arguments: ["fit/fitparse__2013-02-06-12-11-14.fit", "fit/fitparse__20170518-191602-1740899583.fit",
-                      "fit/fitparse__compressed-speed-distance.fit", "fit/fitparse__garmin-edge-500-activity.fit",
-                      "fit/fitparse__garmin-fenix-5-bike.fit", "fit/fitparse__garmin-fenix-5-run.fit",
-                      "fit/fitparse__garmin-fenix-5-walk.fit", "fit/fitparse__sample-activity.fit",
-                      "fit/sportstracker__Garmin_Edge_820-Cycling.fit"])
+    @Test(arguments: [
+        "fit/fitparse__2013-02-06-12-11-14.fit", "fit/fitparse__20170518-191602-1740899583.fit",
+        "fit/fitparse__compressed-speed-distance.fit", "fit/fitparse__garmin-edge-500-activity.fit",
+        "fit/fitparse__garmin-fenix-5-bike.fit", "fit/fitparse__garmin-fenix-5-run.fit",
+        "fit/fitparse__garmin-fenix-5-walk.fit", "fit/fitparse__sample-activity.fit",
+        "fit/sportstracker__Garmin_Edge_820-Cycling.fit"
+    ])
     func averageHeartRateMatchesTheDevice(_ path: String) throws {
         let recording = try Self.recording(path)
         let summary = try #require(RunImport.track(recording, name: path)).summary
@@ -102,10 +110,12 @@ import Testing
     /// file calls it "Biking": imported as that, it has those three segments. As a run (limit 12 m/s) the receiver's
     /// error burst at 07:47 is five implausible jumps in a row, which the tracker then believes without distance
     /// across them: one segment more.
-    @Test(arguments: [("fit/sportstracker__Edge705-Running-Heartrate-2Laps.tcx", Activity.ride, 3),
-                      ("fit/sportstracker__Edge705-Running-Heartrate-2Laps.tcx", .run, 4),
-                      ("gpx/sportstracker__Edge705-Running-HR-2Laps.from-tcx.gpx", .ride, 3),
-                      ("gpx/sportstracker__Edge705-Running-HR-2Laps.from-tcx.gpx", .run, 4)])
+    @Test(arguments: [
+        ("fit/sportstracker__Edge705-Running-Heartrate-2Laps.tcx", Activity.ride, 3),
+        ("fit/sportstracker__Edge705-Running-Heartrate-2Laps.tcx", .run, 4),
+        ("gpx/sportstracker__Edge705-Running-HR-2Laps.from-tcx.gpx", .ride, 3),
+        ("gpx/sportstracker__Edge705-Running-HR-2Laps.from-tcx.gpx", .run, 4)
+    ])
     func edge705RunMatchesTheDevice(path: String, activity: Activity, segments: Int) throws {
         let tracked = try Self.track(path, activity: activity)
         let summary = tracked.summary
@@ -140,7 +150,8 @@ import Testing
         var plain = 0.0
         for (a, b) in zip(recording.samples, recording.samples.dropFirst()) {
             guard let from = a.coordinate, let to = b.coordinate,
-                  !recording.pauses.contains(where: { $0.start == a.time }) else { continue }
+                !recording.pauses.contains(where: { $0.start == a.time })
+            else { continue }
             plain += Geodesic.wgs84.distance(from, to)
         }
         #expect(summary.distance <= plain && summary.distance >= 0.95 * plain, "\(summary.distance) m vs \(plain) m")

@@ -1,5 +1,6 @@
 import Foundation
 import MeridianCore
+
 @testable import RunTracker
 
 /// Builds synthetic fixes from positions given in metres east/north of an origin.
@@ -15,9 +16,12 @@ struct SyntheticTrack {
         return try! Geodesic.wgs84.direct(from: origin, bearing: bearing, distance: distance).destination
     }
 
-    static func fix(second: Double, east: Double, north: Double, speed: Double? = nil, accuracy: Double? = 5,
-                    altitude: Double? = nil) -> Fix {
-        Fix(time: start.addingTimeInterval(second), coordinate: coordinate(east: east, north: north),
+    static func fix(
+        second: Double, east: Double, north: Double, speed: Double? = nil, accuracy: Double? = 5,
+        altitude: Double? = nil
+    ) -> Fix {
+        Fix(
+            time: start.addingTimeInterval(second), coordinate: coordinate(east: east, north: north),
             altitudeMSL: altitude, speed: speed, horizontalAccuracy: accuracy, mode: .threeD, providerID: "test")
     }
 
@@ -74,7 +78,8 @@ struct GPSNoise {
 extension RunEngine {
     /// A run started at the synthetic start time.
     static func test(_ activity: Activity = .run, settings: TrackerSettings = TrackerSettings()) -> RunEngine {
-        RunEngine(runID: "test-run", name: "Test", activity: activity, startedAt: SyntheticTrack.start, settings: settings)
+        RunEngine(
+            runID: "test-run", name: "Test", activity: activity, startedAt: SyntheticTrack.start, settings: settings)
     }
 
     mutating func feedAll(_ fixes: [Fix]) -> [TrackPoint] {

@@ -1,6 +1,7 @@
 import Foundation
 import MeridianCore
 import Testing
+
 @testable import RunTracker
 
 /// Synthetic tracks with known truth through the pure tracking engine.
@@ -15,8 +16,9 @@ import Testing
             let truth = SyntheticTrack.oval(at: min(4000, Double(second) * speed))
             let error = noise.next()
             let reported = second * Int(speed) >= 4000 ? 0 : speed + speedNoise.gaussian(sigma: 0.15)
-            return SyntheticTrack.fix(second: Double(second), east: truth.east + error.east, north: truth.north + error.north,
-                                      speed: reportSpeed ? max(0, reported) : nil, accuracy: 4 + Double(second % 3))
+            return SyntheticTrack.fix(
+                second: Double(second), east: truth.east + error.east, north: truth.north + error.north,
+                speed: reportSpeed ? max(0, reported) : nil, accuracy: 4 + Double(second % 3))
         }
     }
 
@@ -37,8 +39,9 @@ import Testing
             let radius = Double.random(in: 5...10, using: &random)
             let bearing = Double.random(in: 0..<(2 * .pi), using: &random)
             let speed = reportSpeed ? abs(random.gaussian(sigma: 0.15)) : nil
-            return SyntheticTrack.fix(second: Double(second), east: radius * sin(bearing), north: radius * cos(bearing),
-                                      speed: speed, accuracy: 8)
+            return SyntheticTrack.fix(
+                second: Double(second), east: radius * sin(bearing), north: radius * cos(bearing),
+                speed: speed, accuracy: 8)
         }
     }
 
@@ -79,7 +82,9 @@ import Testing
         // A slow logger or smart recording: one fix every 15–25 s at a steady 3 m/s for an hour.
         var random = SeededRandom(seed: 5)
         var seconds: [Double] = [0]
-        while seconds[seconds.count - 1] < 3600 { seconds.append(seconds[seconds.count - 1] + Double(Int.random(in: 15...25, using: &random))) }
+        while seconds[seconds.count - 1] < 3600 {
+            seconds.append(seconds[seconds.count - 1] + Double(Int.random(in: 15...25, using: &random)))
+        }
         let fixes = seconds.map { SyntheticTrack.fix(second: $0, east: $0 * 3, north: 0, speed: reportSpeed ? 3 : nil) }
         var engine = RunEngine.test()
         let points = engine.feedAll(fixes)
@@ -96,7 +101,9 @@ import Testing
         settings.profiles[.run]?.autoPause = false
         var fixes = Self.straightRun(at: (0...60).map(Double.init))
         fixes.append(SyntheticTrack.fix(second: 360, east: 210, north: 15, speed: nil))
-        fixes += (361...420).map { SyntheticTrack.fix(second: Double($0), east: 210 + Double($0 - 360) * 3.5, north: 15, speed: 3.5) }
+        fixes += (361...420).map {
+            SyntheticTrack.fix(second: Double($0), east: 210 + Double($0 - 360) * 3.5, north: 15, speed: 3.5)
+        }
         var engine = RunEngine.test(settings: settings)
         let points = engine.feedAll(fixes)
         #expect(points.first { $0.time == SyntheticTrack.start.addingTimeInterval(360) }?.rejection == .stationaryDrift)
@@ -134,7 +141,9 @@ import Testing
     @Test func persistentJumpIsBelievedAfterFiveFixesWithoutDistance() {
         // The receiver jumps 2 km and stays there: after five rejections it starts a new segment.
         var fixes: [Fix] = []
-        for second in 0...100 { fixes.append(SyntheticTrack.fix(second: Double(second), east: Double(second) * 3, north: 0, speed: 3)) }
+        for second in 0...100 {
+            fixes.append(SyntheticTrack.fix(second: Double(second), east: Double(second) * 3, north: 0, speed: 3))
+        }
         for second in 101...200 {
             fixes.append(SyntheticTrack.fix(second: Double(second), east: Double(second) * 3, north: 2000, speed: 3))
         }
@@ -147,8 +156,10 @@ import Testing
 
     /// Walks at 1.4 m/s (speed reported, 1 Hz) with stops of 60 s, 20 s and 120 s.
     @Test func walkWithStopsAutoPausesAndCountsMovingTimeExactly() throws {
-        let phases: [(moving: Bool, seconds: Int)] = [(true, 300), (false, 60), (true, 200), (false, 20), (true, 100),
-                                                      (false, 120), (true, 100)]
+        let phases: [(moving: Bool, seconds: Int)] = [
+            (true, 300), (false, 60), (true, 200), (false, 20), (true, 100),
+            (false, 120), (true, 100)
+        ]
         var fixes: [Fix] = []
         var second = 0
         var east = 0.0
@@ -159,8 +170,10 @@ import Testing
                 second += 1
                 if phase.moving { east += 1.4 }
                 let error = noise.next()
-                fixes.append(SyntheticTrack.fix(second: Double(second), east: east + error.east, north: error.north,
-                                                speed: phase.moving ? 1.4 : 0))
+                fixes.append(
+                    SyntheticTrack.fix(
+                        second: Double(second), east: east + error.east, north: error.north,
+                        speed: phase.moving ? 1.4 : 0))
             }
         }
         var engine = RunEngine.test(.walk)
@@ -189,8 +202,10 @@ import Testing
         // 300 s flat with ±2 m altitude noise, then 300 s climbing 50 m, then 300 s flat again.
         for second in 0..<900 {
             let climb = min(50, max(0, Double(second - 300) / 300 * 50))
-            fixes.append(SyntheticTrack.fix(second: Double(second), east: Double(second) * 3, north: 0, speed: 3,
-                                            altitude: 500 + climb + random.gaussian(sigma: 1.0)))
+            fixes.append(
+                SyntheticTrack.fix(
+                    second: Double(second), east: Double(second) * 3, north: 0, speed: 3,
+                    altitude: 500 + climb + random.gaussian(sigma: 1.0)))
         }
         _ = engine.feedAll(fixes)
         #expect(abs(engine.state.ascent - 50) < 5, "ascent \(engine.state.ascent)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RunTracker
 
 /// VDOT and race predictions against Daniels' published VDOT table, and Riegel's formula.
@@ -19,7 +20,7 @@ struct VdotTests {
         40: ["6:35", "24:08", "50:03", "1:50:59", "3:49:45"],
         50: ["5:24", "19:57", "41:21", "1:31:35", "3:10:49"],
         60: ["4:35", "17:03", "35:22", "1:18:09", "2:43:25"],
-        70: ["4:00", "14:55", "31:00", "1:08:21", "2:23:10"],
+        70: ["4:00", "14:55", "31:00", "1:08:21", "2:23:10"]
     ]
 
     static func seconds(_ text: String) -> Double {
@@ -32,7 +33,9 @@ struct VdotTests {
             for (distance, text) in zip(Self.distances, times) {
                 let tabulated = Self.seconds(text)
                 let predicted = try #require(DanielsGilbert.raceTime(distance: distance, vdot: vdot))
-                #expect(abs(predicted - tabulated) / tabulated < 0.01, "VDOT \(vdot), \(distance) m: \(predicted) s, table \(tabulated) s")
+                #expect(
+                    abs(predicted - tabulated) / tabulated < 0.01,
+                    "VDOT \(vdot), \(distance) m: \(predicted) s, table \(tabulated) s")
                 // And the other way: the table's time gives back its VDOT within 1 %.
                 let back = try #require(DanielsGilbert.vdot(distance: distance, time: tabulated))
                 #expect(abs(back - vdot) / vdot < 0.01, "\(distance) m in \(text): VDOT \(back)")
@@ -48,7 +51,9 @@ struct VdotTests {
         #expect(abs(Riegel.time(over: 21_097.5, from: 5000, time: 1200) - 5520.2) < 0.1)
     }
 
-    @Test("threshold speed is the pace a runner of the VDOT holds for an hour: at VDOT 60 between the table's 10 km and half marathon paces")
+    @Test(
+        "threshold speed is the pace a runner of the VDOT holds for an hour: at VDOT 60 between the table's 10 km and half marathon paces"
+    )
     func threshold() throws {
         let speed = try #require(DanielsGilbert.thresholdSpeed(vdot: 60))
         // Table, VDOT 60: 10 km in 35:22 (212.2 s/km), half marathon in 1:18:09 (222.3 s/km); the hour lies between.

@@ -14,22 +14,22 @@ struct BackupRestoreTests {
     static func writeConfig(_ directory: URL, database: String, port: Int) throws -> String {
         let config = directory.appendingPathComponent("serve.yaml")
         try """
-            http:
-              port: \(port)
-              token: \(token)
-            store:
-              path: \(database)
-            providers:
-              - id: replay
-                type: replay
-                file: \(TestData.repositoryRoot.appendingPathComponent("Config/samples/sample-run.nmea").path)
-                speed: 10
-                loop: true
-                retime: true
-            consumers:
-              - type: run-tracker
-              - type: flyers
-            """.write(to: config, atomically: true, encoding: .utf8)
+        http:
+          port: \(port)
+          token: \(token)
+        store:
+          path: \(database)
+        providers:
+          - id: replay
+            type: replay
+            file: \(TestData.repositoryRoot.appendingPathComponent("Config/samples/sample-run.nmea").path)
+            speed: 10
+            loop: true
+            retime: true
+        consumers:
+          - type: run-tracker
+          - type: flyers
+        """.write(to: config, atomically: true, encoding: .utf8)
         return config.path
     }
 
@@ -52,7 +52,8 @@ struct BackupRestoreTests {
     static func flyerCSV(_ count: Int, in directory: URL) throws -> String {
         var csv = "id,title,lat,lon,category\n"
         for index in 0..<count {
-            csv += "f\(index),Flyer \(index),\(47 + Double(index % 1000) / 1000),\(1 + Double(index / 1000) / 1000),sale\n"
+            csv +=
+                "f\(index),Flyer \(index),\(47 + Double(index % 1000) / 1000),\(1 + Double(index / 1000) / 1000),sale\n"
         }
         let file = directory.appendingPathComponent("flyers.csv")
         try csv.write(to: file, atomically: true, encoding: .utf8)
@@ -75,7 +76,8 @@ struct BackupRestoreTests {
 
         let flyers = 100_000
         let csv = try Self.flyerCSV(flyers, in: directory)
-        let importer = try ManagedProcess(MeridianBinary.path, ["flyers", "import", csv, "--db", database], currentDirectory: directory)
+        let importer = try ManagedProcess(
+            MeridianBinary.path, ["flyers", "import", csv, "--db", database], currentDirectory: directory)
         defer { importer.stop() }
         var backups = 0
         var takenDuringImport = 0
@@ -110,7 +112,8 @@ struct BackupRestoreTests {
         let directory = try TestData.temporaryDirectory("backup-kill")
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("large.sqlite").path
-        _ = try Self.sqlite("""
+        _ = try Self.sqlite(
+            """
             CREATE TABLE filler (data BLOB NOT NULL);
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4096)
             INSERT INTO filler SELECT randomblob(65536) FROM n;
@@ -118,7 +121,8 @@ struct BackupRestoreTests {
         let before = try Self.digest(database)
         let destination = directory.appendingPathComponent("copy.sqlite").path
 
-        let backup = try ManagedProcess(MeridianBinary.path, ["backup", destination, "--db", database], currentDirectory: directory)
+        let backup = try ManagedProcess(
+            MeridianBinary.path, ["backup", destination, "--db", database], currentDirectory: directory)
         try await ManagedProcess.waitUntil(timeout: 30, "the backup to start writing") {
             FileManager.default.fileExists(atPath: StoreBackup.partialPath(for: destination)) || !backup.isRunning
         }
@@ -180,6 +184,7 @@ struct BackupRestoreTests {
         let url = "postgres://meridian@localhost/flyers"
         let answer = try MeridianBinary.run(["backup", "flyers.dump", "--db", url])
         #expect(answer.status == 1)
-        #expect(answer.stderr.contains("pg_dump --format=custom --file=meridian-flyers.dump \(url)"), "\(answer.stderr)")
+        #expect(
+            answer.stderr.contains("pg_dump --format=custom --file=meridian-flyers.dump \(url)"), "\(answer.stderr)")
     }
 }

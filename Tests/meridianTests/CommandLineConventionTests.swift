@@ -9,7 +9,9 @@ struct CommandLineConventionTests {
     /// A flyer database holding the Opera House, made through the binary.
     static func flyerDatabase(in directory: URL) throws -> String {
         let db = directory.appendingPathComponent("flyers.sqlite").path
-        let add = try MeridianBinary.run(["flyers", "add", "--title", "Opera House", "--at", "-33.8568,151.2153", "--id", "opera", "--db", db])
+        let add = try MeridianBinary.run([
+            "flyers", "add", "--title", "Opera House", "--at", "-33.8568,151.2153", "--id", "opera", "--db", db
+        ])
         try #require(add.status == 0, "\(add.stderr)")
         return db
     }
@@ -31,10 +33,13 @@ struct CommandLineConventionTests {
         #expect(word.status == 2 && !word.stderr.contains("unknown option"), "\(word.stderr)")
     }
 
-    @Test("read-only commands create no database; they say there is none and where they looked", arguments: [
-        ["runs", "list"], ["runs", "records"], ["runs", "stats"], ["runs", "show", "r1"],
-        ["flyers", "list"], ["flyers", "near", "48,2"], ["flyers", "export"], ["flyers", "get", "x"], ["maplink", "--flyer", "x"],
-    ])
+    @Test(
+        "read-only commands create no database; they say there is none and where they looked",
+        arguments: [
+            ["runs", "list"], ["runs", "records"], ["runs", "stats"], ["runs", "show", "r1"],
+            ["flyers", "list"], ["flyers", "near", "48,2"], ["flyers", "export"], ["flyers", "get", "x"],
+            ["maplink", "--flyer", "x"]
+        ])
     func readOnlyCommandsCreateNothing(arguments: [String]) throws {
         let directory = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -43,11 +48,16 @@ struct CommandLineConventionTests {
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("there is no database at \(db) (from --db)"), "\(result.stderr)")
         // MeridianCLI knows no plugin's commands: the hint points at the shell's help, which lists them.
-        #expect(result.stderr.contains("meridian help lists each plugin's commands") && !result.stderr.contains("import FILE"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains("meridian help lists each plugin's commands")
+                && !result.stderr.contains("import FILE"),
+            "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
-        let environment = try MeridianBinary.run(arguments, environment: ["MERIDIAN_DB": db, "MERIDIAN_FLYERS_DB": db], in: directory)
-        #expect(environment.status == 1 && environment.stderr.contains("there is no database at \(db) (from MERIDIAN_"), "\(environment.stderr)")
+        let environment = try MeridianBinary.run(
+            arguments, environment: ["MERIDIAN_DB": db, "MERIDIAN_FLYERS_DB": db], in: directory)
+        #expect(
+            environment.status == 1 && environment.stderr.contains("there is no database at \(db) (from MERIDIAN_"),
+            "\(environment.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
@@ -60,7 +70,9 @@ struct CommandLineConventionTests {
         #expect(missing.status == 1 && missing.stderr.contains("no flyer with id 'nope'"), "\(missing.stderr)")
         for kind in ["distance", "duration", "speed"] {
             let negative = try MeridianBinary.run(["format", kind, "-5"])
-            #expect(negative.status == 2 && negative.stderr.contains("negative") && negative.stdout.isEmpty, "\(kind): \(negative.stdout)\(negative.stderr)")
+            #expect(
+                negative.status == 2 && negative.stderr.contains("negative") && negative.stdout.isEmpty,
+                "\(kind): \(negative.stdout)\(negative.stderr)")
         }
         let zero = try MeridianBinary.run(["format", "distance", "--", "0"])
         #expect(zero.status == 0 && zero.stdout == "0 m\n", "\(zero.stdout)\(zero.stderr)")
@@ -68,11 +80,15 @@ struct CommandLineConventionTests {
         let config = directory.appendingPathComponent("token.yaml")
         try "http:\n  token: short-token\n".write(to: config, atomically: true, encoding: .utf8)
         let short = try MeridianBinary.run(["config", "check", config.path])
-        #expect(short.status == 2 && short.stderr.contains("http.token") && short.stderr.contains("at least 16"), "\(short.stderr)")
+        #expect(
+            short.status == 2 && short.stderr.contains("http.token") && short.stderr.contains("at least 16"),
+            "\(short.stderr)")
         try "units: metric\n".write(to: config, atomically: true, encoding: .utf8)
-        let environment = try MeridianBinary.run(["config", "check", config.path], environment: ["MERIDIAN_TOKEN": "s3cret"])
+        let environment = try MeridianBinary.run(
+            ["config", "check", config.path], environment: ["MERIDIAN_TOKEN": "s3cret"])
         #expect(environment.status == 2 && environment.stderr.contains("MERIDIAN_TOKEN"), "\(environment.stderr)")
-        let long = try MeridianBinary.run(["config", "check", config.path], environment: ["MERIDIAN_TOKEN": "0123456789abcdef"])
+        let long = try MeridianBinary.run(
+            ["config", "check", config.path], environment: ["MERIDIAN_TOKEN": "0123456789abcdef"])
         #expect(long.status == 0, "\(long.stderr)")
     }
 
@@ -83,20 +99,29 @@ struct CommandLineConventionTests {
         let config = directory.appendingPathComponent("typo.yaml")
         try "provider:\n  - {id: a, type: replay, file: x.nmea}\n".write(to: config, atomically: true, encoding: .utf8)
         let typo = try MeridianBinary.run(["config", "check", config.path])
-        #expect(typo.status == 2 && typo.stderr.contains("unknown key 'provider'; did you mean 'providers'?"), "\(typo.stderr)")
+        #expect(
+            typo.status == 2 && typo.stderr.contains("unknown key 'provider'; did you mean 'providers'?"),
+            "\(typo.stderr)")
         try "bogus: 1\n".write(to: config, atomically: true, encoding: .utf8)
         let unknown = try MeridianBinary.run(["config", "check", config.path])
-        #expect(unknown.stderr.contains("expected one of: consumers, http, log_level, providers, store, time_zone, units, web"), "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains(
+                "expected one of: consumers, http, log_level, providers, store, time_zone, units, web"),
+            "\(unknown.stderr)")
     }
 
     @Test("JSON numbers are rounded to what they mean: bearings 2 decimals, metres 2, coordinates 7, speeds 3")
     func jsonNumbers() throws {
         let distance = try MeridianBinary.run(["distance", "47.3,8.5", "47.362,8.6", "--json"])
-        #expect(distance.stdout == #"{"final_bearing":47.67,"initial_bearing":47.6,"meters":10229.58}"# + "\n", "\(distance.stdout)")
+        #expect(
+            distance.stdout == #"{"final_bearing":47.67,"initial_bearing":47.6,"meters":10229.58}"# + "\n",
+            "\(distance.stdout)")
         let replay = try MeridianBinary.run(["replay", "Config/samples/sample-run.nmea", "--json"])
         let first = replay.stdout.split(separator: "\n").first.map(String.init)
-        #expect(first == #"{"time":"2024-05-04T07:30:00.000Z","lat":47.36737,"lon":8.5500083,"alt_hae":459.6,"alt_msl":412.3,"speed":2,"track":71.4,"mode":3,"quality":"gps","eph":3.63,"epv":5.45,"satellites_used":10}"#,
-                "\(first ?? replay.stderr)")
+        #expect(
+            first
+                == #"{"time":"2024-05-04T07:30:00.000Z","lat":47.36737,"lon":8.5500083,"alt_hae":459.6,"alt_msl":412.3,"speed":2,"track":71.4,"mode":3,"quality":"gps","eph":3.63,"epv":5.45,"satellites_used":10}"#,
+            "\(first ?? replay.stderr)")
     }
 
     @Test("store check --full on a sound flyer store reports it healthy and prints no SQL errors")
@@ -105,7 +130,9 @@ struct CommandLineConventionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = try Self.flyerDatabase(in: directory)
         let check = try MeridianBinary.run(["store", "check", "--full", "--db", db])
-        #expect(check.status == 0 && check.stdout.contains(": ok (integrity_check, rtreecheck, CheckSpatialIndex"), "\(check.stdout)")
+        #expect(
+            check.status == 0 && check.stdout.contains(": ok (integrity_check, rtreecheck, CheckSpatialIndex"),
+            "\(check.stdout)")
         #expect(check.stderr.isEmpty, "\(check.stderr)")
     }
 }

@@ -68,7 +68,9 @@ struct ConnectionLimitsTests {
         let served = try await ServedInstance()
         defer { served.stop() }
         let socket = try TestSocket(port: served.client.port)
-        try await socket.send("POST /v1/flyers HTTP/1.1\r\nHost: 127.0.0.1\r\n\(served.authorization)Content-Type: application/json\r\nContent-Length: 20000000\r\n\r\n")
+        try await socket.send(
+            "POST /v1/flyers HTTP/1.1\r\nHost: 127.0.0.1\r\n\(served.authorization)Content-Type: application/json\r\nContent-Length: 20000000\r\n\r\n"
+        )
         try await socket.send(String(repeating: " ", count: 4096))
         let (data, closed) = try await socket.readUntilClosed(timeout: 10)
         let response = try HTTPTestClient.parse(data)
@@ -82,7 +84,9 @@ struct ConnectionLimitsTests {
         let served = try await ServedInstance()
         defer { served.stop() }
         let socket = try TestSocket(port: served.client.port)
-        try await socket.send("POST /v1/flyers HTTP/1.1\r\nHost: 127.0.0.1\r\n\(served.authorization)Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n")
+        try await socket.send(
+            "POST /v1/flyers HTTP/1.1\r\nHost: 127.0.0.1\r\n\(served.authorization)Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n"
+        )
         let (data, closed) = try await socket.readUntilClosed(timeout: 10)
         let response = try HTTPTestClient.parse(data)
         #expect(response.status == 400, "\(response.text)")
@@ -94,7 +98,10 @@ struct ConnectionLimitsTests {
     func malformedRequest() async throws {
         let served = try await ServedInstance()
         defer { served.stop() }
-        for request in ["GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon here\r\n\r\n", "GET /he alth HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"] {
+        for request in [
+            "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon here\r\n\r\n",
+            "GET /he alth HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        ] {
             let socket = try TestSocket(port: served.client.port)
             try await socket.send(request)
             let (data, _) = try await socket.readUntilClosed(timeout: 10)
@@ -139,17 +146,22 @@ struct ConnectionLimitsTests {
         let open = try await served.client.request("GET", "/health")
         #expect(open.status == 200)
         #expect(Set(try open.json().keys) == ["status", "version", "uptime_s"])
-        let full = try await HTTPTestClient(port: served.client.port, headers: ["Authorization": "Bearer s3cret-token-0123"]).request("GET", "/health")
+        let full = try await HTTPTestClient(
+            port: served.client.port, headers: ["Authorization": "Bearer s3cret-token-0123"]
+        ).request("GET", "/health")
         #expect(try full.json()["providers"] as? Int == 1)
     }
 
     @Test("http.protect_health puts /health behind the token too")
     func protectedHealth() async throws {
-        let served = try await ServedInstance(extraEnvironment: ["MERIDIAN_TOKEN": "s3cret-token-0123"], http: ["protect_health: true"])
+        let served = try await ServedInstance(
+            extraEnvironment: ["MERIDIAN_TOKEN": "s3cret-token-0123"], http: ["protect_health: true"])
         defer { served.stop() }
         let denied = try await served.client.request("GET", "/health")
         #expect(denied.status == 401)
-        let allowed = try await HTTPTestClient(port: served.client.port, headers: ["Authorization": "Bearer s3cret-token-0123"]).request("GET", "/health")
+        let allowed = try await HTTPTestClient(
+            port: served.client.port, headers: ["Authorization": "Bearer s3cret-token-0123"]
+        ).request("GET", "/health")
         #expect(allowed.status == 200)
     }
 
@@ -179,8 +191,11 @@ struct BadInputTests {
     func wrongContentType() async throws {
         let served = try await ServedInstance()
         defer { served.stop() }
-        for (method, path) in [("POST", "/v1/runs"), ("POST", "/v1/flyers"), ("PUT", "/v1/flyers/x"), ("PATCH", "/v1/runs/x")] {
-            let answer = try await served.client.request(method, path, body: Data("name=x".utf8), contentType: "application/x-www-form-urlencoded")
+        for (method, path) in [
+            ("POST", "/v1/runs"), ("POST", "/v1/flyers"), ("PUT", "/v1/flyers/x"), ("PATCH", "/v1/runs/x")
+        ] {
+            let answer = try await served.client.request(
+                method, path, body: Data("name=x".utf8), contentType: "application/x-www-form-urlencoded")
             #expect(answer.status == 415, "\(method) \(path): \(answer.text)")
             #expect(try answer.error().message.contains("application/json"))
         }
@@ -190,8 +205,10 @@ struct BadInputTests {
     func unknownQueryParameters() async throws {
         let served = try await ServedInstance()
         defer { served.stop() }
-        for (path, name) in [("/v1/flyers?limt=5", "limt"), ("/v1/runs?limit=5&limit=6", "limit"), ("/v1/position?x=1", "x"),
-                             ("/v1/flyers/nearby?lat=1&lon=2&radius=5", "radius")] {
+        for (path, name) in [
+            ("/v1/flyers?limt=5", "limt"), ("/v1/runs?limit=5&limit=6", "limit"), ("/v1/position?x=1", "x"),
+            ("/v1/flyers/nearby?lat=1&lon=2&radius=5", "radius")
+        ] {
             let answer = try await served.client.request("GET", path)
             #expect(answer.status == 400, "\(path): \(answer.text)")
             #expect(try answer.error().message.contains("'\(name)'"), "\(path): \(answer.text)")
@@ -209,11 +226,13 @@ struct BadInputTests {
             ("POST", "/v1/flyers", "\u{FFFF}\u{0}"), ("PATCH", "/v1/runs/x", #"{"name": 5}"#),
             ("GET", "/v1/flyers?limit=\(huge)", nil), ("GET", "/v1/flyers/nearby?lat=1e999&lon=0", nil),
             ("GET", "/v1/runs?cursor=\(huge)", nil), ("GET", "/v1/runs/x/route.svg?width=-\(huge)", nil),
-            ("GET", "/v1/maplinks?to=\(huge),\(huge)", nil), ("GET", "/v1/flyers/nearby?at=\(huge)", nil),
+            ("GET", "/v1/maplinks?to=\(huge),\(huge)", nil), ("GET", "/v1/flyers/nearby?at=\(huge)", nil)
         ]
         for (method, path, body) in cases {
             let answer = try await served.client.request(method, path, body: body.map { Data($0.utf8) })
-            #expect((400..<500).contains(answer.status), "\(method) \(path.prefix(80)) \(body ?? ""): \(answer.status) \(answer.text.prefix(200))")
+            #expect(
+                (400..<500).contains(answer.status),
+                "\(method) \(path.prefix(80)) \(body ?? ""): \(answer.status) \(answer.text.prefix(200))")
             #expect(!(try answer.error().code).isEmpty)
         }
     }

@@ -23,13 +23,15 @@ struct CoreCommandsTests {
         #expect(one.status == 2 && one.stderr.contains("two points"))
     }
 
-    @Test("format shows Meridian's rules", arguments: [
-        (["format", "distance", "999.96"], "1.0 km"),
-        (["format", "distance", "1609.344", "--units", "imperial"], "1.0 mi"),
-        (["format", "pace", "299.6"], "5:00 /km"),
-        (["format", "pace", "-1"], "--:-- /km"),
-        (["format", "duration", "3661"], "1:01:01"),
-    ])
+    @Test(
+        "format shows Meridian's rules",
+        arguments: [
+            (["format", "distance", "999.96"], "1.0 km"),
+            (["format", "distance", "1609.344", "--units", "imperial"], "1.0 mi"),
+            (["format", "pace", "299.6"], "5:00 /km"),
+            (["format", "pace", "-1"], "--:-- /km"),
+            (["format", "duration", "3661"], "1:01:01")
+        ])
     func format(arguments: [String], expected: String) throws {
         let result = try MeridianBinary.run(arguments)
         #expect(result.status == 0, "\(result.stderr)")
@@ -43,11 +45,13 @@ struct CoreCommandsTests {
         #expect(result.stdout.contains("Config/meridian.yaml: OK"))
     }
 
-    @Test("config check: exit 2 and the located error", arguments: [
-        ("http:\n  prot: 80\n", "bad.yaml:2: http.prot: unknown key 'prot'; did you mean 'port'?"),
-        ("providers:\n  - {id: x, type: teleport}\n", "providers[0].type: unknown provider type 'teleport'"),
-        ("units: [metric\n", "not valid YAML"),
-    ])
+    @Test(
+        "config check: exit 2 and the located error",
+        arguments: [
+            ("http:\n  prot: 80\n", "bad.yaml:2: http.prot: unknown key 'prot'; did you mean 'port'?"),
+            ("providers:\n  - {id: x, type: teleport}\n", "providers[0].type: unknown provider type 'teleport'"),
+            ("units: [metric\n", "not valid YAML")
+        ])
     func configCheckErrors(yaml: String, expected: String) throws {
         let directory = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

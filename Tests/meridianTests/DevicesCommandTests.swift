@@ -16,9 +16,11 @@ struct DevicesCommandTests {
             """
         }
         defer { served.stop() }
-        let db = served.directory.appendingPathComponent("meridian.sqlite").path   // ServedInstance's MERIDIAN_DB
+        let db = served.directory.appendingPathComponent("meridian.sqlite").path  // ServedInstance's MERIDIAN_DB
         let name = "Zoë's 📱"
-        let added = try MeridianBinary.run(["devices", "add", name, "--db", db, "--json", "--url", "https://m.example.net"])
+        let added = try MeridianBinary.run([
+            "devices", "add", name, "--db", db, "--json", "--url", "https://m.example.net"
+        ])
         #expect(added.status == 0, "\(added.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])
         let key = try #require(json["key"] as? String)
@@ -28,7 +30,8 @@ struct DevicesCommandTests {
 
         let basic = "Basic " + Data("\(name):\(key)".utf8).base64EncodedString()
         let phone = HTTPTestClient(port: served.client.port, headers: ["Authorization": basic])
-        let location = #"{"_type":"location","lat":45.5,"lon":-73.6,"tst":\#(Int(Date().timeIntervalSince1970)),"acc":6,"batt":50}"#
+        let location =
+            #"{"_type":"location","lat":45.5,"lon":-73.6,"tst":\#(Int(Date().timeIntervalSince1970)),"acc":6,"batt":50}"#
         let posted = try await phone.request("POST", "/v1/feeds/owntracks", body: Data(location.utf8))
         #expect(posted.status == 200 && posted.text == "[]", "\(posted.status) \(posted.text)")
         #expect(try await served.provider("phones/\(name)")?["battery"] as? Double == 0.5)

@@ -11,7 +11,9 @@ struct ErrorFloodTests {
         for index in 0..<3000 {
             if index % 150 == 0 {
                 let second = index / 150
-                lines.append(#"{"class":"TPV","mode":3,"time":"2024-05-01T07:00:\#(second < 10 ? "0" : "")\#(second).000Z","lat":48.1,"lon":11.5}"#)
+                lines.append(
+                    #"{"class":"TPV","mode":3,"time":"2024-05-01T07:00:\#(second < 10 ? "0" : "")\#(second).000Z","lat":48.1,"lon":11.5}"#
+                )
             }
             lines.append(#"{"class":"TPV","mode":3,"time":broken \#(index)"#)
         }
@@ -31,7 +33,9 @@ struct ErrorFloodTests {
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count <= 8, "\(lines.count) lines on stderr")
         #expect(lines.first?.contains("flooded.json:3:") == true, "\(result.stderr)")
-        #expect(result.stderr.contains("3000 problems") && result.stderr.contains("the first 5 are shown"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("3000 problems") && result.stderr.contains("the first 5 are shown"),
+            "\(result.stderr)")
     }
 
     @Test("the replay provider logs the first errors and one summary per pass")

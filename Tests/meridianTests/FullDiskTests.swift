@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import MeridianTesting
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `meridian serve` with its store on a disk that fills up (a small tmpfs): an import the disk refuses is a 503
 /// `storage_full`, leaves no space taken behind, and the store takes the same import once there is room again.
@@ -12,17 +13,23 @@ struct FullDiskTests {
     /// Bytes free for this process on the file system holding `path`.
     static func freeBytes(_ path: String) throws -> Int {
         var stats = statvfs()
-        guard statvfs(path, &stats) == 0 else { throw TestSupportError("statvfs \(path): \(String(cString: strerror(errno)))") }
+        guard statvfs(path, &stats) == 0 else {
+            throw TestSupportError("statvfs \(path): \(String(cString: strerror(errno)))")
+        }
         return Int(stats.f_bavail) * Int(stats.f_frsize)
     }
 
     static func run(_ command: String, _ arguments: [String]) throws {
         let process = try ManagedProcess(command, arguments)
         process.waitUntilExit()
-        guard process.exitStatus == 0 else { throw TestSupportError("\(command) \(arguments.joined(separator: " ")): \(process.output())") }
+        guard process.exitStatus == 0 else {
+            throw TestSupportError("\(command) \(arguments.joined(separator: " ")): \(process.output())")
+        }
     }
 
-    @Test("an import the full disk refuses is a 503 storage_full and leaves no space taken", .enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+    @Test(
+        "an import the full disk refuses is a 503 storage_full and leaves no space taken",
+        .enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
     func refusedImportLeavesNothingBehind() async throws {
         let disk = try TestData.temporaryDirectory("meridian-full")
         try Self.run("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", disk.path])
@@ -41,7 +48,8 @@ struct FullDiskTests {
         try Data(count: try Self.freeBytes(disk.path) - 300_000).write(to: filler)
         let freeBefore = try Self.freeBytes(disk.path)
 
-        let refused = try await served.client.request("POST", "/v1/runs/import", body: fit, contentType: "application/octet-stream")
+        let refused = try await served.client.request(
+            "POST", "/v1/runs/import", body: fit, contentType: "application/octet-stream")
         #expect(refused.status == 503, "\(refused.text)")
         let error = try #require(try refused.json()["error"] as? [String: Any])
         #expect(error["code"] as? String == "storage_full", "\(refused.text)")
@@ -53,7 +61,8 @@ struct FullDiskTests {
         #expect((try list.json()["runs"] as? [Any])?.isEmpty == true, "\(list.text)")
 
         try FileManager.default.removeItem(at: filler)
-        let accepted = try await served.client.request("POST", "/v1/runs/import", body: fit, contentType: "application/octet-stream")
+        let accepted = try await served.client.request(
+            "POST", "/v1/runs/import", body: fit, contentType: "application/octet-stream")
         #expect(accepted.status == 201, "\(accepted.text)")
     }
 }

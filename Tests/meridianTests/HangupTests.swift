@@ -10,10 +10,13 @@ struct HangupTests {
         let served = try await ServedInstance { _ in "http:\n  port: 0\nlog_level: info\n" }
         defer { served.stop() }
         let config = served.directory.appendingPathComponent("meridian.yaml")
-        try "http:\n  port: \(served.client.port)\nlog_level: warning\n".write(to: config, atomically: true, encoding: .utf8)
+        try "http:\n  port: \(served.client.port)\nlog_level: warning\n".write(
+            to: config, atomically: true, encoding: .utf8)
         served.process.send(SIGHUP)
         try await ManagedProcess.waitUntil(timeout: 20, "the reload to be logged") {
-            guard served.process.isRunning else { throw TestSupportError("meridian serve exited on SIGHUP: \(served.process.output())") }
+            guard served.process.isRunning else {
+                throw TestSupportError("meridian serve exited on SIGHUP: \(served.process.output())")
+            }
             return served.process.output().contains("SIGHUP: reloaded logging")
         }
         #expect(served.process.output().contains("log level info → warning"), "\(served.process.output())")

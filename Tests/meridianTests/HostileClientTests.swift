@@ -7,7 +7,9 @@ import Testing
 /// leave (or are left by the service stopping) while a long import runs; over real sockets.
 @Suite("Hostile clients of meridian serve")
 struct HostileClientTests {
-    @Test("connections over http.max_connections are answered 503 too_many_connections and closed; a freed place is used again")
+    @Test(
+        "connections over http.max_connections are answered 503 too_many_connections and closed; a freed place is used again"
+    )
     func connectionCap() async throws {
         let served = try await ServedInstance(http: ["max_connections: 3"])
         defer { served.stop() }
@@ -42,10 +44,13 @@ struct HostileClientTests {
         let served = try await ServedInstance(http: ["idle_timeout: 120", "body_timeout: 1", "body_min_rate: 100"])
         defer { served.stop() }
         let socket = try TestSocket(port: served.client.port)
-        try await socket.send("POST /v1/runs/import HTTP/1.1\r\nHost: 127.0.0.1\r\n\(served.authorization)Content-Type: application/gpx+xml\r\nContent-Length: 100000\r\n\r\n<")
+        try await socket.send(
+            "POST /v1/runs/import HTTP/1.1\r\nHost: 127.0.0.1\r\n\(served.authorization)Content-Type: application/gpx+xml\r\nContent-Length: 100000\r\n\r\n<"
+        )
         // Before: the connection stayed open for as long as bytes kept coming (each one restarted the idle timeout).
         let (answer, closed) = try await ConnectionLimitsTests.trickle("g", to: socket)
-        #expect(closed, "the slow body's connection was still open after 30 s: \(String(decoding: answer, as: UTF8.self))")
+        #expect(
+            closed, "the slow body's connection was still open after 30 s: \(String(decoding: answer, as: UTF8.self))")
         let response = try HTTPTestClient.parse(answer)
         #expect(response.status == 408)
         #expect(try response.error().code == "request_timeout")
@@ -55,13 +60,17 @@ struct HostileClientTests {
     /// A gzip-compressed GPX of a million one-second points (a few MB; reading it takes seconds), made on a
     /// thread of its own.
     private static func longUpload() async throws -> Data {
-        try await BlockingWork.onOwnThread { Result { try GeneratedFiles.gzip(GeneratedFiles.longGPX(points: 1_000_000), level: 1) } }.get()
+        try await BlockingWork.onOwnThread {
+            Result { try GeneratedFiles.gzip(GeneratedFiles.longGPX(points: 1_000_000), level: 1) }
+        }.get()
     }
 
     /// Sends `body` as an import and returns the open socket once all of it is sent.
     private static func startImport(_ body: Data, to served: ServedInstance) async throws -> TestSocket {
         let socket = try TestSocket(port: served.client.port)
-        try await socket.send("POST /v1/runs/import?name=long HTTP/1.1\r\nHost: 127.0.0.1\r\n\(served.authorization)Content-Type: application/gzip\r\nContent-Length: \(body.count)\r\n\r\n")
+        try await socket.send(
+            "POST /v1/runs/import?name=long HTTP/1.1\r\nHost: 127.0.0.1\r\n\(served.authorization)Content-Type: application/gzip\r\nContent-Length: \(body.count)\r\n\r\n"
+        )
         try await socket.send(body)
         return socket
     }

@@ -20,12 +20,14 @@ struct NamesAndFormatsTests {
         #expect(result.stdout == "https://maps.apple.com/search?query=Bakery&center=48.85,2.35\n")
     }
 
-    @Test("a link that cannot carry the name or the centre says so on stderr", arguments: [
-        (["--to", "48.8584,2.2945", "--name", "Tour Eiffel", "--from", "48.85,2.35"], "--name"),
-        (["--to", "48.8584,2.2945", "--name", "Tour Eiffel", "--mode", "walking"], "--name"),
-        (["--name", "Bakery", "--near", "48.85,2.35", "--style", "google"], "--near"),
-        (["--to", "48.8584,2.2945", "--name", "Tour Eiffel", "--style", "osm"], "--name"),
-    ])
+    @Test(
+        "a link that cannot carry the name or the centre says so on stderr",
+        arguments: [
+            (["--to", "48.8584,2.2945", "--name", "Tour Eiffel", "--from", "48.85,2.35"], "--name"),
+            (["--to", "48.8584,2.2945", "--name", "Tour Eiffel", "--mode", "walking"], "--name"),
+            (["--name", "Bakery", "--near", "48.85,2.35", "--style", "google"], "--near"),
+            (["--to", "48.8584,2.2945", "--name", "Tour Eiffel", "--style", "osm"], "--name")
+        ])
     func maplinkNote(arguments: [String], option: String) throws {
         let result = try MeridianBinary.run(["maplink"] + arguments)
         #expect(result.status == 0, "\(result.stderr)")
@@ -36,8 +38,10 @@ struct NamesAndFormatsTests {
     /// A database with one imported run, and its id.
     static func importedRun(in directory: URL) throws -> (db: String, id: String) {
         let db = directory.appendingPathComponent("runs.sqlite").path
-        let imported = try MeridianBinary.run(["runs", "import", TestData.url("fit/fitparse__activity-small-fenix2-run.fit").path,
-                                               "--db", db, "--json"])
+        let imported = try MeridianBinary.run([
+            "runs", "import", TestData.url("fit/fitparse__activity-small-fenix2-run.fit").path,
+            "--db", db, "--json"
+        ])
         try #require(imported.status == 0, "\(imported.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any]
         let run = try #require((report?["imported"] as? [[String: Any]])?.first)
@@ -58,21 +62,27 @@ struct NamesAndFormatsTests {
         }
     }
 
-    @Test("runs export and render refuse a file whose ending names another format", arguments: [
-        (["export", "-o", "run.kml"], "run.kml"),
-        (["export", "--format", "gpx", "-o", "run.tcx"], "does not match"),
-        (["render", "-o", "route.png"], ".svg"),
-    ])
+    @Test(
+        "runs export and render refuse a file whose ending names another format",
+        arguments: [
+            (["export", "-o", "run.kml"], "run.kml"),
+            (["export", "--format", "gpx", "-o", "run.tcx"], "does not match"),
+            (["render", "-o", "route.png"], ".svg")
+        ])
     func refusedExtension(arguments: [String], message: String) throws {
         let directory = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (db, id) = try Self.importedRun(in: directory)
         var command = ["runs"] + arguments + [id, "--db", db]
-        if let output = command.firstIndex(of: "-o") { command[output + 1] = directory.appendingPathComponent(command[output + 1]).path }
+        if let output = command.firstIndex(of: "-o") {
+            command[output + 1] = directory.appendingPathComponent(command[output + 1]).path
+        }
         let result = try MeridianBinary.run(command)
         #expect(result.status == 2)
         #expect(result.stderr.contains(message), "\(result.stderr)")
-        let written = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix("runs.sqlite") }
+        let written = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            !$0.hasPrefix("runs.sqlite")
+        }
         #expect(written.isEmpty, "\(written)")
     }
 
@@ -82,7 +92,9 @@ struct NamesAndFormatsTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("f.sqlite").path
         _ = try MeridianBinary.run(["flyers", "add", "--title", "Cat", "--at", "48.85,2.35", "--db", db])
-        let result = try MeridianBinary.run(["flyers", "export", "--format", "csv", "-o", directory.appendingPathComponent("f.geojson").path, "--db", db])
+        let result = try MeridianBinary.run([
+            "flyers", "export", "--format", "csv", "-o", directory.appendingPathComponent("f.geojson").path, "--db", db
+        ])
         #expect(result.status == 2)
         #expect(result.stderr.contains("does not match"), "\(result.stderr)")
     }

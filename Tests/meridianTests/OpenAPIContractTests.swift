@@ -17,7 +17,8 @@ struct OpenAPIContractTests {
         defer { served.stop() }
         try await served.waitForPosition()
         var checked = 0
-        for (path, item) in spec.paths.sorted(by: { $0.key < $1.key }) where !path.contains("{") && path != "/v1/events" {
+        for (path, item) in spec.paths.sorted(by: { $0.key < $1.key }) where !path.contains("{") && path != "/v1/events"
+        {
             guard let get = (item as? [String: Any])?["get"] as? [String: Any] else { continue }
             let required = ((get["parameters"] as? [[String: Any]]) ?? []).contains { $0["required"] as? Bool == true }
             guard !required else { continue }
@@ -70,24 +71,36 @@ struct OpenAPIContractTests {
             ("GET", "/v1/routes/999", "/v1/routes/{id}", 404),
             ("GET", "/v1/segments/does-not-exist", "/v1/segments/{id}", 404),
             ("DELETE", "/v1/segments/does-not-exist", "/v1/segments/{id}", 404),
-            ("GET", "/v1/segments/does-not-exist/efforts", "/v1/segments/{id}/efforts", 404),
+            ("GET", "/v1/segments/does-not-exist/efforts", "/v1/segments/{id}/efforts", 404)
         ]
         for (method, path, template, status) in cases {
             let response = try await served.client.request(method, path)
-            #expect(response.status == status, "\(method) \(path) answered \(response.status), expected \(status): \(response.text.prefix(300))")
+            #expect(
+                response.status == status,
+                "\(method) \(path) answered \(response.status), expected \(status): \(response.text.prefix(300))")
             spec.expectDocumented(response, method.lowercased(), template)
-            spec.expectMatches(try? JSONSerialization.jsonObject(with: response.body), "#/components/schemas/Error", "\(method) \(path)")
+            spec.expectMatches(
+                try? JSONSerialization.jsonObject(with: response.body), "#/components/schemas/Error",
+                "\(method) \(path)")
         }
         let invalidBodies: [(method: String, path: String, template: String, body: String)] = [
-            ("POST", "/v1/flyers", "/v1/flyers", #"{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]},"properties":{}}"#),
+            (
+                "POST", "/v1/flyers", "/v1/flyers",
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]},"properties":{}}"#
+            ),
             ("POST", "/v1/runs", "/v1/runs", #"{"activity":"swim"}"#),
             ("POST", "/v1/runs", "/v1/runs", "not json"),
             ("POST", "/v1/segments", "/v1/segments", #"{"name":"Hill","run_id":"x","from_km":0}"#),
-            ("POST", "/v1/segments", "/v1/segments", #"{"name":"Hill","run_id":"x","from_km":0,"to_km":1,"colour":"red"}"#),
+            (
+                "POST", "/v1/segments", "/v1/segments",
+                #"{"name":"Hill","run_id":"x","from_km":0,"to_km":1,"colour":"red"}"#
+            )
         ]
         for (method, path, template, body) in invalidBodies {
             let response = try await served.client.request(method, path, body: Data(body.utf8))
-            #expect(response.status == 400, "\(method) \(path) with \(body) answered \(response.status): \(response.text.prefix(300))")
+            #expect(
+                response.status == 400,
+                "\(method) \(path) with \(body) answered \(response.status): \(response.text.prefix(300))")
             spec.expectDocumented(response, method.lowercased(), template)
         }
     }
@@ -103,7 +116,8 @@ struct OpenAPIContractTests {
             {"type":"Feature","id":"contract-bakery","geometry":{"type":"Point","coordinates":[8.55,47.3674]},
              "properties":{"title":"Bakery","category":"food","radius_m":50,"valid_from":"2024-01-01"}}
             """#
-        let created = try await served.client.request("POST", "/v1/flyers", body: Data(feature.utf8), contentType: "application/geo+json")
+        let created = try await served.client.request(
+            "POST", "/v1/flyers", body: Data(feature.utf8), contentType: "application/geo+json")
         #expect(created.status == 201, "\(created.text)")
         spec.expectDocumented(created, "post", "/v1/flyers")
         #expect(try created.json()["ids"] as? [String] == ["contract-bakery"])
@@ -129,8 +143,10 @@ struct OpenAPIContractTests {
         #expect(link.status == 200, "\(link.text)")
         spec.expectDocumented(link, "get", "/v1/maplinks/flyer/{id}")
 
-        let replacement = #"{"type":"Feature","geometry":{"type":"Point","coordinates":[8.56,47.37]},"properties":{"title":"Bakery (moved)"}}"#
-        let replaced = try await served.client.request("PUT", "/v1/flyers/contract-bakery", body: Data(replacement.utf8))
+        let replacement =
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[8.56,47.37]},"properties":{"title":"Bakery (moved)"}}"#
+        let replaced = try await served.client.request(
+            "PUT", "/v1/flyers/contract-bakery", body: Data(replacement.utf8))
         #expect(replaced.status == 200, "\(replaced.text)")
         spec.expectDocumented(replaced, "put", "/v1/flyers/{id}")
 
@@ -147,7 +163,8 @@ struct OpenAPIContractTests {
         let spec = try OpenAPISpec()
         let served = try await ServedInstance()
         defer { served.stop() }
-        let started = try await served.client.request("POST", "/v1/runs", body: Data(#"{"name":"Contract","activity":"run","id":"contract-run"}"#.utf8))
+        let started = try await served.client.request(
+            "POST", "/v1/runs", body: Data(#"{"name":"Contract","activity":"run","id":"contract-run"}"#.utf8))
         #expect(started.status == 201, "\(started.text)")
         spec.expectDocumented(started, "post", "/v1/runs")
 
@@ -181,7 +198,8 @@ struct OpenAPIContractTests {
         let detail = try await served.client.request("GET", "/v1/runs/contract-run")
         #expect(detail.status == 200, "\(detail.text)")
         spec.expectDocumented(detail, "get", "/v1/runs/{id}")
-        let renamed = try await served.client.request("PATCH", "/v1/runs/contract-run", body: Data(#"{"notes":"contract"}"#.utf8))
+        let renamed = try await served.client.request(
+            "PATCH", "/v1/runs/contract-run", body: Data(#"{"notes":"contract"}"#.utf8))
         #expect(renamed.status == 200, "\(renamed.text)")
         spec.expectDocumented(renamed, "patch", "/v1/runs/{id}")
         let edits = try await served.client.request("GET", "/v1/runs/contract-run/edits")
@@ -222,14 +240,15 @@ struct OpenAPIContractTests {
             ("/v1/runs/stats?by=year", "/v1/runs/stats"),
             ("/v1/runs/compare?a=\(ids[0])&b=\(ids[1])", "/v1/runs/compare"),
             ("/v1/routes?min_runs=1", "/v1/routes"),
-            ("/v1/records", "/v1/records"),
+            ("/v1/records", "/v1/records")
         ]
         for (path, template) in documented {
             let answer = try await served.client.request("GET", path)
             #expect(answer.status == 200, "\(path): \(answer.text.prefix(300))")
             spec.expectDocumented(answer, "get", template)
         }
-        let route = try #require((try await served.client.request("GET", "/v1/routes").json()["routes"] as? [[String: Any]])?.first)
+        let route = try #require(
+            (try await served.client.request("GET", "/v1/routes").json()["routes"] as? [[String: Any]])?.first)
         let routeAnswer = try await served.client.request("GET", "/v1/routes/\(try #require(route["id"] as? Int))")
         #expect(routeAnswer.status == 200)
         spec.expectDocumented(routeAnswer, "get", "/v1/routes/{id}")
@@ -239,10 +258,14 @@ struct OpenAPIContractTests {
         #expect(created.status == 201, "\(created.text)")
         spec.expectDocumented(created, "post", "/v1/segments")
         let id = try #require(try created.json()["id"] as? Int)
-        let empty = try await served.client.request("POST", "/v1/segments", body: Data(#"{"name": "Lonely", "run_id": "\#(ids[0])", "from_km": 2, "to_km": 3}"#.utf8))
+        let empty = try await served.client.request(
+            "POST", "/v1/segments",
+            body: Data(#"{"name": "Lonely", "run_id": "\#(ids[0])", "from_km": 2, "to_km": 3}"#.utf8))
         spec.expectDocumented(empty, "post", "/v1/segments")
-        for (path, template) in [("/v1/segments", "/v1/segments"), ("/v1/segments/\(id)", "/v1/segments/{id}"),
-                                 ("/v1/segments/\(id)/efforts", "/v1/segments/{id}/efforts")] {
+        for (path, template) in [
+            ("/v1/segments", "/v1/segments"), ("/v1/segments/\(id)", "/v1/segments/{id}"),
+            ("/v1/segments/\(id)/efforts", "/v1/segments/{id}/efforts")
+        ] {
             let answer = try await served.client.request("GET", path)
             #expect(answer.status == 200, "\(path): \(answer.text.prefix(300))")
             spec.expectDocumented(answer, "get", template)
@@ -261,10 +284,12 @@ struct OpenAPIContractTests {
     func wellFormed() throws {
         let spec = try OpenAPISpec()
         for (path, item) in spec.paths {
-            for (method, operation) in try #require(item as? [String: Any]) where ["get", "post", "put", "patch", "delete"].contains(method) {
+            for (method, operation) in try #require(item as? [String: Any])
+            where ["get", "post", "put", "patch", "delete"].contains(method) {
                 let operation = try #require(operation as? [String: Any])
                 #expect(operation["summary"] is String, "\(method) \(path) lacks a summary")
-                #expect((operation["responses"] as? [String: Any])?.isEmpty == false, "\(method) \(path) lacks responses")
+                #expect(
+                    (operation["responses"] as? [String: Any])?.isEmpty == false, "\(method) \(path) lacks responses")
             }
         }
     }
@@ -273,7 +298,8 @@ struct OpenAPIContractTests {
     func everyOperationDocumentsAuthAndBadRequest() throws {
         let spec = try OpenAPISpec()
         for (path, item) in spec.paths {
-            for (method, operation) in try #require(item as? [String: Any]) where ["get", "post", "put", "patch", "delete"].contains(method) {
+            for (method, operation) in try #require(item as? [String: Any])
+            where ["get", "post", "put", "patch", "delete"].contains(method) {
                 let responses = try #require((operation as? [String: Any])?["responses"] as? [String: Any])
                 #expect(responses["401"] != nil, "\(method) \(path) does not document 401")
                 #expect(responses["400"] != nil, "\(method) \(path) does not document 400")
@@ -289,7 +315,8 @@ struct OpenAPIContractTests {
         #expect(!spec.problems(["error": ["code": "x"]], error).isEmpty)
         #expect(!spec.problems(["error": ["code": 1, "message": "y"]], error).isEmpty)
         #expect(!spec.problems(["error": ["code": "x", "message": "y", "detail": "z"]], error).isEmpty)
-        #expect(!spec.problems(["items": [], "location_available": "yes"], "#/components/schemas/NearbyResponse").isEmpty)
+        #expect(
+            !spec.problems(["items": [], "location_available": "yes"], "#/components/schemas/NearbyResponse").isEmpty)
         #expect(!spec.problems(NSNull(), ["type": "string", "nullable": true, "enum": ["a"]]).isEmpty)
         #expect(spec.problems(NSNull(), ["type": "string", "nullable": true, "enum": ["a", NSNull()]]).isEmpty)
     }
@@ -301,7 +328,8 @@ struct OpenAPISpec {
     let paths: [String: Any]
 
     init() throws {
-        let text = try String(contentsOf: TestData.repositoryRoot.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+        let text = try String(
+            contentsOf: TestData.repositoryRoot.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
         root = try #require(try Yams.load(yaml: text) as? [String: Any])
         paths = try #require(root["paths"] as? [String: Any])
     }
@@ -311,31 +339,40 @@ struct OpenAPISpec {
         guard let object = node as? [String: Any] else { return nil }
         guard let reference = object["$ref"] as? String, reference.hasPrefix("#/") else { return object }
         var current: Any? = root
-        for part in reference.dropFirst(2).split(separator: "/") { current = (current as? [String: Any])?[String(part)] }
+        for part in reference.dropFirst(2).split(separator: "/") {
+            current = (current as? [String: Any])?[String(part)]
+        }
         return resolve(current)
     }
 
     /// Expects `response.status` to be documented for `method template` and a JSON body to match its schema.
-    func expectDocumented(_ response: HTTPTestClient.Response, _ method: String, _ template: String,
-                          sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectDocumented(
+        _ response: HTTPTestClient.Response, _ method: String, _ template: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let label = "\(method.uppercased()) \(template) → \(response.status)"
         guard let operation = (paths[template] as? [String: Any])?[method] as? [String: Any] else {
             Issue.record("\(method.uppercased()) \(template) is not documented", sourceLocation: sourceLocation)
             return
         }
         guard let documented = resolve((operation["responses"] as? [String: Any])?[String(response.status)]) else {
-            Issue.record("\(label) is not a documented status: \(response.text.prefix(300))", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(label) is not a documented status: \(response.text.prefix(300))", sourceLocation: sourceLocation)
             return
         }
         guard let content = documented["content"] as? [String: Any] else {
-            #expect(response.body.isEmpty, "\(label) is documented without a body but has one: \(response.text.prefix(300))",
-                    sourceLocation: sourceLocation)
+            #expect(
+                response.body.isEmpty,
+                "\(label) is documented without a body but has one: \(response.text.prefix(300))",
+                sourceLocation: sourceLocation)
             return
         }
         let contentType = response.headers.first { $0.key.lowercased() == "content-type" }?.value ?? ""
         let mediaType = String(contentType.split(separator: ";").first ?? "").trimmingCharacters(in: .whitespaces)
         guard let media = content[mediaType] as? [String: Any] else {
-            Issue.record("\(label) has content type '\(contentType)', documented: \(content.keys.sorted())", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(label) has content type '\(contentType)', documented: \(content.keys.sorted())",
+                sourceLocation: sourceLocation)
             return
         }
         guard mediaType.hasSuffix("json"), let schema = media["schema"] else { return }
@@ -349,7 +386,9 @@ struct OpenAPISpec {
     }
 
     /// Expects `value` to match the schema at `reference`.
-    func expectMatches(_ value: Any?, _ reference: String, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectMatches(
+        _ value: Any?, _ reference: String, _ label: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         for problem in problems(value as Any, reference) {
             Issue.record("\(label): \(problem)", sourceLocation: sourceLocation)
         }

@@ -27,13 +27,25 @@ struct ProviderCountersTests {
         try await served.waitForProvider("serial", state: "disconnected")
         try await served.waitForProvider("gpsd", state: "disconnected")
         let expected: [String: [String]] = [
-            "gpx": ["points", "points_without_time", "invalid_points", "invalid_values", "xml_errors", "passes", "read_errors", "retries"],
-            "nmea": ["sentences", "bad_checksum", "missing_checksum", "unknown_type", "invalid_fields", "truncated", "too_long",
-                     "garbage_bytes", "comment_lines", "undated_epochs", "fixes_emitted", "passes", "read_errors", "retries"],
-            "serial": ["sentences", "bad_checksum", "garbage_bytes", "fixes_emitted", "open_failures", "reopens", "silences"],
-            "gpsd": ["lines", "tpv", "sky", "gst", "fixes", "no_fix", "malformed", "unknown_class", "gpsd_errors", "repeated_tpv",
-                     "tpv_without_time", "other_device", "invalid_position", "unsupported_protocol", "overlong_lines", "stalls",
-                     "connect_failures", "reconnects"],
+            "gpx": [
+                "points", "points_without_time", "invalid_points", "invalid_values", "xml_errors", "passes",
+                "read_errors", "retries"
+            ],
+            "nmea": [
+                "sentences", "bad_checksum", "missing_checksum", "unknown_type", "invalid_fields", "truncated",
+                "too_long",
+                "garbage_bytes", "comment_lines", "undated_epochs", "fixes_emitted", "passes", "read_errors", "retries"
+            ],
+            "serial": [
+                "sentences", "bad_checksum", "garbage_bytes", "fixes_emitted", "open_failures", "reopens", "silences"
+            ],
+            "gpsd": [
+                "lines", "tpv", "sky", "gst", "fixes", "no_fix", "malformed", "unknown_class", "gpsd_errors",
+                "repeated_tpv",
+                "tpv_without_time", "other_device", "invalid_position", "unsupported_protocol", "overlong_lines",
+                "stalls",
+                "connect_failures", "reconnects"
+            ]
         ]
         for (id, names) in expected {
             let counters = try #require(try await served.provider(id)?["counters"] as? [String: Int], "\(id)")

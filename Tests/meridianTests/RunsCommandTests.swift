@@ -16,8 +16,9 @@ struct RunsCommandTests {
             config = directory.appendingPathComponent("meridian.yaml").path
             try "store:\n  path: runs.sqlite\n\(extra)".write(toFile: config, atomically: true, encoding: .utf8)
             for (file, name) in files {
-                let imported = try MeridianBinary.run(["runs", "import", TestData.url(file).path, "--config", config]
-                                                      + (name.map { ["--name", $0] } ?? []))
+                let imported = try MeridianBinary.run(
+                    ["runs", "import", TestData.url(file).path, "--config", config]
+                        + (name.map { ["--name", $0] } ?? []))
                 try #require(imported.status == 0, "\(imported.stderr)")
             }
         }
@@ -41,7 +42,9 @@ struct RunsCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         try #require(lines.count == 3, "\(result.stdout)")
-        #expect(lines[0].hasPrefix("started (Asia/Tokyo)") && lines[0].contains("name") && lines[0].contains("pace/speed"), "\(lines[0])")
+        #expect(
+            lines[0].hasPrefix("started (Asia/Tokyo)") && lines[0].contains("name") && lines[0].contains("pace/speed"),
+            "\(lines[0])")
         let ride = try #require(lines.first { $0.contains(" ride ") })
         #expect(ride.contains("km/h") && !ride.contains("/km "), "\(ride)")
         // 2011-09-25 13:00 UTC is 22:00 in Tokyo.
@@ -63,7 +66,9 @@ struct RunsCommandTests {
         #expect(ascent.hasSuffix(" ft") && ascent.contains(" ft  descent"), "\(ascent)")
         // Only the records' names ("1 km", "5 km") keep metric words; no figure is in metres or kilometres.
         let figures = result.stdout.split(separator: "\n").filter { !$0.contains("[") }
-        #expect(!figures.contains { $0.contains(" m ") || $0.hasSuffix(" m") || $0.contains(" km") || $0.contains("/km") }, "\(result.stdout)")
+        #expect(
+            !figures.contains { $0.contains(" m ") || $0.hasSuffix(" m") || $0.contains(" km") || $0.contains("/km") },
+            "\(result.stdout)")
     }
 
     @Test("an 8.9 km run that ends 70 m from its start is a loop, without a route efficiency")
@@ -90,7 +95,10 @@ struct RunsCommandTests {
 
     @Test("the next-page hint keeps the filters, and running it lists the next page")
     func continuation() throws {
-        let history = try History([(Self.run, "Park A"), (Self.ride, "Park B"), ("gpx/fitotrackfork__Workout-2023-08-20-13-48-44.gpx", "Street")])
+        let history = try History([
+            (Self.run, "Park A"), (Self.ride, "Park B"),
+            ("gpx/fitotrackfork__Workout-2023-08-20-13-48-44.gpx", "Street")
+        ])
         defer { history.remove() }
         let first = try history.run(["list", "--limit", "1", "--name", "Park"])
         let hint = try #require(first.stdout.split(separator: "\n").last { $0.hasPrefix("more: ") })
@@ -106,10 +114,13 @@ struct RunsCommandTests {
     func resumeWithoutRun() async throws {
         let served = try await ServedInstance { _ in "http:\n  port: 0\nconsumers:\n  - type: run-tracker\n" }
         defer { served.stop() }
-        let result = try MeridianBinary.run(["runs", "resume", "--server", "http://127.0.0.1:\(served.client.port)"],
-                                            environment: ["MERIDIAN_TOKEN": served.token ?? ""])
+        let result = try MeridianBinary.run(
+            ["runs", "resume", "--server", "http://127.0.0.1:\(served.client.port)"],
+            environment: ["MERIDIAN_TOKEN": served.token ?? ""])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("meridian runs resume --id") && result.stderr.contains("meridian runs list --drafts"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("meridian runs resume --id")
+                && result.stderr.contains("meridian runs list --drafts"), "\(result.stderr)")
         #expect(!result.stderr.contains("POST /v1"), "\(result.stderr)")
     }
 

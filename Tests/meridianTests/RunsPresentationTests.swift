@@ -16,20 +16,30 @@ struct RunsPresentationTests {
 
     static func onlyID(_ history: History, _ name: String) throws -> String {
         let list = try history.run(["list", "--json"])
-        let runs = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])["runs"] as? [[String: Any]]
-        return try #require(runs?.first { ($0["name"] as? String)?.contains(name) == true }?["id"] as? String, "\(list.stdout)")
+        let runs =
+            try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])["runs"]
+            as? [[String: Any]]
+        return try #require(
+            runs?.first { ($0["name"] as? String)?.contains(name) == true }?["id"] as? String, "\(list.stdout)")
     }
 
-    @Test("runs show prints the heart rate, the time in each zone (of the configured maximum), split heart rates and the device's figures beside Meridian's")
+    @Test(
+        "runs show prints the heart rate, the time in each zone (of the configured maximum), split heart rates and the device's figures beside Meridian's"
+    )
     func showSensorsAndDevice() throws {
-        let history = try History([(Self.run, nil)], extra: "consumers:\n  - type: run-tracker\n    max_heart_rate: 180\n")
+        let history = try History(
+            [(Self.run, nil)], extra: "consumers:\n  - type: run-tracker\n    max_heart_rate: 180\n")
         defer { history.remove() }
         let result = try history.run(["show", try Self.onlyID(history, "fenix2")])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix("heart rate ") && $0.contains(" bpm (max ") && $0.contains("cadence ") }, "\(result.stdout)")
-        #expect(lines.contains("device garmin fenix2: distance 9.0 km (Meridian 8.9 km, −0.9 %)  timer 47:12 (Meridian 47:13, +0.0 %)"),
-                "\(result.stdout)")
+        #expect(
+            lines.contains { $0.hasPrefix("heart rate ") && $0.contains(" bpm (max ") && $0.contains("cadence ") },
+            "\(result.stdout)")
+        #expect(
+            lines.contains(
+                "device garmin fenix2: distance 9.0 km (Meridian 8.9 km, −0.9 %)  timer 47:12 (Meridian 47:13, +0.0 %)"),
+            "\(result.stdout)")
         let zones = try #require(lines.firstIndex(of: "heart rate zones (of max 180 bpm):"), "\(result.stdout)")
         // The time below the first zone and the five zones, which add up to the timer time (47:13 = 2,833 s).
         let rows = lines[(zones + 2)...].prefix(6)
@@ -45,19 +55,26 @@ struct RunsPresentationTests {
         #expect(splits.count == 2 && splits.allSatisfy { $0.contains(" bpm") }, "\(result.stdout)")
     }
 
-    @Test("under imperial units a run that set records lists them under their header, and a run that set none prints no records table")
+    @Test(
+        "under imperial units a run that set records lists them under their header, and a run that set none prints no records table"
+    )
     func imperialRecords() throws {
         let history = try History([(Self.run, nil), (Self.slowRun, nil)], extra: "units: imperial\n")
         defer { history.remove() }
-        let fast = try history.run(["show", try Self.onlyID(history, "fenix2")]).stdout.split(separator: "\n").map(String.init)
+        let fast = try history.run(["show", try Self.onlyID(history, "fenix2")]).stdout.split(separator: "\n").map(
+            String.init)
         let title = try #require(fast.firstIndex(of: "new records:"), "\(fast)")
         let rows = fast[(title + 2)...].filter { $0.contains("[") }
-        #expect(fast[title + 1].contains("pace/speed") && rows.count >= 2 && rows.allSatisfy { $0.contains("/mi") }, "\(fast)")
+        #expect(
+            fast[title + 1].contains("pace/speed") && rows.count >= 2 && rows.allSatisfy { $0.contains("/mi") },
+            "\(fast)")
         let slow = try history.run(["show", try Self.onlyID(history, "2013-02-06")]).stdout
         #expect(!slow.contains("new records") && !slow.contains("pace/speed"), "\(slow)")
     }
 
-    @Test("a ride is in speeds: show's splits and records, runs records, runs compare and the picture's header (ascent in feet under imperial)")
+    @Test(
+        "a ride is in speeds: show's splits and records, runs records, runs compare and the picture's header (ascent in feet under imperial)"
+    )
     func rideSpeeds() throws {
         let history = try History([(Self.ride, nil)], extra: "units: imperial\n")
         defer { history.remove() }
@@ -73,13 +90,18 @@ struct RunsPresentationTests {
         let picture = history.directory.appendingPathComponent("ride.svg")
         #expect(try history.run(["render", id, "-o", picture.path]).status == 0)
         let svg = try String(contentsOf: picture, encoding: .utf8)
-        let headline = try #require(svg.split(separator: "\n").first { $0.contains("font-size=\"13\"") && $0.contains("UTC") })
+        let headline = try #require(
+            svg.split(separator: "\n").first { $0.contains("font-size=\"13\"") && $0.contains("UTC") })
         #expect(headline.contains(" mph") && !headline.contains("/mi") && headline.contains(" ft<"), "\(headline)")
         #expect(svg.contains(">speed</text>") && !svg.contains(">pace</text>"), "the map's legend")
-        #expect(svg.contains(">speed ") && !svg.contains("/mi"), "the chart's caption: no pace anywhere in a ride's picture")
+        #expect(
+            svg.contains(">speed ") && !svg.contains("/mi"), "the chart's caption: no pace anywhere in a ride's picture"
+        )
     }
 
-    @Test("runs stats keeps activities apart (a table each, rides in speeds, no mixed pace or trend) and picks a period that fits the range")
+    @Test(
+        "runs stats keeps activities apart (a table each, rides in speeds, no mixed pace or trend) and picks a period that fits the range"
+    )
     func statsByActivity() throws {
         let history = try History([(Self.run, nil), (Self.slowRun, nil), (Self.ride, nil)])
         defer { history.remove() }
@@ -91,17 +113,23 @@ struct RunsPresentationTests {
         let ride = try #require(sections.first { $0.hasPrefix("ride:\n") }, "\(text)")
         // 2013 to today by year: about 14 lines a table, not 700 weekly ones.
         #expect(run.contains("\nyear (") && run.split(separator: "\n").count < 30, "\(run)")
-        #expect(run.contains("  pace  ") && run.contains("\ntotal") && run.contains("/km") && !run.contains("km/h"), "\(run)")
+        #expect(
+            run.contains("  pace  ") && run.contains("\ntotal") && run.contains("/km") && !run.contains("km/h"),
+            "\(run)")
         #expect(ride.contains("  speed ") && ride.contains("km/h") && !ride.contains("/km "), "\(ride)")
         #expect(text.contains("all activities: 3 runs"), "\(text)")
         #expect(run.contains("\n2014                         0  -\n"), "an empty year is a dash: \(run)")
 
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(try history.run(["stats", "--json"]).stdout.utf8)) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try history.run(["stats", "--json"]).stdout.utf8))
+                as? [String: Any])
         #expect(json["by"] as? String == "year" && json["activities"] as? [String] == ["run", "ride"])
         let totals = try #require(json["totals"] as? [String: Any])
         #expect(totals["avg_pace_s_per_km"] is NSNull && totals["avg_speed_mps"] is NSNull)
         #expect((json["trend"] as? [String: Any])?["distance_slope_m_per_period"] is NSNull)
-        let weeks = try history.run(["stats", "--activity", "run", "--by", "week", "--from", "2015-08-01", "--to", "2015-08-31"]).stdout
+        let weeks = try history.run([
+            "stats", "--activity", "run", "--by", "week", "--from", "2015-08-01", "--to", "2015-08-31"
+        ]).stdout
         #expect(weeks.contains("2015-W33") && !weeks.contains("run:"), "\(weeks)")
     }
 }

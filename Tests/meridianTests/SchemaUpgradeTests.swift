@@ -31,7 +31,9 @@ struct SchemaUpgradeTests {
 
         let dryRun = try MeridianBinary.run(["store", "migrate", "--dry-run", "--db", database])
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
-        #expect(dryRun.stdout == "\(database): \(newest.count) pending migrations:\n" + newest.map { "  \($0)\n" }.joined(), "\(dryRun.stdout)")
+        #expect(
+            dryRun.stdout == "\(database): \(newest.count) pending migrations:\n" + newest.map { "  \($0)\n" }.joined(),
+            "\(dryRun.stdout)")
         let unchanged = try MeridianBinary.run(["store", "migrate", "--dry-run", "--db", database])
         #expect(unchanged.stdout == dryRun.stdout, "a dry run changed the database")
 
@@ -53,7 +55,8 @@ struct SchemaUpgradeTests {
         for schema in Self.schemas.dropFirst() { try store.migrate(schema) }
         store.close(logger: .init(label: "test"))
         let known = RunSchema.schema.identifiers.count
-        _ = try BackupRestoreTests.sqlite("""
+        _ = try BackupRestoreTests.sqlite(
+            """
             INSERT INTO grdb_migrations VALUES ('run-tracker.v99-from-the-future');
             INSERT INTO meridian_schema_history VALUES ('run-tracker.v99-from-the-future', '9.0.0', 0);
             """, on: database)
@@ -63,10 +66,15 @@ struct SchemaUpgradeTests {
             let refused = try MeridianBinary.run(arguments + ["--db", database])
             #expect(refused.status == 1, "\(arguments): \(refused.stdout)")
             #expect(refused.stderr.contains("written by Meridian 9.0.0"), "\(arguments): \(refused.stderr)")
-            #expect(refused.stderr.contains("run-tracker tables are at schema version \(known + 1)"), "\(refused.stderr)")
-            #expect(refused.stderr.contains("this Meridian \(MeridianVersion.current) knows run-tracker schema versions up to \(known)"),
-                    "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains("run-tracker tables are at schema version \(known + 1)"), "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains(
+                    "this Meridian \(MeridianVersion.current) knows run-tracker schema versions up to \(known)"),
+                "\(refused.stderr)")
         }
-        #expect(try BackupRestoreTests.sqlite("SELECT group_concat(identifier) FROM grdb_migrations", on: database) == before)
+        #expect(
+            try BackupRestoreTests.sqlite("SELECT group_concat(identifier) FROM grdb_migrations", on: database)
+                == before)
     }
 }

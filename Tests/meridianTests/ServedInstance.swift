@@ -15,7 +15,8 @@ final class ServedInstance {
     convenience init(extraEnvironment: [String: String] = [:], http: [String] = []) async throws {
         // The copy lives elsewhere, so its relative sample path is made absolute.
         let samples = TestData.repositoryRoot.appendingPathComponent("Config/samples").path
-        let shipped = try String(contentsOf: TestData.repositoryRoot.appendingPathComponent("Config/meridian.yaml"), encoding: .utf8)
+        let shipped = try String(
+            contentsOf: TestData.repositoryRoot.appendingPathComponent("Config/meridian.yaml"), encoding: .utf8)
         try await self.init(extraEnvironment: extraEnvironment) { _ in
             shipped.replacingOccurrences(of: "port: 8080", with: (["port: 0"] + http).joined(separator: "\n  "))
                 .replacingOccurrences(of: "file: samples/", with: "file: \(samples)/")
@@ -25,16 +26,19 @@ final class ServedInstance {
     /// The configuration `yaml` makes from the temporary folder (which holds the configuration file, and the database
     /// unless `MERIDIAN_DB` is given), served from `currentDirectory`. With `http.port: 0` the kernel chooses the port,
     /// read back from the service's log.
-    init(extraEnvironment: [String: String] = [:], currentDirectory: URL = TestData.repositoryRoot,
-         yaml: (URL) throws -> String) async throws {
+    init(
+        extraEnvironment: [String: String] = [:], currentDirectory: URL = TestData.repositoryRoot,
+        yaml: (URL) throws -> String
+    ) async throws {
         directory = try TestData.temporaryDirectory()
         let config = directory.appendingPathComponent("meridian.yaml")
         try yaml(directory).write(to: config, atomically: true, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment
         environment["MERIDIAN_DB"] = directory.appendingPathComponent("meridian.sqlite").path
         environment.merge(extraEnvironment) { $1 }
-        let (process, port) = try await MeridianBinary.serve(config: config.path, environment: environment, in: currentDirectory,
-                                                             timeout: 30)
+        let (process, port) = try await MeridianBinary.serve(
+            config: config.path, environment: environment, in: currentDirectory,
+            timeout: 30)
         self.process = process
         token = Self.signInToken(in: process.output())
         client = HTTPTestClient(port: port, headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
@@ -47,14 +51,18 @@ final class ServedInstance {
 
     /// A client of the `meridian serve` whose log is `output`, on its port and with its token.
     static func client(from output: String) throws -> HTTPTestClient {
-        guard let port = MeridianBinary.listeningPort(in: output) else { throw TestSupportError("no listening port in: \(output)") }
-        return HTTPTestClient(port: port, headers: signInToken(in: output).map { ["Authorization": "Bearer \($0)"] } ?? [:])
+        guard let port = MeridianBinary.listeningPort(in: output) else {
+            throw TestSupportError("no listening port in: \(output)")
+        }
+        return HTTPTestClient(
+            port: port, headers: signInToken(in: output).map { ["Authorization": "Bearer \($0)"] } ?? [:])
     }
 
     /// The token of the sign-in link `meridian serve` logs before "listening on" (`sign in: http://…/?token=… (…)`).
     static func signInToken(in output: String) -> String? {
         guard let line = output.split(separator: "\n").first(where: { $0.contains("sign in: ") }),
-              let start = line.range(of: "?token=")?.upperBound else { return nil }
+            let start = line.range(of: "?token=")?.upperBound
+        else { return nil }
         return String(line[start...].prefix { !$0.isWhitespace })
     }
 

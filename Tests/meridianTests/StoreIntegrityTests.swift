@@ -1,7 +1,8 @@
 import Foundation
-@testable import MeridianStore
 import MeridianTesting
 import Testing
+
+@testable import MeridianStore
 
 /// A flyer database damaged by seeded 64-byte overwrites: `meridian store check` says what is damaged and what to do,
 /// and `meridian serve` either refuses it with the same advice (exit 1, no "configuration:" prefix) or serves exactly
@@ -16,7 +17,8 @@ struct StoreIntegrityTests {
         for index in 0..<3000 {
             let latitude = 47 + Double(random.next() % 2_000_000) / 1_000_000
             let longitude = 1 + Double(random.next() % 2_000_000) / 1_000_000
-            csv += "f\(index),Flyer number \(index),\(latitude),\(longitude),\(categories[index % 3]),\(index) Rue de la Paix\n"
+            csv +=
+                "f\(index),Flyer number \(index),\(latitude),\(longitude),\(categories[index % 3]),\(index) Rue de la Paix\n"
         }
         let file = directory.appendingPathComponent("flyers.csv")
         try csv.write(to: file, atomically: true, encoding: .utf8)
@@ -47,7 +49,8 @@ struct StoreIntegrityTests {
 
     /// The page numbers of the b-tree `name` in the database at `path` (page size 4096, SQLite's default).
     static func pages(of name: String, in path: String) throws -> [Int] {
-        let shell = try ManagedProcess("sqlite3", [path, "SELECT pageno FROM dbstat WHERE name = '\(name)' ORDER BY pageno"])
+        let shell = try ManagedProcess(
+            "sqlite3", [path, "SELECT pageno FROM dbstat WHERE name = '\(name)' ORDER BY pageno"])
         shell.waitUntilExit()
         let pages = shell.output().split(whereSeparator: \.isNewline).compactMap { Int($0) }
         try #require(!pages.isEmpty, "sqlite3 lists no pages of \(name) in \(path): \(shell.output())")
@@ -67,16 +70,20 @@ struct StoreIntegrityTests {
 
     /// Launches `meridian serve` on `database` with `consumers` on a port the kernel chooses (the caller stops it, and
     /// reads the port from its log with `MeridianBinary.listeningPort`).
-    static func launch(_ database: String, consumers: [String] = ["flyers"], in directory: URL) throws -> ManagedProcess {
+    static func launch(_ database: String, consumers: [String] = ["flyers"], in directory: URL) throws -> ManagedProcess
+    {
         let config = directory.appendingPathComponent("serve.yaml")
-        try "http:\n  port: 0\nstore:\n  path: \(database)\nconsumers:\n\(consumers.map { "  - type: \($0)\n" }.joined())"
+        try
+            "http:\n  port: 0\nstore:\n  path: \(database)\nconsumers:\n\(consumers.map { "  - type: \($0)\n" }.joined())"
             .write(to: config, atomically: true, encoding: .utf8)
         return try ManagedProcess(MeridianBinary.path, ["serve", "--config", config.path], currentDirectory: directory)
     }
 
     /// Starts `meridian serve` with only the flyers consumer on `database` and returns whether it started
     /// (then stopped again) and its output.
-    static func serve(_ database: String, in directory: URL) async throws -> (started: Bool, status: Int32?, output: String) {
+    static func serve(_ database: String, in directory: URL) async throws -> (
+        started: Bool, status: Int32?, output: String
+    ) {
         let process = try launch(database, in: directory)
         defer { process.stop() }
         try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen or exit") {
@@ -98,7 +105,8 @@ struct StoreIntegrityTests {
         var missedByQuickCheck = 0
         // Ten overwrites anywhere, then three inside the spatial index's nodes (the kind quick_check misses: a third of
         // the file is the stored search index, which random offsets mostly hit and which is rebuilt when damaged).
-        let overwrites = (0..<10).map { (seed: UInt64($0), within: String?.none) }
+        let overwrites =
+            (0..<10).map { (seed: UInt64($0), within: String?.none) }
             + (0..<3).map { (seed: UInt64($0), within: Optional(Self.spatialIndexNodes)) }
         for (seed, within) in overwrites {
             let copy = directory.appendingPathComponent("damaged-\(seed)-\(within ?? "file").sqlite").path
@@ -108,17 +116,29 @@ struct StoreIntegrityTests {
             let served = try await Self.serve(copy, in: directory)
             if served.started {
                 let now = try MeridianBinary.run(["flyers", "export", "--db", copy])
-                #expect(now.stdout == export, "\(within ?? "file") seed \(seed): the service started on a database whose flyers changed")
-                #expect(check.status == 0, "\(within ?? "file") seed \(seed): store check found damage the service did not: \(check.stdout)")
+                #expect(
+                    now.stdout == export,
+                    "\(within ?? "file") seed \(seed): the service started on a database whose flyers changed")
+                #expect(
+                    check.status == 0,
+                    "\(within ?? "file") seed \(seed): store check found damage the service did not: \(check.stdout)")
             } else {
                 refused += 1
                 if try Self.quickCheck(copy) == "ok" { missedByQuickCheck += 1 }
                 #expect(served.status == 1, "\(within ?? "file") seed \(seed): \(served.output)")
-                #expect(served.output.contains(copy) && served.output.contains("meridian store check"), "\(within ?? "file") seed \(seed): \(served.output)")
-                #expect(!served.output.contains("meridian: configuration"), "\(within ?? "file") seed \(seed): \(served.output)")
-                #expect(check.status == 1, "\(within ?? "file") seed \(seed): store check found nothing: \(check.stdout)\(check.stderr)")
-                #expect(check.stdout.contains("damaged: ") && check.stdout.contains("restore the file from a backup")
-                        && check.stdout.contains("re-import") && !check.stdout.contains("meridian flyers"), "\(within ?? "file") seed \(seed): \(check.stdout)")
+                #expect(
+                    served.output.contains(copy) && served.output.contains("meridian store check"),
+                    "\(within ?? "file") seed \(seed): \(served.output)")
+                #expect(
+                    !served.output.contains("meridian: configuration"),
+                    "\(within ?? "file") seed \(seed): \(served.output)")
+                #expect(
+                    check.status == 1,
+                    "\(within ?? "file") seed \(seed): store check found nothing: \(check.stdout)\(check.stderr)")
+                #expect(
+                    check.stdout.contains("damaged: ") && check.stdout.contains("restore the file from a backup")
+                        && check.stdout.contains("re-import") && !check.stdout.contains("meridian flyers"),
+                    "\(within ?? "file") seed \(seed): \(check.stdout)")
             }
         }
         #expect(refused >= 2, "only \(refused) of \(overwrites.count) overwrites were refused")
@@ -126,7 +146,9 @@ struct StoreIntegrityTests {
         #expect(missedByQuickCheck >= 1, "no overwrite was of the kind quick_check misses (\(refused) refused)")
     }
 
-    @Test("a clean stop stamps the checked file (an import stamps the file it created); the next start skips the check only while nothing else has written the file")
+    @Test(
+        "a clean stop stamps the checked file (an import stamps the file it created); the next start skips the check only while nothing else has written the file"
+    )
     func stampedRestart() async throws {
         let directory = try TestData.temporaryDirectory("stamped-store")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -148,14 +170,17 @@ struct StoreIntegrityTests {
         let rewritten = try await Self.serve(path, in: directory)
         #expect(rewritten.started && !rewritten.output.contains(skipped), "\(rewritten.output)")
         // Damage written through SQLite itself after a clean stop: checked before serving, and refused.
-        let broken = try ManagedProcess("sqlite3", [path, "UPDATE idx_flyers_geom_node SET data = zeroblob(length(data)) WHERE nodeno = 1"])
+        let broken = try ManagedProcess(
+            "sqlite3", [path, "UPDATE idx_flyers_geom_node SET data = zeroblob(length(data)) WHERE nodeno = 1"])
         broken.waitUntilExit()
         let damaged = try await Self.serve(path, in: directory)
         #expect(!damaged.started && damaged.status == 1, "\(damaged.output)")
         #expect(damaged.output.contains(path) && damaged.output.contains("meridian store check"), "\(damaged.output)")
     }
 
-    @Test("damage the stamp cannot show (bits flipped on the disk after a clean stop) is found by the background check: /health says damaged, writes get 503")
+    @Test(
+        "damage the stamp cannot show (bits flipped on the disk after a clean stop) is found by the background check: /health says damaged, writes get 503"
+    )
     func damageBehindTheStamp() async throws {
         let directory = try TestData.temporaryDirectory("damage-behind-stamp")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -173,21 +198,28 @@ struct StoreIntegrityTests {
         #expect(VerifiedStamp.record(path))
         let process = try Self.launch(path, consumers: ["flyers", "run-tracker"], in: directory)
         defer { process.stop() }
-        try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen and check the store in the background") {
-            !process.isRunning || (process.output().contains("listening on") && process.output().contains("store check:"))
+        try await ManagedProcess.waitUntil(
+            timeout: 60, "meridian serve to listen and check the store in the background"
+        ) {
+            !process.isRunning
+                || (process.output().contains("listening on") && process.output().contains("store check:"))
         }
         let output = process.output()
         try #require(process.isRunning, "\(output)")
-        #expect(output.contains("as this service left it") && output.contains("critical") && output.contains(path)
+        #expect(
+            output.contains("as this service left it") && output.contains("critical") && output.contains(path)
                 && output.contains("meridian store check") && output.contains("writes are refused"), "\(output)")
         let client = try ServedInstance.client(from: process.output())
         #expect(try await client.request("GET", "/health").json()["status"] as? String == "damaged")
-        let feature = #"{"type": "Feature", "id": "probe", "geometry": {"type": "Point", "coordinates": [2.35, 48.85]}, "properties": {"title": "Probe"}}"#
+        let feature =
+            #"{"type": "Feature", "id": "probe", "geometry": {"type": "Point", "coordinates": [2.35, 48.85]}, "properties": {"title": "Probe"}}"#
         #expect(try await client.request("POST", "/v1/flyers", body: Data(feature.utf8)).status == 503)
         let run = try await client.request("POST", "/v1/runs", body: Data(#"{"name": "Probe"}"#.utf8))
         #expect(run.status == 503 && run.text.contains("database_unavailable"), "\(run.status) \(run.text)")
         process.stop()
-        #expect(!FileManager.default.fileExists(atPath: VerifiedStamp.path(for: path)), "a file found damaged keeps no stamp")
+        #expect(
+            !FileManager.default.fileExists(atPath: VerifiedStamp.path(for: path)),
+            "a file found damaged keeps no stamp")
     }
 
     @Test("a damaged spatial index is named by store check and what it belongs to")
@@ -196,19 +228,23 @@ struct StoreIntegrityTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (path, _) = try Self.makeDatabase(in: directory)
         // The R*Tree's root node is emptied: its rowid and parent tables no longer match the tree.
-        let broken = try ManagedProcess("sqlite3", [path, "UPDATE idx_flyers_geom_node SET data = zeroblob(length(data)) WHERE nodeno = 1"])
+        let broken = try ManagedProcess(
+            "sqlite3", [path, "UPDATE idx_flyers_geom_node SET data = zeroblob(length(data)) WHERE nodeno = 1"])
         broken.waitUntilExit()
         let check = try MeridianBinary.run(["store", "check", "--db", path])
         #expect(check.status == 1, "\(check.stdout)")
         #expect(check.stdout.contains("rtreecheck idx_flyers_geom: "), "\(check.stdout)")
-        #expect(check.stdout.contains("damaged: flyers (spatial index idx_flyers_geom of flyers.geom)"), "\(check.stdout)")
+        #expect(
+            check.stdout.contains("damaged: flyers (spatial index idx_flyers_geom of flyers.geom)"), "\(check.stdout)")
     }
 
     @Test("store check of a missing file says so and creates nothing")
     func missingFile() throws {
         let result = try MeridianBinary.run(["store", "check", "--db", "/nonexistent/x.sqlite"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("/nonexistent/x.sqlite") && result.stderr.contains("no such file"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("/nonexistent/x.sqlite") && result.stderr.contains("no such file"),
+            "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "/nonexistent/x.sqlite"))
     }
 }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import MeridianTesting
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// dist/systemd/meridian.service as systemd judges it, and `meridian serve` speaking systemd's protocols: readiness
 /// and watchdog over a real `NOTIFY_SOCKET` datagram socket, log priorities when stderr is the journal.
@@ -13,7 +14,9 @@ struct SystemdTests {
     private static func installedUnit() throws -> URL {
         let source = TestData.repositoryRoot.appendingPathComponent("dist/systemd/meridian.service")
         let unit = try String(contentsOf: source, encoding: .utf8)
-            .replacingOccurrences(of: "@bindir@", with: URL(fileURLWithPath: MeridianBinary.path).deletingLastPathComponent().path)
+            .replacingOccurrences(
+                of: "@bindir@", with: URL(fileURLWithPath: MeridianBinary.path).deletingLastPathComponent().path
+            )
             .replacingOccurrences(of: "@sysconfdir@", with: "/etc")
         let file = try TestData.temporaryDirectory().appendingPathComponent("meridian.service")
         try unit.write(to: file, atomically: true, encoding: .utf8)
@@ -31,8 +34,9 @@ struct SystemdTests {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return .init(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                     stderr: String(decoding: stderr, as: UTF8.self))
+        return .init(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     @Test("systemd-analyze verify accepts the unit without a warning")
@@ -51,8 +55,10 @@ struct SystemdTests {
         defer { try? FileManager.default.removeItem(at: unit.deletingLastPathComponent()) }
         let result = try Self.run(["systemd-analyze", "security", "--offline=true", "--no-pager", unit.path])
         #expect(result.status == 0, "\(result.stderr)")
-        let line = try #require(result.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") }, "\(result.stdout)")
-        let score = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(line)")
+        let line = try #require(
+            result.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") }, "\(result.stdout)")
+        let score = try #require(
+            line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(line)")
         #expect(score <= 2.5, "\(line)")
     }
 
@@ -60,14 +66,20 @@ struct SystemdTests {
     func notifyProtocol() async throws {
         let socket = try NotifySocket()
         defer { socket.close() }
-        let served = try await ServedInstance(extraEnvironment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "400000"]) { _ in
+        let served = try await ServedInstance(extraEnvironment: [
+            "NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "400000"
+        ]) { _ in
             "http:\n  port: 0\n"
         }
         defer { served.stop() }
-        try await ManagedProcess.waitUntil(timeout: 20, "READY=1") { socket.received().contains { $0.hasPrefix("READY=1") } }
+        try await ManagedProcess.waitUntil(timeout: 20, "READY=1") {
+            socket.received().contains { $0.hasPrefix("READY=1") }
+        }
         #expect(try await served.client.request("GET", "/health").status == 200)
         // Half of WATCHDOG_USEC: a ping every 200 ms.
-        try await ManagedProcess.waitUntil(timeout: 20, "three watchdog pings") { socket.received().filter { $0 == "WATCHDOG=1" }.count >= 3 }
+        try await ManagedProcess.waitUntil(timeout: 20, "three watchdog pings") {
+            socket.received().filter { $0 == "WATCHDOG=1" }.count >= 3
+        }
         #expect(!socket.received().contains("STOPPING=1"))
         served.process.stop(grace: 20)
         let messages = socket.received()
@@ -82,11 +94,15 @@ struct SystemdTests {
     func noWatchdogWithoutItsVariables() async throws {
         let socket = try NotifySocket()
         defer { socket.close() }
-        let served = try await ServedInstance(extraEnvironment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "100000", "WATCHDOG_PID": "1"]) { _ in
+        let served = try await ServedInstance(extraEnvironment: [
+            "NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "100000", "WATCHDOG_PID": "1"
+        ]) { _ in
             "http:\n  port: 0\n"
         }
         defer { served.stop() }
-        try await ManagedProcess.waitUntil(timeout: 20, "READY=1") { socket.received().contains { $0.hasPrefix("READY=1") } }
+        try await ManagedProcess.waitUntil(timeout: 20, "READY=1") {
+            socket.received().contains { $0.hasPrefix("READY=1") }
+        }
         served.process.stop(grace: 20)
         #expect(socket.received().contains("STOPPING=1"))
         #expect(!socket.received().contains("WATCHDOG=1"), "\(socket.received())")
@@ -140,7 +156,9 @@ private final class NotifySocket: Sendable {
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0 else { throw TestSupportError("bind \(path): \(String(cString: strerror(errno)))") }
     }

@@ -13,12 +13,13 @@ struct VersionTests {
         let prefix = "\(MeridianVersion.current) (database schema: "
         #expect(result.stdout.hasPrefix(prefix) && result.stdout.hasSuffix(")\n"), "\(result.stdout)")
         // "store 1, run-tracker 2, …" as plugin → number of migrations.
-        let printed = Dictionary(uniqueKeysWithValues: result.stdout.dropFirst(prefix.count).dropLast(2)
-            .split(separator: ", ").compactMap { entry -> (String, Int)? in
-                let parts = entry.split(separator: " ")
-                guard parts.count == 2, let count = Int(parts[1]) else { return nil }
-                return (String(parts[0]), count)
-            })
+        let printed = Dictionary(
+            uniqueKeysWithValues: result.stdout.dropFirst(prefix.count).dropLast(2)
+                .split(separator: ", ").compactMap { entry -> (String, Int)? in
+                    let parts = entry.split(separator: " ")
+                    guard parts.count == 2, let count = Int(parts[1]) else { return nil }
+                    return (String(parts[0]), count)
+                })
 
         // The shipped configuration's consumers migrate the store as the host builds them, before the port answers.
         let served = try await ServedInstance()

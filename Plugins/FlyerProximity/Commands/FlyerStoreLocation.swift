@@ -7,7 +7,9 @@ import MeridianStore
 extension StoreLocationOptions {
     /// The `flyers` consumer's options from the configuration (defaults without one).
     func flyerOptions(_ config: MeridianConfig?) throws -> FlyerOptions {
-        guard let spec = config?.consumers.first(where: { $0.type == FlyerPlugin.registration.type }) else { return FlyerOptions() }
+        guard let spec = config?.consumers.first(where: { $0.type == FlyerPlugin.registration.type }) else {
+            return FlyerOptions()
+        }
         do {
             return try FlyerOptions.decode(spec.options)
         } catch {
@@ -28,14 +30,18 @@ extension StoreLocationOptions {
         let config = try loadConfig()
         let environment = ProcessInfo.processInfo.environment["MERIDIAN_FLYERS_DB"].flatMap { $0.isEmpty ? nil : $0 }
         let configured = try flyerOptions(config).database
-        let (named, source) = db.map { ($0, "--db") } ?? environment.map { ($0, "MERIDIAN_FLYERS_DB") }
+        let (named, source) =
+            db.map { ($0, "--db") } ?? environment.map { ($0, "MERIDIAN_FLYERS_DB") }
             ?? configured.map { ($0, "consumers[flyers].database") } ?? (nil, "")
         guard let named, Store.looksLikeURL(named) else {
             let store: SpatiaLiteFlyerStore
             do {
                 if let named, !creating { try Self.requireExisting(named, source: source) }
-                store = try SpatiaLiteFlyerStore(store: try named.map { try Store.open(path: $0, busyTimeout: config?.store.busyTimeout ?? Store.defaultBusyTimeout) }
-                                                ?? (creating ? openStore(config) : openExistingStore(config)))
+                store = try SpatiaLiteFlyerStore(
+                    store: try named.map {
+                        try Store.open(path: $0, busyTimeout: config?.store.busyTimeout ?? Store.defaultBusyTimeout)
+                    }
+                        ?? (creating ? openStore(config) : openExistingStore(config)))
             } catch let error as StoreError {
                 throw CommandFailure(error.description)
             }

@@ -8,7 +8,8 @@ extension FlyersCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a point flyer (--at) or an area flyer (--geojson FILE holding one Feature).",
-            discussion: "Example: meridian flyers add --title \"Lost cat\" --at 48.85,2.35 --category lost --valid-until 2025-07-01"
+            discussion:
+                "Example: meridian flyers add --title \"Lost cat\" --at 48.85,2.35 --category lost --valid-until 2025-07-01"
         )
 
         @OptionGroup var store: StoreLocationOptions
@@ -30,7 +31,10 @@ extension FlyersCommand {
         @Option var description: String?
         @Option var url: String?
 
-        @Option(help: "Radius for enter/exit events of a point flyer: metres, or with a unit: 150m, 0.2km, 500ft (default 100 m).")
+        @Option(
+            help:
+                "Radius for enter/exit events of a point flyer: metres, or with a unit: 150m, 0.2km, 500ft (default 100 m)."
+        )
         var radius: String?
 
         @Option(help: "ISO 8601 date or date-time from which the flyer is valid.")
@@ -49,14 +53,19 @@ extension FlyersCommand {
                 do {
                     flyers = try GeoJSONFlyers.read(Data(feature.utf8), timeZone: try store.timeZone())
                 } catch let error as FlyerInputError {
-                    throw CommandFailure(error.description.replacingOccurrences(of: "properties.", with: "--").replacingOccurrences(of: "_", with: "-"), code: 2)
+                    throw CommandFailure(
+                        error.description.replacingOccurrences(of: "properties.", with: "--").replacingOccurrences(
+                            of: "_", with: "-"), code: 2)
                 }
                 do {
                     try await store.withFlyerStore(creating: true) { try await $0.write(flyers, mode: .create) }
                 } catch let error as FlyerStoreError {
                     throw CommandFailure(error.description)
                 }
-                print(json ? flyers.map(GeoJSONFlyers.feature).joined(separator: "\n") : flyers.map(\.id).joined(separator: "\n"))
+                print(
+                    json
+                        ? flyers.map(GeoJSONFlyers.feature).joined(separator: "\n")
+                        : flyers.map(\.id).joined(separator: "\n"))
             }
         }
 
@@ -71,10 +80,12 @@ extension FlyersCommand {
                 } catch {
                     throw CommandFailure("--at: \(error)", code: 2)
                 }
-                object = ["type": "Feature", "geometry": ["type": "Point", "coordinates": [point.longitude, point.latitude]]]
+                object = [
+                    "type": "Feature", "geometry": ["type": "Point", "coordinates": [point.longitude, point.latitude]]
+                ]
             case (nil, let path?):
                 guard let data = FileManager.default.contents(atPath: path),
-                      let parsed = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+                    let parsed = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
                 else { throw CommandFailure("\(path): cannot read a GeoJSON Feature from the file", code: 2) }
                 object = parsed
             default:
@@ -82,9 +93,11 @@ extension FlyersCommand {
             }
             var properties = object["properties"] as? [String: Any] ?? [:]
             let metres = try radius.map { text in try Near.parseDistance(text, option: "--radius") }
-            let given: [(String, Any?)] = [("title", title), ("category", category), ("address", address), ("description", description),
-                                          ("url", url), ("radius_m", metres), ("valid_from", validFrom), ("valid_until", validUntil)]
-            for case let (key, value?) in given { properties[key] = value }
+            let given: [(String, Any?)] = [
+                ("title", title), ("category", category), ("address", address), ("description", description),
+                ("url", url), ("radius_m", metres), ("valid_from", validFrom), ("valid_until", validUntil)
+            ]
+            for case (let key, let value?) in given { properties[key] = value }
             object["properties"] = properties
             if let id { object["id"] = id }
             let data = try JSONSerialization.data(withJSONObject: object)

@@ -6,7 +6,8 @@ import MeridianCore
 extension FlyersCommand {
     /// `meridian flyers export`.
     struct Export: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write every flyer as GeoJSON or CSV (points only), in id order.")
+        static let configuration = CommandConfiguration(
+            abstract: "Write every flyer as GeoJSON or CSV (points only), in id order.")
 
         @OptionGroup var store: StoreLocationOptions
 
@@ -18,7 +19,8 @@ extension FlyersCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let format = try OutputFormat.choose(given: format, output: output, extensions: FileFormat.extensions, fallback: .geojson)
+                let format = try OutputFormat.choose(
+                    given: format, output: output, extensions: FileFormat.extensions, fallback: .geojson)
                 let flyers: [Flyer]
                 do {
                     flyers = try await store.withFlyerStore { try await $0.all() }

@@ -7,8 +7,10 @@ extension FlyersCommand {
     /// `meridian flyers import FILE`.
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import a GeoJSON FeatureCollection or a CSV file in one transaction (existing ids are replaced).",
-            discussion: "CSV header: \(CSVFlyers.header.joined(separator: ",")). Any invalid feature or row rejects the whole file."
+            abstract:
+                "Import a GeoJSON FeatureCollection or a CSV file in one transaction (existing ids are replaced).",
+            discussion:
+                "CSV header: \(CSVFlyers.header.joined(separator: ",")). Any invalid feature or row rejects the whole file."
         )
 
         @OptionGroup var store: StoreLocationOptions
@@ -31,7 +33,8 @@ extension FlyersCommand {
         func run() async throws {
             try await reportingFailures {
                 guard let format = format ?? FileFormat.guess(file) else {
-                    throw CommandFailure("\(file): cannot tell the format from the name; add --format geojson or --format csv", code: 2)
+                    throw CommandFailure(
+                        "\(file): cannot tell the format from the name; add --format geojson or --format csv", code: 2)
                 }
                 guard let data = FileManager.default.contents(atPath: file) else {
                     throw CommandFailure("\(file): cannot read the file; check the path and its permissions")
@@ -53,9 +56,17 @@ extension FlyersCommand {
                 let imported = try await store.withFlyerStore(creating: true) { repository in
                     let progress = ProgressBar(label: "importing", large: data.count >= 1 << 20)
                     do throws(FlyerStoreError) {
-                        let imported = try await repository.write(from: source, mode: .upsert, progress: progress.map { bar in
-                            { bar.update(fraction: $0.fractionRead, detail: "\(Int($0.fractionRead * 100)) % read, \(Counted.string($0.written, "flyer")) written") }
-                        })
+                        let imported = try await repository.write(
+                            from: source, mode: .upsert,
+                            progress: progress.map { bar in
+                                {
+                                    bar.update(
+                                        fraction: $0.fractionRead,
+                                        detail:
+                                            "\(Int($0.fractionRead * 100)) % read, \(Counted.string($0.written, "flyer")) written"
+                                    )
+                                }
+                            })
                         progress?.finish()
                         // A service started next reads the search index instead of building it.
                         try repository.finishBulkWrite()
@@ -64,14 +75,19 @@ extension FlyersCommand {
                         progress?.finish()
                         if case .invalidInput(let input) = error {
                             // The reader stops at the first bad row; read the rest to list every one.
-                            throw inputFailure(input, all: format == .csv ? CSVFlyers.problems(in: data, timeZone: timeZone) : [])
+                            throw inputFailure(
+                                input, all: format == .csv ? CSVFlyers.problems(in: data, timeZone: timeZone) : [])
                         }
                         throw CommandFailure("\(file): \(error); nothing was imported")
                     }
                 }
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                if json { return print(try MeridianJSON.string(Report(imported: imported, file: file, seconds: seconds))) }
-                print("imported \(Counted.string(imported, "flyer")) from \(file) in \(NumberText.fixed(seconds, decimals: 2)) s")
+                if json {
+                    return print(try MeridianJSON.string(Report(imported: imported, file: file, seconds: seconds)))
+                }
+                print(
+                    "imported \(Counted.string(imported, "flyer")) from \(file) in \(NumberText.fixed(seconds, decimals: 2)) s"
+                )
             }
         }
 

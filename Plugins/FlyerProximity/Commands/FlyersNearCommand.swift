@@ -42,7 +42,8 @@ extension FlyersCommand {
             try await reportingFailures {
                 let config = try store.loadConfig()
                 let options = try store.flyerOptions(config)
-                let point = try CoordinateArguments.parse(center, count: 0...1, expected: "at most one centre LAT,LON").first
+                let point = try CoordinateArguments.parse(center, count: 0...1, expected: "at most one centre LAT,LON")
+                    .first
                 let metres = try radius.map { try Self.parseDistance($0, option: "--radius") } ?? options.defaultRadiusM
                 let limit = limit ?? options.defaultLimit
                 guard (1...options.maxResults).contains(limit) else {
@@ -50,14 +51,18 @@ extension FlyersCommand {
                 }
                 let units = units ?? config?.units ?? .metric
                 let search = NearbySearch(presenter: FlyerPresenter(units: units, mapStyle: options.mapStyle))
-                let request = NearbyRequest(center: point, radius: metres, limit: limit, category: category, cursor: cursor, includeInactive: all)
+                let request = NearbyRequest(
+                    center: point, radius: metres, limit: limit, category: category, cursor: cursor,
+                    includeInactive: all)
                 let response: NearbyResponse
                 do {
                     response = try await store.withFlyerStore { flyers in
                         try await search.respond(request, position: nil, searcher: try Self.searcher(flyers))
                     }
                 } catch let error as NearbyRequestError {
-                    throw CommandFailure("\(error.parameter == "radius_m" ? "--radius" : "--\(error.parameter)") \(error.message)", code: 2)
+                    throw CommandFailure(
+                        "\(error.parameter == "radius_m" ? "--radius" : "--\(error.parameter)") \(error.message)",
+                        code: 2)
                 } catch let error as FlyerStoreError {
                     throw CommandFailure(error.description)
                 }
@@ -78,11 +83,14 @@ extension FlyersCommand {
         static func table(_ response: NearbyResponse) -> String {
             guard !response.items.isEmpty else { return "no flyers found" }
             var lines: [String] = []
-            if !response.locationAvailable { lines.append("no location given: flyers sorted by title, without distances") }
+            if !response.locationAvailable {
+                lines.append("no location given: flyers sorted by title, without distances")
+            }
             for item in response.items {
                 let distance = item.distanceText.map { $0.padding(toLength: 9, withPad: " ", startingAt: 0) } ?? ""
                 let direction = item.bearing.map { Self.compass($0) } ?? (item.distanceM == nil ? "" : "here")
-                var line = "\(distance)\(direction.padding(toLength: response.locationAvailable ? 5 : 0, withPad: " ", startingAt: 0))\(item.title)"
+                var line =
+                    "\(distance)\(direction.padding(toLength: response.locationAvailable ? 5 : 0, withPad: " ", startingAt: 0))\(item.title)"
                 if let category = item.category { line += " [\(category)]" }
                 line += "  (\(item.id))"
                 lines.append(line)
@@ -98,10 +106,14 @@ extension FlyersCommand {
 
         /// Metres from `2km`, `500m`, `1.5mi`, `300ft` or a bare number of metres, given as `option`.
         static func parseDistance(_ text: String, option: String) throws -> Double {
-            let units: [(String, Double)] = [("km", 1000), ("mi", UnitSystem.metresPerMile), ("ft", UnitSystem.metresPerFoot), ("m", 1)]
+            let units: [(String, Double)] = [
+                ("km", 1000), ("mi", UnitSystem.metresPerMile), ("ft", UnitSystem.metresPerFoot), ("m", 1)
+            ]
             let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
             for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
-                if let value = Double(trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)), value.isFinite, value > 0 {
+                if let value = Double(trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)),
+                    value.isFinite, value > 0
+                {
                     return value * factor
                 }
             }

@@ -18,7 +18,8 @@ package struct CSVFlyerReader: FlyerSource {
         self.timeZone = timeZone
         let header = CSVFlyers.header.joined(separator: ",")
         guard let (headerLine, names) = try records.next() else {
-            throw FlyerInputError(location: "line 1", message: "the file is empty; the first line must be the header \(header)")
+            throw FlyerInputError(
+                location: "line 1", message: "the file is empty; the first line must be the header \(header)")
         }
         var column: [String: Int] = [:]
         var spelling: [String: String] = [:]
@@ -26,18 +27,22 @@ package struct CSVFlyerReader: FlyerSource {
             let given = rawName.trimmedWhitespace
             guard let name = CSVFlyers.column(named: given) else {
                 let hint = Suggestion.closest(to: given, in: CSVFlyers.header).map { "did you mean '\($0)'? " } ?? ""
-                throw FlyerInputError(location: "line \(headerLine)", message: "unknown column '\(given)'; \(hint)the columns are \(header)")
+                throw FlyerInputError(
+                    location: "line \(headerLine)",
+                    message: "unknown column '\(given)'; \(hint)the columns are \(header)")
             }
             if let earlier = spelling.updateValue(given, forKey: name) {
                 let same = earlier == given ? "" : " (as '\(earlier)')"
-                throw FlyerInputError(location: "line \(headerLine)", message: "column '\(given)' appears twice\(same); keep one")
+                throw FlyerInputError(
+                    location: "line \(headerLine)", message: "column '\(given)' appears twice\(same); keep one")
             }
             column[name] = index
         }
         self.spelling = spelling
         guard let title = column["title"], let latitude = column["lat"], let longitude = column["lon"] else {
             let missing = ["title", "lat", "lon"].first { column[$0] == nil } ?? "title"
-            throw FlyerInputError(location: "line \(headerLine)", message: "missing column '\(missing)'; the header is \(header)")
+            throw FlyerInputError(
+                location: "line \(headerLine)", message: "missing column '\(missing)'; the header is \(header)")
         }
         fieldCount = names.count
         self.title = title
@@ -71,13 +76,19 @@ package struct CSVFlyerReader: FlyerSource {
 
     private func flyer(line: Int, fields: [String]) throws(FlyerInputError) -> Flyer {
         guard fields.count == fieldCount else {
-            throw FlyerInputError(location: "line \(line)", message: "has \(Counted.string(fields.count, "field")), the header has \(fieldCount); quote fields that contain commas")
+            throw FlyerInputError(
+                location: "line \(line)",
+                message:
+                    "has \(Counted.string(fields.count, "field")), the header has \(fieldCount); quote fields that contain commas"
+            )
         }
         func field(_ index: Int?) -> String? { index.map { fields[$0] } }
         func number(_ index: Int, _ name: String) throws(FlyerInputError) -> Double {
             let text = fields[index].trimmedWhitespace
             guard let value = Double(text) else {
-                throw FlyerInputError(location: "line \(line)", field: name, message: "'\(text)' is not a number; give decimal degrees such as 48.8584")
+                throw FlyerInputError(
+                    location: "line \(line)", field: name,
+                    message: "'\(text)' is not a number; give decimal degrees such as 48.8584")
             }
             return value
         }
@@ -88,9 +99,10 @@ package struct CSVFlyerReader: FlyerSource {
         } catch {
             throw FlyerInputError(location: "line \(line)", field: named(error.field), message: error.text)
         }
-        let draft = FlyerDraft(id: field(id), title: field(title), description: field(description), address: field(address),
-                               category: field(category), url: field(url), radius: field(radius),
-                               validFrom: field(validFrom), validUntil: field(validUntil))
+        let draft = FlyerDraft(
+            id: field(id), title: field(title), description: field(description), address: field(address),
+            category: field(category), url: field(url), radius: field(radius),
+            validFrom: field(validFrom), validUntil: field(validUntil))
         return try draft.flyer(geometry: .point(point), location: "line \(line)", timeZone: timeZone, names: named)
     }
 

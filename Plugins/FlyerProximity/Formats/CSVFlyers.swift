@@ -5,11 +5,16 @@ import MeridianCore
 /// `id,title,lat,lon,category,address,description,url,radius_m,valid_from,valid_until`
 /// (RFC 4180 quoting; columns may come in any order; `title`, `lat` and `lon` are required).
 package enum CSVFlyers {
-    package static let header = ["id", "title", "lat", "lon", "category", "address", "description", "url", "radius_m", "valid_from", "valid_until"]
+    package static let header = [
+        "id", "title", "lat", "lon", "category", "address", "description", "url", "radius_m", "valid_from",
+        "valid_until"
+    ]
 
     /// Column names other tools write, with the column they mean.
-    static let aliases = ["latitude": "lat", "longitude": "lon", "long": "lon", "lng": "lon", "name": "title",
-                          "radius": "radius_m", "from": "valid_from", "until": "valid_until"]
+    static let aliases = [
+        "latitude": "lat", "longitude": "lon", "long": "lon", "lng": "lon", "name": "title",
+        "radius": "radius_m", "from": "valid_from", "until": "valid_until"
+    ]
 
     /// The column a header name means: one of `header` or an alias, in any case; nil for an unknown name.
     static func column(named name: String) -> String? {
@@ -27,7 +32,9 @@ package enum CSVFlyers {
     /// Reads every row, collecting up to `errorLimit` problems (each naming its line and column) instead of
     /// stopping at the first: for showing everything wrong with an uploaded file at once. A problem the reader
     /// cannot get past (the header, broken quoting) ends the reading.
-    package static func readAll(_ data: Data, errorLimit: Int, timeZone: TimeZone = .gmt) -> (flyers: [Flyer], errors: [FlyerInputError]) {
+    package static func readAll(_ data: Data, errorLimit: Int, timeZone: TimeZone = .gmt) -> (
+        flyers: [Flyer], errors: [FlyerInputError]
+    ) {
         var flyers: [Flyer] = []
         let errors = scan(data, errorLimit: errorLimit, timeZone: timeZone) { flyers.append($0) }
         return (flyers, errors)
@@ -39,7 +46,9 @@ package enum CSVFlyers {
     }
 
     /// Hands every good row to `keep` and returns up to `errorLimit` problems.
-    private static func scan(_ data: Data, errorLimit: Int, timeZone: TimeZone, keep: (Flyer) -> Void) -> [FlyerInputError] {
+    private static func scan(_ data: Data, errorLimit: Int, timeZone: TimeZone, keep: (Flyer) -> Void)
+        -> [FlyerInputError]
+    {
         var reader: CSVFlyerReader
         do {
             reader = try CSVFlyerReader(data, timeZone: timeZone)
@@ -81,16 +90,22 @@ package enum CSVFlyers {
     }
 
     /// Writes the header and one row per flyer; areas cannot be written (CSV holds points).
-    package static func write<Flyers: Sequence>(_ flyers: Flyers, to output: (String) -> Void) throws(FlyerInputError) where Flyers.Element == Flyer {
+    package static func write<Flyers: Sequence>(_ flyers: Flyers, to output: (String) -> Void) throws(FlyerInputError)
+    where Flyers.Element == Flyer {
         var chunk = header.joined(separator: ",") + "\n"
         for flyer in flyers {
             guard case .point(let point) = flyer.geometry else {
-                throw FlyerInputError(location: "flyer '\(flyer.id)'", message: "is a \(flyer.geometry.typeName); CSV holds points only, export as GeoJSON (--format geojson)")
+                throw FlyerInputError(
+                    location: "flyer '\(flyer.id)'",
+                    message:
+                        "is a \(flyer.geometry.typeName); CSV holds points only, export as GeoJSON (--format geojson)")
             }
-            let fields = [flyer.id, flyer.title, JSONText.number(point.latitude), JSONText.number(point.longitude),
-                          flyer.category ?? "", flyer.address ?? "", flyer.description ?? "", flyer.url ?? "",
-                          JSONText.number(flyer.radiusM), flyer.validFrom.map(ISO8601.string) ?? "",
-                          flyer.validUntil.map(ISO8601.string) ?? ""]
+            let fields = [
+                flyer.id, flyer.title, JSONText.number(point.latitude), JSONText.number(point.longitude),
+                flyer.category ?? "", flyer.address ?? "", flyer.description ?? "", flyer.url ?? "",
+                JSONText.number(flyer.radiusM), flyer.validFrom.map(ISO8601.string) ?? "",
+                flyer.validUntil.map(ISO8601.string) ?? ""
+            ]
             chunk += fields.map(quoted).joined(separator: ",") + "\n"
             if chunk.utf8.count > 1 << 16 {
                 output(chunk)
@@ -163,7 +178,8 @@ struct CSVRecords {
             }
         }
         if quoted {
-            throw FlyerInputError(location: "line \(startLine)", message: "a quoted field is not closed; end it with a double quote")
+            throw FlyerInputError(
+                location: "line \(startLine)", message: "a quoted field is not closed; end it with a double quote")
         }
         fields.append(String(decoding: field, as: UTF8.self))
         return (startLine, fields)

@@ -12,15 +12,33 @@ package enum GeoJSONFlyers {
 
     /// Reads every feature, collecting up to `errorLimit` problems (each naming its feature and field) instead of
     /// stopping at the first: for showing everything wrong with an uploaded file at once.
-    package static func readAll(_ data: Data, errorLimit: Int, timeZone: TimeZone = .gmt) -> (flyers: [Flyer], errors: [FlyerInputError]) {
+    package static func readAll(_ data: Data, errorLimit: Int, timeZone: TimeZone = .gmt) -> (
+        flyers: [Flyer], errors: [FlyerInputError]
+    ) {
         let root: JSONValue
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            return ([], [FlyerInputError(location: "document", message: "not valid JSON (\(error.localizedDescription)); give a GeoJSON FeatureCollection or Feature")])
+            return (
+                [],
+                [
+                    FlyerInputError(
+                        location: "document",
+                        message:
+                            "not valid JSON (\(error.localizedDescription)); give a GeoJSON FeatureCollection or Feature"
+                    )
+                ]
+            )
         }
         guard let type = root["type"]?.string else {
-            return ([], [FlyerInputError(location: "document", field: "type", message: "missing; a GeoJSON FeatureCollection or Feature is expected")])
+            return (
+                [],
+                [
+                    FlyerInputError(
+                        location: "document", field: "type",
+                        message: "missing; a GeoJSON FeatureCollection or Feature is expected")
+                ]
+            )
         }
         switch type {
         case "Feature":
@@ -31,7 +49,10 @@ package enum GeoJSONFlyers {
             }
         case "FeatureCollection":
             guard let features = root["features"]?.array else {
-                return ([], [FlyerInputError(location: "document", field: "features", message: "must be an array of Features")])
+                return (
+                    [],
+                    [FlyerInputError(location: "document", field: "features", message: "must be an array of Features")]
+                )
             }
             var flyers: [Flyer] = []
             var errors: [FlyerInputError] = []
@@ -48,17 +69,26 @@ package enum GeoJSONFlyers {
             }
             return (flyers, errors)
         default:
-            return ([], [FlyerInputError(location: "document", field: "type", message: "'\(type)' is not supported; give a FeatureCollection or a Feature")])
+            return (
+                [],
+                [
+                    FlyerInputError(
+                        location: "document", field: "type",
+                        message: "'\(type)' is not supported; give a FeatureCollection or a Feature")
+                ]
+            )
         }
     }
 
     /// One Feature as a flyer.
     static func feature(_ object: JSONValue, location: String, timeZone: TimeZone) throws(FlyerInputError) -> Flyer {
         guard object.isObject, object["type"]?.string == "Feature" else {
-            throw FlyerInputError(location: location, field: "type", message: "must be a GeoJSON object with \"type\": \"Feature\"")
+            throw FlyerInputError(
+                location: location, field: "type", message: "must be a GeoJSON object with \"type\": \"Feature\"")
         }
         guard let geometryObject = object["geometry"], geometryObject.isObject else {
-            throw FlyerInputError(location: location, field: "geometry", message: "missing; give a Point, Polygon or MultiPolygon")
+            throw FlyerInputError(
+                location: location, field: "geometry", message: "missing; give a Point, Polygon or MultiPolygon")
         }
         let geometry = try self.geometry(geometryObject, location: location)
         let properties = object["properties"] ?? .null
@@ -67,12 +97,16 @@ package enum GeoJSONFlyers {
             case nil, .null?: return nil
             case .string(let value)?: return value
             case .number(let value)? where key == "radius_m" || key == "id": return Self.numberText(value)
-            default: throw FlyerInputError(location: location, field: "properties.\(key)", message: key == "radius_m" ? "must be a number of metres" : "must be a string")
+            default:
+                throw FlyerInputError(
+                    location: location, field: "properties.\(key)",
+                    message: key == "radius_m" ? "must be a number of metres" : "must be a string")
             }
         }
-        var draft = FlyerDraft(title: try text("title"), description: try text("description"), address: try text("address"),
-                               category: try text("category"), url: try text("url"), radius: try text("radius_m"),
-                               validFrom: try text("valid_from"), validUntil: try text("valid_until"))
+        var draft = FlyerDraft(
+            title: try text("title"), description: try text("description"), address: try text("address"),
+            category: try text("category"), url: try text("url"), radius: try text("radius_m"),
+            validFrom: try text("valid_from"), validUntil: try text("valid_until"))
         switch object["id"] {
         case .string(let id)?: draft.id = id
         case .number(let id)?: draft.id = Self.numberText(id)
@@ -92,7 +126,7 @@ package enum GeoJSONFlyers {
         }
         func position(_ value: JSONValue?, _ path: String) throws(FlyerInputError) -> Coordinate {
             guard let numbers = value?.array, numbers.count >= 2,
-                  let longitude = numbers[0].number, let latitude = numbers[1].number
+                let longitude = numbers[0].number, let latitude = numbers[1].number
             else { throw fail(path, "a position must be [longitude, latitude]") }
             do {
                 return try GeometryReader.coordinate(longitude: longitude, latitude: latitude)
@@ -101,13 +135,19 @@ package enum GeoJSONFlyers {
             }
         }
         func rings(_ value: JSONValue?, _ path: String) throws(FlyerInputError) -> [[Coordinate]] {
-            guard let list = value?.array, !list.isEmpty else { throw fail(path, "a polygon must be a non-empty array of rings") }
+            guard let list = value?.array, !list.isEmpty else {
+                throw fail(path, "a polygon must be a non-empty array of rings")
+            }
             var rings: [[Coordinate]] = []
             for (ringIndex, ringValue) in list.enumerated() {
                 let ringPath = "\(path)[\(ringIndex)]"
-                guard let positions = ringValue.array else { throw fail(ringPath, "a ring must be an array of positions") }
+                guard let positions = ringValue.array else {
+                    throw fail(ringPath, "a ring must be an array of positions")
+                }
                 var ring: [Coordinate] = []
-                for (index, value) in positions.enumerated() { ring.append(try position(value, "\(ringPath)[\(index)]")) }
+                for (index, value) in positions.enumerated() {
+                    ring.append(try position(value, "\(ringPath)[\(index)]"))
+                }
                 do {
                     try GeometryReader.checkRing(ring)
                 } catch {
@@ -124,19 +164,24 @@ package enum GeoJSONFlyers {
         case "Polygon":
             return .polygon(try rings(coordinates, ""))
         case "MultiPolygon":
-            guard let list = coordinates?.array, !list.isEmpty else { throw fail("", "a MultiPolygon must be a non-empty array of polygons") }
+            guard let list = coordinates?.array, !list.isEmpty else {
+                throw fail("", "a MultiPolygon must be a non-empty array of polygons")
+            }
             var polygons: [[[Coordinate]]] = []
             for (index, value) in list.enumerated() { polygons.append(try rings(value, "[\(index)]")) }
             return .multiPolygon(polygons)
         default:
-            throw FlyerInputError(location: location, field: "geometry.type", message: "'\(type)' is not supported; use Point, Polygon or MultiPolygon")
+            throw FlyerInputError(
+                location: location, field: "geometry.type",
+                message: "'\(type)' is not supported; use Point, Polygon or MultiPolygon")
         }
     }
 
     // MARK: Writing
 
     /// Writes a FeatureCollection, handing out text in chunks.
-    package static func write<Flyers: Sequence>(_ flyers: Flyers, to output: (String) -> Void) where Flyers.Element == Flyer {
+    package static func write<Flyers: Sequence>(_ flyers: Flyers, to output: (String) -> Void)
+    where Flyers.Element == Flyer {
         output("{\"type\":\"FeatureCollection\",\"features\":[")
         var chunk = ""
         var first = true
@@ -155,13 +200,17 @@ package enum GeoJSONFlyers {
     /// One flyer as a GeoJSON Feature.
     package static func feature(_ flyer: Flyer) -> String {
         var properties = "\"title\":\(JSONText.string(flyer.title))"
-        for (key, value) in [("description", flyer.description), ("address", flyer.address), ("category", flyer.category), ("url", flyer.url)] {
+        for (key, value) in [
+            ("description", flyer.description), ("address", flyer.address), ("category", flyer.category),
+            ("url", flyer.url)
+        ] {
             if let value { properties += ",\"\(key)\":\(JSONText.string(value))" }
         }
         properties += ",\"radius_m\":\(JSONText.number(flyer.radiusM))"
         if let from = flyer.validFrom { properties += ",\"valid_from\":\"\(ISO8601.string(from: from))\"" }
         if let until = flyer.validUntil { properties += ",\"valid_until\":\"\(ISO8601.string(from: until))\"" }
-        return "{\"type\":\"Feature\",\"id\":\(JSONText.string(flyer.id)),\"geometry\":\(geometry(flyer.geometry)),\"properties\":{\(properties)}}"
+        return
+            "{\"type\":\"Feature\",\"id\":\(JSONText.string(flyer.id)),\"geometry\":\(geometry(flyer.geometry)),\"properties\":{\(properties)}}"
     }
 
     /// A geometry as GeoJSON text.

@@ -12,8 +12,9 @@ struct RepeatedIDCheck: Sendable {
     /// Records `id` at `position`; throws when an earlier position used it.
     mutating func record(_ id: String, at position: Int) throws(FlyerInputError) {
         if let first = firstUse.updateValue(position, forKey: id) {
-            throw FlyerInputError(location: describe(position), field: "id",
-                                  message: "'\(id)' is already used by \(describe(first)); every flyer needs its own id")
+            throw FlyerInputError(
+                location: describe(position), field: "id",
+                message: "'\(id)' is already used by \(describe(first)); every flyer needs its own id")
         }
     }
 }

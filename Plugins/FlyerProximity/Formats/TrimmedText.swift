@@ -3,13 +3,15 @@ extension String {
     /// line breaks). Returns the string itself, without copying, when there is nothing to trim:
     /// the common case when importing large files.
     var trimmedWhitespace: String {
-        if let first = utf8.first, let last = utf8.last, Self.isVisibleASCII(first), Self.isVisibleASCII(last) { return self }
+        if let first = utf8.first, let last = utf8.last, Self.isVisibleASCII(first), Self.isVisibleASCII(last) {
+            return self
+        }
         let scalars = unicodeScalars
         guard let first = scalars.first, let last = scalars.last,
-              first.properties.isWhitespace || last.properties.isWhitespace
+            first.properties.isWhitespace || last.properties.isWhitespace
         else { return self }
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+            let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
         else { return "" }
         return String(scalars[start...end])
     }

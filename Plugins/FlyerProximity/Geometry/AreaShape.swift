@@ -52,7 +52,8 @@ struct AreaShape: Sendable {
                 }
                 let enclosesPole = abs(winding) > 180
                 let meanLatitude = ring.reduce(0) { $0 + $1.latitude } / Double(max(1, ring.count))
-                prepared.append(Ring(edges: edges, enclosesNorthPole: enclosesPole && meanLatitude > 0, enclosesPole: enclosesPole))
+                prepared.append(
+                    Ring(edges: edges, enclosesNorthPole: enclosesPole && meanLatitude > 0, enclosesPole: enclosesPole))
                 allEdges += edges
                 if ringIndex == 0 {
                     anyPole = anyPole || enclosesPole
@@ -76,8 +77,11 @@ struct AreaShape: Sendable {
             reach = .infinity
         } else {
             reach = allEdges.reduce(0) { result, edge in
-                max(result, max(geodesic.distance(anchorCoordinate, edge.start),
-                                geodesic.distance(anchorCoordinate, edge.end)) + edge.length / 2)
+                max(
+                    result,
+                    max(
+                        geodesic.distance(anchorCoordinate, edge.start),
+                        geodesic.distance(anchorCoordinate, edge.end)) + edge.length / 2)
             }
         }
         if !contains(anchorCoordinate), let inside = SurfacePoint.of(polygonRings, contains: { self.contains($0) }) {
@@ -119,13 +123,16 @@ struct AreaShape: Sendable {
 
     /// The boxes of one outer ring: exact latitude limits of the geodesic edges, longitudes
     /// swept along the ring (split at ±180°), everything around a pole when the ring encloses one.
-    private static func boxes(ring: [Coordinate], edges: [GeodesicEdge], enclosesPole: Bool, north: Bool) -> [LatLonBox] {
+    private static func boxes(ring: [Coordinate], edges: [GeodesicEdge], enclosesPole: Bool, north: Bool) -> [LatLonBox]
+    {
         guard let first = ring.first else { return [] }
         var minLatitude = edges.map(\.minLatitude).min() ?? first.latitude
         var maxLatitude = edges.map(\.maxLatitude).max() ?? first.latitude
         if enclosesPole {
             if north { maxLatitude = 90 } else { minLatitude = -90 }
-            return [LatLonBox(minLatitude: minLatitude, maxLatitude: maxLatitude, minLongitude: -180, maxLongitude: 180)]
+            return [
+                LatLonBox(minLatitude: minLatitude, maxLatitude: maxLatitude, minLongitude: -180, maxLongitude: 180)
+            ]
         }
         var longitude = first.longitude
         var west = longitude, east = longitude
@@ -135,7 +142,9 @@ struct AreaShape: Sendable {
             east = max(east, longitude)
         }
         if east - west >= 360 {
-            return [LatLonBox(minLatitude: minLatitude, maxLatitude: maxLatitude, minLongitude: -180, maxLongitude: 180)]
+            return [
+                LatLonBox(minLatitude: minLatitude, maxLatitude: maxLatitude, minLongitude: -180, maxLongitude: 180)
+            ]
         }
         let box = { (low: Double, high: Double) in
             LatLonBox(minLatitude: minLatitude, maxLatitude: maxLatitude, minLongitude: low, maxLongitude: high)

@@ -133,8 +133,9 @@ private struct PlanePolygon {
     func coordinate(_ point: Point) -> Coordinate? {
         let direction = center + point.x * east + point.y * north
         let horizontal = (direction.x * direction.x + direction.y * direction.y).squareRoot()
-        return Coordinate.clamped(latitude: atan2(direction.z, horizontal) * 180 / .pi,
-                                  longitude: atan2(direction.y, direction.x) * 180 / .pi)
+        return Coordinate.clamped(
+            latitude: atan2(direction.z, horizontal) * 180 / .pi,
+            longitude: atan2(direction.y, direction.x) * 180 / .pi)
     }
 
     private static func unit(_ coordinate: Coordinate) -> SIMD3<Double> {

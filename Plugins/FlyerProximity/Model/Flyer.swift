@@ -28,9 +28,11 @@ public struct Flyer: Sendable, Equatable {
     public static let categoryLimit = TextLimit(characters: 100)
     public static let urlLimit = TextLimit(characters: 2_000, bytes: 2_000)
 
-    public init(id: String, title: String, description: String? = nil, address: String? = nil,
-                category: String? = nil, url: String? = nil, radiusM: Double = Flyer.defaultRadius,
-                validFrom: Date? = nil, validUntil: Date? = nil, geometry: FlyerGeometry) {
+    public init(
+        id: String, title: String, description: String? = nil, address: String? = nil,
+        category: String? = nil, url: String? = nil, radiusM: Double = Flyer.defaultRadius,
+        validFrom: Date? = nil, validUntil: Date? = nil, geometry: FlyerGeometry
+    ) {
         self.id = id
         self.title = title
         self.description = description

@@ -19,8 +19,10 @@ struct FlyerDraft {
     /// Validates the fields; `names` maps field names to how the input spells them (for messages). A bare date
     /// (`2030-12-31`) is a day in `timeZone` (the configured `time_zone`): `valid_from` starts at its beginning,
     /// `valid_until` lasts to its end; date-times carry their own offset.
-    func flyer(geometry: FlyerGeometry, location: @autoclosure () -> String, timeZone: TimeZone,
-               names: (String) -> String) throws(FlyerInputError) -> Flyer {
+    func flyer(
+        geometry: FlyerGeometry, location: @autoclosure () -> String, timeZone: TimeZone,
+        names: (String) -> String
+    ) throws(FlyerInputError) -> Flyer {
         func fail(_ field: String, _ message: String) -> FlyerInputError {
             FlyerInputError(location: location(), field: names(field), message: message)
         }
@@ -28,7 +30,8 @@ struct FlyerDraft {
         do {
             try ResourceID.check(id)
         } catch {
-            throw FlyerInputError(location: location(), field: names("id"), message: error.description, kind: .invalidID)
+            throw FlyerInputError(
+                location: location(), field: names("id"), message: error.description, kind: .invalidID)
         }
         guard let title = title.flatMap(Self.nonBlank) else {
             throw fail("title", "missing title; every flyer needs a non-empty title")
@@ -36,15 +39,19 @@ struct FlyerDraft {
         var radiusM = Flyer.defaultRadius
         if let text = radius.flatMap(Self.nonBlank) {
             guard let value = Double(text), value.isFinite, value > 0, value <= Self.maximumRadius else {
-                throw fail("radius_m", "'\(text)' is not a radius; give metres as a number above 0 and at most \(Int(Self.maximumRadius))")
+                throw fail(
+                    "radius_m",
+                    "'\(text)' is not a radius; give metres as a number above 0 and at most \(Int(Self.maximumRadius))")
             }
             radiusM = value
         }
         let description = description.flatMap(Self.nonBlank), address = address.flatMap(Self.nonBlank)
         let category = category.flatMap(Self.nonBlank), url = url.flatMap(Self.nonBlank)
-        for (field, text, limit) in [("title", title, Flyer.titleLimit), ("description", description, Flyer.descriptionLimit),
-                                     ("address", address, Flyer.addressLimit), ("category", category, Flyer.categoryLimit),
-                                     ("url", url, Flyer.urlLimit)] {
+        for (field, text, limit) in [
+            ("title", title, Flyer.titleLimit), ("description", description, Flyer.descriptionLimit),
+            ("address", address, Flyer.addressLimit), ("category", category, Flyer.categoryLimit),
+            ("url", url, Flyer.urlLimit)
+        ] {
             guard let text else { continue }
             if let problem = limit.problem(text) { throw fail(field, "\(problem); shorten it") }
             // SQLite keeps text only up to a NUL: refused rather than cut short.
@@ -57,19 +64,23 @@ struct FlyerDraft {
         if let from, let until, from > until {
             throw fail("valid_until", "is before valid_from; the flyer would never be valid")
         }
-        return Flyer(id: id, title: title, description: description, address: address, category: category,
-                     url: url, radiusM: radiusM, validFrom: from, validUntil: until, geometry: geometry)
+        return Flyer(
+            id: id, title: title, description: description, address: address, category: category,
+            url: url, radiusM: radiusM, validFrom: from, validUntil: until, geometry: geometry)
     }
 
-    private func date(_ text: String?, field: String, timeZone: TimeZone,
-                      fail: (String, String) -> FlyerInputError) throws(FlyerInputError) -> Date? {
+    private func date(
+        _ text: String?, field: String, timeZone: TimeZone,
+        fail: (String, String) -> FlyerInputError
+    ) throws(FlyerInputError) -> Date? {
         guard let text = text.flatMap(Self.nonBlank) else { return nil }
         if let day = LocalDay.bounds(of: text, in: timeZone) {
             // The day's last millisecond: bounds are included, and exports write milliseconds.
             return field == "valid_until" ? day.end.addingTimeInterval(-0.001) : day.start
         }
         guard let date = ISO8601.date(from: text) else {
-            throw fail(field, "'\(text)' is not an ISO 8601 date or date-time such as 2024-05-01 or 2024-05-01T18:00:00Z")
+            throw fail(
+                field, "'\(text)' is not an ISO 8601 date or date-time such as 2024-05-01 or 2024-05-01T18:00:00Z")
         }
         return date
     }
@@ -84,9 +95,13 @@ struct FlyerDraft {
 enum GeometryReader {
     /// A validated coordinate from longitude and latitude, with a hint when they look swapped.
     static func coordinate(longitude: Double, latitude: Double) throws(CoordinateMessage) -> Coordinate {
-        guard latitude.isFinite, longitude.isFinite else { throw CoordinateMessage("coordinates must be finite numbers") }
+        guard latitude.isFinite, longitude.isFinite else {
+            throw CoordinateMessage("coordinates must be finite numbers")
+        }
         guard (-90...90).contains(latitude) else {
-            let hint = (-90...90).contains(longitude) ? "; positions are [longitude, latitude] (lon first): are they swapped?" : ""
+            let hint =
+                (-90...90).contains(longitude)
+                ? "; positions are [longitude, latitude] (lon first): are they swapped?" : ""
             throw CoordinateMessage("latitude \(latitude) is outside -90...90\(hint)")
         }
         guard (-180...180).contains(longitude) else {

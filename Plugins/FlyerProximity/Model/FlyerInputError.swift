@@ -19,7 +19,9 @@ package struct FlyerInputError: Error, Equatable, CustomStringConvertible {
         case invalidID
     }
 
-    package init(location: String, field: String? = nil, message: String, file: String? = nil, kind: Kind = .invalidField) {
+    package init(
+        location: String, field: String? = nil, message: String, file: String? = nil, kind: Kind = .invalidField
+    ) {
         self.location = location
         self.field = field
         self.message = message

@@ -47,9 +47,11 @@ struct FlyerChangeFeed: Sendable {
                 }
                 let connection: PostgresConnection
                 do {
-                    connection = try await PostgresConnection.connect(on: PostgresClient.defaultEventLoopGroup.next(),
-                                                                      configuration: try store.location.connectionConfiguration(),
-                                                                      id: 0, logger: logger).get()
+                    connection = try await PostgresConnection.connect(
+                        on: PostgresClient.defaultEventLoopGroup.next(),
+                        configuration: try store.location.connectionConfiguration(),
+                        id: 0, logger: logger
+                    ).get()
                 } catch {
                     throw PostGISErrors.describe(error, location: store.location)
                 }
@@ -59,13 +61,16 @@ struct FlyerChangeFeed: Sendable {
                 catalog.markCold()
                 catalog.setAvailable(true)
                 try await catalog.load()
-                if lastProblem != nil { logger.info("flyers: PostgreSQL at \(store.location.host):\(store.location.port) is back") }
+                if lastProblem != nil {
+                    logger.info("flyers: PostgreSQL at \(store.location.host):\(store.location.port) is back")
+                }
                 lastProblem = nil
                 backoff = 0.1
                 for try await _ in notifications {
                     try await catalog.refresh()
                 }
-                throw FlyerStoreError.unavailable("the connection to PostgreSQL at \(store.location.host):\(store.location.port) was closed")
+                throw FlyerStoreError.unavailable(
+                    "the connection to PostgreSQL at \(store.location.host):\(store.location.port) was closed")
             } catch {
                 let problem = PostGISErrors.describe(error, location: store.location)
                 let text: String

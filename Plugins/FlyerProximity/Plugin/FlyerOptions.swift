@@ -38,7 +38,8 @@ package struct FlyerOptions: Decodable, Sendable, Equatable {
         maxResults = try container.decodeIfPresent(Int.self, forKey: .maxResults) ?? maxResults
         mapStyle = try container.decodeIfPresent(MapStyle.self, forKey: .mapStyle) ?? mapStyle
         database = try container.decodeIfPresent(String.self, forKey: .database)
-        databaseConnections = try container.decodeIfPresent(Int.self, forKey: .databaseConnections) ?? databaseConnections
+        databaseConnections =
+            try container.decodeIfPresent(Int.self, forKey: .databaseConnections) ?? databaseConnections
     }
 
     /// The PostgreSQL database of `database`, nil for SpatiaLite.
@@ -53,13 +54,16 @@ package struct FlyerOptions: Decodable, Sendable, Equatable {
             throw options.error(key: "move_threshold", "must be 0 or more metres")
         }
         if let radius = decoded.defaultRadiusM, !(radius.isFinite && radius > 0) {
-            throw options.error(key: "default_radius_m", "must be more than 0 metres (leave it out to return the nearest flyers at any distance)")
+            throw options.error(
+                key: "default_radius_m",
+                "must be more than 0 metres (leave it out to return the nearest flyers at any distance)")
         }
         guard (1...10_000).contains(decoded.maxResults) else {
             throw options.error(key: "max_results", "must be a whole number in 1...10000")
         }
         guard (1...decoded.maxResults).contains(decoded.defaultLimit) else {
-            throw options.error(key: "default_limit", "must be a whole number in 1...max_results (\(decoded.maxResults))")
+            throw options.error(
+                key: "default_limit", "must be a whole number in 1...max_results (\(decoded.maxResults))")
         }
         if let database = decoded.database {
             do {
@@ -76,13 +80,21 @@ package struct FlyerOptions: Decodable, Sendable, Equatable {
 
     /// The documented options, for `meridian plugins`.
     static let info: [OptionInfo] = [
-        OptionInfo("move_threshold", "metres", default: "50", "how far the position must move before flyer.enter/flyer.exit are re-evaluated"),
-        OptionInfo("default_radius_m", "metres", default: "none", "search radius when a request gives none; without it the nearest flyers are returned wherever they are"),
+        OptionInfo(
+            "move_threshold", "metres", default: "50",
+            "how far the position must move before flyer.enter/flyer.exit are re-evaluated"),
+        OptionInfo(
+            "default_radius_m", "metres", default: "none",
+            "search radius when a request gives none; without it the nearest flyers are returned wherever they are"),
         OptionInfo("default_limit", "integer", default: "20", "results per page when a request gives no limit"),
         OptionInfo("max_results", "integer 1...10000", default: "200", "the largest page a request may ask for"),
-        OptionInfo("database", "postgres://user[:password]@host[:port]/dbname[?sslmode=disable|require]", default: "none",
-                   "keep the flyers in PostGIS (many instances, one catalogue); without it they live in the SpatiaLite store"),
-        OptionInfo("database_connections", "integer 1...100", default: "8", "the most connections to PostgreSQL at once"),
-        OptionInfo("map_style", MapStyle.allCases.map(\.rawValue).joined(separator: "|"), default: "apple", "style of each result's map_url"),
+        OptionInfo(
+            "database", "postgres://user[:password]@host[:port]/dbname[?sslmode=disable|require]", default: "none",
+            "keep the flyers in PostGIS (many instances, one catalogue); without it they live in the SpatiaLite store"),
+        OptionInfo(
+            "database_connections", "integer 1...100", default: "8", "the most connections to PostgreSQL at once"),
+        OptionInfo(
+            "map_style", MapStyle.allCases.map(\.rawValue).joined(separator: "|"), default: "apple",
+            "style of each result's map_url")
     ]
 }

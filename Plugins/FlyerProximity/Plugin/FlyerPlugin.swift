@@ -14,13 +14,15 @@ import ServiceLifecycle
 package final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
     package static let registration = ConsumerType(
         type: "flyers",
-        summary: "Local flyers (points and areas): nearest-first search with exact WGS84 distances, enter/exit events, import/export",
+        summary:
+            "Local flyers (points and areas): nearest-first search with exact WGS84 distances, enter/exit events, import/export",
         options: FlyerOptions.info,
         make: { options, context in
             let decoded = try FlyerOptions.decode(options)
             let catalog: FlyerCatalog
             if let location = decoded.postgres {
-                let store = PostGISFlyerStore(location: location, connections: decoded.databaseConnections, logger: context.logger)
+                let store = PostGISFlyerStore(
+                    location: location, connections: decoded.databaseConnections, logger: context.logger)
                 catalog = FlyerCatalog(store: store, logger: context.logger)
             } else {
                 do {
@@ -37,7 +39,9 @@ package final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
 
     /// `meridian flyers`, and the flyer places of a store for `meridian maplink --flyer`.
     package static let commandLine = PluginCommands([FlyersCommand.self]) { resources in
-        resources[StoredFlyerPlacesKey.self] = { store in StoredPlaceLookup(store: try SpatiaLiteFlyerStore(store: store)) }
+        resources[StoredFlyerPlacesKey.self] = { store in
+            StoredPlaceLookup(store: try SpatiaLiteFlyerStore(store: store))
+        }
     }
 
     package let id: String
@@ -52,7 +56,8 @@ package final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
         self.catalog = catalog
         self.options = options
         self.context = context
-        watcher = ProximityWatcher(index: catalog.proximitySource, events: context.events, moveThreshold: options.moveThreshold)
+        watcher = ProximityWatcher(
+            index: catalog.proximitySource, events: context.events, moveThreshold: options.moveThreshold)
         search = NearbySearch(presenter: FlyerPresenter(units: context.units, mapStyle: options.mapStyle))
     }
 
@@ -70,7 +75,8 @@ package final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
             do {
                 try await catalog.prepare()
             } catch {
-                logger.error("flyers: the search index cannot be built: \(error); SpatiaLite answers searches meanwhile")
+                logger.error(
+                    "flyers: the search index cannot be built: \(error); SpatiaLite answers searches meanwhile")
             }
             await feed.run()
         }

@@ -56,7 +56,8 @@ extension FlyerPlugin {
         var at = Date()
         if let text = query.string("at") {
             guard let date = ISO8601.date(from: text) else {
-                throw APIError.badRequest("query parameter 'at' must be an ISO 8601 date-time such as 2024-05-01T18:00:00Z, got '\(text)'")
+                throw APIError.badRequest(
+                    "query parameter 'at' must be an ISO 8601 date-time such as 2024-05-01T18:00:00Z, got '\(text)'")
             }
             at = date
         }
@@ -66,7 +67,8 @@ extension FlyerPlugin {
             category: query.string("category"), cursor: query.string("cursor"), at: at,
             includeInactive: try Self.flag(query, "include_inactive"))
         do {
-            return try await search.respond(nearbyRequest, position: center == nil ? context.position.latestPosition : nil, catalog: catalog)
+            return try await search.respond(
+                nearbyRequest, position: center == nil ? context.position.latestPosition : nil, catalog: catalog)
         } catch let error as NearbyRequestError {
             throw APIError.badRequest("query parameter '\(error.parameter)' \(error.message)")
         } catch let error as FlyerStoreError {
@@ -91,7 +93,8 @@ extension FlyerPlugin {
             let items = page.flyers.map { flyer in
                 search.presenter.result(flyer, target: PreparedFlyer(flyer)?.target(from: nil) ?? .zero)
             }
-            return FlyerList(items: items, nextCursor: page.hasMore ? page.flyers.last?.id : nil, stale: stale ? true : nil)
+            return FlyerList(
+                items: items, nextCursor: page.hasMore ? page.flyers.last?.id : nil, stale: stale ? true : nil)
         } catch {
             throw Self.apiError(error)
         }
@@ -116,7 +119,8 @@ extension FlyerPlugin {
         guard let flyer = found else { throw Self.unknown(id) }
         var headers: HTTPFields = [.contentType: "application/geo+json"]
         if stale { headers[Self.staleHeader] = "true" }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: GeoJSONFlyers.feature(flyer))))
+        return Response(
+            status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: GeoJSONFlyers.feature(flyer))))
     }
 
     /// Marks an answer from the cache while the database cannot be reached.
@@ -129,7 +133,8 @@ extension FlyerPlugin {
             throw APIError.badRequest("PUT takes one GeoJSON Feature, got \(flyers.count)")
         }
         if let given = Self.explicitID(flyer), given != id {
-            throw APIError.badRequest("the Feature's id '\(given)' differs from the path's '\(id)'; leave it out or make them equal")
+            throw APIError.badRequest(
+                "the Feature's id '\(given)' differs from the path's '\(id)'; leave it out or make them equal")
         }
         flyer.id = id
         let existed: Bool
@@ -139,8 +144,9 @@ extension FlyerPlugin {
             throw Self.apiError(error)
         }
         try await write([flyer], mode: .upsert)
-        return Response(status: existed ? .ok : .created, headers: [.contentType: "application/geo+json"],
-                        body: .init(byteBuffer: ByteBuffer(string: GeoJSONFlyers.feature(flyer))))
+        return Response(
+            status: existed ? .ok : .created, headers: [.contentType: "application/geo+json"],
+            body: .init(byteBuffer: ByteBuffer(string: GeoJSONFlyers.feature(flyer))))
     }
 
     func delete(_ id: String) async throws -> Response {

@@ -84,16 +84,22 @@ package final class ProximityWatcher: Sendable {
             }
         }
         for match in entered {
-            events.publish("flyer.enter", FlyerEvent(flyerId: match.flyer.id, title: match.flyer.title, category: match.flyer.category,
-                                                     distanceM: match.distance, lat: position.latitude, lon: position.longitude,
-                                                     time: fix.time))
+            events.publish(
+                "flyer.enter",
+                FlyerEvent(
+                    flyerId: match.flyer.id, title: match.flyer.title, category: match.flyer.category,
+                    distanceM: match.distance, lat: position.latitude, lon: position.longitude,
+                    time: fix.time))
         }
         for (id, match) in exited {
             // Flyers no longer in the search (far away, expired or deleted) are measured directly.
             let flyer = match?.flyer ?? (try? source.flyer(id: id)) ?? nil
-            events.publish("flyer.exit", FlyerEvent(flyerId: id, title: flyer?.title ?? id, category: flyer?.category,
-                                                    distanceM: match?.distance ?? source.distance(id: id, from: position),
-                                                    lat: position.latitude, lon: position.longitude, time: fix.time))
+            events.publish(
+                "flyer.exit",
+                FlyerEvent(
+                    flyerId: id, title: flyer?.title ?? id, category: flyer?.category,
+                    distanceM: match?.distance ?? source.distance(id: id, from: position),
+                    lat: position.latitude, lon: position.longitude, time: fix.time))
         }
     }
 }

@@ -6,11 +6,14 @@ enum PostGISErrors {
     /// `error` from an operation on `location`.
     static func describe(_ error: any Error, location: PostgresLocation) -> FlyerStoreError {
         if let error = error as? FlyerStoreError { return error }
-        if let error = error as? PostgresTransactionError, let cause = error.beginError ?? error.closureError ?? error.commitError {
+        if let error = error as? PostgresTransactionError,
+            let cause = error.beginError ?? error.closureError ?? error.commitError
+        {
             return describe(cause, location: location)
         }
         if error is DeadlineExceeded {
-            return .unavailable("PostgreSQL at \(location.host):\(location.port) did not answer in time; is it running and reachable?")
+            return .unavailable(
+                "PostgreSQL at \(location.host):\(location.port) did not answer in time; is it running and reachable?")
         }
         if let error = error as? PSQLError {
             if error.code == .server, let info = error.serverInfo {
@@ -18,11 +21,17 @@ enum PostGISErrors {
                 let message = info[.message] ?? "an error"
                 switch state {
                 case "28P01", "28000":
-                    return .unavailable("PostgreSQL refused the sign-in of user '\(location.user)' (\(message)); check the user and password in the database URL")
+                    return .unavailable(
+                        "PostgreSQL refused the sign-in of user '\(location.user)' (\(message)); check the user and password in the database URL"
+                    )
                 case "3D000":
-                    return .unavailable("the database '\(location.database)' does not exist on \(location.host):\(location.port); create it (createdb \(location.database)) or fix the database URL")
+                    return .unavailable(
+                        "the database '\(location.database)' does not exist on \(location.host):\(location.port); create it (createdb \(location.database)) or fix the database URL"
+                    )
                 case "57P01", "57P02", "57P03", "53300":
-                    return .unavailable("PostgreSQL at \(location.host):\(location.port) is not accepting work (\(message)); it is shutting down, starting or full")
+                    return .unavailable(
+                        "PostgreSQL at \(location.host):\(location.port) is not accepting work (\(message)); it is shutting down, starting or full"
+                    )
                 case "23505":
                     return .duplicateID(duplicateKey(info[.detail]) ?? "?")
                 default:
@@ -30,19 +39,24 @@ enum PostGISErrors {
                 }
             }
             if error.code == .sslUnsupported {
-                return .unavailable("PostgreSQL at \(location.host):\(location.port) does not offer TLS, but the URL has sslmode=require")
+                return .unavailable(
+                    "PostgreSQL at \(location.host):\(location.port) does not offer TLS, but the URL has sslmode=require"
+                )
             }
             let cause = error.underlying.map { "\($0)" } ?? "\(error.code)"
-            return .unavailable("cannot reach PostgreSQL at \(location.host):\(location.port) (\(cause)); is it running and reachable?")
+            return .unavailable(
+                "cannot reach PostgreSQL at \(location.host):\(location.port) (\(cause)); is it running and reachable?")
         }
         if error is CancellationError { return .unavailable("the operation was cancelled") }
-        return .unavailable("cannot reach PostgreSQL at \(location.host):\(location.port) (\(error)); is it running and reachable?")
+        return .unavailable(
+            "cannot reach PostgreSQL at \(location.host):\(location.port) (\(error)); is it running and reachable?")
     }
 
     /// The key in `Key (id)=(bakery) already exists.`
     private static func duplicateKey(_ detail: String?) -> String? {
-        guard let detail, let open = detail.range(of: ")=("), let close = detail.range(of: ") already exists", options: .backwards),
-              open.upperBound <= close.lowerBound
+        guard let detail, let open = detail.range(of: ")=("),
+            let close = detail.range(of: ") already exists", options: .backwards),
+            open.upperBound <= close.lowerBound
         else { return nil }
         return String(detail[open.upperBound..<close.lowerBound])
     }

@@ -25,7 +25,8 @@ package final class PostGISFlyerStore: FlyerStore {
         self.location = location
         self.deadline = deadline
         self.logger = logger
-        client = PostgresClient(configuration: location.clientConfiguration(connections: connections), backgroundLogger: logger)
+        client = PostgresClient(
+            configuration: location.clientConfiguration(connections: connections), backgroundLogger: logger)
     }
 
     /// Starts the pool in a task of its own (until `close()`).
@@ -59,7 +60,9 @@ package final class PostGISFlyerStore: FlyerStore {
     }
 
     /// Opens `location` for a command: starts the pool, installs PostGIS when permitted and migrates.
-    package static func open(_ location: PostgresLocation, logger: Logger) async throws(FlyerStoreError) -> PostGISFlyerStore {
+    package static func open(_ location: PostgresLocation, logger: Logger) async throws(FlyerStoreError)
+        -> PostGISFlyerStore
+    {
         let store = PostGISFlyerStore(location: location, connections: 4, logger: logger)
         store.start()
         do {
@@ -77,9 +80,11 @@ package final class PostGISFlyerStore: FlyerStore {
     package func prepare() async throws(FlyerStoreError) {
         let (client, location, logger) = (self.client, self.location, self.logger)
         try await perform {
-            let connection = try await PostgresConnection.connect(on: PostgresClient.defaultEventLoopGroup.next(),
-                                                                  configuration: try location.connectionConfiguration(),
-                                                                  id: 0, logger: logger).get()
+            let connection = try await PostgresConnection.connect(
+                on: PostgresClient.defaultEventLoopGroup.next(),
+                configuration: try location.connectionConfiguration(),
+                id: 0, logger: logger
+            ).get()
             try await connection.close()
         }
         try await perform(deadline: max(deadline, 10)) {
@@ -88,7 +93,9 @@ package final class PostGISFlyerStore: FlyerStore {
     }
 
     /// Runs `body` against the pool within the deadline, with errors as `FlyerStoreError`.
-    func perform<T: Sendable>(deadline: Double? = nil, _ body: @escaping @Sendable () async throws -> T) async throws(FlyerStoreError) -> T {
+    func perform<T: Sendable>(deadline: Double? = nil, _ body: @escaping @Sendable () async throws -> T)
+        async throws(FlyerStoreError) -> T
+    {
         do {
             return try await withDeadline(deadline ?? self.deadline, body)
         } catch {
@@ -116,8 +123,10 @@ package final class PostGISFlyerStore: FlyerStore {
         _ = try await write(from: FlyerArraySource(flyers), mode: mode, progress: nil)
     }
 
-    package func write(from source: some FlyerSource, mode: FlyerWriteMode,
-                      progress: ((FlyerWriteProgress) -> Void)?) async throws(FlyerStoreError) -> Int {
+    package func write(
+        from source: some FlyerSource, mode: FlyerWriteMode,
+        progress: ((FlyerWriteProgress) -> Void)?
+    ) async throws(FlyerStoreError) -> Int {
         try await PostGISImport(store: self).write(from: source, mode: mode, progress: progress)
     }
 
@@ -125,7 +134,9 @@ package final class PostGISFlyerStore: FlyerStore {
         let (client, logger) = (self.client, self.logger)
         return try await perform {
             var deleted = false
-            for try await _ in try await client.query("DELETE FROM flyers WHERE id = \(id) RETURNING id", logger: logger) { deleted = true }
+            for try await _ in try await client.query(
+                "DELETE FROM flyers WHERE id = \(id) RETURNING id", logger: logger)
+            { deleted = true }
             return deleted
         }
     }
@@ -138,7 +149,8 @@ package final class PostGISFlyerStore: FlyerStore {
         var found: [Flyer] = []
         for start in stride(from: 0, to: ids.count, by: 5000) {
             let part = Array(ids[start..<min(start + 5000, ids.count)])
-            found += try await flyers("SELECT \(unescaped: PostGISRows.selectColumns) FROM flyers WHERE id = ANY(\(part))")
+            found += try await flyers(
+                "SELECT \(unescaped: PostGISRows.selectColumns) FROM flyers WHERE id = ANY(\(part))")
         }
         return found
     }
@@ -149,9 +161,12 @@ package final class PostGISFlyerStore: FlyerStore {
         while true {
             let page: [Flyer]
             if let after {
-                page = try await flyers("SELECT \(unescaped: PostGISRows.selectColumns) FROM flyers WHERE id > \(after) ORDER BY id LIMIT 20000")
+                page = try await flyers(
+                    "SELECT \(unescaped: PostGISRows.selectColumns) FROM flyers WHERE id > \(after) ORDER BY id LIMIT 20000"
+                )
             } else {
-                page = try await flyers("SELECT \(unescaped: PostGISRows.selectColumns) FROM flyers ORDER BY id LIMIT 20000")
+                page = try await flyers(
+                    "SELECT \(unescaped: PostGISRows.selectColumns) FROM flyers ORDER BY id LIMIT 20000")
             }
             do {
                 for flyer in page { try body(flyer) }
@@ -169,7 +184,9 @@ package final class PostGISFlyerStore: FlyerStore {
         let (client, logger) = (self.client, self.logger)
         return try await perform {
             var latest: Int64 = 0
-            for try await value in try await client.query("SELECT coalesce(max(seq), 0) FROM flyer_changes", logger: logger).decode(Int64.self) {
+            for try await value in try await client.query(
+                "SELECT coalesce(max(seq), 0) FROM flyer_changes", logger: logger
+            ).decode(Int64.self) {
                 latest = value
             }
             return latest
@@ -181,12 +198,15 @@ package final class PostGISFlyerStore: FlyerStore {
         let limit = FlyerChanges.limit + 1
         let (rows, oldest) = try await perform { () async throws -> ([Change], Int64?) in
             var rows: [Change] = []
-            let query: PostgresQuery = "SELECT seq, flyer_id FROM flyer_changes WHERE seq > \(after) ORDER BY seq LIMIT \(limit)"
+            let query: PostgresQuery =
+                "SELECT seq, flyer_id FROM flyer_changes WHERE seq > \(after) ORDER BY seq LIMIT \(limit)"
             for try await (seq, id) in try await client.query(query, logger: logger).decode((Int64, String?).self) {
                 rows.append(Change(seq: seq, id: id))
             }
             var oldest: Int64?
-            for try await value in try await client.query("SELECT min(seq) FROM flyer_changes", logger: logger).decode(Int64?.self) {
+            for try await value in try await client.query("SELECT min(seq) FROM flyer_changes", logger: logger).decode(
+                Int64?.self)
+            {
                 oldest = value
             }
             return (rows, oldest)

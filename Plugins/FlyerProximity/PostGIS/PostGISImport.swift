@@ -12,14 +12,19 @@ struct PostGISImport {
     /// Flyers sent to the server per `COPY` chunk.
     private static let chunk = 4096
 
-    func write(from source: some FlyerSource, mode: FlyerWriteMode,
-               progress: ((FlyerWriteProgress) -> Void)?) async throws(FlyerStoreError) -> Int {
+    func write(
+        from source: some FlyerSource, mode: FlyerWriteMode,
+        progress: ((FlyerWriteProgress) -> Void)?
+    ) async throws(FlyerStoreError) -> Int {
         let logger = store.logger
         let columns = PostGISRows.writeColumns
         let list = columns.joined(separator: ", ")
-        let values = columns.map { $0 == "search_boxes" ? "ST_SetSRID(search_boxes, 4326)" : $0 }.joined(separator: ", ")
-        let conflict = mode == .upsert
-            ? " ON CONFLICT (id) DO UPDATE SET " + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        let values = columns.map { $0 == "search_boxes" ? "ST_SetSRID(search_boxes, 4326)" : $0 }.joined(
+            separator: ", ")
+        let conflict =
+            mode == .upsert
+            ? " ON CONFLICT (id) DO UPDATE SET "
+                + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
             : ""
         var source = source
         let checkRepeatedIDs = !source.rejectsRepeatedIDs
@@ -27,7 +32,8 @@ struct PostGISImport {
         var written = 0
         do {
             try await store.client.withTransaction(logger: logger) { connection in
-                try await connection.query("""
+                try await connection.query(
+                    """
                     CREATE TEMPORARY TABLE flyers_import (id text COLLATE "C", title text, description text, address text, category text,
                         category_key text, url text, radius_m double precision, valid_from double precision, valid_until double precision,
                         geog geography, search_boxes geometry) ON COMMIT DROP
@@ -66,15 +72,19 @@ struct PostGISImport {
                 // Like SpatiaLite's bulk mode: a write that is large, absolutely and against what is stored,
                 // builds the indexes once afterwards instead of row by row (still inside the transaction).
                 var stored = 0
-                for try await count in try await connection.query("SELECT count(*) FROM flyers", logger: logger).decode(Int.self) { stored = count }
+                for try await count in try await connection.query("SELECT count(*) FROM flyers", logger: logger).decode(
+                    Int.self)
+                { stored = count }
                 let rebuild = SpatiaLiteFlyerStore.rebuildsIndex(expected: Double(written), stored: stored)
                 if rebuild {
                     for index in PostGISSchema.bulkIndexes {
                         try await connection.query(PostgresQuery(unsafeSQL: "DROP INDEX \(index.name)"), logger: logger)
                     }
                 }
-                try await connection.query(PostgresQuery(unsafeSQL: "INSERT INTO flyers (\(list)) SELECT \(values) FROM flyers_import\(conflict)"),
-                                           logger: logger)
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: "INSERT INTO flyers (\(list)) SELECT \(values) FROM flyers_import\(conflict)"),
+                    logger: logger)
                 if rebuild {
                     for index in PostGISSchema.bulkIndexes {
                         try await connection.query(PostgresQuery(unsafeSQL: index.create), logger: logger)

@@ -6,9 +6,13 @@ import PostgresNIO
 /// text (tab-separated, `\N` for NULL, geometry as hex WKB, which PostGIS's input functions read).
 enum PostGISRows {
     /// The columns of `flyers` that make a flyer, the geometry as WKB last.
-    static let selectColumns = "id, title, description, address, category, url, radius_m, valid_from, valid_until, ST_AsBinary(geog)"
+    static let selectColumns =
+        "id, title, description, address, category, url, radius_m, valid_from, valid_until, ST_AsBinary(geog)"
     /// The columns a write provides, in the order of `appendCopyLine`.
-    static let writeColumns = ["id", "title", "description", "address", "category", "category_key", "url", "radius_m", "valid_from", "valid_until", "geog", "search_boxes"]
+    static let writeColumns = [
+        "id", "title", "description", "address", "category", "category_key", "url", "radius_m", "valid_from",
+        "valid_until", "geog", "search_boxes"
+    ]
 
     typealias Columns = (String, String, String?, String?, String?, String?, Double, Double?, Double?, ByteBuffer)
 
@@ -25,9 +29,11 @@ enum PostGISRows {
         guard let bytes = wkb.readBytes(length: wkb.readableBytes), let geometry = WKB.decode(Data(bytes)) else {
             throw .unreadableRow(id: columns.0, detail: "the geometry is not a valid Point, Polygon or MultiPolygon")
         }
-        return Flyer(id: columns.0, title: columns.1, description: columns.2, address: columns.3, category: columns.4, url: columns.5,
-                     radiusM: columns.6, validFrom: columns.7.map(Date.init(timeIntervalSince1970:)),
-                     validUntil: columns.8.map(Date.init(timeIntervalSince1970:)), geometry: geometry)
+        return Flyer(
+            id: columns.0, title: columns.1, description: columns.2, address: columns.3, category: columns.4,
+            url: columns.5,
+            radiusM: columns.6, validFrom: columns.7.map(Date.init(timeIntervalSince1970:)),
+            validUntil: columns.8.map(Date.init(timeIntervalSince1970:)), geometry: geometry)
     }
 
     /// Appends `flyer` as one COPY text line (with its newline); `scratch` is reused between calls.
@@ -64,8 +70,11 @@ enum PostGISRows {
         guard case .point = geometry else {
             guard let shape = AreaShape(geometry.polygons) else { return nil }
             let boxes = shape.boxes.map { box in
-                let corners = [(box.minLongitude, box.minLatitude), (box.maxLongitude, box.minLatitude), (box.maxLongitude, box.maxLatitude),
-                               (box.minLongitude, box.maxLatitude), (box.minLongitude, box.minLatitude)]
+                let corners = [
+                    (box.minLongitude, box.minLatitude), (box.maxLongitude, box.minLatitude),
+                    (box.maxLongitude, box.maxLatitude),
+                    (box.minLongitude, box.maxLatitude), (box.minLongitude, box.minLatitude)
+                ]
                 return [corners.compactMap { try? Coordinate(latitude: $0.1, longitude: $0.0) }]
             }
             return .multiPolygon(boxes)

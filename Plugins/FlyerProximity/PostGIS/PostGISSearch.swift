@@ -41,12 +41,18 @@ package struct PostGISSearch: FlyerSearching {
         } else {
             var filter = Filter(query.category, at: query.at, includeInactive: query.includeInactive)
             let point = filter.bind(query.center)
-            let nearest = try await store.flyers(filter.query(
-                "SELECT \(PostGISRows.selectColumns) FROM flyers WHERE \(filter.conditions) ORDER BY geog <-> \(point) LIMIT \(keep)"))
+            let nearest = try await store.flyers(
+                filter.query(
+                    "SELECT \(PostGISRows.selectColumns) FROM flyers WHERE \(filter.conditions) ORDER BY geog <-> \(point) LIMIT \(keep)"
+                ))
             guard nearest.count == keep else {
-                return Self.page(nearest.compactMap { NearbyMatch($0, from: query.center, within: .infinity, after: query.after) }, query)
+                return Self.page(
+                    nearest.compactMap { NearbyMatch($0, from: query.center, within: .infinity, after: query.after) },
+                    query)
             }
-            var radius = nearest.compactMap { NearbyMatch($0, from: query.center, within: .infinity, after: nil)?.distance }.max() ?? 1000
+            var radius =
+                nearest.compactMap { NearbyMatch($0, from: query.center, within: .infinity, after: nil)?.distance }
+                .max() ?? 1000
             while true {
                 matches = try await within(radius, query)
                 if matches.count >= keep || radius >= Self.worldRadius { break }
@@ -63,14 +69,17 @@ package struct PostGISSearch: FlyerSearching {
         let sphereRadius = filter.bind(radius * Self.sphereFactor + 1)
         let areas = Self.areas(radius, query, &filter)
         let spatial = "(search_boxes IS NULL AND ST_DWithin(geog, \(point), \(sphereRadius), false))" + areas
-        let candidates = try await store.flyers(filter.query(
-            "SELECT \(PostGISRows.selectColumns) FROM flyers WHERE (\(spatial)) AND \(filter.conditions)"))
+        let candidates = try await store.flyers(
+            filter.query(
+                "SELECT \(PostGISRows.selectColumns) FROM flyers WHERE (\(spatial)) AND \(filter.conditions)"))
         return candidates.compactMap { NearbyMatch($0, from: query.center, within: radius, after: query.after) }
     }
 
     /// The flyers that can be among the `keep` nearest within `radius` (see the type's notes), measured
     /// exactly; fewer than `keep` after the cursor means the caller must read everything within the radius.
-    private func bounded(_ radius: Double, _ query: NearbyQuery, keep: Int) async throws(FlyerStoreError) -> [NearbyMatch] {
+    private func bounded(_ radius: Double, _ query: NearbyQuery, keep: Int) async throws(FlyerStoreError)
+        -> [NearbyMatch]
+    {
         var filter = Filter(query.category, at: query.at, includeInactive: query.includeInactive)
         let point = filter.bind(query.center)
         let sphereRadius = filter.bind(radius * Self.sphereFactor + 1)
@@ -106,21 +115,26 @@ package struct PostGISSearch: FlyerSearching {
         return NearbyMatches(matches: Array(sorted.prefix(limit)), hasMore: sorted.count > limit)
     }
 
-    package func byTitle(limit: Int, category: String?, at instant: Date, includeInactive: Bool,
-                 after: TitlePosition?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
+    package func byTitle(
+        limit: Int, category: String?, at instant: Date, includeInactive: Bool,
+        after: TitlePosition?
+    ) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
         var filter = Filter(category, at: instant, includeInactive: includeInactive)
         var conditions = filter.conditions
         if let after { conditions += " AND (title, id) > (\(filter.bind(after.title)), \(filter.bind(after.id)))" }
         let limit = max(1, limit)
-        let flyers = try await store.flyers(filter.query(
-            "SELECT \(PostGISRows.selectColumns) FROM flyers WHERE \(conditions) ORDER BY title, id LIMIT \(limit + 1)"))
+        let flyers = try await store.flyers(
+            filter.query(
+                "SELECT \(PostGISRows.selectColumns) FROM flyers WHERE \(conditions) ORDER BY title, id LIMIT \(limit + 1)"
+            ))
         return (Array(flyers.prefix(limit)), flyers.count > limit)
     }
 
     package func list(limit: Int, after: String?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
         let limit = max(1, limit)
         let flyers = try await store.flyers(
-            "SELECT \(unescaped: PostGISRows.selectColumns) FROM flyers WHERE id > \(after ?? "") ORDER BY id LIMIT \(limit + 1)")
+            "SELECT \(unescaped: PostGISRows.selectColumns) FROM flyers WHERE id > \(after ?? "") ORDER BY id LIMIT \(limit + 1)"
+        )
         return (Array(flyers.prefix(limit)), flyers.count > limit)
     }
 
@@ -137,7 +151,8 @@ package struct PostGISSearch: FlyerSearching {
             if let category { conditions += " AND category_key = \(bind(category.lowercased()))" }
             if !includeInactive {
                 let time = bind(instant.timeIntervalSince1970)
-                conditions += " AND (valid_from IS NULL OR valid_from <= \(time)) AND (valid_until IS NULL OR valid_until >= \(time))"
+                conditions +=
+                    " AND (valid_from IS NULL OR valid_from <= \(time)) AND (valid_until IS NULL OR valid_until >= \(time))"
             }
         }
 

@@ -20,7 +20,9 @@ package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             throw PostgresLocationError("'\(Self.redacted(text))' is not a URL; write \(form)")
         }
         guard scheme == "postgres" || scheme == "postgresql" else {
-            throw PostgresLocationError("'\(Self.redacted(text))' is a \(scheme):// URL, but only PostgreSQL is supported; write \(form), or give a SpatiaLite file path")
+            throw PostgresLocationError(
+                "'\(Self.redacted(text))' is a \(scheme):// URL, but only PostgreSQL is supported; write \(form), or give a SpatiaLite file path"
+            )
         }
         guard let user = components.percentEncodedUser.flatMap({ $0.removingPercentEncoding }), !user.isEmpty else {
             throw PostgresLocationError("'\(Self.redacted(text))' names no user; write \(form)")
@@ -30,15 +32,20 @@ package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         }
         let database = String(components.percentEncodedPath.dropFirst()).removingPercentEncoding ?? ""
         guard !database.isEmpty, !database.contains("/") else {
-            throw PostgresLocationError("'\(Self.redacted(text))' names no database (the path after the host); write \(form)")
+            throw PostgresLocationError(
+                "'\(Self.redacted(text))' names no database (the path after the host); write \(form)")
         }
         var requiresTLS = false
         for item in components.queryItems ?? [] {
             switch (item.name, item.value) {
             case ("sslmode", "disable"): requiresTLS = false
             case ("sslmode", "require"): requiresTLS = true
-            case ("sslmode", let value): throw PostgresLocationError("sslmode '\(value ?? "")' is not supported; use sslmode=disable or sslmode=require")
-            default: throw PostgresLocationError("'\(item.name)' is not a supported URL parameter; only sslmode=disable|require is")
+            case ("sslmode", let value):
+                throw PostgresLocationError(
+                    "sslmode '\(value ?? "")' is not supported; use sslmode=disable or sslmode=require")
+            default:
+                throw PostgresLocationError(
+                    "'\(item.name)' is not a supported URL parameter; only sslmode=disable|require is")
             }
         }
         self.user = user
@@ -57,16 +64,17 @@ package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// `text` with any password between `:` and `@` hidden.
     static func redacted(_ text: String) -> String {
         guard let scheme = text.range(of: "://"), let at = text.range(of: "@", options: .backwards),
-              scheme.upperBound < at.lowerBound,
-              let colon = text[scheme.upperBound..<at.lowerBound].firstIndex(of: ":")
+            scheme.upperBound < at.lowerBound,
+            let colon = text[scheme.upperBound..<at.lowerBound].firstIndex(of: ":")
         else { return text }
         return String(text[..<text.index(after: colon)]) + "***" + String(text[at.lowerBound...])
     }
 
     /// The pool's configuration: at most `connections` connections.
     func clientConfiguration(connections: Int) -> PostgresClient.Configuration {
-        var configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database,
-                                                         tls: requiresTLS ? .require(.makeClientConfiguration()) : .disable)
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: user, password: password, database: database,
+            tls: requiresTLS ? .require(.makeClientConfiguration()) : .disable)
         configuration.options.maximumConnections = connections
         configuration.options.minimumConnections = 0
         configuration.options.connectTimeout = .seconds(5)
@@ -75,8 +83,9 @@ package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
 
     /// The configuration of a single connection (the one that listens for changes).
     func connectionConfiguration() throws -> PostgresConnection.Configuration {
-        PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database,
-                                         tls: requiresTLS ? .require(try NIOSSLContext(configuration: .makeClientConfiguration())) : .disable)
+        PostgresConnection.Configuration(
+            host: host, port: port, username: user, password: password, database: database,
+            tls: requiresTLS ? .require(try NIOSSLContext(configuration: .makeClientConfiguration())) : .disable)
     }
 }
 

@@ -25,7 +25,9 @@ struct BestMatches<Match> {
         guard distance <= radius else { return }
         let id = id()
         if let after, !after.precedes(distance, id) { return }
-        if items.count == keep, let last = items.last, !DistancePosition(distance: distance, id: id).precedes(last.position.distance, last.position.id) {
+        if items.count == keep, let last = items.last,
+            !DistancePosition(distance: distance, id: id).precedes(last.position.distance, last.position.id)
+        {
             return
         }
         let index = items.partitioningIndex { !$0.position.precedes(distance, id) }
@@ -35,7 +37,9 @@ struct BestMatches<Match> {
 
     /// Runs `pass` with the query's radius, or without one with growing radii (1 km, then 4× each time)
     /// until it keeps a page and one more or covers the Earth; returns the page and whether more follow.
-    static func page(_ query: NearbyQuery, _ pass: (_ radius: Double, _ keep: Int) -> [Match]) -> (matches: [Match], hasMore: Bool) {
+    static func page(_ query: NearbyQuery, _ pass: (_ radius: Double, _ keep: Int) -> [Match]) -> (
+        matches: [Match], hasMore: Bool
+    ) {
         let limit = max(1, query.limit)
         var best: [Match]
         if let radius = query.radius {
@@ -52,8 +56,10 @@ struct BestMatches<Match> {
     }
 
     /// Every match within `radius` of `center`, a page of 500 at a time through `nearby`.
-    static func all(within radius: Double, of center: Coordinate, at instant: Date, position: (Match) -> DistancePosition,
-                    _ nearby: (NearbyQuery) -> (matches: [Match], hasMore: Bool)) -> [Match] {
+    static func all(
+        within radius: Double, of center: Coordinate, at instant: Date, position: (Match) -> DistancePosition,
+        _ nearby: (NearbyQuery) -> (matches: [Match], hasMore: Bool)
+    ) -> [Match] {
         var all: [Match] = []
         var after: DistancePosition?
         repeat {

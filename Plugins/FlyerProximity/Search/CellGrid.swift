@@ -87,14 +87,18 @@ struct CellGrid: Sendable {
     /// Offers the slots that may meet `box` to `visit` in increasing order of a lower bound of
     /// their distance from `center` (areas may come more than once). `visit` returns the
     /// cutoff: slots whose bound is above it are not offered (it starts at `cutoff`).
-    func nearestFirst(from center: EarthPoint, in box: BoundingBox, cutoff initialCutoff: Double,
-                      _ visit: (_ slot: Int32) -> Double) {
+    func nearestFirst(
+        from center: EarthPoint, in box: BoundingBox, cutoff initialCutoff: Double,
+        _ visit: (_ slot: Int32) -> Double
+    ) {
         var cutoff = initialCutoff
         var heap = MinHeap()
         func pushEntry(_ key: Double, _ reference: Int32, _ part: Int32) {
             if key <= cutoff { heap.push(MinHeap.Entry(key: key, reference: reference, part: part)) }
         }
-        func pushArea(_ area: AreaEntry) { pushEntry(max(0, center.chord(to: area.anchor) - area.reach), area.slot, Self.flyerEntry) }
+        func pushArea(_ area: AreaEntry) {
+            pushEntry(max(0, center.chord(to: area.anchor) - area.reach), area.slot, Self.flyerEntry)
+        }
         func pushPoints(_ points: [PointEntry]) {
             for point in points { pushEntry(center.chord(to: point.anchor), point.slot, Self.flyerEntry) }
         }
@@ -143,10 +147,10 @@ struct CellGrid: Sendable {
     }
 }
 
-private extension CellGrid.Cell {
-    var isEmpty: Bool { areas.isEmpty && points.isEmpty && parts.allSatisfy { $0.points.isEmpty } }
+extension CellGrid.Cell {
+    fileprivate var isEmpty: Bool { areas.isEmpty && points.isEmpty && parts.allSatisfy { $0.points.isEmpty } }
 
-    mutating func insert(_ entry: CellGrid.PointEntry) {
+    fileprivate mutating func insert(_ entry: CellGrid.PointEntry) {
         box.include(entry.anchor)
         if parts.isEmpty {
             points.append(entry)
@@ -160,14 +164,14 @@ private extension CellGrid.Cell {
     }
 
     /// Removes area `slot`; the box keeps its size (still a bound).
-    mutating func removeArea(_ slot: Int32) {
+    fileprivate mutating func removeArea(_ slot: Int32) {
         guard let index = areas.firstIndex(where: { $0.slot == slot }) else { return }
         areas.swapAt(index, areas.count - 1)
         areas.removeLast()
     }
 
     /// Removes point `slot`; the boxes keep their size (still bounds).
-    mutating func remove(_ slot: Int32, part: Int) {
+    fileprivate mutating func remove(_ slot: Int32, part: Int) {
         if parts.isEmpty {
             points.removeSlot(slot)
         } else {
@@ -176,15 +180,15 @@ private extension CellGrid.Cell {
     }
 }
 
-private extension CellGrid.Part {
-    mutating func add(_ entry: CellGrid.PointEntry) {
+extension CellGrid.Part {
+    fileprivate mutating func add(_ entry: CellGrid.PointEntry) {
         points.append(entry)
         box.include(entry.anchor)
     }
 }
 
-private extension Array where Element == CellGrid.PointEntry {
-    mutating func removeSlot(_ slot: Int32) {
+extension Array where Element == CellGrid.PointEntry {
+    fileprivate mutating func removeSlot(_ slot: Int32) {
         guard let index = firstIndex(where: { $0.slot == slot }) else { return }
         swapAt(index, count - 1)
         removeLast()

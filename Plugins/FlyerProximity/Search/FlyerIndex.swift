@@ -100,8 +100,12 @@ package final class FlyerIndex: @unchecked Sendable {
     package func nearby(_ query: NearbyQuery) -> NearbyMatches {
         lock.reading {
             let filter = FlyerFilter(category: query.category, at: query.at, includeInactive: query.includeInactive)
-            guard let category = categoryCode(filter.category) else { return NearbyMatches(matches: [], hasMore: false) }
-            let page = BestMatches<NearbyMatch>.page(query) { radius, keep in pass(query, radius: radius, keep: keep, category: category) }
+            guard let category = categoryCode(filter.category) else {
+                return NearbyMatches(matches: [], hasMore: false)
+            }
+            let page = BestMatches<NearbyMatch>.page(query) { radius, keep in
+                pass(query, radius: radius, keep: keep, category: category)
+            }
             return NearbyMatches(matches: page.matches, hasMore: page.hasMore)
         }
     }
@@ -129,15 +133,19 @@ package final class FlyerIndex: @unchecked Sendable {
             if entry.isArea && !seenAreas.insert(slot).inserted { return best.cutoff }
             guard let prepared = state.slots[Int(slot)] else { return best.cutoff }
             let (distance, point) = prepared.distance(from: query.center)
-            best.offer(distance, id: { prepared.flyer.id }, match: { NearbyMatch(flyer: prepared.flyer, distance: distance, nearest: point) })
+            best.offer(
+                distance, id: { prepared.flyer.id },
+                match: { NearbyMatch(flyer: prepared.flyer, distance: distance, nearest: point) })
             return best.cutoff
         }
         return best.items.map(\.match)
     }
 
     /// Flyers sorted by title then id (for a user without a location).
-    package func byTitle(limit: Int, category: String?, at instant: Date, includeInactive: Bool,
-                        after: TitlePosition?) -> (flyers: [Flyer], hasMore: Bool) {
+    package func byTitle(
+        limit: Int, category: String?, at instant: Date, includeInactive: Bool,
+        after: TitlePosition?
+    ) -> (flyers: [Flyer], hasMore: Bool) {
         lock.reading {
             guard let category = categoryCode(category) else { return ([], false) }
             let keep = max(1, limit) + 1
@@ -150,8 +158,13 @@ package final class FlyerIndex: @unchecked Sendable {
                 let flyer = prepared.flyer
                 if let after, !after.precedes(flyer.title, flyer.id) { continue }
                 if best.count == keep, let last = best.last,
-                   !TitlePosition(title: flyer.title, id: flyer.id).precedes(last.title, last.id) { continue }
-                let position = best.partitioningIndex { !TitlePosition(title: $0.title, id: $0.id).precedes(flyer.title, flyer.id) }
+                    !TitlePosition(title: flyer.title, id: flyer.id).precedes(last.title, last.id)
+                {
+                    continue
+                }
+                let position = best.partitioningIndex {
+                    !TitlePosition(title: $0.title, id: $0.id).precedes(flyer.title, flyer.id)
+                }
                 best.insert(flyer, at: position)
                 if best.count > keep { best.removeLast() }
             }
@@ -164,7 +177,9 @@ package final class FlyerIndex: @unchecked Sendable {
         lock.reading {
             var ids = state.slotByID.keys.filter { id in after.map { id > $0 } ?? true }
             ids.sort()
-            let page = ids.prefix(max(1, limit)).compactMap { state.slotByID[$0].flatMap { state.slots[Int($0)]?.flyer } }
+            let page = ids.prefix(max(1, limit)).compactMap {
+                state.slotByID[$0].flatMap { state.slots[Int($0)]?.flyer }
+            }
             return (page, ids.count > max(1, limit))
         }
     }
@@ -183,10 +198,11 @@ package final class FlyerIndex: @unchecked Sendable {
                 state.categoryCodes[category] = categoryCode
             }
         }
-        let bounds = Bounds(anchor: prepared.anchor, reach: prepared.reach,
-                            validFrom: flyer.validFrom?.timeIntervalSince1970 ?? -.infinity,
-                            validUntil: flyer.validUntil?.timeIntervalSince1970 ?? .infinity,
-                            category: categoryCode, isArea: prepared.isArea)
+        let bounds = Bounds(
+            anchor: prepared.anchor, reach: prepared.reach,
+            validFrom: flyer.validFrom?.timeIntervalSince1970 ?? -.infinity,
+            validUntil: flyer.validUntil?.timeIntervalSince1970 ?? .infinity,
+            category: categoryCode, isArea: prepared.isArea)
         let slot: Int32
         if let free = state.freeSlots.popLast() {
             slot = free
@@ -209,7 +225,9 @@ package final class FlyerIndex: @unchecked Sendable {
 
     @discardableResult
     private static func remove(id: String, from state: inout State) -> Bool {
-        guard let slot = state.slotByID.removeValue(forKey: id), let prepared = state.slots[Int(slot)] else { return false }
+        guard let slot = state.slotByID.removeValue(forKey: id), let prepared = state.slots[Int(slot)] else {
+            return false
+        }
         switch prepared.shape {
         case .point(let point): state.grid.remove(point: point, slot: slot)
         case .area(let area): state.grid.remove(area: area.boxes, slot: slot)

@@ -72,10 +72,11 @@ package struct FlyerPresenter: Sendable {
     /// A flyer without distances.
     package func result(_ flyer: Flyer, target: Coordinate) -> FlyerResult {
         let place = FlyerPlace(coordinate: target, title: flyer.title, address: flyer.address)
-        return FlyerResult(id: flyer.id, title: flyer.title, description: flyer.description, address: flyer.address,
-                           category: flyer.category, url: flyer.url, radiusM: flyer.radiusM, validFrom: flyer.validFrom,
-                           validUntil: flyer.validUntil, geometryType: flyer.geometry.typeName,
-                           lat: target.latitude, lon: target.longitude,
-                           mapUrl: try? mapLinks.url(to: .flyer(place)))
+        return FlyerResult(
+            id: flyer.id, title: flyer.title, description: flyer.description, address: flyer.address,
+            category: flyer.category, url: flyer.url, radiusM: flyer.radiusM, validFrom: flyer.validFrom,
+            validUntil: flyer.validUntil, geometryType: flyer.geometry.typeName,
+            lat: target.latitude, lon: target.longitude,
+            mapUrl: try? mapLinks.url(to: .flyer(place)))
     }
 }

@@ -7,8 +7,10 @@ import MeridianCore
 extension NearbyResponse: DirectJSONEncodable {
     package func directJSON() -> [UInt8]? {
         guard center.map({ $0.lat.isFinite && $0.lon.isFinite }) ?? true, radiusM?.isFinite ?? true,
-              items.allSatisfy(\.hasFiniteNumbers) else { return nil }
-        let capacity = 320 + (nextCursor.map(JSONScratchWriter.escapedCapacity) ?? 0) + items.reduce(0) { $0 + $1.jsonCapacity }
+            items.allSatisfy(\.hasFiniteNumbers)
+        else { return nil }
+        let capacity =
+            320 + (nextCursor.map(JSONScratchWriter.escapedCapacity) ?? 0) + items.reduce(0) { $0 + $1.jsonCapacity }
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, written in
             var out = JSONScratchWriter(base: buffer.baseAddress!)
             out.object { out in
@@ -34,7 +36,8 @@ extension NearbyResponse: DirectJSONEncodable {
 extension FlyerList: DirectJSONEncodable {
     package func directJSON() -> [UInt8]? {
         guard items.allSatisfy(\.hasFiniteNumbers) else { return nil }
-        let capacity = 96 + (nextCursor.map(JSONScratchWriter.escapedCapacity) ?? 0) + items.reduce(0) { $0 + $1.jsonCapacity }
+        let capacity =
+            96 + (nextCursor.map(JSONScratchWriter.escapedCapacity) ?? 0) + items.reduce(0) { $0 + $1.jsonCapacity }
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, written in
             var out = JSONScratchWriter(base: buffer.baseAddress!)
             out.object { out in
@@ -56,7 +59,8 @@ extension FlyerResult {
 
     /// The most bytes `write` takes for this result: its texts escaped, keys, numbers and dates.
     var jsonCapacity: Int {
-        let texts = [id, title, geometryType] + [description, address, category, url, distanceText, mapUrl].compactMap { $0 }
+        let texts =
+            [id, title, geometryType] + [description, address, category, url, distanceText, mapUrl].compactMap { $0 }
         return 640 + texts.reduce(0) { $0 + JSONScratchWriter.escapedCapacity($1) }
     }
 

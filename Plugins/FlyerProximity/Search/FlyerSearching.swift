@@ -7,8 +7,10 @@ package protocol FlyerSearching: Sendable {
     /// The query's page: flyers sorted by exact distance, then id.
     func nearby(_ query: NearbyQuery) async throws(FlyerStoreError) -> NearbyMatches
     /// Flyers sorted by title then id (for a user without a location).
-    func byTitle(limit: Int, category: String?, at instant: Date, includeInactive: Bool,
-                 after: TitlePosition?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool)
+    func byTitle(
+        limit: Int, category: String?, at instant: Date, includeInactive: Bool,
+        after: TitlePosition?
+    ) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool)
     /// Every flyer sorted by id, a page at a time.
     func list(limit: Int, after: String?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool)
     /// The flyer with this id.
@@ -27,5 +29,3 @@ extension NearbyMatch {
         self.init(flyer: flyer, distance: distance, nearest: point)
     }
 }
-
-

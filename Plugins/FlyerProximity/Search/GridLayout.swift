@@ -22,7 +22,9 @@ struct GridLayout: Sendable {
     }
 
     func row(_ latitude: Double) -> Int { min(rows - 1, max(0, Int(((latitude + 90) / cellSize).rounded(.down)))) }
-    func column(_ longitude: Double) -> Int { min(columns - 1, max(0, Int(((longitude + 180) / cellSize).rounded(.down)))) }
+    func column(_ longitude: Double) -> Int {
+        min(columns - 1, max(0, Int(((longitude + 180) / cellSize).rounded(.down))))
+    }
 
     /// The number of the cell holding `point`.
     func key(of point: Coordinate) -> Int { row(point.latitude) * columns + column(point.longitude) }
@@ -40,7 +42,8 @@ struct GridLayout: Sendable {
     /// How many cells `boxes` touch.
     func cellCount(_ boxes: [LatLonBox]) -> Int {
         boxes.reduce(0) { total, box in
-            total + (row(box.maxLatitude) - row(box.minLatitude) + 1) * (column(box.maxLongitude) - column(box.minLongitude) + 1)
+            total + (row(box.maxLatitude) - row(box.minLatitude) + 1)
+                * (column(box.maxLongitude) - column(box.minLongitude) + 1)
         }
     }
 
@@ -55,7 +58,10 @@ struct GridLayout: Sendable {
 
     /// The rows of `box` and, per row, its column spans.
     func spans(of box: BoundingBox) -> (rows: ClosedRange<Int>, columns: [(Int, Int)]) {
-        (row(box.minLatitude)...row(box.maxLatitude), box.longitudeRanges.map { (column($0.lowerBound), column($0.upperBound)) })
+        (
+            row(box.minLatitude)...row(box.maxLatitude),
+            box.longitudeRanges.map { (column($0.lowerBound), column($0.upperBound)) }
+        )
     }
 
     static func meets(_ area: LatLonBox, _ box: BoundingBox) -> Bool {

@@ -17,8 +17,10 @@ package struct NearbyQuery: Sendable, Equatable {
     /// Continue after this (distance, id) position, from the previous page's cursor.
     package var after: DistancePosition?
 
-    package init(center: Coordinate, radius: Double? = nil, limit: Int = 20, category: String? = nil, at: Date = Date(),
-                includeInactive: Bool = false, after: DistancePosition? = nil) {
+    package init(
+        center: Coordinate, radius: Double? = nil, limit: Int = 20, category: String? = nil, at: Date = Date(),
+        includeInactive: Bool = false, after: DistancePosition? = nil
+    ) {
         self.center = center
         self.radius = radius
         self.limit = limit

@@ -12,8 +12,10 @@ package struct NearbyRequest: Sendable, Equatable {
     package var at: Date
     package var includeInactive: Bool
 
-    package init(center: Coordinate? = nil, radius: Double? = nil, limit: Int = 20, category: String? = nil,
-                cursor: String? = nil, at: Date = Date(), includeInactive: Bool = false) {
+    package init(
+        center: Coordinate? = nil, radius: Double? = nil, limit: Int = 20, category: String? = nil,
+        cursor: String? = nil, at: Date = Date(), includeInactive: Bool = false
+    ) {
         self.center = center
         self.radius = radius
         self.limit = limit
@@ -43,7 +45,9 @@ package struct NearbySearch: Sendable {
     /// Answers from the catalogue's cache, or its database when the cache is cold (`stale` when
     /// a warm cache answers while the database is unreachable). Throws `NearbyRequestError` for
     /// bad requests and `FlyerStoreError` when nothing can answer.
-    package func respond(_ request: NearbyRequest, position: Coordinate?, catalog: FlyerCatalog) async throws -> NearbyResponse {
+    package func respond(_ request: NearbyRequest, position: Coordinate?, catalog: FlyerCatalog) async throws
+        -> NearbyResponse
+    {
         let (searcher, stale) = try catalog.reader()
         var response = try await respond(request, position: position, searcher: searcher)
         if stale { response.stale = true }
@@ -51,14 +55,18 @@ package struct NearbySearch: Sendable {
     }
 
     /// Answers from `searcher`.
-    package func respond(_ request: NearbyRequest, position: Coordinate?, searcher: any FlyerSearching) async throws -> NearbyResponse {
+    package func respond(_ request: NearbyRequest, position: Coordinate?, searcher: any FlyerSearching) async throws
+        -> NearbyResponse
+    {
         if let radius = request.radius, !(radius.isFinite && radius > 0) {
             throw NearbyRequestError(parameter: "radius_m", message: "must be a distance in metres above 0")
         }
         let cursor: SearchCursor?
         if let token = request.cursor {
             guard let parsed = SearchCursor(token: token) else {
-                throw NearbyRequestError(parameter: "cursor", message: "is not a cursor from this API; pass next_cursor from the previous page unchanged")
+                throw NearbyRequestError(
+                    parameter: "cursor",
+                    message: "is not a cursor from this API; pass next_cursor from the previous page unchanged")
             }
             cursor = parsed
         } else {
@@ -68,35 +76,47 @@ package struct NearbySearch: Sendable {
             var after: TitlePosition?
             if let cursor {
                 guard case .title(let position) = cursor else {
-                    throw NearbyRequestError(parameter: "cursor", message: "belongs to a search with a location, but no location is available now; start again without cursor")
+                    throw NearbyRequestError(
+                        parameter: "cursor",
+                        message:
+                            "belongs to a search with a location, but no location is available now; start again without cursor"
+                    )
                 }
                 after = position
             }
-            let page = try await searcher.byTitle(limit: request.limit, category: request.category, at: request.at,
-                                                  includeInactive: request.includeInactive, after: after)
+            let page = try await searcher.byTitle(
+                limit: request.limit, category: request.category, at: request.at,
+                includeInactive: request.includeInactive, after: after)
             let items = page.flyers.map { flyer in
                 presenter.result(flyer, target: PreparedFlyer(flyer)?.target(from: nil) ?? Self.anyPoint(flyer))
             }
-            let next = page.hasMore ? page.flyers.last.map { SearchCursor.title(TitlePosition(title: $0.title, id: $0.id)).token } : nil
-            return NearbyResponse(locationAvailable: false, center: nil, radiusM: request.radius, items: items, nextCursor: next)
+            let next =
+                page.hasMore
+                ? page.flyers.last.map { SearchCursor.title(TitlePosition(title: $0.title, id: $0.id)).token } : nil
+            return NearbyResponse(
+                locationAvailable: false, center: nil, radiusM: request.radius, items: items, nextCursor: next)
         }
         var after: DistancePosition?
         if let cursor {
             guard case .distance(let position) = cursor else {
-                throw NearbyRequestError(parameter: "cursor", message: "belongs to a search without a location; start again without cursor")
+                throw NearbyRequestError(
+                    parameter: "cursor", message: "belongs to a search without a location; start again without cursor")
             }
             after = position
         }
-        let query = NearbyQuery(center: center, radius: request.radius, limit: request.limit, category: request.category,
-                                at: request.at, includeInactive: request.includeInactive, after: after)
+        let query = NearbyQuery(
+            center: center, radius: request.radius, limit: request.limit, category: request.category,
+            at: request.at, includeInactive: request.includeInactive, after: after)
         let page = try await searcher.nearby(query)
         let items = page.matches.map { match in
-            let target = match.distance > 0 ? match.nearest : (PreparedFlyer(match.flyer)?.target(from: center) ?? match.nearest)
+            let target =
+                match.distance > 0 ? match.nearest : (PreparedFlyer(match.flyer)?.target(from: center) ?? match.nearest)
             return presenter.result(match, center: center, target: target)
         }
         let next = page.hasMore ? page.matches.last.map { SearchCursor.distance($0.position).token } : nil
-        return NearbyResponse(locationAvailable: true, center: CenterPoint(lat: center.latitude, lon: center.longitude),
-                              radiusM: request.radius, items: items, nextCursor: next)
+        return NearbyResponse(
+            locationAvailable: true, center: CenterPoint(lat: center.latitude, lon: center.longitude),
+            radiusM: request.radius, items: items, nextCursor: next)
     }
 
     private static func anyPoint(_ flyer: Flyer) -> Coordinate {

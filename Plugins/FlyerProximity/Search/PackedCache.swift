@@ -60,12 +60,15 @@ final class PackedCache: @unchecked Sendable {
 
     /// The query's page: the packed index's and the written flyers' pages merged.
     func nearby(_ query: NearbyQuery) -> NearbyMatches {
-        let (index, packed, written) = lock.reading { (packedIndex, packedIndex.nearby(query, excluding: dead), changed.nearby(query)) }
+        let (index, packed, written) = lock.reading {
+            (packedIndex, packedIndex.nearby(query, excluding: dead), changed.nearby(query))
+        }
         let limit = max(1, query.limit)
         let read = packed.matches.map(index.nearbyMatch)
         guard !written.matches.isEmpty else { return NearbyMatches(matches: read, hasMore: packed.hasMore) }
         let all = (read + written.matches).sorted { $0.position.precedes($1.distance, $1.flyer.id) }
-        return NearbyMatches(matches: Array(all.prefix(limit)), hasMore: all.count > limit || packed.hasMore || written.hasMore)
+        return NearbyMatches(
+            matches: Array(all.prefix(limit)), hasMore: all.count > limit || packed.hasMore || written.hasMore)
     }
 }
 
@@ -90,7 +93,11 @@ extension PackedCache: ProximitySource {
 
     func distance(id: String, from center: Coordinate) -> Double? {
         if let distance = changed.distance(id: id, from: center) { return distance }
-        return lock.reading { packedIndex.slot(id: id).flatMap { dead.contains($0) ? nil : packedIndex.distance($0, from: center).distance } }
+        return lock.reading {
+            packedIndex.slot(id: id).flatMap {
+                dead.contains($0) ? nil : packedIndex.distance($0, from: center).distance
+            }
+        }
     }
 
     var largestPointRadius: Double { lock.reading { max(packedIndex.largestPointRadius, changed.largestPointRadius) } }
@@ -105,9 +112,12 @@ struct PackedSearch: FlyerSearching {
         cache.nearby(query)
     }
 
-    func byTitle(limit: Int, category: String?, at instant: Date, includeInactive: Bool,
-                 after: TitlePosition?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
-        try await database.byTitle(limit: limit, category: category, at: instant, includeInactive: includeInactive, after: after)
+    func byTitle(
+        limit: Int, category: String?, at instant: Date, includeInactive: Bool,
+        after: TitlePosition?
+    ) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
+        try await database.byTitle(
+            limit: limit, category: category, at: instant, includeInactive: includeInactive, after: after)
     }
 
     func list(limit: Int, after: String?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {

@@ -77,33 +77,47 @@ final class PackedFlyerIndex: Sendable {
             if !condition { throw .malformed(what) }
         }
         try check(arrays.ids.count == count && arrays.byID.count == count, "ids")
-        try check(arrays.texts.count == count && (0..<count).allSatisfy { arrays.texts.withBytes($0, PackedFlyerTexts.isWellFormed) }, "texts")
+        try check(
+            arrays.texts.count == count
+                && (0..<count).allSatisfy { arrays.texts.withBytes($0, PackedFlyerTexts.isWellFormed) }, "texts")
         try check(arrays.byID.allSatisfy { $0 >= 0 && Int($0) < count }, "id order")
-        try check(arrays.cellPointStart.count == cells + 1 && arrays.cellBoxes.count == cells && arrays.cellFirstPart.count == cells
-                  && arrays.cellAreaStart.count == cells + 1 && arrays.partBoxes.count == parts && parts % side == 0, "cells")
-        try check(arrays.cellPointStart.first == 0 && zip(arrays.cellPointStart, arrays.cellPointStart.dropFirst()).allSatisfy { $0 <= $1 }
-                  && Int(arrays.cellPointStart.last ?? 0) <= count, "cell points")
-        try check(zip(arrays.cellKeys, arrays.cellKeys.dropFirst()).allSatisfy { $0 < $1 }
-                  && arrays.cellKeys.allSatisfy { $0 >= 0 && $0 < Int64(layout.rows * layout.columns) }, "cell numbers")
+        try check(
+            arrays.cellPointStart.count == cells + 1 && arrays.cellBoxes.count == cells
+                && arrays.cellFirstPart.count == cells
+                && arrays.cellAreaStart.count == cells + 1 && arrays.partBoxes.count == parts && parts % side == 0,
+            "cells")
+        try check(
+            arrays.cellPointStart.first == 0
+                && zip(arrays.cellPointStart, arrays.cellPointStart.dropFirst()).allSatisfy { $0 <= $1 }
+                && Int(arrays.cellPointStart.last ?? 0) <= count, "cell points")
+        try check(
+            zip(arrays.cellKeys, arrays.cellKeys.dropFirst()).allSatisfy { $0 < $1 }
+                && arrays.cellKeys.allSatisfy { $0 >= 0 && $0 < Int64(layout.rows * layout.columns) }, "cell numbers")
         for cell in 0..<cells where arrays.cellFirstPart[cell] != -1 {
             let first = Int(arrays.cellFirstPart[cell])
             try check(first >= 0 && first % side == 0 && first + side <= parts, "parts")
             var previous = arrays.cellPointStart[cell]
             for part in first..<(first + side) {
-                try check(arrays.partStart[part] >= previous && arrays.partStart[part] <= arrays.cellPointStart[cell + 1], "part points")
+                try check(
+                    arrays.partStart[part] >= previous && arrays.partStart[part] <= arrays.cellPointStart[cell + 1],
+                    "part points")
                 previous = arrays.partStart[part]
             }
         }
-        try check(arrays.cellAreaStart.first == 0 && zip(arrays.cellAreaStart, arrays.cellAreaStart.dropFirst()).allSatisfy { $0 <= $1 }
-                  && Int(arrays.cellAreaStart.last ?? 0) == arrays.cellAreas.count, "cell areas")
+        try check(
+            arrays.cellAreaStart.first == 0
+                && zip(arrays.cellAreaStart, arrays.cellAreaStart.dropFirst()).allSatisfy { $0 <= $1 }
+                && Int(arrays.cellAreaStart.last ?? 0) == arrays.cellAreas.count, "cell areas")
         let isArea = { (slot: Int32) in slot >= 0 && Int(slot) < count && arrays.slots[Int(slot)].area >= 0 }
         try check(arrays.cellAreas.allSatisfy(isArea) && arrays.largeAreas.allSatisfy(isArea), "areas")
         let categoryCount = Int32(arrays.categories.count)
-        try check(arrays.slots.allSatisfy { slot in
-            slot.area < Int32(areaCount) && slot.category < categoryCount && slot.category >= PackedSlot.uncategorised
-                && slot.validity >= PackedSlot.alwaysValid && Int(slot.validity) < arrays.validities.count
-                && (-90.0...90.0).contains(slot.latitude) && (-180.0...180.0).contains(slot.longitude)
-        }, "slots")
+        try check(
+            arrays.slots.allSatisfy { slot in
+                slot.area < Int32(areaCount) && slot.category < categoryCount
+                    && slot.category >= PackedSlot.uncategorised
+                    && slot.validity >= PackedSlot.alwaysValid && Int(slot.validity) < arrays.validities.count
+                    && (-90.0...90.0).contains(slot.latitude) && (-180.0...180.0).contains(slot.longitude)
+            }, "slots")
         try check(arrays.areaShapes.count == areaCount, "area shapes")
         return PackedFlyerIndex(cellSize: cellSize, arrays)
     }
@@ -157,11 +171,12 @@ final class PackedFlyerIndex: Sendable {
         let validity = entry.validity == PackedSlot.alwaysValid ? nil : validities[Int(entry.validity)]
         // Every record was decoded when the index was read back (`checked`) or built.
         let fields = texts.withBytes(Int(slot), PackedFlyerTexts.decode) ?? PackedFlyerTexts.Fields(title: "")
-        return Flyer(id: ids[Int(slot)], title: fields.title, description: fields.description, address: fields.address,
-                     category: fields.category, url: fields.url, radiusM: entry.radius,
-                     validFrom: validity.flatMap { $0.from.isFinite ? Date(timeIntervalSince1970: $0.from) : nil },
-                     validUntil: validity.flatMap { $0.until.isFinite ? Date(timeIntervalSince1970: $0.until) : nil },
-                     geometry: entry.area >= 0 ? areaGeometries[Int(entry.area)] : .point(entry.coordinate))
+        return Flyer(
+            id: ids[Int(slot)], title: fields.title, description: fields.description, address: fields.address,
+            category: fields.category, url: fields.url, radiusM: entry.radius,
+            validFrom: validity.flatMap { $0.from.isFinite ? Date(timeIntervalSince1970: $0.from) : nil },
+            validUntil: validity.flatMap { $0.until.isFinite ? Date(timeIntervalSince1970: $0.until) : nil },
+            geometry: entry.area >= 0 ? areaGeometries[Int(entry.area)] : .point(entry.coordinate))
     }
 
     /// The exact distance from `center` to the flyer in `slot`, and its nearest point.
@@ -193,12 +208,16 @@ final class PackedFlyerIndex: Sendable {
             guard let code = categoryCodes[name.lowercased()] else { return ([], false) }
             category = code
         }
-        return BestMatches<Match>.page(query) { radius, keep in pass(query, radius: radius, keep: keep, category: category, dead: dead) }
+        return BestMatches<Match>.page(query) { radius, keep in
+            pass(query, radius: radius, keep: keep, category: category, dead: dead)
+        }
     }
 
     /// Every live slot within `radius` of `center`.
     func within(_ radius: Double, of center: Coordinate, at instant: Date, excluding dead: SlotSet) -> [Match] {
-        BestMatches<Match>.all(within: radius, of: center, at: instant, position: \.position) { nearby($0, excluding: dead) }
+        BestMatches<Match>.all(within: radius, of: center, at: instant, position: \.position) {
+            nearby($0, excluding: dead)
+        }
     }
 
     private func pass(_ query: NearbyQuery, radius: Double, keep: Int, category: Int32, dead: SlotSet) -> [Match] {
@@ -227,7 +246,9 @@ final class PackedFlyerIndex: Sendable {
 
     /// Offers the slots that may meet `box` to `visit` in increasing order of a lower bound of their
     /// distance from `center` (areas may come more than once); `visit` returns the new cutoff.
-    private func nearestFirst(from center: EarthPoint, in box: BoundingBox, cutoff initialCutoff: Double, _ visit: (Int32) -> Double) {
+    private func nearestFirst(
+        from center: EarthPoint, in box: BoundingBox, cutoff initialCutoff: Double, _ visit: (Int32) -> Double
+    ) {
         var cutoff = initialCutoff
         var heap = MinHeap()
         func push(_ key: Double, _ reference: Int32, _ part: Int32) {
@@ -251,7 +272,8 @@ final class PackedFlyerIndex: Sendable {
                 }
             }
         }
-        for slot in largeAreas where areaShapes[Int(slots[Int(slot)].area)].boxes.contains(where: { GridLayout.meets($0, box) }) {
+        for slot in largeAreas
+        where areaShapes[Int(slots[Int(slot)].area)].boxes.contains(where: { GridLayout.meets($0, box) }) {
             pushArea(slot)
         }
         let side = Int32(GridLayout.partsPerSide * GridLayout.partsPerSide)

@@ -47,7 +47,8 @@ enum PackedFlyerTexts {
             defer { next += 1 }
             return texts[next]
         }
-        return Fields(title: texts[0], description: optional(0), address: optional(1), category: optional(2), url: optional(3))
+        return Fields(
+            title: texts[0], description: optional(0), address: optional(1), category: optional(2), url: optional(3))
     }
 
     /// Calls `field` with the bytes of each field in order (the title first) and returns the presence byte;

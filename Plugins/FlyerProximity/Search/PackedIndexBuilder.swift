@@ -36,11 +36,14 @@ struct PackedIndexBuilder {
         var validity = PackedSlot.alwaysValid
         if flyer.validFrom != nil || flyer.validUntil != nil {
             validity = Int32(validities.count)
-            validities.append(PackedValidity(from: flyer.validFrom?.timeIntervalSince1970 ?? -.infinity,
-                                             until: flyer.validUntil?.timeIntervalSince1970 ?? .infinity))
+            validities.append(
+                PackedValidity(
+                    from: flyer.validFrom?.timeIntervalSince1970 ?? -.infinity,
+                    until: flyer.validUntil?.timeIntervalSince1970 ?? .infinity))
         }
-        var slot = PackedSlot(anchor: EarthPoint(x: 0, y: 0, z: 0), latitude: 0, longitude: 0, radius: flyer.radiusM,
-                              category: category, area: -1, validity: validity)
+        var slot = PackedSlot(
+            anchor: EarthPoint(x: 0, y: 0, z: 0), latitude: 0, longitude: 0, radius: flyer.radiusM,
+            category: category, area: -1, validity: validity)
         switch flyer.geometry {
         case .point(let point):
             slot.anchor = EarthPoint(point)
@@ -61,8 +64,11 @@ struct PackedIndexBuilder {
         }
         slots.append(slot)
         ids.append(flyer.id)
-        texts.append(bytes: PackedFlyerTexts.encode(.init(title: flyer.title, description: flyer.description, address: flyer.address,
-                                                          category: flyer.category, url: flyer.url)))
+        texts.append(
+            bytes: PackedFlyerTexts.encode(
+                .init(
+                    title: flyer.title, description: flyer.description, address: flyer.address,
+                    category: flyer.category, url: flyer.url)))
     }
 
     /// The index: points ordered by cell and part, then the areas. Each array gathered so far is let go once
@@ -132,10 +138,13 @@ struct PackedIndexBuilder {
             cellPointStart.append(Int32(next))
             cellAreaStart.append(Int32(cellAreas.count))
         }
-        return PackedFlyerIndex(cellSize: layout.cellSize, .init(
-            slots: ordered, ids: orderedIDs, texts: orderedTexts, validities: validities, byID: byID, categories: categories, cellKeys: cellKeys, cellPointStart: cellPointStart,
-            cellBoxes: cellBoxes, cellFirstPart: cellFirstPart, partStart: partStart, partBoxes: partBoxes,
-            cellAreaStart: cellAreaStart, cellAreas: cellAreas, largeAreas: largeAreas,
-            areaGeometries: areaGeometries, areaShapes: areaShapes))
+        return PackedFlyerIndex(
+            cellSize: layout.cellSize,
+            .init(
+                slots: ordered, ids: orderedIDs, texts: orderedTexts, validities: validities, byID: byID,
+                categories: categories, cellKeys: cellKeys, cellPointStart: cellPointStart,
+                cellBoxes: cellBoxes, cellFirstPart: cellFirstPart, partStart: partStart, partBoxes: partBoxes,
+                cellAreaStart: cellAreaStart, cellAreas: cellAreas, largeAreas: largeAreas,
+                areaGeometries: areaGeometries, areaShapes: areaShapes))
     }
 }

@@ -8,7 +8,9 @@ struct PackedStrings: Sendable {
 
     /// Strings read back from stored arrays; nil when the offsets do not fit the bytes.
     init?(starts: [UInt32], bytes: [UInt8]) {
-        guard let first = starts.first, first == 0, starts.last.map({ Int($0) == bytes.count }) == true else { return nil }
+        guard let first = starts.first, first == 0, starts.last.map({ Int($0) == bytes.count }) == true else {
+            return nil
+        }
         for index in 1..<starts.count where starts[index] < starts[index - 1] { return nil }
         self.starts = starts
         self.bytes = bytes
@@ -27,7 +29,9 @@ struct PackedStrings: Sendable {
 
     /// Calls `body` with the bytes of entry `index`, without copying them.
     func withBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        bytes.withUnsafeBytes { all in body(UnsafeRawBufferPointer(rebasing: all[Int(starts[index])..<Int(starts[index + 1])])) }
+        bytes.withUnsafeBytes { all in
+            body(UnsafeRawBufferPointer(rebasing: all[Int(starts[index])..<Int(starts[index + 1])]))
+        }
     }
 
     subscript(index: Int) -> String {

@@ -5,7 +5,8 @@ import MeridianCore
 package protocol ProximitySource: Sendable {
     /// The flyers whose enter/exit area reaches within `margin` metres of `position` (a point's
     /// `radius_m` disc, an area's polygons), each with its exact distance, in distance order.
-    func candidates(near position: Coordinate, margin: Double, at instant: Date) throws(FlyerStoreError) -> [NearbyMatch]
+    func candidates(near position: Coordinate, margin: Double, at instant: Date) throws(FlyerStoreError)
+        -> [NearbyMatch]
     /// The flyer with this id.
     func flyer(id: String) throws(FlyerStoreError) -> Flyer?
     /// The exact distance from `center` to flyer `id`.

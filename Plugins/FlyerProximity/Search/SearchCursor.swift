@@ -32,7 +32,7 @@ package enum SearchCursor: Sendable, Equatable {
         var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let payload = String(data: data, encoding: .utf8),
-              let kind = payload.first, let colon = payload.firstIndex(of: ":")
+            let kind = payload.first, let colon = payload.firstIndex(of: ":")
         else { return nil }
         let number = payload[payload.index(after: payload.startIndex)..<colon]
         let rest = payload[payload.index(after: colon)...]
@@ -45,8 +45,10 @@ package enum SearchCursor: Sendable, Equatable {
         case "t":
             guard let length = Int(number), length >= 0, length <= rest.utf8.count else { return nil }
             let bytes = Array(rest.utf8)
-            self = .title(TitlePosition(title: String(decoding: bytes[..<length], as: UTF8.self),
-                                        id: String(decoding: bytes[length...], as: UTF8.self)))
+            self = .title(
+                TitlePosition(
+                    title: String(decoding: bytes[..<length], as: UTF8.self),
+                    id: String(decoding: bytes[length...], as: UTF8.self)))
         default:
             return nil
         }

@@ -39,8 +39,13 @@ final class WholeTableCache: FlyerCache {
         try await store.forEach { loader.add($0) }
         loader.finish()
         index.replaceContents(with: fresh)
-        catalog.state.withLock { $0.lastChange = latest; $0.warm = true; $0.loaded = true }
-        catalog.logger.debug("flyers: cache loaded", metadata: ["flyers": "\(index.count)", "backend": "\(store.backend)"])
+        catalog.state.withLock {
+            $0.lastChange = latest
+            $0.warm = true
+            $0.loaded = true
+        }
+        catalog.logger.debug(
+            "flyers: cache loaded", metadata: ["flyers": "\(index.count)", "backend": "\(store.backend)"])
     }
 
     func prepare(for catalog: FlyerCatalog) async {}

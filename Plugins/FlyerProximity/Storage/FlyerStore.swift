@@ -16,8 +16,10 @@ package protocol FlyerStore: Sendable {
 
     /// Reads `source` while writing it, in one transaction (an invalid flyer anywhere writes
     /// none); returns how many were written.
-    func write(from source: some FlyerSource, mode: FlyerWriteMode,
-               progress: ((FlyerWriteProgress) -> Void)?) async throws(FlyerStoreError) -> Int
+    func write(
+        from source: some FlyerSource, mode: FlyerWriteMode,
+        progress: ((FlyerWriteProgress) -> Void)?
+    ) async throws(FlyerStoreError) -> Int
 
     /// Deletes flyer `id`; false when there was none.
     func delete(id: String) async throws(FlyerStoreError) -> Bool
@@ -95,7 +97,9 @@ package struct FlyerChanges: Sendable, Equatable {
     /// Changes from log rows (`nil` id: everything), judged against the oldest number still logged.
     init(after: Int64, rows: [(seq: Int64, id: String?)], oldestLogged: Int64?) {
         latest = rows.last?.seq ?? after
-        if rows.count > Self.limit || rows.contains(where: { $0.id == nil }) || (oldestLogged.map { $0 > after + 1 } ?? false) && !rows.isEmpty {
+        if rows.count > Self.limit || rows.contains(where: { $0.id == nil })
+            || (oldestLogged.map { $0 > after + 1 } ?? false) && !rows.isEmpty
+        {
             ids = nil
         } else {
             ids = Set(rows.compactMap(\.id))

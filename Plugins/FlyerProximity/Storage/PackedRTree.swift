@@ -23,7 +23,9 @@ struct RTreeBox: Equatable {
 
     /// The box covering both.
     func union(_ other: RTreeBox) -> RTreeBox {
-        RTreeBox(minX: min(minX, other.minX), maxX: max(maxX, other.maxX), minY: min(minY, other.minY), maxY: max(maxY, other.maxY))
+        RTreeBox(
+            minX: min(minX, other.minX), maxX: max(maxX, other.maxX), minY: min(minY, other.minY),
+            maxY: max(maxY, other.maxY))
     }
 
     /// Twice the centre, enough to order boxes along an axis.

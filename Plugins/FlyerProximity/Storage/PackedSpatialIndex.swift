@@ -20,18 +20,24 @@ enum PackedSpatialIndex {
     /// Run it inside the write transaction, with SpatiaLite's triggers on `table` set aside.
     static func rebuild(_ db: Database, table: String, column: String) throws {
         let index = "idx_\(table)_\(column)"
-        guard let definition = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [index]) else {
-            throw DatabaseError(message: "the spatial index \(index) is missing; run SELECT CreateSpatialIndex('\(table)', '\(column)')")
+        guard
+            let definition = try String.fetchOne(
+                db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [index])
+        else {
+            throw DatabaseError(
+                message: "the spatial index \(index) is missing; run SELECT CreateSpatialIndex('\(table)', '\(column)')"
+            )
         }
         // A fresh virtual table: empty shadow tables and an R*Tree object with nothing cached.
         try db.execute(sql: "DROP TABLE \(index.quotedDatabaseIdentifier)")
         try db.execute(sql: definition)
         let nodes = (index + "_node").quotedDatabaseIdentifier
         guard let nodeSize = try Int.fetchOne(db, sql: "SELECT length(data) FROM \(nodes) WHERE nodeno = 1"),
-              (nodeSize - 4) / bytesPerCell >= 2
+            (nodeSize - 4) / bytesPerCell >= 2
         else { throw DatabaseError(message: "the new spatial index \(index) has no usable root node") }
 
-        let tree = PackedRTree(entries: try boxes(db, table: table, column: column), capacity: (nodeSize - 4) / bytesPerCell)
+        let tree = PackedRTree(
+            entries: try boxes(db, table: table, column: column), capacity: (nodeSize - 4) / bytesPerCell)
         var nodeRows: [(Int64, [UInt8])] = []
         var parentRows: [(Int64, Int64)] = []
         for (height, level) in tree.levels.enumerated() {
@@ -47,28 +53,34 @@ enum PackedSpatialIndex {
 
         let insertNode = try RawStatement(db, sql: "INSERT OR REPLACE INTO \(nodes) (nodeno, data) VALUES (?, ?)")
         for (number, data) in nodeRows { try insertNode.run(number, data) }
-        let insertParent = try RawStatement(db, sql: "INSERT INTO \((index + "_parent").quotedDatabaseIdentifier) (nodeno, parentnode) VALUES (?, ?)")
+        let insertParent = try RawStatement(
+            db, sql: "INSERT INTO \((index + "_parent").quotedDatabaseIdentifier) (nodeno, parentnode) VALUES (?, ?)")
         for (node, parent) in parentRows.sorted(by: { $0.0 < $1.0 }) { try insertParent.run(node, parent) }
-        let insertRowid = try RawStatement(db, sql: "INSERT INTO \((index + "_rowid").quotedDatabaseIdentifier) (rowid, nodeno) VALUES (?, ?)")
+        let insertRowid = try RawStatement(
+            db, sql: "INSERT INTO \((index + "_rowid").quotedDatabaseIdentifier) (rowid, nodeno) VALUES (?, ?)")
         for (row, leaf) in leafRows { try insertRowid.run(row, leaf) }
     }
 
     /// Every row's id and bounding box (SpatiaLite keeps the box in the geometry's header).
     private static func boxes(_ db: Database, table: String, column: String) throws -> [RTreeCell] {
         let geometry = column.quotedDatabaseIdentifier
-        let statement = try db.makeStatement(sql: """
-            SELECT ROWID, MbrMinX(\(geometry)), MbrMaxX(\(geometry)), MbrMinY(\(geometry)), MbrMaxY(\(geometry))
-            FROM \(table.quotedDatabaseIdentifier) WHERE \(geometry) IS NOT NULL
-            """)
+        let statement = try db.makeStatement(
+            sql: """
+                SELECT ROWID, MbrMinX(\(geometry)), MbrMaxX(\(geometry)), MbrMinY(\(geometry)), MbrMaxY(\(geometry))
+                FROM \(table.quotedDatabaseIdentifier) WHERE \(geometry) IS NOT NULL
+                """)
         let handle = statement.sqliteStatement
         var cells: [RTreeCell] = []
         while true {
             let code = sqlite3_step(handle)
             if code == SQLITE_DONE { break }
             guard code == SQLITE_ROW else { throw RawStatement.error(db.sqliteConnection, sql: statement.sql) }
-            cells.append(RTreeCell(id: sqlite3_column_int64(handle, 0),
-                                   box: RTreeBox(minX: sqlite3_column_double(handle, 1), maxX: sqlite3_column_double(handle, 2),
-                                                 minY: sqlite3_column_double(handle, 3), maxY: sqlite3_column_double(handle, 4))))
+            cells.append(
+                RTreeCell(
+                    id: sqlite3_column_int64(handle, 0),
+                    box: RTreeBox(
+                        minX: sqlite3_column_double(handle, 1), maxX: sqlite3_column_double(handle, 2),
+                        minY: sqlite3_column_double(handle, 3), maxY: sqlite3_column_double(handle, 4))))
         }
         sqlite3_reset(handle)
         return cells

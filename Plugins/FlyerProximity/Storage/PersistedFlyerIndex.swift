@@ -61,15 +61,18 @@ enum PersistedFlyerIndex {
 
     /// Stores which flyers changed since the stored index was built (one small row; the index stays as it is).
     static func save(_ changed: Changed, in db: Database) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO flyer_search_index (name, data) VALUES ('changed', ?)",
-                       arguments: [try JSONEncoder().encode(changed)])
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO flyer_search_index (name, data) VALUES ('changed', ?)",
+            arguments: [try JSONEncoder().encode(changed)])
     }
 
     /// Replaces the stored index with `index`, built at change `change`: each array in rows of at most `chunkBytes`,
     /// one row per transaction of `database`, bound straight from the array's memory, then the meta row, then the
     /// previous generation's rows are deleted (one per transaction). `afterChunk` runs after each chunk's transaction.
-    static func save(_ index: PackedFlyerIndex, change: Int64, to database: any DatabaseWriter,
-                     chunkBytes: Int = Self.chunkBytes, afterChunk: () throws -> Void = {}) throws {
+    static func save(
+        _ index: PackedFlyerIndex, change: Int64, to database: any DatabaseWriter,
+        chunkBytes: Int = Self.chunkBytes, afterChunk: () throws -> Void = {}
+    ) throws {
         var areaStarts: [UInt32] = [0], areaBytes: [UInt8] = [], wkb: [UInt8] = []
         for geometry in index.areaGeometries {
             WKB.encode(geometry, into: &wkb)
@@ -108,20 +111,27 @@ enum PersistedFlyerIndex {
             sizes[name] = bytes.count
             for (number, start) in stride(from: 0, to: max(bytes.count, 1), by: chunkBytes).enumerated() {
                 let chunk = UnsafeRawBufferPointer(rebasing: bytes[start..<min(start + chunkBytes, bytes.count)])
-                let data = chunk.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: chunk.count, deallocator: .none) } ?? Data()
+                let data =
+                    chunk.baseAddress.map {
+                        Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: chunk.count, deallocator: .none)
+                    } ?? Data()
                 try database.write { db in
-                    try db.execute(sql: "INSERT INTO flyer_search_index (name, data) VALUES (?, ?)",
-                                   arguments: [rowName(generation, name, number), data])
+                    try db.execute(
+                        sql: "INSERT INTO flyer_search_index (name, data) VALUES (?, ?)",
+                        arguments: [rowName(generation, name, number), data])
                 }
                 try afterChunk()
             }
         }
-        let meta = Meta(format: format, generation: generation, cellSize: index.layout.cellSize, change: change, flyers: index.count,
-                        slotStride: MemoryLayout<PackedSlot>.stride, boxStride: MemoryLayout<SpaceBox>.stride,
-                        checksums: checksums, sizes: sizes)
+        let meta = Meta(
+            format: format, generation: generation, cellSize: index.layout.cellSize, change: change,
+            flyers: index.count,
+            slotStride: MemoryLayout<PackedSlot>.stride, boxStride: MemoryLayout<SpaceBox>.stride,
+            checksums: checksums, sizes: sizes)
         try database.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO flyer_search_index (name, data) VALUES ('meta', ?)",
-                           arguments: [try JSONEncoder().encode(meta)])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO flyer_search_index (name, data) VALUES ('meta', ?)",
+                arguments: [try JSONEncoder().encode(meta)])
         }
         try deleteRows(database) { db in try unusedRows(db) }
     }
@@ -143,23 +153,29 @@ enum PersistedFlyerIndex {
     /// Deletes the rows `names` lists, one per transaction (a row may hold megabytes).
     private static func deleteRows(_ database: any DatabaseWriter, _ names: (Database) throws -> [String]) throws {
         for name in try database.read(names) {
-            try database.write { db in try db.execute(sql: "DELETE FROM flyer_search_index WHERE name = ?", arguments: [name]) }
+            try database.write { db in
+                try db.execute(sql: "DELETE FROM flyer_search_index WHERE name = ?", arguments: [name])
+            }
         }
     }
 
     /// The stored index, checked against its meta row and checksums, for a grid of `cellSize`.
     static func load(from db: Database, cellSize: Double) throws -> Found {
-        guard let metaData = try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name = 'meta'") else { return .none }
+        guard let metaData = try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name = 'meta'")
+        else { return .none }
         guard let meta = try? JSONDecoder().decode(Meta.self, from: metaData) else {
-            let otherFormat = (try? JSONDecoder().decode(Layout.self, from: metaData)).map { $0.format != format } ?? false
+            let otherFormat =
+                (try? JSONDecoder().decode(Layout.self, from: metaData)).map { $0.format != format } ?? false
             return .rejected(otherFormat ? "it was written in another layout" : "its description cannot be read")
         }
         guard meta.format == format, meta.cellSize == cellSize, meta.slotStride == MemoryLayout<PackedSlot>.stride,
-              meta.boxStride == MemoryLayout<SpaceBox>.stride
+            meta.boxStride == MemoryLayout<SpaceBox>.stride
         else { return .rejected("it was written in another layout") }
         // The generation's rows, by array and chunk: rows after "<generation>/" and before "<generation>0" ('0' follows '/').
-        let rows = try Row.fetchAll(db, sql: "SELECT rowid, name, length(data) FROM flyer_search_index WHERE name > ? AND name < ? ORDER BY name",
-                                    arguments: [meta.generation + "/", meta.generation + "0"])
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT rowid, name, length(data) FROM flyer_search_index WHERE name > ? AND name < ? ORDER BY name",
+            arguments: [meta.generation + "/", meta.generation + "0"])
         var chunks: [(name: String, rows: [(rowid: Int64, bytes: Int)])] = []
         for row in rows {
             let parts = (row[1] as String).split(separator: "/")
@@ -172,24 +188,33 @@ enum PersistedFlyerIndex {
         var arrays = Arrays()
         for (name, parts) in chunks {
             let byteCount = parts.reduce(0) { $0 + $1.bytes }
-            guard meta.sizes[name] == byteCount else { return .rejected("\(name) holds \(byteCount) bytes, not \(meta.sizes[name] ?? 0)") }
+            guard meta.sizes[name] == byteCount else {
+                return .rejected("\(name) holds \(byteCount) bytes, not \(meta.sizes[name] ?? 0)")
+            }
             let checksum = try arrays.read(name, byteCount: byteCount) { buffer in
                 var offset = 0
                 for part in parts {
-                    try StoredBlob.read(db, table: "flyer_search_index", rowid: part.rowid,
-                                       into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + part.bytes]))
+                    try StoredBlob.read(
+                        db, table: "flyer_search_index", rowid: part.rowid,
+                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + part.bytes]))
                     offset += part.bytes
                 }
             }
             guard let checksum else { return .rejected("\(name) has a size that fits no array") }
-            if meta.checksums[name] != String(checksum, radix: 16) { return .rejected("the checksum of \(name) does not match") }
+            if meta.checksums[name] != String(checksum, radix: 16) {
+                return .rejected("the checksum of \(name) does not match")
+            }
         }
-        guard arrays.names == Set(meta.checksums.keys), arrays.names.count == meta.checksums.count else { return .rejected("arrays are missing") }
+        guard arrays.names == Set(meta.checksums.keys), arrays.names.count == meta.checksums.count else {
+            return .rejected("arrays are missing")
+        }
         let changed = try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name = 'changed'")
             .flatMap { try? JSONDecoder().decode(Changed.self, from: $0) }
         do {
             let index = try arrays.index(cellSize: cellSize)
-            guard index.count == meta.flyers else { return .rejected("it holds \(index.count) flyers, not \(meta.flyers)") }
+            guard index.count == meta.flyers else {
+                return .rejected("it holds \(index.count) flyers, not \(meta.flyers)")
+            }
             return .found(index, meta, changed?.base == meta.change ? changed : nil)
         } catch {
             return .rejected("\(error)")
@@ -201,13 +226,17 @@ enum PersistedFlyerIndex {
         var names = Set<String>()
         var slots: [PackedSlot] = [], idStarts: [UInt32] = [], idBytes: [UInt8] = [], byID: [Int32] = []
         var textStarts: [UInt32] = [], textBytes: [UInt8] = [], validities: [PackedValidity] = []
-        var categoryStarts: [UInt32] = [], categoryBytes: [UInt8] = [], cellKeys: [Int64] = [], cellPointStart: [Int32] = []
+        var categoryStarts: [UInt32] = [], categoryBytes: [UInt8] = [], cellKeys: [Int64] = [],
+            cellPointStart: [Int32] = []
         var cellBoxes: [SpaceBox] = [], cellFirstPart: [Int32] = [], partStart: [Int32] = [], partBoxes: [SpaceBox] = []
-        var cellAreaStart: [Int32] = [], cellAreas: [Int32] = [], largeAreas: [Int32] = [], areaStarts: [UInt32] = [], areaBytes: [UInt8] = []
+        var cellAreaStart: [Int32] = [], cellAreas: [Int32] = [], largeAreas: [Int32] = [], areaStarts: [UInt32] = [],
+            areaBytes: [UInt8] = []
 
         /// Reads array `name` of `byteCount` bytes, which `fill` writes into the array's storage, and returns
         /// their checksum; nil for an unknown name or a size that is no whole number of elements.
-        mutating func read(_ name: String, byteCount: Int, _ fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws -> UInt64? {
+        mutating func read(_ name: String, byteCount: Int, _ fill: (UnsafeMutableRawBufferPointer) throws -> Void)
+            throws -> UInt64?
+        {
             func into<T>(_ array: WritableKeyPath<Arrays, [T]>) throws -> UInt64? {
                 guard byteCount % MemoryLayout<T>.stride == 0 else { return nil }
                 let count = byteCount / MemoryLayout<T>.stride
@@ -248,21 +277,32 @@ enum PersistedFlyerIndex {
 
         func index(cellSize: Double) throws(PackedIndexError) -> PackedFlyerIndex {
             guard let ids = PackedStrings(starts: idStarts, bytes: idBytes) else { throw .malformed("id offsets") }
-            guard let texts = PackedStrings(starts: textStarts, bytes: textBytes) else { throw .malformed("text offsets") }
-            guard let categories = PackedStrings(starts: categoryStarts, bytes: categoryBytes) else { throw .malformed("category offsets") }
-            guard let areas = PackedStrings(starts: areaStarts, bytes: areaBytes) else { throw .malformed("area offsets") }
+            guard let texts = PackedStrings(starts: textStarts, bytes: textBytes) else {
+                throw .malformed("text offsets")
+            }
+            guard let categories = PackedStrings(starts: categoryStarts, bytes: categoryBytes) else {
+                throw .malformed("category offsets")
+            }
+            guard let areas = PackedStrings(starts: areaStarts, bytes: areaBytes) else {
+                throw .malformed("area offsets")
+            }
             var geometries: [FlyerGeometry] = [], shapes: [AreaShape] = []
             for area in 0..<areas.count {
-                guard let geometry = WKB.decode(Data(areas.bytes(area))), let shape = AreaShape(geometry.polygons) else {
+                guard let geometry = WKB.decode(Data(areas.bytes(area))), let shape = AreaShape(geometry.polygons)
+                else {
                     throw .malformed("area \(area)")
                 }
                 geometries.append(geometry)
                 shapes.append(shape)
             }
-            return try PackedFlyerIndex.checked(cellSize: cellSize, .init(
-                slots: slots, ids: ids, texts: texts, validities: validities, byID: byID, categories: categories, cellKeys: cellKeys, cellPointStart: cellPointStart,
-                cellBoxes: cellBoxes, cellFirstPart: cellFirstPart, partStart: partStart, partBoxes: partBoxes,
-                cellAreaStart: cellAreaStart, cellAreas: cellAreas, largeAreas: largeAreas, areaGeometries: geometries, areaShapes: shapes))
+            return try PackedFlyerIndex.checked(
+                cellSize: cellSize,
+                .init(
+                    slots: slots, ids: ids, texts: texts, validities: validities, byID: byID, categories: categories,
+                    cellKeys: cellKeys, cellPointStart: cellPointStart,
+                    cellBoxes: cellBoxes, cellFirstPart: cellFirstPart, partStart: partStart, partBoxes: partBoxes,
+                    cellAreaStart: cellAreaStart, cellAreas: cellAreas, largeAreas: largeAreas,
+                    areaGeometries: geometries, areaShapes: shapes))
         }
     }
 }

@@ -21,7 +21,8 @@ struct RawStatement {
         }
         text.withUTF8 { bytes in
             _ = bytes.withMemoryRebound(to: CChar.self) { characters in
-                sqlite3_bind_text(statement.sqliteStatement, index, characters.baseAddress, Int32(characters.count), Self.transient)
+                sqlite3_bind_text(
+                    statement.sqliteStatement, index, characters.baseAddress, Int32(characters.count), Self.transient)
             }
         }
     }
@@ -70,7 +71,8 @@ struct RawStatement {
     /// The error SQLite reports on `connection` for `sql`.
     static func error(_ connection: OpaquePointer?, sql: String) -> DatabaseError {
         let message = connection.map { String(cString: sqlite3_errmsg($0)) }
-        return DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)), message: message, sql: sql)
+        return DatabaseError(
+            resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)), message: message, sql: sql)
     }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

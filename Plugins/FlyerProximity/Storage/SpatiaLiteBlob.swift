@@ -22,7 +22,9 @@ enum SpatiaLiteBlob {
         GeometryBytes.append(UInt32(bitPattern: srid), to: &bytes)
         switch geometry {
         case .point(let coordinate):
-            for value in [coordinate.longitude, coordinate.latitude, coordinate.longitude, coordinate.latitude] { GeometryBytes.append(value, to: &bytes) }
+            for value in [coordinate.longitude, coordinate.latitude, coordinate.longitude, coordinate.latitude] {
+                GeometryBytes.append(value, to: &bytes)
+            }
             bytes.append(0x7C)
             GeometryBytes.append(point, to: &bytes)
             GeometryBytes.append(coordinate, to: &bytes)

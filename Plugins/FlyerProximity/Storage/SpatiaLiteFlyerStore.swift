@@ -76,17 +76,21 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
             guard position < flyers.count else { return nil }
             let end = min(position + 10_000, flyers.count)
             defer { position = end }
-            return FlyerReadAhead.Batch(flyers: flyers[position..<end], fractionRead: Double(end) / Double(flyers.count))
+            return FlyerReadAhead.Batch(
+                flyers: flyers[position..<end], fractionRead: Double(end) / Double(flyers.count))
         }
     }
 
     /// Reads `source` on a thread of its own while writing what it has read, in one transaction
     /// (all or nothing: an invalid flyer anywhere in the input writes none). Returns how many were written.
-    package func write(from source: some FlyerSource, mode: FlyerWriteMode,
-                      progress: ((FlyerWriteProgress) -> Void)? = nil) throws(FlyerStoreError) -> Int {
+    package func write(
+        from source: some FlyerSource, mode: FlyerWriteMode,
+        progress: ((FlyerWriteProgress) -> Void)? = nil
+    ) throws(FlyerStoreError) -> Int {
         let reader = FlyerReadAhead(source)
         defer { reader.stop() }
-        return try write(mode: mode, progress: progress, checkRepeatedIDs: !source.rejectsRepeatedIDs) { () throws(FlyerStoreError) -> FlyerReadAhead.Batch? in
+        return try write(mode: mode, progress: progress, checkRepeatedIDs: !source.rejectsRepeatedIDs) {
+            () throws(FlyerStoreError) -> FlyerReadAhead.Batch? in
             do throws(FlyerInputError) {
                 return try reader.next()
             } catch {
@@ -102,9 +106,12 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
     /// index once at the end, in the same transaction, so a failure leaves the table, its
     /// triggers and its index untouched. With `checkRepeatedIDs`, an id seen earlier in this write
     /// is refused (the caller turns it off when its source checks that itself).
-    private func write(mode: FlyerWriteMode, progress: ((FlyerWriteProgress) -> Void)?, checkRepeatedIDs: Bool = true,
-                       next: () throws(FlyerStoreError) -> FlyerReadAhead.Batch?) throws(FlyerStoreError) -> Int {
-        let conflict = mode == .upsert
+    private func write(
+        mode: FlyerWriteMode, progress: ((FlyerWriteProgress) -> Void)?, checkRepeatedIDs: Bool = true,
+        next: () throws(FlyerStoreError) -> FlyerReadAhead.Batch?
+    ) throws(FlyerStoreError) -> Int {
+        let conflict =
+            mode == .upsert
             ? " ON CONFLICT(id) DO UPDATE SET title = excluded.title, description = excluded.description, address = excluded.address, category = excluded.category, url = excluded.url, radius_m = excluded.radius_m, valid_from = excluded.valid_from, valid_until = excluded.valid_until, geom = excluded.geom"
             : ""
         let sql = "INSERT INTO flyers (\(Self.columns), geom) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)\(conflict)"
@@ -117,8 +124,11 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
                 var cacheSize: Int?
                 defer { if let cacheSize { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") } }
                 while let batch = try next() {
-                    if written == 0, try Self.rebuildsIndex(expected: Double(batch.flyers.count) / max(batch.fractionRead, 1e-9),
-                                                        stored: try Int.fetchOne(db, sql: "SELECT count(*) FROM flyers") ?? 0) {
+                    if written == 0,
+                        try Self.rebuildsIndex(
+                            expected: Double(batch.flyers.count) / max(batch.fractionRead, 1e-9),
+                            stored: try Int.fetchOne(db, sql: "SELECT count(*) FROM flyers") ?? 0)
+                    {
                         triggers = try SpatialTriggers.suspend(on: db, table: "flyers")
                         // A page cache that holds the whole write: a small one spills pages to the WAL and reads them back.
                         cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size")
@@ -130,7 +140,9 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
                         }
                         do {
                             try insert.insert(flyer)
-                        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+                        } catch let error as DatabaseError
+                            where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
+                        {
                             throw FlyerStoreError.duplicateID(flyer.id)
                         }
                         written += 1
@@ -162,7 +174,8 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
     package func flyer(id: String) throws(FlyerStoreError) -> Flyer? {
         try run {
             try store.database.read { db in
-                try Row.fetchOne(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers WHERE id = ?", arguments: [id])
+                try Row.fetchOne(
+                    db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers WHERE id = ?", arguments: [id])
             }
         }.map { row throws(FlyerStoreError) in try Self.flyer(from: row) }
     }
@@ -173,8 +186,11 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
             let part = Array(ids[chunk..<min(chunk + 500, ids.count)])
             let rows = try run {
                 try store.database.read { db in
-                    try Row.fetchAll(db, sql: "SELECT \(Self.columns), AsBinary(geom) FROM flyers WHERE id IN (\(databaseQuestionMarks(count: part.count)))",
-                                     arguments: StatementArguments(part))
+                    try Row.fetchAll(
+                        db,
+                        sql:
+                            "SELECT \(Self.columns), AsBinary(geom) FROM flyers WHERE id IN (\(databaseQuestionMarks(count: part.count)))",
+                        arguments: StatementArguments(part))
                 }
             }
             for row in rows { found.append(try Self.flyer(from: row)) }
@@ -196,15 +212,18 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
 
     /// The change log after `after`, read in `db`'s transaction.
     static func changes(_ db: Database, after: Int64) throws -> FlyerChanges {
-        let rows = try Row.fetchAll(db, sql: "SELECT seq, flyer_id FROM flyer_changes WHERE seq > ? ORDER BY seq LIMIT ?",
-                                    arguments: [after, FlyerChanges.limit + 1])
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT seq, flyer_id FROM flyer_changes WHERE seq > ? ORDER BY seq LIMIT ?",
+            arguments: [after, FlyerChanges.limit + 1])
         let oldest = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM flyer_changes")
         return FlyerChanges(after: after, rows: rows.map { ($0[0], $0[1]) }, oldestLogged: oldest)
     }
 
     /// Flyers chosen by `condition` (SQL after WHERE, with bound `arguments`, may end in ORDER BY), one at a time
     /// until `body` returns false.
-    func scan(_ condition: String, _ arguments: StatementArguments, _ body: (Flyer) throws -> Bool) throws(FlyerStoreError) {
+    func scan(_ condition: String, _ arguments: StatementArguments, _ body: (Flyer) throws -> Bool)
+        throws(FlyerStoreError)
+    {
         try run {
             try store.database.read { db in try Self.eachFlyer(db, where: condition, arguments, body) }
         }
@@ -212,9 +231,12 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
 
     /// Calls `body` with each flyer `condition` chooses (SQL after WHERE, with bound `arguments`, may end in
     /// ORDER BY), read in `db`'s transaction, until `body` returns false.
-    static func eachFlyer(_ db: Database, where condition: String = "1", _ arguments: StatementArguments = [],
-                          _ body: (Flyer) throws -> Bool) throws {
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(columns), AsBinary(geom) FROM flyers WHERE \(condition)", arguments: arguments)
+    static func eachFlyer(
+        _ db: Database, where condition: String = "1", _ arguments: StatementArguments = [],
+        _ body: (Flyer) throws -> Bool
+    ) throws {
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT \(columns), AsBinary(geom) FROM flyers WHERE \(condition)", arguments: arguments)
         while let row = try rows.next() {
             guard try body(try flyer(from: row)) else { return }
         }
@@ -232,7 +254,12 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
     /// Calls `body` with every stored flyer in id order.
     package func forEach(_ body: (Flyer) throws -> Void) throws(FlyerStoreError) {
         try run {
-            try store.database.read { db in try Self.eachFlyer(db, where: "1 ORDER BY id") { try body($0); return true } }
+            try store.database.read { db in
+                try Self.eachFlyer(db, where: "1 ORDER BY id") {
+                    try body($0)
+                    return true
+                }
+            }
         }
     }
 
@@ -246,14 +273,19 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
     static func flyer(from row: Row) throws(FlyerStoreError) -> Flyer {
         let id: String = (try? row.decode(String.self, atIndex: 0)) ?? "?"
         guard let title = try? row.decode(String.self, atIndex: 1),
-              let radius = try? row.decode(Double.self, atIndex: 6),
-              let wkb = try? row.decode(Data.self, atIndex: 9)
+            let radius = try? row.decode(Double.self, atIndex: 6),
+            let wkb = try? row.decode(Data.self, atIndex: 9)
         else { throw .unreadableRow(id: id, detail: "title, radius_m or geometry is missing") }
-        guard let geometry = WKB.decode(wkb) else { throw .unreadableRow(id: id, detail: "the geometry is not a valid Point, Polygon or MultiPolygon") }
+        guard let geometry = WKB.decode(wkb) else {
+            throw .unreadableRow(id: id, detail: "the geometry is not a valid Point, Polygon or MultiPolygon")
+        }
         let text = { (index: Int) -> String? in try? row.decode(String?.self, atIndex: index) }
-        let date = { (index: Int) -> Date? in (try? row.decode(Double?.self, atIndex: index)).map(Date.init(timeIntervalSince1970:)) }
-        return Flyer(id: id, title: title, description: text(2), address: text(3), category: text(4), url: text(5),
-                     radiusM: radius, validFrom: date(7), validUntil: date(8), geometry: geometry)
+        let date = { (index: Int) -> Date? in
+            (try? row.decode(Double?.self, atIndex: index)).map(Date.init(timeIntervalSince1970:))
+        }
+        return Flyer(
+            id: id, title: title, description: text(2), address: text(3), category: text(4), url: text(5),
+            radiusM: radius, validFrom: date(7), validUntil: date(8), geometry: geometry)
     }
 
     func run<T>(_ body: () throws -> T) throws(FlyerStoreError) -> T {
@@ -263,7 +295,9 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
             throw .busy
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+        } catch let error as DatabaseError
+            where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+        {
             // A page SQLite cannot read is damage like any the whole-file check finds: writes are refused from now on.
             store.recordDamage(error.message ?? "\(error)", foundBy: "flyers", logger: Logger(label: "meridian.flyers"))
             throw .unavailable(store.damage?.description ?? "\(error)")

@@ -13,7 +13,8 @@ extension SpatiaLiteFlyerStore {
 
     /// The stored search index when it can be used, else SpatiaLite itself (one search does not pay for building it).
     package func searcherForOneQuery() throws(FlyerStoreError) -> any FlyerSearching {
-        let catalog = FlyerCatalog(store: self, logger: Logger(label: "meridian.flyers", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let catalog = FlyerCatalog(
+            store: self, logger: Logger(label: "meridian.flyers", factory: { _ in SwiftLogNoOpLogHandler() }))
         guard try catalog.openStoredIndex() else { return makeDatabaseSearch() }
         return try catalog.reader().searcher
     }

@@ -21,7 +21,10 @@ extension SpatiaLiteFlyerStore {
             try store.database.read { db in
                 let change = try Self.lastChange(db)
                 var builder = PackedIndexBuilder(cellSize: cellSize)
-                try Self.eachFlyer(db) { builder.add($0); return true }
+                try Self.eachFlyer(db) {
+                    builder.add($0)
+                    return true
+                }
                 return (builder.build(), change)
             }
         }
@@ -38,9 +41,14 @@ extension SpatiaLiteFlyerStore {
 
     /// Stores `index`, built at change `change`, as the search index (replacing the stored one), in short
     /// transactions that writers of flyers wait for one at a time (see `PersistedFlyerIndex`).
-    func saveIndex(_ index: PackedFlyerIndex, change: Int64, chunkBytes: Int = PersistedFlyerIndex.chunkBytes,
-                   afterChunk: () throws -> Void = {}) throws(FlyerStoreError) {
-        try run { try PersistedFlyerIndex.save(index, change: change, to: store.database, chunkBytes: chunkBytes, afterChunk: afterChunk) }
+    func saveIndex(
+        _ index: PackedFlyerIndex, change: Int64, chunkBytes: Int = PersistedFlyerIndex.chunkBytes,
+        afterChunk: () throws -> Void = {}
+    ) throws(FlyerStoreError) {
+        try run {
+            try PersistedFlyerIndex.save(
+                index, change: change, to: store.database, chunkBytes: chunkBytes, afterChunk: afterChunk)
+        }
     }
 
     /// Stores which flyers changed since the stored index was built, leaving the index as it is (one short write).
@@ -54,7 +62,9 @@ extension SpatiaLiteFlyerStore {
     /// (`known`, and those the change log names after change `change`): each other flyer the table holds
     /// otherwise than the index, or that only one of them holds. Nil when the change log no longer reaches
     /// back to `change` (the index is then built again anyway). One read transaction.
-    func differences(from index: PackedFlyerIndex, excluding known: Set<String>, loggedAfter change: Int64) throws(FlyerStoreError) -> Int? {
+    func differences(from index: PackedFlyerIndex, excluding known: Set<String>, loggedAfter change: Int64)
+        throws(FlyerStoreError) -> Int?
+    {
         try run {
             try store.database.read { db in
                 guard let logged = try Self.changes(db, after: change).ids else { return nil }

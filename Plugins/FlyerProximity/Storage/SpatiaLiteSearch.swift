@@ -43,13 +43,18 @@ final class SpatiaLiteSearch: FlyerSearching {
     }
 
     /// The best `keep` flyers within `radius` that pass the query's filters and cursor.
-    private func within(_ radius: Double, _ query: NearbyQuery, keep: Int, wide: String?) throws(FlyerStoreError) -> [NearbyMatch] {
+    private func within(_ radius: Double, _ query: NearbyQuery, keep: Int, wide: String?) throws(FlyerStoreError)
+        -> [NearbyMatch]
+    {
         let box = Geodesic.wgs84.boundingBox(center: query.center, radius: radius)
         var conditions: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
         for range in box.longitudeRanges {
             conditions.append("(xmax >= ? AND xmin <= ? AND ymax >= ? AND ymin <= ?)")
-            arguments += [range.lowerBound - Self.margin, range.upperBound + Self.margin, box.minLatitude - Self.margin, box.maxLatitude + Self.margin]
+            arguments += [
+                range.lowerBound - Self.margin, range.upperBound + Self.margin, box.minLatitude - Self.margin,
+                box.maxLatitude + Self.margin
+            ]
         }
         let inBox = "rowid IN (SELECT pkid FROM idx_flyers_geom WHERE \(conditions.joined(separator: " OR ")))"
         let sql = wide == nil ? inBox : "\(inBox) OR rowid IN (SELECT value FROM json_each(?))"
@@ -59,7 +64,8 @@ final class SpatiaLiteSearch: FlyerSearching {
         try repository.scan(sql, StatementArguments(arguments)) { flyer in
             guard filter.admits(flyer), let prepared = PreparedFlyer(flyer) else { return true }
             let (distance, point) = prepared.distance(from: query.center)
-            best.offer(distance, id: { flyer.id }, match: { NearbyMatch(flyer: flyer, distance: distance, nearest: point) })
+            best.offer(
+                distance, id: { flyer.id }, match: { NearbyMatch(flyer: flyer, distance: distance, nearest: point) })
             return true
         }
         return best.items.map(\.match)
@@ -70,14 +76,17 @@ final class SpatiaLiteSearch: FlyerSearching {
     private func wideAreaRowids() throws(FlyerStoreError) -> String? {
         let change = try repository.lastChange()
         if let known = wideAreas.withLock({ $0 }), known.change == change { return known.rowids }
-        let rowids = try repository.rowids("SELECT pkid FROM idx_flyers_geom WHERE xmax - xmin > ? OR ymax - ymin > ?", [Self.wide, Self.wide])
+        let rowids = try repository.rowids(
+            "SELECT pkid FROM idx_flyers_geom WHERE xmax - xmin > ? OR ymax - ymin > ?", [Self.wide, Self.wide])
         let json = rowids.isEmpty ? nil : "[" + rowids.map(String.init).joined(separator: ",") + "]"
         wideAreas.withLock { $0 = (change, json) }
         return json
     }
 
-    func byTitle(limit: Int, category: String?, at instant: Date, includeInactive: Bool,
-                 after: TitlePosition?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
+    func byTitle(
+        limit: Int, category: String?, at instant: Date, includeInactive: Bool,
+        after: TitlePosition?
+    ) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
         let keep = max(1, limit) + 1
         var condition = "1"
         var arguments: StatementArguments = []
@@ -98,7 +107,10 @@ final class SpatiaLiteSearch: FlyerSearching {
     func list(limit: Int, after: String?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
         let keep = max(1, limit) + 1
         var found: [Flyer] = []
-        try repository.scan("id > ? ORDER BY id LIMIT ?", [after ?? "", keep]) { found.append($0); return true }
+        try repository.scan("id > ? ORDER BY id LIMIT ?", [after ?? "", keep]) {
+            found.append($0)
+            return true
+        }
         return (Array(found.prefix(keep - 1)), found.count == keep)
     }
 

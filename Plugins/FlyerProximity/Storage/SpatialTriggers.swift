@@ -16,7 +16,8 @@ struct SpatialTriggers {
 
     /// Drops every trigger on `table`, remembering their definitions.
     static func suspend(on db: Database, table: String) throws -> SpatialTriggers {
-        let triggers = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", arguments: [table])
+        let triggers = try Row.fetchAll(
+            db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", arguments: [table])
         for trigger in triggers {
             let name: String = trigger["name"]
             try db.execute(sql: "DROP TRIGGER \(name.quotedDatabaseIdentifier)")
@@ -27,9 +28,10 @@ struct SpatialTriggers {
     /// Re-creates the triggers and stamps the geometry's update time.
     func restore(on db: Database) throws {
         for definition in definitions { try db.execute(sql: definition) }
-        try db.execute(sql: """
-            UPDATE geometry_columns_time SET last_update = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-            WHERE Lower(f_table_name) = Lower(?)
-            """, arguments: [table])
+        try db.execute(
+            sql: """
+                UPDATE geometry_columns_time SET last_update = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                WHERE Lower(f_table_name) = Lower(?)
+                """, arguments: [table])
     }
 }

@@ -11,17 +11,21 @@ enum StoredBlob {
         let opened = sqlite3_blob_open(db.sqliteConnection, "main", table, "data", rowid, 0, &blob)
         defer { sqlite3_blob_close(blob) }
         guard opened == SQLITE_OK, let blob else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: opened),
-                                message: "cannot open row \(rowid) of \(table): \(String(cString: sqlite3_errstr(opened)))")
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: opened),
+                message: "cannot open row \(rowid) of \(table): \(String(cString: sqlite3_errstr(opened)))")
         }
         guard Int(sqlite3_blob_bytes(blob)) == buffer.count else {
-            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "row \(rowid) of \(table) has \(sqlite3_blob_bytes(blob)) bytes, not \(buffer.count)")
+            throw DatabaseError(
+                resultCode: .SQLITE_CORRUPT,
+                message: "row \(rowid) of \(table) has \(sqlite3_blob_bytes(blob)) bytes, not \(buffer.count)")
         }
         guard let start = buffer.baseAddress, buffer.count > 0 else { return }
         let code = sqlite3_blob_read(blob, start, Int32(buffer.count), 0)
         guard code == SQLITE_OK else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code),
-                                message: "cannot read row \(rowid) of \(table): \(String(cString: sqlite3_errstr(code)))")
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code),
+                message: "cannot read row \(rowid) of \(table): \(String(cString: sqlite3_errstr(code)))")
         }
     }
 }

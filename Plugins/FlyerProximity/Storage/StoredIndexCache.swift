@@ -39,7 +39,10 @@ final class StoredIndexCache: FlyerCache {
 
     func first(_ limit: Int) -> [Flyer] {
         var flyers: [Flyer] = []
-        try? repository.scan("1 ORDER BY id LIMIT ?", [limit]) { flyers.append($0); return true }
+        try? repository.scan("1 ORDER BY id LIMIT ?", [limit]) {
+            flyers.append($0)
+            return true
+        }
         return flyers
     }
 
@@ -66,10 +69,14 @@ final class StoredIndexCache: FlyerCache {
     /// Runs `body` on the writes' own queue, since SQLite's writes block their thread while they run or wait for
     /// another writer's lock (up to `store.busy_timeout`), and waiting on a cooperative thread would leave none for
     /// searches (there are as many as cores).
-    private func onWriteQueue<T: Sendable>(_ body: @escaping @Sendable (SpatiaLiteFlyerStore) throws(FlyerStoreError) -> T) async throws(FlyerStoreError) -> T {
+    private func onWriteQueue<T: Sendable>(
+        _ body: @escaping @Sendable (SpatiaLiteFlyerStore) throws(FlyerStoreError) -> T
+    ) async throws(FlyerStoreError) -> T {
         let repository = self.repository
         let result = await withCheckedContinuation { continuation in
-            writes.async { continuation.resume(returning: Result { () throws(FlyerStoreError) in try body(repository) }) }
+            writes.async {
+                continuation.resume(returning: Result { () throws(FlyerStoreError) in try body(repository) })
+            }
         }
         return try result.get()
     }
@@ -83,7 +90,9 @@ final class StoredIndexCache: FlyerCache {
             (found, latest) = try repository.storedIndex(cellSize: cellSize)
         } catch {
             guard damage != nil else { throw error }
-            catalog.logger.error("flyers: the stored search index cannot be read (the damage is logged above); SpatiaLite answers searches from the file itself")
+            catalog.logger.error(
+                "flyers: the stored search index cannot be read (the damage is logged above); SpatiaLite answers searches from the file itself"
+            )
             return false
         }
         switch found {
@@ -96,12 +105,15 @@ final class StoredIndexCache: FlyerCache {
         case .found(let stored, let meta, let changed):
             let since = changed?.change ?? meta.change
             guard latest >= since else {
-                catalog.logger.info("flyers: the stored search index is newer than the flyer table's change log (a restored copy?); building it again")
+                catalog.logger.info(
+                    "flyers: the stored search index is newer than the flyer table's change log (a restored copy?); building it again"
+                )
                 return false
             }
             let changes = try repository.changes(after: since)
             guard let logged = changes.ids else {
-                catalog.logger.info("flyers: too much changed since the stored search index was built; building it again")
+                catalog.logger.info(
+                    "flyers: too much changed since the stored search index was built; building it again")
                 return false
             }
             let ids = logged.union(changed?.ids ?? [])
@@ -109,9 +121,15 @@ final class StoredIndexCache: FlyerCache {
             let found = try repository.flyers(ids: Array(ids))
             apply(found, changed: ids)
             catalog.state.withLock {
-                $0.lastChange = changes.latest; $0.storedChange = since; $0.readBack = true; $0.warm = true; $0.loaded = true
+                $0.lastChange = changes.latest
+                $0.storedChange = since
+                $0.readBack = true
+                $0.warm = true
+                $0.loaded = true
             }
-            catalog.logger.info("flyers: stored search index read", metadata: ["flyers": "\(packed.count)", "changes since": "\(ids.count)"])
+            catalog.logger.info(
+                "flyers: stored search index read",
+                metadata: ["flyers": "\(packed.count)", "changes since": "\(ids.count)"])
             return true
         }
     }
@@ -124,19 +142,24 @@ final class StoredIndexCache: FlyerCache {
 
     /// The packed index of every stored flyer (read in one transaction, which no writer waits for), stored; the
     /// store's write lock is held only while the arrays are written.
-    private func buildAndStore(_ catalog: FlyerCatalog) throws(FlyerStoreError) -> (index: PackedFlyerIndex, change: Int64, stored: Bool) {
+    private func buildAndStore(_ catalog: FlyerCatalog) throws(FlyerStoreError) -> (
+        index: PackedFlyerIndex, change: Int64, stored: Bool
+    ) {
         let built = try repository.buildIndex(cellSize: cellSize)
         do {
             try repository.saveIndex(built.index, change: built.change)
             return (built.index, built.change, true)
         } catch {
-            catalog.logger.warning("flyers: the search index could not be stored (\(error)); it is built again at the next start")
+            catalog.logger.warning(
+                "flyers: the search index could not be stored (\(error)); it is built again at the next start")
             return (built.index, built.change, false)
         }
     }
 
     /// Makes `built` the cache, with the changes since it was built applied.
-    private func use(_ built: (index: PackedFlyerIndex, change: Int64, stored: Bool), _ catalog: FlyerCatalog) throws(FlyerStoreError) {
+    private func use(_ built: (index: PackedFlyerIndex, change: Int64, stored: Bool), _ catalog: FlyerCatalog)
+        throws(FlyerStoreError)
+    {
         packed.replaceBase(with: built.index, change: built.change)
         let changes = try repository.changes(after: built.change)
         if let ids = changes.ids {
@@ -145,7 +168,9 @@ final class StoredIndexCache: FlyerCache {
         catalog.state.withLock {
             $0.lastChange = changes.ids == nil ? built.change : changes.latest
             if built.stored { $0.storedChange = built.change }
-            $0.readBack = false; $0.warm = true; $0.loaded = true
+            $0.readBack = false
+            $0.warm = true
+            $0.loaded = true
         }
         catalog.logger.info("flyers: search index built and stored", metadata: ["flyers": "\(built.index.count)"])
     }
@@ -163,19 +188,29 @@ final class StoredIndexCache: FlyerCache {
     /// it again when they differ (a write that bypassed the change log).
     func prepare(for catalog: FlyerCatalog) async throws(FlyerStoreError) {
         let (warm, readBack) = catalog.state.withLock { ($0.warm, $0.readBack) }
-        guard warm else { return try await catalog.serialised { () async throws(FlyerStoreError) in try await buildInBackground(catalog) } }
+        guard warm else {
+            return try await catalog.serialised { () async throws(FlyerStoreError) in
+                try await buildInBackground(catalog)
+            }
+        }
         guard readBack else { return }
         // The flyers the cache has taken from the table since the index was built are left out, as are those logged after.
         let (packed, repository) = (self.packed, self.repository)
-        let (index, known, since) = await catalog.serial.run { (packed.base.index, packed.changedIDs, catalog.state.withLock { $0.lastChange }) }
+        let (index, known, since) = await catalog.serial.run {
+            (packed.base.index, packed.changedIDs, catalog.state.withLock { $0.lastChange })
+        }
         let result = await BlockingWork.onOwnThread(lowPriority: true) {
-            Result { () throws(FlyerStoreError) in try repository.differences(from: index, excluding: known, loggedAfter: since) }
+            Result { () throws(FlyerStoreError) in
+                try repository.differences(from: index, excluding: known, loggedAfter: since)
+            }
         }
         guard let differences = try result.get(), differences > 0 else {
             catalog.logger.debug("flyers: the stored search index matches the flyer table")
             return
         }
-        catalog.logger.warning("flyers: the stored search index differs from the flyer table on \(differences) flyers (written without the change log?); building it again")
+        catalog.logger.warning(
+            "flyers: the stored search index differs from the flyer table on \(differences) flyers (written without the change log?); building it again"
+        )
         try await catalog.load()
     }
 
@@ -184,7 +219,10 @@ final class StoredIndexCache: FlyerCache {
     func followed(by catalog: FlyerCatalog) async {
         guard damage == nil else { return }
         let (latest, stored, building) = catalog.state.withLock { ($0.lastChange, $0.storedChange, $0.building) }
-        if !building, packed.overlayCount > Self.compactionThreshold(compactAfter: catalog.compactAfter, indexed: packed.base.index.count) {
+        if !building,
+            packed.overlayCount
+                > Self.compactionThreshold(compactAfter: catalog.compactAfter, indexed: packed.base.index.count)
+        {
             compact(catalog)
         } else if latest - stored > Self.restoreAfterChanges {
             await storeChanged(catalog)
@@ -203,15 +241,19 @@ final class StoredIndexCache: FlyerCache {
     private func storeChanged(_ catalog: FlyerCatalog) async {
         do {
             try await catalog.serialised { () async throws(FlyerStoreError) in
-                let changed = PersistedFlyerIndex.Changed(base: packed.base.change, change: catalog.state.withLock { $0.lastChange },
-                                                          ids: packed.changedIDs.sorted())
+                let changed = PersistedFlyerIndex.Changed(
+                    base: packed.base.change, change: catalog.state.withLock { $0.lastChange },
+                    ids: packed.changedIDs.sorted())
                 try await catalog.noting { () async throws(FlyerStoreError) in
-                    try await onWriteQueue { (repository) throws(FlyerStoreError) in try repository.saveChanged(changed) }
+                    try await onWriteQueue { (repository) throws(FlyerStoreError) in try repository.saveChanged(changed)
+                    }
                 }
                 catalog.state.withLock { $0.storedChange = max($0.storedChange, changed.change) }
             }
         } catch {
-            catalog.logger.warning("flyers: the flyers changed since the stored search index could not be noted (\(error)); tried again at the next change")
+            catalog.logger.warning(
+                "flyers: the flyers changed since the stored search index could not be noted (\(error)); tried again at the next change"
+            )
         }
     }
 
@@ -221,7 +263,9 @@ final class StoredIndexCache: FlyerCache {
         catalog.state.withLock { $0.building = true }
         Task {
             defer { catalog.state.withLock { $0.building = false } }
-            let result = await BlockingWork.onOwnThread(lowPriority: true) { Result { () throws(FlyerStoreError) in try self.buildAndStore(catalog) } }
+            let result = await BlockingWork.onOwnThread(lowPriority: true) {
+                Result { () throws(FlyerStoreError) in try self.buildAndStore(catalog) }
+            }
             do {
                 let built = try result.get()
                 try await catalog.serialised { () async throws(FlyerStoreError) in try use(built, catalog) }

@@ -31,7 +31,8 @@ extension FlyerPlugin: WebPages {
                 page.uploadErrors = ["no file was chosen, or it is empty; choose a .geojson or .csv file"]
                 return try await page.response(status: .badRequest)
             }
-            let read = FlyerUpload.read(file.data, filename: file.filename, format: form["format"], timeZone: self.context.timeZone)
+            let read = FlyerUpload.read(
+                file.data, filename: file.filename, format: form["format"], timeZone: self.context.timeZone)
             guard read.errors.isEmpty else {
                 page.uploadFile = file.filename.isEmpty ? "The file" : file.filename
                 page.uploadErrors = read.errors.map(\.description)
@@ -61,12 +62,18 @@ enum FlyerUpload {
     /// At most this many problems are listed.
     static let errorLimit = 50
 
-    static func read(_ data: Data, filename: String, format: String?, timeZone: TimeZone) -> (flyers: [Flyer], errors: [FlyerInputError]) {
+    static func read(_ data: Data, filename: String, format: String?, timeZone: TimeZone) -> (
+        flyers: [Flyer], errors: [FlyerInputError]
+    ) {
         let name = filename.lowercased()
         let firstCharacter = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-        let isCSV = format.map { $0 == "csv" } ?? false || ((format ?? "").isEmpty
-            && (name.hasSuffix(".csv") || (!name.hasSuffix(".json") && !name.hasSuffix(".geojson") && firstCharacter != UInt8(ascii: "{"))))
-        return isCSV ? CSVFlyers.readAll(data, errorLimit: errorLimit, timeZone: timeZone)
+        let isCSV =
+            format.map { $0 == "csv" } ?? false
+            || ((format ?? "").isEmpty
+                && (name.hasSuffix(".csv")
+                    || (!name.hasSuffix(".json") && !name.hasSuffix(".geojson") && firstCharacter != UInt8(ascii: "{"))))
+        return isCSV
+            ? CSVFlyers.readAll(data, errorLimit: errorLimit, timeZone: timeZone)
             : GeoJSONFlyers.readAll(data, errorLimit: errorLimit, timeZone: timeZone)
     }
 }

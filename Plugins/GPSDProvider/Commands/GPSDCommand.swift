@@ -49,7 +49,9 @@ struct GPSDCommand: AsyncParsableCommand {
                 throw ValidationError("--port \(port) is not a TCP port; give 1...65535 (gpsd listens on 2947)")
             }
             if let count, count < 1 { throw ValidationError("--count \(count) must be 1 or more") }
-            if let timeout, !(timeout.isFinite && timeout > 0) { throw ValidationError("--timeout \(timeout) must be a number of seconds above 0") }
+            if let timeout, !(timeout.isFinite && timeout > 0) {
+                throw ValidationError("--timeout \(timeout) must be a number of seconds above 0")
+            }
         }
 
         func run() async throws {
@@ -65,13 +67,17 @@ struct GPSDCommand: AsyncParsableCommand {
                     Self.print(fix, json: json)
                 }
                 let provider = GPSDProvider(host: host, port: port, device: device, context: context)
-                let watcher = WatchMonitor(health: context.health, printed: { printed.load(ordering: .relaxed) }, count: count,
-                                           deadline: timeout.map { ContinuousClock.now + .seconds($0) })
-                let group = ServiceGroup(configuration: .init(
-                    services: [.init(service: provider),
-                               .init(service: watcher, successTerminationBehavior: .gracefullyShutdownGroup)],
-                    gracefulShutdownSignals: [.sigterm, .sigint],
-                    logger: logger))
+                let watcher = WatchMonitor(
+                    health: context.health, printed: { printed.load(ordering: .relaxed) }, count: count,
+                    deadline: timeout.map { ContinuousClock.now + .seconds($0) })
+                let group = ServiceGroup(
+                    configuration: .init(
+                        services: [
+                            .init(service: provider),
+                            .init(service: watcher, successTerminationBehavior: .gracefullyShutdownGroup)
+                        ],
+                        gracefulShutdownSignals: [.sigterm, .sigint],
+                        logger: logger))
                 try await group.run()
                 if let failure = watcher.failure.withLock({ $0 }) { throw CommandFailure(failure) }
             }
@@ -100,7 +106,9 @@ private final class WatchMonitor: Service, Sendable {
     let deadline: ContinuousClock.Instant?
     let failure = Mutex<String?>(nil)
 
-    init(health: ProviderHealth, printed: @escaping @Sendable () -> Int, count: Int?, deadline: ContinuousClock.Instant?) {
+    init(
+        health: ProviderHealth, printed: @escaping @Sendable () -> Int, count: Int?, deadline: ContinuousClock.Instant?
+    ) {
         self.health = health
         self.printed = printed
         self.count = count
@@ -121,7 +129,9 @@ private final class WatchMonitor: Service, Sendable {
             // Nothing answers: the first connection attempt itself failed (a connection that was made and closed
             // may have come and gone between two looks; it counts no connect failure).
             if snapshot.state == .disconnected, !connected, snapshot.counters["connect_failures", default: 0] > 0 {
-                let reason = snapshot.message.map { $0.components(separatedBy: "; retrying in").first ?? $0 } ?? "no connection to gpsd"
+                let reason =
+                    snapshot.message.map { $0.components(separatedBy: "; retrying in").first ?? $0 }
+                    ?? "no connection to gpsd"
                 failure.withLock { $0 = "nothing answers: \(reason)" }
                 return
             }

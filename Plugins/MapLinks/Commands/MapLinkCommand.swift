@@ -29,7 +29,8 @@ struct MapLinkCommand: ResourceUsingCommand {
     @Option(help: "Destination postal address.")
     var address: String?
 
-    @Option(help: "Destination flyer id: its point (for an area, the boundary point nearest --from), title and address.")
+    @Option(
+        help: "Destination flyer id: its point (for an area, the boundary point nearest --from), title and address.")
     var flyer: String?
 
     @Option(help: "Place name: a label for --to or --flyer, or on its own a place to search for.")
@@ -44,7 +45,8 @@ struct MapLinkCommand: ResourceUsingCommand {
     @Option(parsing: .unconditional, help: "Horizontal accuracy of --to in metres (used by the geo style).")
     var accuracy: String?
 
-    @Option(help: "driving, walking, transit, cycling, or show (no directions). Default: walking, or show for geo and osm.")
+    @Option(
+        help: "driving, walking, transit, cycling, or show (no directions). Default: walking, or show for geo and osm.")
     var mode: String?
 
     @Option(help: "apple, apple-legacy, google, geo or osm.")
@@ -59,8 +61,9 @@ struct MapLinkCommand: ResourceUsingCommand {
     func run(with resources: Resources) async throws {
         try await reportingFailures {
             let config = try store.loadConfig()
-            let request = MapLinkRequest(to: to, address: address, flyer: flyer, name: name, near: near, from: from,
-                                         accuracy: accuracy, mode: mode, style: style)
+            let request = MapLinkRequest(
+                to: to, address: address, flyer: flyer, name: name, near: near, from: from,
+                accuracy: accuracy, mode: mode, style: style)
             let resolver = MapLinkResolver(defaults: try defaults(config), flyers: try flyerLookup(config, resources))
             let result: MapLinkResult
             do {
@@ -71,9 +74,11 @@ struct MapLinkCommand: ResourceUsingCommand {
             print(json ? try MeridianJSON.string(result) : result.url)
             if request.namesPlace, !(result.mode == TravelMode.showWord && result.style.showsPlaceDetails) {
                 let labelsPoint = name != nil && (to != nil || flyer != nil)
-                let given = [labelsPoint ? "--name" : nil, near == nil ? nil : "--near"].compactMap { $0 }.joined(separator: " and ")
-                Standard.error("meridian: note: a \(result.style.rawValue) link with mode \(result.mode) cannot carry \(given); "
-                               + "it is left out (use --mode show with --style apple or apple-legacy to keep it)")
+                let given = [labelsPoint ? "--name" : nil, near == nil ? nil : "--near"].compactMap { $0 }.joined(
+                    separator: " and ")
+                Standard.error(
+                    "meridian: note: a \(result.style.rawValue) link with mode \(result.mode) cannot carry \(given); "
+                        + "it is left out (use --mode show with --style apple or apple-legacy to keep it)")
             }
         }
     }

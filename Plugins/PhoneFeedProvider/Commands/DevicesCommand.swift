@@ -6,15 +6,20 @@ import MeridianCore
 /// `meridian devices …`: the phones allowed to post positions, and their keys.
 struct DevicesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "devices", abstract: "Register phones that post their positions (OwnTracks, Traccar Client/OsmAnd, Overland, GPSLogger).",
-        subcommands: [DevicesAddCommand.self, DevicesListCommand.self, DevicesRemoveCommand.self, DevicesRotateCommand.self])
+        commandName: "devices",
+        abstract: "Register phones that post their positions (OwnTracks, Traccar Client/OsmAnd, Overland, GPSLogger).",
+        subcommands: [
+            DevicesAddCommand.self, DevicesListCommand.self, DevicesRemoveCommand.self, DevicesRotateCommand.self
+        ])
 }
 
 /// Where the device commands find the database, and the URL the phones reach the server at.
 struct DevicesOptions: ParsableArguments {
     @OptionGroup var location: StoreLocationOptions
 
-    @Option(name: .long, help: "The URL phones reach this server at (default http://<http.host>:<http.port> of the configuration).")
+    @Option(
+        name: .long,
+        help: "The URL phones reach this server at (default http://<http.host>:<http.port> of the configuration).")
     var url: String?
 
     @Flag(name: .long, help: "Print JSON instead of text.")
@@ -38,7 +43,9 @@ struct DevicesOptions: ParsableArguments {
         if json { return try printJSON(credentials) }
         print("Device '\(name)': key \(key) (shown only now; meridian devices rotate '\(name)' gives a new one)")
         credentials.urls.instructions(for: feedProtocol, name: name, key: key).forEach { print($0) }
-        guard feedProtocol == .owntracks, let code = QRCode(bytes: Array(credentials.owntracksConfig.utf8)) else { return }
+        guard feedProtocol == .owntracks, let code = QRCode(bytes: Array(credentials.owntracksConfig.utf8)) else {
+            return
+        }
         print("Or scan this with the phone's camera (or open the link on the phone) to set OwnTracks up in one step:")
         code.terminalLines().forEach { print($0) }
         print(credentials.owntracksConfig)
@@ -57,7 +64,8 @@ private func failing<T>(_ body: () throws -> T) throws -> T {
 }
 
 struct DevicesAddCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Register a phone and print its key and what to type into the app.")
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Register a phone and print its key and what to type into the app.")
     @OptionGroup var options: DevicesOptions
     @Argument(help: "The device's name (also the OwnTracks user and the Traccar identifier).") var name: String
     @Option(name: .long, help: "The app: \(FeedProtocol.names).") var `protocol`: FeedProtocol = .owntracks
@@ -75,7 +83,11 @@ struct DevicesListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List registered phones.")
     @OptionGroup var options: DevicesOptions
 
-    struct Item: Encodable { var id: String; var `protocol`: FeedProtocol; var createdAt: Date }
+    struct Item: Encodable {
+        var id: String
+        var `protocol`: FeedProtocol
+        var createdAt: Date
+    }
 
     func run() async throws {
         try await reportingFailures {
@@ -83,13 +95,18 @@ struct DevicesListCommand: AsyncParsableCommand {
             let items = try devices.list().map { Item(id: $0.id, protocol: $0.feedProtocol, createdAt: $0.createdAt) }
             if options.json { return try options.printJSON(["devices": items]) }
             if items.isEmpty { print("No devices; register one with meridian devices add NAME.") }
-            for item in items { print("\(item.id)\t\(item.protocol.rawValue)\tadded \(ISO8601DateFormatter().string(from: item.createdAt))") }
+            for item in items {
+                print(
+                    "\(item.id)\t\(item.protocol.rawValue)\tadded \(ISO8601DateFormatter().string(from: item.createdAt))"
+                )
+            }
         }
     }
 }
 
 struct DevicesRemoveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a phone: its key stops working at once.")
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove a phone: its key stops working at once.")
     @OptionGroup var options: DevicesOptions
     @Argument(help: "The device's name.") var name: String
 
@@ -103,7 +120,8 @@ struct DevicesRemoveCommand: AsyncParsableCommand {
 }
 
 struct DevicesRotateCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rotate", abstract: "Give a phone a new key; the old one stops working at once.")
+    static let configuration = CommandConfiguration(
+        commandName: "rotate", abstract: "Give a phone a new key; the old one stops working at once.")
     @OptionGroup var options: DevicesOptions
     @Argument(help: "The device's name.") var name: String
 

@@ -32,24 +32,30 @@ public struct DeviceStore: Sendable {
     public static var schema: PluginSchema {
         PluginSchema(plugin: "phone") { migrations in
             migrations.register("v1-devices") { db in
-                try db.execute(sql: """
-                    CREATE TABLE phone_devices (
-                        id TEXT PRIMARY KEY,
-                        protocol TEXT NOT NULL,
-                        key_hash BLOB NOT NULL,
-                        created_at REAL NOT NULL
-                    ) WITHOUT ROWID
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE phone_devices (
+                            id TEXT PRIMARY KEY,
+                            protocol TEXT NOT NULL,
+                            key_hash BLOB NOT NULL,
+                            created_at REAL NOT NULL
+                        ) WITHOUT ROWID
+                        """)
             }
         }
     }
 
     /// Checks a device name: 1 to 64 characters, no control characters, no `/` (it is part of `phones/<device>`).
     public static func validate(name: String) throws(DeviceError) {
-        let invalid = name.isEmpty || name.count > 64 || name != name.trimmingCharacters(in: .whitespaces)
+        let invalid =
+            name.isEmpty || name.count > 64 || name != name.trimmingCharacters(in: .whitespaces)
             || name.contains("/") || name.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
         guard !invalid else {
-            throw DeviceError(kind: .invalidName, message: "device name '\(name.debugDescription.dropFirst().dropLast())' is not usable; give 1 to 64 characters without '/', control characters or surrounding spaces")
+            throw DeviceError(
+                kind: .invalidName,
+                message:
+                    "device name '\(name.debugDescription.dropFirst().dropLast())' is not usable; give 1 to 64 characters without '/', control characters or surrounding spaces"
+            )
         }
     }
 
@@ -58,13 +64,20 @@ public struct DeviceStore: Sendable {
         try Self.validate(name: name)
         let key = DeviceKey.generate()
         let added = try store.database.write { db -> Bool in
-            guard try Int.fetchOne(db, sql: "SELECT 1 FROM phone_devices WHERE id = ?", arguments: [name]) == nil else { return false }
-            try db.execute(sql: "INSERT INTO phone_devices (id, protocol, key_hash, created_at) VALUES (?, ?, ?, ?)",
-                           arguments: [name, feedProtocol.rawValue, Data(DeviceKey.hash(key)), now.timeIntervalSince1970])
+            guard try Int.fetchOne(db, sql: "SELECT 1 FROM phone_devices WHERE id = ?", arguments: [name]) == nil else {
+                return false
+            }
+            try db.execute(
+                sql: "INSERT INTO phone_devices (id, protocol, key_hash, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [name, feedProtocol.rawValue, Data(DeviceKey.hash(key)), now.timeIntervalSince1970])
             return true
         }
         guard added else {
-            throw DeviceError(kind: .exists, message: "a device named '\(name)' already exists; choose another name, or rotate its key (meridian devices rotate '\(name)')")
+            throw DeviceError(
+                kind: .exists,
+                message:
+                    "a device named '\(name)' already exists; choose another name, or rotate its key (meridian devices rotate '\(name)')"
+            )
         }
         return key
     }
@@ -72,9 +85,11 @@ public struct DeviceStore: Sendable {
     /// Every device, by name.
     public func list() throws -> [PhoneDevice] {
         try store.database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, protocol, key_hash, created_at FROM phone_devices ORDER BY id").map { row in
-                PhoneDevice(id: row["id"], feedProtocol: FeedProtocol(rawValue: row["protocol"]) ?? .owntracks,
-                            createdAt: Date(timeIntervalSince1970: row["created_at"]), keyHash: Array(row["key_hash"] as Data))
+            try Row.fetchAll(db, sql: "SELECT id, protocol, key_hash, created_at FROM phone_devices ORDER BY id").map {
+                row in
+                PhoneDevice(
+                    id: row["id"], feedProtocol: FeedProtocol(rawValue: row["protocol"]) ?? .owntracks,
+                    createdAt: Date(timeIntervalSince1970: row["created_at"]), keyHash: Array(row["key_hash"] as Data))
             }
         }
     }
@@ -92,7 +107,8 @@ public struct DeviceStore: Sendable {
     public func rotate(name: String) throws -> String {
         let key = DeviceKey.generate()
         let rotated = try store.database.write { db in
-            try db.execute(sql: "UPDATE phone_devices SET key_hash = ? WHERE id = ?", arguments: [Data(DeviceKey.hash(key)), name])
+            try db.execute(
+                sql: "UPDATE phone_devices SET key_hash = ? WHERE id = ?", arguments: [Data(DeviceKey.hash(key)), name])
             return db.changesCount > 0
         }
         guard rotated else { throw Self.notFound(name) }
@@ -108,6 +124,8 @@ public struct DeviceStore: Sendable {
     }
 
     static func notFound(_ name: String) -> DeviceError {
-        DeviceError(kind: .notFound, message: "there is no device named '\(name)'; see the registered ones with meridian devices list")
+        DeviceError(
+            kind: .notFound,
+            message: "there is no device named '\(name)'; see the registered ones with meridian devices list")
     }
 }

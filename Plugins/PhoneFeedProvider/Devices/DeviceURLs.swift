@@ -14,14 +14,18 @@ public struct DeviceURLs: Sendable, Encodable, Equatable {
         owntracks = "\(root)/v1/feeds/owntracks"
         osmand = "\(root)/v1/feeds/osmand?key=\(key)"
         overland = "\(root)/v1/feeds/overland?key=\(key)"
-        gpslogger = "\(root)/v1/feeds/osmand?key=\(key)&lat=%LAT&lon=%LON&timestamp=%TIME&accuracy=%ACC&speed_mps=%SPD&altitude=%ALT&bearing=%DIR&batt=%BATT"
+        gpslogger =
+            "\(root)/v1/feeds/osmand?key=\(key)&lat=%LAT&lon=%LON&timestamp=%TIME&accuracy=%ACC&speed_mps=%SPD&altitude=%ALT&bearing=%DIR&batt=%BATT"
     }
 
     /// The lines to show a person setting up `protocol` on device `name`.
     public func instructions(for feedProtocol: FeedProtocol, name: String, key: String) -> [String] {
         switch feedProtocol {
         case .owntracks:
-            ["OwnTracks: Settings > Connection > Mode HTTP", "  URL:      \(owntracks)", "  UserID:   \(name)", "  Password: \(key)"]
+            [
+                "OwnTracks: Settings > Connection > Mode HTTP", "  URL:      \(owntracks)", "  UserID:   \(name)",
+                "  Password: \(key)"
+            ]
         case .osmand:
             ["Traccar Client / OsmAnd: Settings", "  Server URL: \(osmand)", "  Identifier: \(name)"]
         case .overland:

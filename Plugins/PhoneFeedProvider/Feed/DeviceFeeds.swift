@@ -64,7 +64,10 @@ final class DeviceFeeds: Sendable {
                 if let problem = point.problem {
                     Self.reject(&entry.state, problem)
                 } else if point.time.timeIntervalSince(now) > Self.futureTolerance {
-                    Self.reject(&entry.state, "point from the future (\(Int(point.time.timeIntervalSince(now))) s ahead of the server's clock)")
+                    Self.reject(
+                        &entry.state,
+                        "point from the future (\(Int(point.time.timeIntervalSince(now))) s ahead of the server's clock)"
+                    )
                 } else if entry.tokens < 1 {
                     Self.reject(&entry.state, "more than \(Int(pointsPerSecond)) points per second")
                 } else {
@@ -100,7 +103,8 @@ final class DeviceFeeds: Sendable {
     /// Totals over every device, for the provider's counters.
     func totals() -> [String: Int] {
         entries.withLock { entries in
-            entries.values.reduce(into: ["received": 0, "accepted": 0, "duplicate": 0, "late": 0, "rejected": 0]) { totals, entry in
+            entries.values.reduce(into: ["received": 0, "accepted": 0, "duplicate": 0, "late": 0, "rejected": 0]) {
+                totals, entry in
                 totals["received", default: 0] += entry.state.received
                 totals["accepted", default: 0] += entry.state.accepted
                 totals["duplicate", default: 0] += entry.state.duplicate

@@ -49,7 +49,8 @@ final class SamplingControl: Sendable {
     /// Follows a `run.state` event's JSON (`state`, `auto_paused`, `run.activity`).
     func apply(runStateJSON json: String) {
         guard let event = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-              let runState = event["state"] as? String else { return }
+            let runState = event["state"] as? String
+        else { return }
         let autoPaused = event["auto_paused"] as? Bool ?? false
         let recording = runState == "tracking" || (runState == "paused" && autoPaused)
         let activity = (event["run"] as? [String: Any])?["activity"] as? String
@@ -67,7 +68,10 @@ final class SamplingControl: Sendable {
             let wanted = state.wanted
             // Nothing to say to a phone that has never been told anything and is where Meridian wants it anyway.
             if state.sent[device] == wanted
-                || (state.sent[device] == nil && wanted == .significant && state.reported[device] != .move) { return [] }
+                || (state.sent[device] == nil && wanted == .significant && state.reported[device] != .move)
+            {
+                return []
+            }
             state.sent[device] = wanted
             var configuration: [String: Any] = ["_type": "configuration", "monitoring": wanted.rawValue]
             if wanted == .move {

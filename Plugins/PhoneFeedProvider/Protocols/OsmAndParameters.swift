@@ -22,28 +22,39 @@ enum OsmAndParameters {
         }
         guard let lat, let lon else { return .rejected("no lat and lon (or location=lat,lon)") }
         guard let timestamp = parameters["timestamp"] else { return .rejected("no timestamp") }
-        guard let time = LooseValue.time(timestamp) else { return .rejected("timestamp '\(timestamp)' is neither seconds, milliseconds nor ISO 8601") }
-        let speed = LooseValue.nonNegative(parameters["speed_mps"]) ?? LooseValue.nonNegative(parameters["speed"]).map { $0 * knot }
-        return .point(PhonePoint(time: time, latitude: lat, longitude: lon, altitude: LooseValue.number(parameters["altitude"]),
-                                 speed: speed,
-                                 course: LooseValue.nonNegative(parameters["bearing"] ?? parameters["heading"]),
-                                 accuracy: LooseValue.nonNegative(parameters["accuracy"]),
-                                 battery: LooseValue.nonNegative(parameters["batt"]).map { $0 / 100 }))
+        guard let time = LooseValue.time(timestamp) else {
+            return .rejected("timestamp '\(timestamp)' is neither seconds, milliseconds nor ISO 8601")
+        }
+        let speed =
+            LooseValue.nonNegative(parameters["speed_mps"])
+            ?? LooseValue.nonNegative(parameters["speed"]).map { $0 * knot }
+        return .point(
+            PhonePoint(
+                time: time, latitude: lat, longitude: lon, altitude: LooseValue.number(parameters["altitude"]),
+                speed: speed,
+                course: LooseValue.nonNegative(parameters["bearing"] ?? parameters["heading"]),
+                accuracy: LooseValue.nonNegative(parameters["accuracy"]),
+                battery: LooseValue.nonNegative(parameters["batt"]).map { $0 / 100 }))
     }
 
     /// The point in a Traccar Client 9 JSON body.
     static func decode(json body: Data) -> DecodedPoint {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-              let location = object["location"] as? [String: Any], let coords = location["coords"] as? [String: Any],
-              let lat = LooseValue.number(coords["latitude"]), let lon = LooseValue.number(coords["longitude"]) else {
+            let location = object["location"] as? [String: Any], let coords = location["coords"] as? [String: Any],
+            let lat = LooseValue.number(coords["latitude"]), let lon = LooseValue.number(coords["longitude"])
+        else {
             return .rejected("the JSON body has no location.coords.latitude and longitude")
         }
-        guard let time = LooseValue.time(location["timestamp"]) else { return .rejected("the JSON body has no readable location.timestamp") }
+        guard let time = LooseValue.time(location["timestamp"]) else {
+            return .rejected("the JSON body has no readable location.timestamp")
+        }
         let battery = (location["battery"] as? [String: Any]) ?? (object["battery"] as? [String: Any])
-        return .point(PhonePoint(time: time, latitude: lat, longitude: lon, altitude: LooseValue.number(coords["altitude"]),
-                                 speed: LooseValue.nonNegative(coords["speed"]), course: LooseValue.nonNegative(coords["heading"]),
-                                 accuracy: LooseValue.nonNegative(coords["accuracy"]),
-                                 battery: LooseValue.nonNegative(battery?["level"])))
+        return .point(
+            PhonePoint(
+                time: time, latitude: lat, longitude: lon, altitude: LooseValue.number(coords["altitude"]),
+                speed: LooseValue.nonNegative(coords["speed"]), course: LooseValue.nonNegative(coords["heading"]),
+                accuracy: LooseValue.nonNegative(coords["accuracy"]),
+                battery: LooseValue.nonNegative(battery?["level"])))
     }
 
     /// `a=1&b=2` form or query text as parameters (`+` is a space); a name given twice keeps its first value.

@@ -22,7 +22,8 @@ public struct PhonePoint: Sendable, Equatable {
 
     /// Why the point cannot be used, or `nil`.
     var problem: String? {
-        guard latitude.isFinite, longitude.isFinite, (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+        guard latitude.isFinite, longitude.isFinite, (-90...90).contains(latitude), (-180...180).contains(longitude)
+        else {
             return "coordinates out of range (lat \(latitude), lon \(longitude))"
         }
         if let speed, !speed.isFinite || speed > Self.maximumSpeed { return "absurd speed \(speed) m/s" }
@@ -32,9 +33,10 @@ public struct PhonePoint: Sendable, Equatable {
     /// The fix this point gives provider `providerID`.
     func fix(providerID: String) -> Fix? {
         guard let coordinate = try? Coordinate(latitude: latitude, longitude: longitude) else { return nil }
-        return Fix(time: time, coordinate: coordinate, altitudeMSL: altitude, speed: speed, course: course,
-                   horizontalAccuracy: accuracy, verticalAccuracy: verticalAccuracy,
-                   mode: altitude == nil ? .twoD : .threeD, providerID: providerID)
+        return Fix(
+            time: time, coordinate: coordinate, altitudeMSL: altitude, speed: speed, course: course,
+            horizontalAccuracy: accuracy, verticalAccuracy: verticalAccuracy,
+            mode: altitude == nil ? .twoD : .threeD, providerID: providerID)
     }
 }
 

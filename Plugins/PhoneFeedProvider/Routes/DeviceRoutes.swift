@@ -47,12 +47,15 @@ struct DeviceRoutes: Sendable {
         v1.get("devices") { request, _ in
             try request.allowQuery([])
             let now = Date()
-            return JSONResponse(Listing(devices: try devices.list().map { device in
-                let feed = feeds.state(of: device.id)
-                return Listed(id: device.id, protocol: device.feedProtocol, createdAt: device.createdAt,
-                              lastFixAgeS: feed.lastFix.map { now.timeIntervalSince($0) }, feed: feed,
-                              sampling: device.feedProtocol == .owntracks ? sampling.sampling(of: device.id) : nil)
-            }))
+            return JSONResponse(
+                Listing(
+                    devices: try devices.list().map { device in
+                        let feed = feeds.state(of: device.id)
+                        return Listed(
+                            id: device.id, protocol: device.feedProtocol, createdAt: device.createdAt,
+                            lastFixAgeS: feed.lastFix.map { now.timeIntervalSince($0) }, feed: feed,
+                            sampling: device.feedProtocol == .owntracks ? sampling.sampling(of: device.id) : nil)
+                    }))
         }
         v1.post("devices") { request, _ in
             try request.allowQuery([])

@@ -17,11 +17,13 @@ struct FeedRoutes: Sendable {
     func add(to v1: RouterGroup<MeridianRequestContext>) {
         v1.post("feeds/owntracks") { request, context in
             let device = try await authenticate(request, context, scheme: "Basic")
-            let body = try await request.collectBody(limit: Self.bodyLimit, mediaTypes: ["application/json", "text/plain"])
+            let body = try await request.collectBody(
+                limit: Self.bodyLimit, mediaTypes: ["application/json", "text/plain"])
             let message = OwnTracksMessage.decode(body)
             deliver(message.points, from: device)
             let commands = sampling.commands(for: device.id, reported: message.mode)
-            let answer = (try? JSONSerialization.data(withJSONObject: commands, options: [.sortedKeys])) ?? Data("[]".utf8)
+            let answer =
+                (try? JSONSerialization.data(withJSONObject: commands, options: [.sortedKeys])) ?? Data("[]".utf8)
             return Self.response(String(decoding: answer, as: UTF8.self), type: "application/json")
         }
         v1.get("feeds/osmand") { request, context in
@@ -32,7 +34,8 @@ struct FeedRoutes: Sendable {
         v1.post("feeds/osmand") { request, context in
             let device = try await authenticate(request, context, scheme: "Bearer")
             let isJSON = request.headers[.contentType]?.lowercased().hasPrefix("application/json") ?? false
-            let body = try await request.collectBody(limit: Self.bodyLimit, mediaTypes: ["application/x-www-form-urlencoded", "application/json"])
+            let body = try await request.collectBody(
+                limit: Self.bodyLimit, mediaTypes: ["application/x-www-form-urlencoded", "application/json"])
             if isJSON {
                 deliver([OsmAndParameters.decode(json: body)], from: device)
             } else {
@@ -52,11 +55,15 @@ struct FeedRoutes: Sendable {
 
     /// The device whose key the request carries (Basic password, Bearer token or `key` query parameter), or a 401.
     /// Wrong keys are held back and limited per client address like wrong tokens (`CredentialAttempts`): a 429 then.
-    private func authenticate(_ request: Request, _ requestContext: MeridianRequestContext, scheme: String) async throws -> PhoneDevice {
+    private func authenticate(_ request: Request, _ requestContext: MeridianRequestContext, scheme: String) async throws
+        -> PhoneDevice
+    {
         let client = requestContext.clientAddress
         if let key = Self.presentedKey(request) {
             let attempts = requestContext.credentialAttempts
-            if let wait = attempts?.begin(client: client, kind: .deviceKey) { throw CredentialAttempts.limited(retryAfter: wait) }
+            if let wait = attempts?.begin(client: client, kind: .deviceKey) {
+                throw CredentialAttempts.limited(retryAfter: wait)
+            }
             if let device = try devices.device(forKey: key) {
                 attempts?.succeeded(client: client)
                 return device
@@ -65,8 +72,11 @@ struct FeedRoutes: Sendable {
             try await Task.sleep(for: CredentialAttempts.delay)
         }
         context.health.count("unauthorized")
-        var error = APIError(.unauthorized, code: "unauthorized",
-                             message: "this feed needs a device key (as the password, a Bearer token or ?key=); register the phone with meridian devices add NAME")
+        var error = APIError(
+            .unauthorized, code: "unauthorized",
+            message:
+                "this feed needs a device key (as the password, a Bearer token or ?key=); register the phone with meridian devices add NAME"
+        )
         error.headers[.wwwAuthenticate] = "\(scheme) realm=\"meridian\""
         throw error
     }
@@ -75,7 +85,8 @@ struct FeedRoutes: Sendable {
         if let header = request.headers[.authorization] {
             if header.hasPrefix("Bearer ") { return String(header.dropFirst(7)) }
             if header.hasPrefix("Basic "), let data = Data(base64Encoded: String(header.dropFirst(6))),
-               let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":") {
+                let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":")
+            {
                 return String(pair[pair.index(after: colon)...])
             }
         }
@@ -95,7 +106,9 @@ struct FeedRoutes: Sendable {
         context.health.setCounters(feeds.totals())
         let state = feeds.state(of: device.id)
         if decoded.count > passed.count, let reason = state.lastRejection {
-            context.logger.debug("device \(String(reflecting: device.id)): \(decoded.count - passed.count) of \(decoded.count) points not taken; last rejection: \(String(reflecting: reason))")
+            context.logger.debug(
+                "device \(String(reflecting: device.id)): \(decoded.count - passed.count) of \(decoded.count) points not taken; last rejection: \(String(reflecting: reason))"
+            )
         }
     }
 

@@ -7,13 +7,18 @@ import MeridianCore
 enum OwnTracksSetup {
     /// The configuration the link carries.
     static func configuration(url: String, name: String, key: String) -> [String: Any] {
-        ["_type": "configuration", "mode": 3, "url": url, "auth": true, "username": name, "password": key, "deviceId": name,
-         "cmd": true, "remoteConfiguration": true]
+        [
+            "_type": "configuration", "mode": 3, "url": url, "auth": true, "username": name, "password": key,
+            "deviceId": name,
+            "cmd": true, "remoteConfiguration": true
+        ]
     }
 
     /// The link; base64's `+`, `/` and `=` are percent-encoded so that no URL parser reads them as anything else.
     static func link(url: String, name: String, key: String) -> String {
-        let json = (try? JSONSerialization.data(withJSONObject: configuration(url: url, name: name, key: key), options: [.sortedKeys])) ?? Data()
+        let json =
+            (try? JSONSerialization.data(
+                withJSONObject: configuration(url: url, name: name, key: key), options: [.sortedKeys])) ?? Data()
         return "owntracks:///config?inline=" + PercentEncoding.encoded(json.base64EncodedString())
     }
 }

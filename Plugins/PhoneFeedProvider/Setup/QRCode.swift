@@ -8,14 +8,22 @@ public struct QRCode: Sendable, Equatable {
     private var isFunction: [Bool]
 
     /// Level M's error correction codewords per block and number of blocks, by version (index 0 unused).
-    private static let eccPerBlock = [0, 10, 16, 26, 18, 24, 16, 18, 22, 22, 26, 30, 22, 22, 24, 24, 28, 28, 26, 26, 26, 26,
-                                      28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28]
-    private static let blocks = [0, 1, 1, 1, 2, 2, 4, 4, 4, 5, 5, 5, 8, 9, 9, 10, 10, 11, 13, 14, 16, 17, 17, 18, 20, 21,
-                                 23, 25, 26, 28, 29, 31, 33, 35, 37, 38, 40, 43, 45, 47, 49]
+    private static let eccPerBlock = [
+        0, 10, 16, 26, 18, 24, 16, 18, 22, 22, 26, 30, 22, 22, 24, 24, 28, 28, 26, 26, 26, 26,
+        28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28
+    ]
+    private static let blocks = [
+        0, 1, 1, 1, 2, 2, 4, 4, 4, 5, 5, 5, 8, 9, 9, 10, 10, 11, 13, 14, 16, 17, 17, 18, 20, 21,
+        23, 25, 26, 28, 29, 31, 33, 35, 37, 38, 40, 43, 45, 47, 49
+    ]
 
     /// The code of `bytes` in the smallest version that holds them, or `nil` above version 40's 2331 bytes.
     public init?(bytes: [UInt8]) {
-        guard let version = (1...40).first(where: { Self.dataCodewords($0) * 8 >= 4 + Self.countBits($0) + bytes.count * 8 }) else {
+        guard
+            let version = (1...40).first(where: {
+                Self.dataCodewords($0) * 8 >= 4 + Self.countBits($0) + bytes.count * 8
+            })
+        else {
             return nil
         }
         size = version * 4 + 17
@@ -60,7 +68,9 @@ public struct QRCode: Sendable, Equatable {
     /// Byte mode segment, terminator and padding.
     private static func dataCodewords(_ bytes: [UInt8], version: Int) -> [UInt8] {
         var bits: [Bool] = []
-        func append(_ value: Int, _ count: Int) { for i in stride(from: count - 1, through: 0, by: -1) { bits.append(value >> i & 1 == 1) } }
+        func append(_ value: Int, _ count: Int) {
+            for i in stride(from: count - 1, through: 0, by: -1) { bits.append(value >> i & 1 == 1) }
+        }
         append(0b0100, 4)
         append(bytes.count, countBits(version))
         for byte in bytes { append(Int(byte), 8) }
@@ -160,7 +170,7 @@ public struct QRCode: Sendable, Equatable {
                 for dy in -2...2 { for dx in -2...2 { set(x + dx, y + dy, max(abs(dx), abs(dy)) != 1) } }
             }
         }
-        drawFormatBits(mask: 0)   // reserves the area; drawn again with the chosen mask
+        drawFormatBits(mask: 0)  // reserves the area; drawn again with the chosen mask
         if version >= 7 {
             var remainder = version
             for _ in 0..<12 { remainder = (remainder << 1) ^ ((remainder >> 11) * 0x1F25) }
@@ -220,16 +230,17 @@ public struct QRCode: Sendable, Equatable {
     private mutating func apply(mask: Int) {
         for y in 0..<size {
             for x in 0..<size where !isFunction[y * size + x] {
-                let flip = switch mask {
-                case 0: (x + y) % 2 == 0
-                case 1: y % 2 == 0
-                case 2: x % 3 == 0
-                case 3: (x + y) % 3 == 0
-                case 4: (x / 3 + y / 2) % 2 == 0
-                case 5: x * y % 2 + x * y % 3 == 0
-                case 6: (x * y % 2 + x * y % 3) % 2 == 0
-                default: ((x + y) % 2 + x * y % 3) % 2 == 0
-                }
+                let flip =
+                    switch mask {
+                    case 0: (x + y) % 2 == 0
+                    case 1: y % 2 == 0
+                    case 2: x % 3 == 0
+                    case 3: (x + y) % 3 == 0
+                    case 4: (x / 3 + y / 2) % 2 == 0
+                    case 5: x * y % 2 + x * y % 3 == 0
+                    case 6: (x * y % 2 + x * y % 3) % 2 == 0
+                    default: ((x + y) % 2 + x * y % 3) % 2 == 0
+                    }
                 if flip { modules[y * size + x].toggle() }
             }
         }
@@ -262,7 +273,9 @@ public struct QRCode: Sendable, Equatable {
         for y in 0..<size - 1 {
             for x in 0..<size - 1 {
                 let dark = modules[y * size + x]
-                if modules[y * size + x + 1] == dark, modules[(y + 1) * size + x] == dark, modules[(y + 1) * size + x + 1] == dark {
+                if modules[y * size + x + 1] == dark, modules[(y + 1) * size + x] == dark,
+                    modules[(y + 1) * size + x + 1] == dark
+                {
                     result += 3
                 }
             }

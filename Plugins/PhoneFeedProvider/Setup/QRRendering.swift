@@ -7,14 +7,15 @@ extension QRCode {
     public func terminalLines() -> [String] {
         let range = -Self.quietZone..<(size + Self.quietZone)
         return stride(from: range.lowerBound, to: range.upperBound, by: 2).map { y in
-            String(range.map { x -> Character in
-                switch (isDark(x: x, y: y), y + 1 < range.upperBound ? isDark(x: x, y: y + 1) : true) {
-                case (false, false): "█"
-                case (false, true): "▀"
-                case (true, false): "▄"
-                case (true, true): " "
-                }
-            })
+            String(
+                range.map { x -> Character in
+                    switch (isDark(x: x, y: y), y + 1 < range.upperBound ? isDark(x: x, y: y + 1) : true) {
+                    case (false, false): "█"
+                    case (false, true): "▀"
+                    case (true, false): "▄"
+                    case (true, true): " "
+                    }
+                })
         }
     }
 
@@ -23,9 +24,12 @@ extension QRCode {
         let side = size + 2 * Self.quietZone
         var path = ""
         for y in 0..<size {
-            for x in 0..<size where isDark(x: x, y: y) { path += "M\(x + Self.quietZone) \(y + Self.quietZone)h1v1h-1z" }
+            for x in 0..<size where isDark(x: x, y: y) {
+                path += "M\(x + Self.quietZone) \(y + Self.quietZone)h1v1h-1z"
+            }
         }
-        return #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \#(side) \#(side)" width="\#(side * pixelsPerModule)" "#
+        return
+            #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \#(side) \#(side)" width="\#(side * pixelsPerModule)" "#
             + #"height="\#(side * pixelsPerModule)" shape-rendering="crispEdges" role="img" aria-label="QR code">"#
             + #"<rect width="\#(side)" height="\#(side)" fill="white"/><path d="\#(path)" fill="black"/></svg>"#
     }

@@ -50,34 +50,46 @@ struct DevicesPage {
     /// A device that has sent nothing for this long is shown as quiet.
     static let quietAfter: TimeInterval = 600
 
-    func response(added: (DeviceRoutes.Credentials, FeedProtocol)? = nil, removed: String? = nil, error: String? = nil,
-                  status: HTTPResponse.Status = .ok) throws -> Response {
+    func response(
+        added: (DeviceRoutes.Credentials, FeedProtocol)? = nil, removed: String? = nil, error: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) throws -> Response {
         let now = Date()
         let rows = try devices.list().map { device in
             let feed = feeds.state(of: device.id)
             let age = feed.lastArrival.map { now.timeIntervalSince($0) }
-            var state = age.map { $0 > Self.quietAfter ? "quiet" : "receiving" } ?? "nothing received since the service started"
+            var state =
+                age.map { $0 > Self.quietAfter ? "quiet" : "receiving" } ?? "nothing received since the service started"
             if device.feedProtocol == .owntracks, feed.lastArrival != nil {
                 let mode = sampling.sampling(of: device.id)
                 state += mode.reported.map { ", \($0 == .move ? "move" : "significant") mode" } ?? ""
             }
-            return Row(name: device.id, app: device.feedProtocol.label,
-                       lastFix: feed.lastFix.map { "\(site.format.shortDay($0)) \(site.format.time($0))" } ?? "—",
-                       battery: feed.battery.map { "\(Int(($0 * 100).rounded())) %" } ?? "—", state: state)
+            return Row(
+                name: device.id, app: device.feedProtocol.label,
+                lastFix: feed.lastFix.map { "\(site.format.shortDay($0)) \(site.format.time($0))" } ?? "—",
+                battery: feed.battery.map { "\(Int(($0 * 100).rounded())) %" } ?? "—", state: state)
         }
         let new = added.map { credentials, feedProtocol in
-            New(name: credentials.id, key: credentials.key,
-                instructions: credentials.urls.instructions(for: feedProtocol, name: credentials.id, key: credentials.key).joined(separator: "\n"),
+            New(
+                name: credentials.id, key: credentials.key,
+                instructions: credentials.urls.instructions(
+                    for: feedProtocol, name: credentials.id, key: credentials.key
+                ).joined(separator: "\n"),
                 link: credentials.owntracksConfig,
                 qr: feedProtocol == .owntracks ? QRCode(bytes: Array(credentials.owntracksConfig.utf8))?.svg() : nil)
         }
-        let model = Model(added: new, removed: removed, error: error, devices: rows, hasDevices: !rows.isEmpty,
-                          apps: FeedProtocol.allCases.map { App(value: $0.rawValue, label: $0.label) })
-        return try site.page(title: "Devices", body: DeviceTemplates.set.render("devices", model), path: "/devices", status: status)
+        let model = Model(
+            added: new, removed: removed, error: error, devices: rows, hasDevices: !rows.isEmpty,
+            apps: FeedProtocol.allCases.map { App(value: $0.rawValue, label: $0.label) })
+        return try site.page(
+            title: "Devices", body: DeviceTemplates.set.render("devices", model), path: "/devices", status: status)
     }
 
     struct Row { var name, app, lastFix, battery, state: String }
-    struct New { var name, key, instructions, link: String; var qr: String? }
+    struct New {
+        var name, key, instructions, link: String
+        var qr: String?
+    }
     struct App { var value, label: String }
     struct Model {
         var added: New?

@@ -43,8 +43,9 @@ struct ReplayCommand: AsyncParsableCommand {
             }
             let reader: TrackFileReader
             do {
-                reader = try TrackFileReader(url: URL(fileURLWithPath: file), format: format, providerID: "replay",
-                                             checksum: checksum)
+                reader = try TrackFileReader(
+                    url: URL(fileURLWithPath: file), format: format, providerID: "replay",
+                    checksum: checksum)
             } catch {
                 throw CommandFailure("\(error)", code: 1)
             }
@@ -71,12 +72,15 @@ struct ReplayCommand: AsyncParsableCommand {
         }
     }
 
-    private func readBatch(_ reader: TrackFileReader, into batch: inout [Fix], problems: inout TrackProblemDigest) throws -> Bool {
+    private func readBatch(_ reader: TrackFileReader, into batch: inout [Fix], problems: inout TrackProblemDigest)
+        throws -> Bool
+    {
         batch.removeAll(keepingCapacity: true)
         do {
-            return try reader.nextBatch(onError: { error in
-                if let shown = problems.admit(error) { Standard.error("meridian replay: \(shown)") }
-            }, onFix: { batch.append($0) })
+            return try reader.nextBatch(
+                onError: { error in
+                    if let shown = problems.admit(error) { Standard.error("meridian replay: \(shown)") }
+                }, onFix: { batch.append($0) })
         } catch {
             throw CommandFailure("\(error)")
         }

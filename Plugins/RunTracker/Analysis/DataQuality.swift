@@ -76,8 +76,10 @@ package struct DataQuality: Sendable, Equatable, Codable {
             if let previous, previous.segment == point.segment {
                 let interval = point.time.timeIntervalSince(previous.time)
                 if cadence.isSignalLoss(interval), point.rejection != .paused {
-                    gaps.append(Gap(startOffset: previous.time.timeIntervalSince(start), duration: interval,
-                                    resumedAt: point.sequence))
+                    gaps.append(
+                        Gap(
+                            startOffset: previous.time.timeIntervalSince(start), duration: interval,
+                            resumedAt: point.sequence))
                 }
                 cadence.add(interval)
                 intervals.append(interval)

@@ -103,8 +103,9 @@ package struct HeartRateZones: Sendable, Equatable, Codable {
         self.maxHeartRate = maxHeartRate
         self.below = below
         zones = Self.bounds.indices.map { index in
-            Zone(zone: index + 1, fromBpm: Self.bounds[index] * maxHeartRate,
-                 toBpm: index + 1 < Self.bounds.count ? Self.bounds[index + 1] * maxHeartRate : nil, time: times[index])
+            Zone(
+                zone: index + 1, fromBpm: Self.bounds[index] * maxHeartRate,
+                toBpm: index + 1 < Self.bounds.count ? Self.bounds[index + 1] * maxHeartRate : nil, time: times[index])
         }
     }
 }

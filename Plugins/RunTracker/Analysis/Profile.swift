@@ -36,19 +36,28 @@ package struct Profile: Sendable, Equatable, Codable {
 
     /// Slices the accepted points into at most `slices` pieces of at least 10 m.
     package init(points: [TrackPoint], slices: Int = 200, geodesic: Geodesic = .wgs84) {
-        struct Step { var distance: Double; var altitude: Double?; var moveDistance: Double; var moveTime: Double }
+        struct Step {
+            var distance: Double
+            var altitude: Double?
+            var moveDistance: Double
+            var moveTime: Double
+        }
         var steps: [Step] = []
         var previous: TrackPoint?
         var total = 0.0
         for point in points where point.isAccepted && point.coordinate != nil {
             var moved = 0.0, time = 0.0
-            if let previous, let from = previous.coordinate, let to = point.coordinate, previous.segment == point.segment {
+            if let previous, let from = previous.coordinate, let to = point.coordinate,
+                previous.segment == point.segment
+            {
                 moved = geodesic.distance(from, to)
                 time = point.time.timeIntervalSince(previous.time)
             }
             total += moved
-            steps.append(Step(distance: total, altitude: point.altitude.flatMap { $0.isFinite ? $0 : nil },
-                              moveDistance: moved, moveTime: time))
+            steps.append(
+                Step(
+                    distance: total, altitude: point.altitude.flatMap { $0.isFinite ? $0 : nil },
+                    moveDistance: moved, moveTime: time))
             previous = point
         }
         let altitudes = steps.compactMap(\.altitude)
@@ -75,9 +84,10 @@ package struct Profile: Sendable, Equatable, Codable {
             moveTime[slice] += step.moveTime
         }
         samples = (0..<count).map { slice in
-            Sample(distance: (Double(slice) + 0.5) * sliceLength,
-                   altitude: altitudeCount[slice] > 0 ? altitudeSum[slice] / Double(altitudeCount[slice]) : nil,
-                   pace: moveDistance[slice] > 0 ? moveTime[slice] / moveDistance[slice] * 1000 : nil)
+            Sample(
+                distance: (Double(slice) + 0.5) * sliceLength,
+                altitude: altitudeCount[slice] > 0 ? altitudeSum[slice] / Double(altitudeCount[slice]) : nil,
+                pace: moveDistance[slice] > 0 ? moveTime[slice] / moveDistance[slice] * 1000 : nil)
         }
     }
 }

@@ -17,22 +17,26 @@ package struct RunAnalysis: Sendable, Equatable, Codable {
     package static let defaultMaxPoints = 500
 
     /// Analyses a run's points; heart-rate zones are taken from `maxHeartRate` (beats per minute).
-    package init(points: [TrackPoint], start: Date, activity: Activity, maxPoints: Int = defaultMaxPoints,
-                maxHeartRate: Double = TrackerSettings().maxHeartRate) {
+    package init(
+        points: [TrackPoint], start: Date, activity: Activity, maxPoints: Int = defaultMaxPoints,
+        maxHeartRate: Double = TrackerSettings().maxHeartRate
+    ) {
         let progress = RunProgress(points: points, start: start)
         let heartRate = HeartRateSeries(points: points, start: start)
         splits = progress.standardSplits.map { table in
             var table = table
             for index in table.splits.indices {
                 let split = table.splits[index]
-                table.splits[index].averageHeartRate = heartRate.average(from: split.startOffset,
-                                                                         to: split.startOffset + split.elapsedTime)
+                table.splits[index].averageHeartRate = heartRate.average(
+                    from: split.startOffset,
+                    to: split.startOffset + split.elapsedTime)
             }
             return table
         }
         heartRateZones = HeartRateZones(series: heartRate, maxHeartRate: maxHeartRate)
         profile = Profile(points: points)
-        route = RouteAnalysis(segments: Self.segments(of: points), distance: progress.totalDistance, maxPoints: maxPoints)
+        route = RouteAnalysis(
+            segments: Self.segments(of: points), distance: progress.totalDistance, maxPoints: maxPoints)
         quality = DataQuality(points: points, start: start)
         bestEfforts = progress.bestEfforts(for: activity)
     }

@@ -63,19 +63,24 @@ extension RunProgress {
         var previousMark = 0.0
         var mark = unitDistance
         while let time = timeReaching(mark, from: &cursor) {
-            splits.append(split(index: splits.count + 1, distance: mark - previousMark, from: previousTime, to: time, partial: false))
+            splits.append(
+                split(
+                    index: splits.count + 1, distance: mark - previousMark, from: previousTime, to: time, partial: false
+                ))
             previousTime = time
             previousMark = mark
             mark = unitDistance * Double(splits.count + 1)
         }
         let remaining = totalDistance - previousMark
         if let lastTime = times.last, remaining > 0.5 {
-            splits.append(split(index: splits.count + 1, distance: remaining, from: previousTime, to: lastTime, partial: true))
+            splits.append(
+                split(index: splits.count + 1, distance: remaining, from: previousTime, to: lastTime, partial: true))
         }
         let full = splits.filter { !$0.partial }
-        return SplitTable(unit: unit, unitDistance: unitDistance, splits: splits,
-                          fastest: full.min { $0.timerTime < $1.timerTime }?.index,
-                          slowest: full.max { $0.timerTime < $1.timerTime }?.index)
+        return SplitTable(
+            unit: unit, unitDistance: unitDistance, splits: splits,
+            fastest: full.min { $0.timerTime < $1.timerTime }?.index,
+            slowest: full.max { $0.timerTime < $1.timerTime }?.index)
     }
 
     /// Kilometre and mile splits.
@@ -86,7 +91,8 @@ extension RunProgress {
     private func split(index: Int, distance: Double, from start: Double, to end: Double, partial: Bool) -> RunSplit {
         let elapsed = end - start
         let timer = max(0, elapsed - pausedTime(from: start, to: end))
-        return RunSplit(index: index, distance: distance, elapsedTime: elapsed, timerTime: timer, pace: timer / distance * 1000,
-                        startOffset: start, partial: partial)
+        return RunSplit(
+            index: index, distance: distance, elapsedTime: elapsed, timerTime: timer, pace: timer / distance * 1000,
+            startOffset: start, partial: partial)
     }
 }

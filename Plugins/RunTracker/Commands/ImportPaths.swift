@@ -20,11 +20,13 @@ enum ImportPaths {
                 continue
             }
             let folder = URL(fileURLWithPath: path)
-            let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey],
-                                                        options: [.skipsHiddenFiles])
+            let walker = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: [.isRegularFileKey],
+                options: [.skipsHiddenFiles])
             var found: [String] = []
             while let url = walker?.nextObject() as? URL {
-                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true, isActivityFile(url) else { continue }
+                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true, isActivityFile(url)
+                else { continue }
                 found.append(url.path)
             }
             files += found.sorted()

@@ -56,11 +56,15 @@ struct ImportReport: Encodable {
                 Swift.print(RunText.summary(run, style: style).joined(separator: "\n"))
                 if inferences[run.id] != nil { Swift.print("activity: \(activity) (set it with --activity)") }
             } else {
-                Swift.print("imported  \(run.name): \(DistanceFormat.string(metres: run.distance, units: units)) in \(TimeFormat.duration(seconds: run.timerTime)) (\(activity), id \(run.id))")
+                Swift.print(
+                    "imported  \(run.name): \(DistanceFormat.string(metres: run.distance, units: units)) in \(TimeFormat.duration(seconds: run.timerTime)) (\(activity), id \(run.id))"
+                )
             }
         }
         for duplicate in duplicates {
-            Swift.print("skipped   \(duplicate.file): the same run is stored as \(duplicate.existingID) (use --allow-duplicates to import it again)")
+            Swift.print(
+                "skipped   \(duplicate.file): the same run is stored as \(duplicate.existingID) (use --allow-duplicates to import it again)"
+            )
         }
         for skip in skipped {
             Swift.print("skipped   \(skip.file): \(skip.run.name) has nothing to save: \(skip.reason)")
@@ -76,10 +80,15 @@ struct ImportReport: Encodable {
             if let mark = run.salvaged { Swift.print("salvaged  \(run.name): \(RunText.salvage(mark))") }
         }
         let empty = skipped.isEmpty ? "" : "\(skipped.count) with nothing to save, "
-        let failures = "\(Counted.string(failed.count, "file")) failed" + (salvageable.isEmpty ? ""
-            : salvageable.count == failed.count ? " (damaged but salvageable with --salvage)"
-            : " (\(salvageable.count) of them damaged but salvageable with --salvage)")
-        Swift.print("imported \(Counted.string(imported.count, "run")), skipped \(Counted.string(duplicates.count, "duplicate")), "
-                    + "\(empty)\(failures)")
+        let failures =
+            "\(Counted.string(failed.count, "file")) failed"
+            + (salvageable.isEmpty
+                ? ""
+                : salvageable.count == failed.count
+                    ? " (damaged but salvageable with --salvage)"
+                    : " (\(salvageable.count) of them damaged but salvageable with --salvage)")
+        Swift.print(
+            "imported \(Counted.string(imported.count, "run")), skipped \(Counted.string(duplicates.count, "duplicate")), "
+                + "\(empty)\(failures)")
     }
 }

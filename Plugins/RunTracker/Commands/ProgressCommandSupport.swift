@@ -12,8 +12,12 @@ extension RunsStoreOptions {
         let store = try location.openExistingStore(config)
         try RunTrackerSchema.migrate(store)
         let options = try RunsImportCommand.trackerOptions(config)
-        return (store, ProgressSettings(units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current,
-                                        matcher: options.matcher))
+        return (
+            store,
+            ProgressSettings(
+                units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current,
+                matcher: options.matcher)
+        )
     }
 }
 

@@ -14,15 +14,22 @@ enum RunText {
 
     /// Runs as a table with a header: start (in the style's time zone, named in the header), name, activity,
     /// distance, elapsed time, and average pace, or average speed for rides. `extra` adds a last column.
-    static func table(_ runs: [RunSummary], style: RunTextStyle, extra: (title: String, value: (RunSummary) -> String)? = nil) -> [String] {
+    static func table(
+        _ runs: [RunSummary], style: RunTextStyle, extra: (title: String, value: (RunSummary) -> String)? = nil
+    ) -> [String] {
         let names = runs.map { shortened($0.name, to: nameWidth) }
-        var rows = [["started (\(style.timeZone.identifier))", "name", "activity", "distance", "elapsed", "pace/speed", "id"]
-            + (extra.map { [$0.title] } ?? [])]
+        var rows = [
+            ["started (\(style.timeZone.identifier))", "name", "activity", "distance", "elapsed", "pace/speed", "id"]
+                + (extra.map { [$0.title] } ?? [])
+        ]
         for (run, name) in zip(runs, names) {
-            rows.append([LocalTime.minute(run.startedAt, in: style.timeZone), name, run.activity.rawValue,
-                         DistanceFormat.string(metres: run.distance, units: style.units),
-                         TimeFormat.duration(seconds: run.elapsedTime), averagePaceOrSpeed(run, units: style.units), run.id]
-                         + (extra.map { [$0.value(run)] } ?? []))
+            rows.append(
+                [
+                    LocalTime.minute(run.startedAt, in: style.timeZone), name, run.activity.rawValue,
+                    DistanceFormat.string(metres: run.distance, units: style.units),
+                    TimeFormat.duration(seconds: run.elapsedTime), averagePaceOrSpeed(run, units: style.units), run.id
+                ]
+                    + (extra.map { [$0.value(run)] } ?? []))
         }
         return columns(rows)
     }
@@ -56,13 +63,17 @@ enum RunText {
     }
 
     /// The header of `record(_:style:)` lines.
-    static let recordHeader = "\(pad("distance", 14)) \(pad("time", 8)) \(pad("pace/speed", 10)) \(pad("date", 10))  run"
+    static let recordHeader =
+        "\(pad("distance", 14)) \(pad("time", 8)) \(pad("pace/speed", 10)) \(pad("date", 10))  run"
 
     static func record(_ record: PersonalRecord, style: RunTextStyle) -> String {
         let date = LocalTime.day(record.achievedAt, in: style.timeZone)
         let mark = record.runDeleted == true ? "  (run deleted)" : ""
-        let label = record.activity == .run ? record.distance.label : "\(record.distance.label) (\(record.activity.rawValue))"
-        let value = record.distance == .longest ? DistanceFormat.string(metres: record.distanceMetres, units: style.units)
+        let label =
+            record.activity == .run ? record.distance.label : "\(record.distance.label) (\(record.activity.rawValue))"
+        let value =
+            record.distance == .longest
+            ? DistanceFormat.string(metres: record.distanceMetres, units: style.units)
             : TimeFormat.duration(seconds: record.elapsedTime)
         let pace = PaceOrSpeed.text(secondsPerKilometre: record.pace, activity: record.activity, units: style.units)
         return "\(pad(label, 14)) \(pad(value, 8)) \(pad(pace, 10)) \(date)  \(record.runName) [\(record.runID)]\(mark)"
@@ -73,7 +84,8 @@ enum RunText {
         let steps = progression.steps.map { step -> String in
             let date = LocalTime.day(step.achievedAt, in: style.timeZone)
             if progression.distance == .longest {
-                let gain = step.improvementMetres.map { " (+\(DistanceFormat.string(metres: $0, units: style.units)))" } ?? ""
+                let gain =
+                    step.improvementMetres.map { " (+\(DistanceFormat.string(metres: $0, units: style.units)))" } ?? ""
                 return "\(date) \(DistanceFormat.string(metres: step.distanceMetres, units: style.units))\(gain)"
             }
             let gain = step.improvementSeconds.map { " (-\(TimeFormat.duration(seconds: $0)))" } ?? ""
@@ -93,7 +105,7 @@ enum RunText {
             "\(average) \(averagePaceOrSpeed(run, units: style.units))  "
                 + "max speed \(TimeFormat.speed(metresPerSecond: run.maxSpeed, units: style.units))  "
                 + "ascent \(ElevationText.string(metres: run.ascent, units: style.units))  descent \(ElevationText.string(metres: run.descent, units: style.units))",
-            "points \(run.pointCount) (\(run.rejectedPointCount) not on the route)  segments \(run.segmentCount)",
+            "points \(run.pointCount) (\(run.rejectedPointCount) not on the route)  segments \(run.segmentCount)"
         ] + sensors(run) + device(run, units: style.units) + (run.salvaged.map { ["salvaged: " + salvage($0)] } ?? [])
     }
 
@@ -101,9 +113,13 @@ enum RunText {
     static func sensors(_ run: RunSummary) -> [String] {
         var parts: [String] = []
         if let heartRate = run.averageHeartRate {
-            parts.append("heart rate \(Int(heartRate.rounded())) bpm" + (run.maxHeartRate.map { " (max \(Int($0.rounded())))" } ?? ""))
+            parts.append(
+                "heart rate \(Int(heartRate.rounded())) bpm"
+                    + (run.maxHeartRate.map { " (max \(Int($0.rounded())))" } ?? ""))
         }
-        if let cadence = run.averageCadence { parts.append("cadence \(Int(cadence.rounded())) \(run.activity.countsSteps ? "spm" : "rpm")") }
+        if let cadence = run.averageCadence {
+            parts.append("cadence \(Int(cadence.rounded())) \(run.activity.countsSteps ? "spm" : "rpm")")
+        }
         if let power = run.averagePower { parts.append("power \(Int(power.rounded())) W") }
         return parts.isEmpty ? [] : [parts.joined(separator: "  ")]
     }
@@ -126,16 +142,24 @@ enum RunText {
     /// The time in each heart-rate zone: a header line and one line per zone, the time below the first included.
     static func zones(_ zones: HeartRateZones) -> [String] {
         let total = zones.zones.map(\.time).reduce(zones.below, +)
-        func share(_ time: Double) -> String { total > 0 ? "\(NumberText.fixed(time / total * 100, decimals: 0)) %" : "–" }
+        func share(_ time: Double) -> String {
+            total > 0 ? "\(NumberText.fixed(time / total * 100, decimals: 0)) %" : "–"
+        }
         func bpm(_ value: Double) -> String { String(Int(value.rounded())) }
-        var lines = ["heart rate zones (of max \(bpm(zones.maxHeartRate)) bpm):",
-                     "  \(pad("zone", 5)) \(pad("bpm", 9)) \(pad("time", 8)) share"]
+        var lines = [
+            "heart rate zones (of max \(bpm(zones.maxHeartRate)) bpm):",
+            "  \(pad("zone", 5)) \(pad("bpm", 9)) \(pad("time", 8)) share"
+        ]
         if let first = zones.zones.first {
-            lines.append("  \(pad("-", 5)) \(pad("< \(bpm(first.fromBpm))", 9)) \(pad(TimeFormat.duration(seconds: zones.below), 8)) \(share(zones.below))")
+            lines.append(
+                "  \(pad("-", 5)) \(pad("< \(bpm(first.fromBpm))", 9)) \(pad(TimeFormat.duration(seconds: zones.below), 8)) \(share(zones.below))"
+            )
         }
         for zone in zones.zones {
             let range = zone.toBpm.map { "\(bpm(zone.fromBpm))–\(bpm($0))" } ?? "≥ \(bpm(zone.fromBpm))"
-            lines.append("  \(pad(String(zone.zone), 5)) \(pad(range, 9)) \(pad(TimeFormat.duration(seconds: zone.time), 8)) \(share(zone.time))")
+            lines.append(
+                "  \(pad(String(zone.zone), 5)) \(pad(range, 9)) \(pad(TimeFormat.duration(seconds: zone.time), 8)) \(share(zone.time))"
+            )
         }
         return lines
     }

@@ -6,12 +6,13 @@ struct RunsCommand: AsyncParsableCommand {
         commandName: "runs",
         abstract: "Track runs live, import recordings, and browse, edit and export the history.",
         subcommands: [
-            RunsStartCommand.self, RunsPauseCommand.self, RunsResumeCommand.self, RunsStopCommand.self, RunsDiscardCommand.self,
+            RunsStartCommand.self, RunsPauseCommand.self, RunsResumeCommand.self, RunsStopCommand.self,
+            RunsDiscardCommand.self,
             RunsStatusCommand.self, RunsImportCommand.self,
             RunsListCommand.self, RunsShowCommand.self, RunsEditCommand.self, RunsDeleteCommand.self,
             RunsRestoreCommand.self, RunsRecordsCommand.self, RunsExportCommand.self, RunsRenderCommand.self,
             RunsStatsCommand.self, RunsCompareCommand.self, RunsRoutesCommand.self, RunsSegmentsCommand.self,
-            RunsFitnessCommand.self, RunsVdotCommand.self,
+            RunsFitnessCommand.self, RunsVdotCommand.self
         ]
     )
 }

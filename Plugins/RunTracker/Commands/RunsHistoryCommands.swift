@@ -22,8 +22,10 @@ struct RunsStoreOptions: ParsableArguments {
         let store = try location.openExistingStore(config)
         try RunTrackerSchema.migrate(store)
         let options = try RunsImportCommand.trackerOptions(config)
-        return (RunHistory(store: store, maxHeartRate: options.maxHeartRate, training: options.training),
-                RunTextStyle(units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current))
+        return (
+            RunHistory(store: store, maxHeartRate: options.maxHeartRate, training: options.training),
+            RunTextStyle(units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current)
+        )
     }
 
     func printJSON<T: Encodable>(_ value: T) throws {
@@ -33,41 +35,63 @@ struct RunsStoreOptions: ParsableArguments {
 
 /// `meridian runs list`.
 struct RunsListCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List saved runs (or drafts, or deleted runs), newest first.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List saved runs (or drafts, or deleted runs), newest first.")
     @OptionGroup var store: RunsStoreOptions
     @Option(name: .long, help: "Runs per page (1...200).") var limit = 50
     @Option(name: .long, help: "Continue after this cursor (printed at the end of a page).") var cursor: String?
     @Option(name: [.short, .long], help: "Only runs whose name contains this text.") var name: String?
-    @Option(name: .long, help: "Only runs started on or after this date (2024-05-01 or an ISO 8601 time).") var from: String?
-    @Option(name: .long, help: "Only runs started on or before this date (a bare date includes the whole day).") var to: String?
+    @Option(name: .long, help: "Only runs started on or after this date (2024-05-01 or an ISO 8601 time).") var from:
+        String?
+    @Option(name: .long, help: "Only runs started on or before this date (a bare date includes the whole day).") var to:
+        String?
     @Option(name: .long, help: "Only runs of this activity: run, walk, hike, ride or other.") var activity: String?
     @Flag(name: .long, help: "List deleted runs that can still be restored.") var deleted = false
-    @Flag(name: .long, help: "List drafts: live runs stopped too short to save, to discard (only the one just stopped can be resumed, within an hour).") var drafts = false
+    @Flag(
+        name: .long,
+        help:
+            "List drafts: live runs stopped too short to save, to discard (only the one just stopped can be resumed, within an hour)."
+    ) var drafts = false
 
     func run() async throws {
         try await reportingFailures {
             guard RunListQuery.limits.contains(limit) else {
-                throw CommandFailure("--limit \(limit) is outside \(RunListQuery.limits.lowerBound)...\(RunListQuery.limits.upperBound)", code: 2)
+                throw CommandFailure(
+                    "--limit \(limit) is outside \(RunListQuery.limits.lowerBound)...\(RunListQuery.limits.upperBound)",
+                    code: 2)
             }
             guard !(deleted && drafts) else { throw CommandFailure("give --deleted or --drafts, not both", code: 2) }
             let (history, style) = try store.openStyled()
             let query: RunListQuery
             do {
-                query = RunListQuery(limit: limit, cursor: try cursor.map { text throws(RunHistoryError) in try RunCursor(token: text) }, name: name,
-                                     from: try from.map { text throws(RunHistoryError) in try RunListQuery.parseBound(text, field: "--from", isUpperBound: false, timeZone: style.timeZone) },
-                                     to: try to.map { text throws(RunHistoryError) in try RunListQuery.parseBound(text, field: "--to", isUpperBound: true, timeZone: style.timeZone) },
-                                     activity: try activity.map { text throws(RunHistoryError) in try RunFilter.parseActivity(text, field: "--activity") },
-                                     deleted: deleted, drafts: drafts)
+                query = RunListQuery(
+                    limit: limit, cursor: try cursor.map { text throws(RunHistoryError) in try RunCursor(token: text) },
+                    name: name,
+                    from: try from.map { text throws(RunHistoryError) in
+                        try RunListQuery.parseBound(
+                            text, field: "--from", isUpperBound: false, timeZone: style.timeZone)
+                    },
+                    to: try to.map { text throws(RunHistoryError) in
+                        try RunListQuery.parseBound(text, field: "--to", isUpperBound: true, timeZone: style.timeZone)
+                    },
+                    activity: try activity.map { text throws(RunHistoryError) in
+                        try RunFilter.parseActivity(text, field: "--activity")
+                    },
+                    deleted: deleted, drafts: drafts)
             } catch {
                 throw CommandFailure("\(error)", code: 2)
             }
             let page = try await history.list(query)
             if store.json { return try store.printJSON(page) }
             if page.runs.isEmpty { print(deleted ? "No deleted runs." : drafts ? "No drafts." : "No runs.") }
-            let purges = Dictionary(uniqueKeysWithValues: page.runs.compactMap { item in item.purgeAt.map { (item.run.id, $0) } })
-            let extra: (title: String, value: (RunSummary) -> String)? = deleted
+            let purges = Dictionary(
+                uniqueKeysWithValues: page.runs.compactMap { item in item.purgeAt.map { (item.run.id, $0) } })
+            let extra: (title: String, value: (RunSummary) -> String)? =
+                deleted
                 ? ("purged", { run in purges[run.id].map { LocalTime.day($0, in: style.timeZone) } ?? "" }) : nil
-            if !page.runs.isEmpty { RunText.table(page.runs.map(\.run), style: style, extra: extra).forEach { print($0) } }
+            if !page.runs.isEmpty {
+                RunText.table(page.runs.map(\.run), style: style, extra: extra).forEach { print($0) }
+            }
             if let next = page.nextCursor { print("more: \(continuation(next))") }
         }
     }
@@ -75,9 +99,11 @@ struct RunsListCommand: AsyncParsableCommand {
     /// The command that lists the next page: these options (filters, store) with the new cursor.
     private func continuation(_ cursor: String) -> String {
         var words = ["meridian", "runs", "list"]
-        let options: [(String, String?)] = [("--config", store.location.config), ("--db", store.location.db),
-                                            ("--limit", limit == 50 ? nil : String(limit)), ("--name", name), ("--from", from), ("--to", to)]
-        for case let (option, value?) in options { words += [option, ShellWord.quoted(value)] }
+        let options: [(String, String?)] = [
+            ("--config", store.location.config), ("--db", store.location.db),
+            ("--limit", limit == 50 ? nil : String(limit)), ("--name", name), ("--from", from), ("--to", to)
+        ]
+        for case (let option, let value?) in options { words += [option, ShellWord.quoted(value)] }
         if deleted { words.append("--deleted") }
         if drafts { words.append("--drafts") }
         return (words + ["--cursor", cursor]).joined(separator: " ")
@@ -86,10 +112,12 @@ struct RunsListCommand: AsyncParsableCommand {
 
 /// `meridian runs show ID`.
 struct RunsShowCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a run with splits, records and data quality.")
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show a run with splits, records and data quality.")
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "Run id.") var id: String
-    @Option(name: .long, help: "Most points in the simplified route (JSON).") var maxPoints = RunAnalysis.defaultMaxPoints
+    @Option(name: .long, help: "Most points in the simplified route (JSON).") var maxPoints = RunAnalysis
+        .defaultMaxPoints
 
     func run() async throws {
         try await reportingFailures {
@@ -105,8 +133,11 @@ struct RunsShowCommand: AsyncParsableCommand {
             let splits = table?.splits ?? []
             let heartRate = splits.contains { $0.averageHeartRate != nil }
             if !splits.isEmpty {
-                print("  \(RunText.pad("split", 5)) \(RunText.pad("distance", 8)) \(RunText.pad("time", 8)) "
-                      + (heartRate ? "\(RunText.pad(PaceOrSpeed.label(run.activity), 10)) heart rate" : PaceOrSpeed.label(run.activity)))
+                print(
+                    "  \(RunText.pad("split", 5)) \(RunText.pad("distance", 8)) \(RunText.pad("time", 8)) "
+                        + (heartRate
+                            ? "\(RunText.pad(PaceOrSpeed.label(run.activity), 10)) heart rate"
+                            : PaceOrSpeed.label(run.activity)))
             }
             for split in splits {
                 var flag = ""
@@ -114,16 +145,23 @@ struct RunsShowCommand: AsyncParsableCommand {
                 if split.index == table?.slowest { flag = "  slowest" }
                 let pace = PaceOrSpeed.text(secondsPerKilometre: split.pace, activity: run.activity, units: units)
                 let beats = heartRate ? " " + (split.averageHeartRate.map { "\(Int($0.rounded())) bpm" } ?? "–") : ""
-                print("  \(RunText.pad("\(split.index)\(split.partial ? "*" : "")", 5)) \(RunText.pad(DistanceFormat.string(metres: split.distance, units: units), 8)) \(RunText.pad(TimeFormat.duration(seconds: split.timerTime), 8)) \(heartRate ? RunText.pad(pace, 10) : pace)\(beats)\(flag)")
+                print(
+                    "  \(RunText.pad("\(split.index)\(split.partial ? "*" : "")", 5)) \(RunText.pad(DistanceFormat.string(metres: split.distance, units: units), 8)) \(RunText.pad(TimeFormat.duration(seconds: split.timerTime), 8)) \(heartRate ? RunText.pad(pace, 10) : pace)\(beats)\(flag)"
+                )
             }
             if let zones = detail.analysis.heartRateZones { RunText.zones(zones).forEach { print($0) } }
             let route = detail.analysis.route
-            print("route: straight line \(DistanceFormat.string(metres: route.straightLine, units: units)), " +
-                  (route.efficiency.map { "efficiency \(NumberText.fixed($0, decimals: 2))" } ?? "loop"))
+            print(
+                "route: straight line \(DistanceFormat.string(metres: route.straightLine, units: units)), "
+                    + (route.efficiency.map { "efficiency \(NumberText.fixed($0, decimals: 2))" } ?? "loop"))
             let quality = detail.analysis.quality
             let accuracy = quality.accuracyP50.map { DistanceFormat.string(metres: $0, units: units) } ?? "--"
-            print("data: \(Counted.string(quality.received, "point")), \(quality.rejected) rejected, \(Counted.string(quality.gaps.count, "gap")) (\(TimeFormat.duration(seconds: quality.gapTime))), accuracy p50 \(accuracy)")
-            let records = detail.newRecords.sorted { ($0.activity.rawValue, $0.distance) < ($1.activity.rawValue, $1.distance) }
+            print(
+                "data: \(Counted.string(quality.received, "point")), \(quality.rejected) rejected, \(Counted.string(quality.gaps.count, "gap")) (\(TimeFormat.duration(seconds: quality.gapTime))), accuracy p50 \(accuracy)"
+            )
+            let records = detail.newRecords.sorted {
+                ($0.activity.rawValue, $0.distance) < ($1.activity.rawValue, $1.distance)
+            }
             if !records.isEmpty { print("new records:\n  \(RunText.recordHeader)") }
             for record in records { print("  \(RunText.record(record, style: style))") }
         }
@@ -132,7 +170,8 @@ struct RunsShowCommand: AsyncParsableCommand {
 
 /// `meridian runs edit ID --name … --notes …`.
 struct RunsEditCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change a run's name or notes (every change is logged).")
+    static let configuration = CommandConfiguration(
+        commandName: "edit", abstract: "Change a run's name or notes (every change is logged).")
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "Run id.") var id: String
     @Option(name: .long, help: "New name.") var name: String?
@@ -156,7 +195,8 @@ struct RunsEditCommand: AsyncParsableCommand {
 
 /// `meridian runs delete ID…`.
 struct RunsDeleteCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete runs (restorable for 30 days).")
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete runs (restorable for 30 days).")
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "Run ids.") var ids: [String]
 
@@ -165,7 +205,9 @@ struct RunsDeleteCommand: AsyncParsableCommand {
             let (history, style) = try store.openStyled()
             let receipt = try await history.delete(ids: ids)
             if store.json { return try store.printJSON(receipt) }
-            print("deleted \(Counted.string(receipt.deleted.count, "run")); restore with `meridian runs restore ID` until \(LocalTime.day(receipt.purgeAt, in: style.timeZone))")
+            print(
+                "deleted \(Counted.string(receipt.deleted.count, "run")); restore with `meridian runs restore ID` until \(LocalTime.day(receipt.purgeAt, in: style.timeZone))"
+            )
         }
     }
 }
@@ -189,11 +231,14 @@ struct RunsRestoreCommand: AsyncParsableCommand {
 
 /// `meridian runs records`.
 struct RunsRecordsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "records", abstract: "Personal records and their history.")
+    static let configuration = CommandConfiguration(
+        commandName: "records", abstract: "Personal records and their history.")
     @OptionGroup var store: RunsStoreOptions
-    @Option(name: .long, help: "Only this record: 1k, mile, 5k, 10k, 20k, half_marathon, 40k, marathon, 100k, longest.") var distance: String?
+    @Option(name: .long, help: "Only this record: 1k, mile, 5k, 10k, 20k, half_marathon, 40k, marathon, 100k, longest.")
+    var distance: String?
     @Option(name: .long, help: "Only this activity's records: run, ride or hike.") var activity: String?
-    @Flag(name: .long, help: "Also print when each record was set and by how much it improved, and the record history.") var history = false
+    @Flag(name: .long, help: "Also print when each record was set and by how much it improved, and the record history.")
+    var history = false
     @Flag(name: .long, help: "Recompute every run's best efforts first.") var rebuild = false
 
     func run() async throws {
@@ -202,13 +247,17 @@ struct RunsRecordsCommand: AsyncParsableCommand {
             var only: RecordDistance?
             if let distance {
                 guard let value = RecordDistance(rawValue: distance) else {
-                    throw CommandFailure("--distance must be one of \(RecordDistance.allCases.map(\.rawValue).joined(separator: ", ")), got '\(distance)'", code: 2)
+                    throw CommandFailure(
+                        "--distance must be one of \(RecordDistance.allCases.map(\.rawValue).joined(separator: ", ")), got '\(distance)'",
+                        code: 2)
                 }
                 only = value
             }
             let kind: Activity?
             do throws(RunHistoryError) {
-                kind = try activity.map { text throws(RunHistoryError) in try RunFilter.parseActivity(text, field: "--activity") }
+                kind = try activity.map { text throws(RunHistoryError) in
+                    try RunFilter.parseActivity(text, field: "--activity")
+                }
             } catch {
                 throw CommandFailure(error.description, code: 2)
             }
@@ -230,12 +279,24 @@ struct RunsRecordsCommand: AsyncParsableCommand {
 
 /// `meridian runs export ID [--format gpx|tcx|geojson|fit] [-o FILE]`.
 struct RunsExportCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export a run as GPX 1.1, TCX v2, GeoJSON or FIT.")
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Export a run as GPX 1.1, TCX v2, GeoJSON or FIT.")
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "Run id.") var id: String
-    @Option(name: .long, help: "gpx, tcx, geojson or fit (default: from the --output file's ending, else gpx). GPX, TCX and FIT import back with 'meridian runs import'; GeoJSON is for maps and cannot be imported.") var format: String?
-    @Option(name: .long, help: "TCX and FIT laps: device (the device's laps of an imported run, else km), km (one per kilometre) or single.") var laps = "device"
-    @Option(name: [.short, .long], help: "Write to this file, ending in .gpx, .tcx, .geojson or .fit (default: standard output).") var output: String?
+    @Option(
+        name: .long,
+        help:
+            "gpx, tcx, geojson or fit (default: from the --output file's ending, else gpx). GPX, TCX and FIT import back with 'meridian runs import'; GeoJSON is for maps and cannot be imported."
+    ) var format: String?
+    @Option(
+        name: .long,
+        help:
+            "TCX and FIT laps: device (the device's laps of an imported run, else km), km (one per kilometre) or single."
+    ) var laps = "device"
+    @Option(
+        name: [.short, .long],
+        help: "Write to this file, ending in .gpx, .tcx, .geojson or .fit (default: standard output).") var output:
+        String?
 
     func run() async throws {
         try await reportingFailures {
@@ -252,17 +313,21 @@ struct RunsExportCommand: AsyncParsableCommand {
             }
             let (history, _) = try store.open()
             let (run, points) = try await history.track(id: id)
-            try write(format.file(run: run, points: points, laps: laps, deviceLaps: try await history.laps(id: id)), to: output)
+            try write(
+                format.file(run: run, points: points, laps: laps, deviceLaps: try await history.laps(id: id)),
+                to: output)
         }
     }
 }
 
 /// `meridian runs render ID -o FILE.svg`.
 struct RunsRenderCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "render", abstract: "Draw a run's route and profile as SVG.")
+    static let configuration = CommandConfiguration(
+        commandName: "render", abstract: "Draw a run's route and profile as SVG.")
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "Run id.") var id: String
-    @Option(name: [.short, .long], help: "SVG file to write, ending in .svg (default: standard output).") var output: String?
+    @Option(name: [.short, .long], help: "SVG file to write, ending in .svg (default: standard output).") var output:
+        String?
     @Option(name: .long, help: "Picture width in pixels (320...4000).") var width = RouteRenderer.defaultWidth
 
     /// The only format `render` writes.

@@ -9,7 +9,8 @@ import MeridianCore
 struct RunsImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import activity files (FIT, TCX, GPX, NMEA, gpsd JSON, each optionally .gz) and folders of them as runs.",
+        abstract:
+            "Import activity files (FIT, TCX, GPX, NMEA, gpsd JSON, each optionally .gz) and folders of them as runs.",
         discussion: """
             Every activity in a file becomes a run (a FIT file with several sessions gives several). The format is \
             detected from the bytes. A run with the same start time (±2 s), activity and distance (±1 %) as a stored \
@@ -26,7 +27,11 @@ struct RunsImportCommand: AsyncParsableCommand {
     var name: String?
     @Flag(name: .long, help: "Import runs that match a stored run too.")
     var allowDuplicates = false
-    @Flag(name: .long, help: "Import what a damaged FIT file (cut short, CRC mismatch, garbage at the end) holds up to its last complete message; the run is marked salvaged.")
+    @Flag(
+        name: .long,
+        help:
+            "Import what a damaged FIT file (cut short, CRC mismatch, garbage at the end) holds up to its last complete message; the run is marked salvaged."
+    )
     var salvage = false
     @OptionGroup var location: StoreLocationOptions
     @Flag(name: .long, help: "Print {\"imported\": [run…], \"duplicates\": […], \"failed\": […]} as JSON.")
@@ -36,7 +41,9 @@ struct RunsImportCommand: AsyncParsableCommand {
         try await reportingFailures {
             let chosenActivity = try activity.map { text throws(CommandFailure) in
                 guard let activity = Activity(rawValue: text) else {
-                    throw CommandFailure("--activity '\(text)' is not known; use one of \(Activity.allCases.map(\.rawValue).joined(separator: ", "))", code: 2)
+                    throw CommandFailure(
+                        "--activity '\(text)' is not known; use one of \(Activity.allCases.map(\.rawValue).joined(separator: ", "))",
+                        code: 2)
                 }
                 return activity
             }
@@ -46,19 +53,27 @@ struct RunsImportCommand: AsyncParsableCommand {
             let settings = try location.loadConfig()
             let units = settings?.units ?? .metric
             let options = try Self.trackerOptions(settings)
-            let importer = RunImporter(runStore: try RunStore(store: location.openStore(settings), matcher: options.matcher),
-                                       settings: options.settings(units: units))
-            let request = RunImporter.Request(name: name, activity: chosenActivity, allowDuplicates: allowDuplicates, salvage: salvage)
+            let importer = RunImporter(
+                runStore: try RunStore(store: location.openStore(settings), matcher: options.matcher),
+                settings: options.settings(units: units))
+            let request = RunImporter.Request(
+                name: name, activity: chosenActivity, allowDuplicates: allowDuplicates, salvage: salvage)
             let progress = ProgressBar(label: "importing", large: files.count > 1)
             for (index, file) in files.enumerated() {
-                progress?.update(fraction: Double(index) / Double(files.count),
-                                 detail: "\(index) of \(Counted.string(files.count, "file")), \(Counted.string(report.imported.count, "run"))")
+                progress?.update(
+                    fraction: Double(index) / Double(files.count),
+                    detail:
+                        "\(index) of \(Counted.string(files.count, "file")), \(Counted.string(report.imported.count, "run"))"
+                )
                 do {
-                    report.add(try importer.importFile(contentsOf: URL(fileURLWithPath: file), request: request), file: file)
+                    report.add(
+                        try importer.importFile(contentsOf: URL(fileURLWithPath: file), request: request), file: file)
                 } catch let error as ActivityFileError {
                     let salvageable = error.readable != nil
-                    report.failed.append(.init(file: file, error: error.description + (salvageable ? " (import it with --salvage)" : ""),
-                                               salvageable: salvageable))
+                    report.failed.append(
+                        .init(
+                            file: file, error: error.description + (salvageable ? " (import it with --salvage)" : ""),
+                            salvageable: salvageable))
                 } catch {
                     report.failed.append(.init(file: file, error: "\(file): \(error.localizedDescription)"))
                 }
@@ -67,7 +82,9 @@ struct RunsImportCommand: AsyncParsableCommand {
             if json {
                 print(try MeridianJSON.string(report))
             } else {
-                report.print(style: RunTextStyle(units: units, timeZone: settings?.timeZone ?? .current), detailed: files.count == 1)
+                report.print(
+                    style: RunTextStyle(units: units, timeZone: settings?.timeZone ?? .current),
+                    detailed: files.count == 1)
             }
             if !report.failed.isEmpty { throw ExitCode(1) }
         }
@@ -75,7 +92,9 @@ struct RunsImportCommand: AsyncParsableCommand {
 
     /// The run-tracker entry's options from the configuration, or the defaults.
     static func trackerOptions(_ settings: MeridianConfig?) throws -> RunTrackerOptions {
-        guard let spec = settings?.consumers.first(where: { $0.type == "run-tracker" }) else { return RunTrackerOptions() }
+        guard let spec = settings?.consumers.first(where: { $0.type == "run-tracker" }) else {
+            return RunTrackerOptions()
+        }
         do {
             return try RunTrackerOptions.decode(spec.options)
         } catch {

@@ -5,7 +5,8 @@ import MeridianCore
 
 /// `meridian runs start`.
 struct RunsStartCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "start", abstract: "Start tracking a run on the running service.")
+    static let configuration = CommandConfiguration(
+        commandName: "start", abstract: "Start tracking a run on the running service.")
 
     @OptionGroup var server: ServerOptions
     @Option(name: .long, help: "Run name (default: the activity and the start time).")
@@ -31,10 +32,16 @@ struct RunTargetOptions: ParsableArguments {
 
     /// Sends `POST /v1/runs/{id}/{action}` for the given run, or the active one; returns the run's id and the answer.
     /// `explaining` maps the service's error codes to messages for that id (see `ServiceClient.send`).
-    func post(_ action: String, explaining: (String) -> [String: String] = { _ in [:] }) async throws -> (id: String, answer: Data) {
+    func post(_ action: String, explaining: (String) -> [String: String] = { _ in [:] }) async throws -> (
+        id: String, answer: Data
+    ) {
         let client = try server.client()
         let id = try await client.runID(id, for: action)
-        return (id, try await client.send("POST", "/v1/runs/\(PercentEncoding.pathSegment(id))/\(action)", explaining: explaining(id)))
+        return (
+            id,
+            try await client.send(
+                "POST", "/v1/runs/\(PercentEncoding.pathSegment(id))/\(action)", explaining: explaining(id))
+        )
     }
 }
 
@@ -52,15 +59,19 @@ struct RunsPauseCommand: AsyncParsableCommand {
 
 /// `meridian runs resume`.
 struct RunsResumeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume the paused run (or the run just stopped too short to save, by id).")
+    static let configuration = CommandConfiguration(
+        commandName: "resume", abstract: "Resume the paused run (or the run just stopped too short to save, by id).")
     @OptionGroup var target: RunTargetOptions
 
     func run() async throws {
         try await reportingFailures {
             let answer = try await target.post("resume") { id in
-                ["run_not_resumable": "run \(id) is an older draft: only the run just stopped can be resumed, within "
-                    + "\(Int(LiveRunController.draftResumeWindow / 60)) minutes. Discard it with `meridian runs discard --id \(id)`, "
-                    + "or start a new run with `meridian runs start`"]
+                [
+                    "run_not_resumable":
+                        "run \(id) is an older draft: only the run just stopped can be resumed, within "
+                        + "\(Int(LiveRunController.draftResumeWindow / 60)) minutes. Discard it with `meridian runs discard --id \(id)`, "
+                        + "or start a new run with `meridian runs start`"
+                ]
             }.answer
             try LiveRunText.printStatus(answer, json: target.server.json)
         }
@@ -72,14 +83,18 @@ struct RunsDiscardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "discard",
         abstract: "Discard a draft (a stopped run too short to save) on the running service.",
-        discussion: "List drafts with `meridian runs list --drafts`; saved runs are deleted with `meridian runs delete ID`."
+        discussion:
+            "List drafts with `meridian runs list --drafts`; saved runs are deleted with `meridian runs delete ID`."
     )
     @OptionGroup var target: RunTargetOptions
 
     func run() async throws {
         try await reportingFailures {
             let id = try await target.post("discard") { id in
-                ["run_not_draft": "run \(id) is not a draft; only a stopped run too short to save can be discarded (delete a saved run with `meridian runs delete \(id)`)"]
+                [
+                    "run_not_draft":
+                        "run \(id) is not a draft; only a stopped run too short to save can be discarded (delete a saved run with `meridian runs delete \(id)`)"
+                ]
             }.id
             print(target.server.json ? try MeridianJSON.string(["discarded": id]) : "discarded draft \(id)")
         }
@@ -101,7 +116,9 @@ struct RunsStopCommand: AsyncParsableCommand {
             print(RunText.summary(result.run, style: style).joined(separator: "\n"))
             print(result.message)
             if !result.saved {
-                print("continue it: meridian runs resume --id \(result.run.id); discard it: meridian runs discard --id \(result.run.id)")
+                print(
+                    "continue it: meridian runs resume --id \(result.run.id); discard it: meridian runs discard --id \(result.run.id)"
+                )
             }
         }
     }
@@ -115,13 +132,15 @@ struct RunsStopCommand: AsyncParsableCommand {
 
 /// `meridian runs status`.
 struct RunsStatusCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the active run's live metrics.")
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show the active run's live metrics.")
     @OptionGroup var server: ServerOptions
 
     func run() async throws {
         try await reportingFailures {
-            try LiveRunText.printStatus(try await server.client().send("GET", "/v1/runs/active", explaining: ServiceClient.noActiveRun),
-                                        json: server.json)
+            try LiveRunText.printStatus(
+                try await server.client().send("GET", "/v1/runs/active", explaining: ServiceClient.noActiveRun),
+                json: server.json)
         }
     }
 }
@@ -133,15 +152,18 @@ extension ServiceClient {
         var explanation = Self.noActiveRun
         switch action {
         case "resume":
-            explanation["no_active_run"] = "no run is being tracked or paused; continue the run just stopped too short to save, "
+            explanation["no_active_run"] =
+                "no run is being tracked or paused; continue the run just stopped too short to save, "
                 + "within \(Int(LiveRunController.draftResumeWindow / 60)) minutes, with `meridian runs resume --id ID` "
                 + "(`meridian runs list --drafts` lists drafts), or start a run with `meridian runs start`"
         case "discard":
-            explanation["no_active_run"] = "give the draft to discard with --id ID (list drafts with `meridian runs list --drafts`)"
+            explanation["no_active_run"] =
+                "give the draft to discard with --id ID (list drafts with `meridian runs list --drafts`)"
         default:
             break
         }
-        let status = try Self.decode(LiveRunText.StatusReply.self, try await send("GET", "/v1/runs/active", explaining: explanation))
+        let status = try Self.decode(
+            LiveRunText.StatusReply.self, try await send("GET", "/v1/runs/active", explaining: explanation))
         return status.run.id
     }
 
@@ -164,7 +186,9 @@ enum LiveRunText {
         print("distance \(text.distance)  timer \(text.timer)  moving \(text.moving)  elapsed \(text.elapsed)")
         print("pace \(text.pace)  avg \(text.averagePace)  speed \(text.speed)  max \(text.maxSpeed)")
         print("ascent \(text.ascent)  descent \(text.descent)  split \(text.split)")
-        print("signal \(status.signalQuality ?? "none")  pattern \(status.movementPattern)  battery \(status.power.state)")
+        print(
+            "signal \(status.signalQuality ?? "none")  pattern \(status.movementPattern)  battery \(status.power.state)"
+        )
     }
 
     struct StatusReply: Decodable {

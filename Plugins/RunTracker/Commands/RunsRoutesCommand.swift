@@ -24,10 +24,14 @@ struct RunsRoutesCommand: AsyncParsableCommand {
             let (opened, settings) = try store.openProgress()
             guard minRuns >= 1 else { throw CommandFailure("--min-runs must be at least 1, got \(minRuns)", code: 2) }
             let chosen = try await usageErrors {
-                try activity.map { text throws(RunHistoryError) in try RunFilter.parseActivity(text, field: "--activity") }
+                try activity.map { text throws(RunHistoryError) in
+                    try RunFilter.parseActivity(text, field: "--activity")
+                }
             }
             if rebuild {
-                let count = try await opened.database.write { db in try RouteBook.rebuild(matcher: settings.matcher, in: db) }
+                let count = try await opened.database.write { db in
+                    try RouteBook.rebuild(matcher: settings.matcher, in: db)
+                }
                 if !store.json { print("regrouped every run into \(count) route(s)") }
             }
             if let id {
@@ -38,8 +42,10 @@ struct RunsRoutesCommand: AsyncParsableCommand {
                 if store.json { return try store.printJSON(route) }
                 print(Self.line(route, settings: settings))
                 for run in route.runs {
-                    print("  \(RunText.pad("#\(run.rank)", 5)) \(RunText.pad(TimeFormat.duration(seconds: run.elapsedTime), 8))  "
-                          + "\(LocalTime.day(run.startedAt, in: settings.timeZone))  \(RunText.pad(run.name, 28))  \(run.runID)")
+                    print(
+                        "  \(RunText.pad("#\(run.rank)", 5)) \(RunText.pad(TimeFormat.duration(seconds: run.elapsedTime), 8))  "
+                            + "\(LocalTime.day(run.startedAt, in: settings.timeZone))  \(RunText.pad(run.name, 28))  \(run.runID)"
+                    )
                 }
                 return
             }

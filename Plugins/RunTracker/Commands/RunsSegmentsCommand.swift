@@ -8,8 +8,10 @@ struct RunsSegmentsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "segments",
         abstract: "Named stretches of path to race yourself on, and every run's efforts on them.",
-        subcommands: [SegmentsAddCommand.self, SegmentsListCommand.self, SegmentsShowCommand.self,
-                      SegmentsDeleteCommand.self, SegmentsEffortsCommand.self])
+        subcommands: [
+            SegmentsAddCommand.self, SegmentsListCommand.self, SegmentsShowCommand.self,
+            SegmentsDeleteCommand.self, SegmentsEffortsCommand.self
+        ])
 }
 
 /// `meridian runs segments add NAME --run ID (--from-km X --to-km Y | --from LAT,LON --to LAT,LON)`.
@@ -35,8 +37,9 @@ struct SegmentsAddCommand: AsyncParsableCommand {
         try await reportingFailures {
             let (opened, settings) = try store.openProgress()
             let segment = try await usageErrors {
-                let bounds = try SegmentRequest.bounds(fromKm: fromKm, toKm: toKm, from: from, to: to,
-                                                       names: ("--from-km", "--to-km", "--from", "--to"))
+                let bounds = try SegmentRequest.bounds(
+                    fromKm: fromKm, toKm: toKm, from: from, to: to,
+                    names: ("--from-km", "--to-km", "--from", "--to"))
                 let request = SegmentRequest(name: name, runID: run, bounds: bounds)
                 return try await opened.database.write { db in try SegmentBook.add(request, in: db) }
             }
@@ -56,14 +59,20 @@ struct SegmentsListCommand: AsyncParsableCommand {
             let (opened, settings) = try store.openProgress()
             let segments = try await opened.database.read { db in try SegmentBook.list(in: db) }
             if store.json { return try store.printJSON(SegmentList(segments: segments)) }
-            if segments.isEmpty { print("No segments; add one with `meridian runs segments add NAME --run ID --from-km X --to-km Y`.") }
+            if segments.isEmpty {
+                print("No segments; add one with `meridian runs segments add NAME --run ID --from-km X --to-km Y`.")
+            }
             for segment in segments { print(Self.line(segment, settings: settings)) }
         }
     }
 
     static func line(_ segment: Segment, settings: ProgressSettings) -> String {
-        let best = segment.best.map { "best \(TimeFormat.duration(seconds: $0.elapsedTime)) (\(LocalTime.day($0.startedAt, in: settings.timeZone)))" } ?? "no efforts"
-        return "segment \(RunText.pad(String(segment.id), 4)) \(RunText.pad(segment.name, 28)) \(RunText.pad(segment.activity.rawValue, 5)) "
+        let best =
+            segment.best.map {
+                "best \(TimeFormat.duration(seconds: $0.elapsedTime)) (\(LocalTime.day($0.startedAt, in: settings.timeZone)))"
+            } ?? "no efforts"
+        return
+            "segment \(RunText.pad(String(segment.id), 4)) \(RunText.pad(segment.name, 28)) \(RunText.pad(segment.activity.rawValue, 5)) "
             + "\(RunText.pad(DistanceFormat.string(metres: segment.distance, units: settings.units), 8)) \(segment.effortCount) efforts  \(best)"
     }
 }
@@ -77,7 +86,9 @@ struct SegmentsShowCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let (opened, settings) = try store.openProgress()
-            let found = try await usageErrors { try await opened.database.read { [segment] db in try SegmentBook.segment(segment, in: db) } }
+            let found = try await usageErrors {
+                try await opened.database.read { [segment] db in try SegmentBook.segment(segment, in: db) }
+            }
             if store.json { return try store.printJSON(found) }
             print(SegmentsListCommand.line(found, settings: settings))
             if let start = found.start, let finish = found.finish {
@@ -89,14 +100,17 @@ struct SegmentsShowCommand: AsyncParsableCommand {
 
 /// `meridian runs segments delete SEGMENT`.
 struct SegmentsDeleteCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a segment and its efforts.")
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete a segment and its efforts.")
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "Segment id or name.") var segment: String
 
     func run() async throws {
         try await reportingFailures {
             let (opened, _) = try store.openProgress()
-            let deleted = try await usageErrors { try await opened.database.write { [segment] db in try SegmentBook.delete(segment, in: db) } }
+            let deleted = try await usageErrors {
+                try await opened.database.write { [segment] db in try SegmentBook.delete(segment, in: db) }
+            }
             if store.json { return try store.printJSON(deleted) }
             print("deleted segment \(deleted.id) '\(deleted.name)' and its \(deleted.effortCount) efforts")
         }
@@ -105,20 +119,25 @@ struct SegmentsDeleteCommand: AsyncParsableCommand {
 
 /// `meridian runs segments efforts SEGMENT`.
 struct SegmentsEffortsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "efforts", abstract: "Every effort on a segment, fastest first.")
+    static let configuration = CommandConfiguration(
+        commandName: "efforts", abstract: "Every effort on a segment, fastest first.")
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "Segment id or name.") var segment: String
 
     func run() async throws {
         try await reportingFailures {
             let (opened, settings) = try store.openProgress()
-            let report = try await usageErrors { try await opened.database.read { [segment] db in try SegmentBook.efforts(segment, in: db) } }
+            let report = try await usageErrors {
+                try await opened.database.read { [segment] db in try SegmentBook.efforts(segment, in: db) }
+            }
             if store.json { return try store.printJSON(report) }
             print(SegmentsListCommand.line(report.segment, settings: settings))
             for effort in report.efforts {
-                print("  \(RunText.pad("#\(effort.rank)", 5)) \(RunText.pad(TimeFormat.duration(seconds: effort.elapsedTime), 8)) "
-                      + "\(RunText.pad(PaceOrSpeed.text(secondsPerKilometre: effort.pace, activity: report.segment.activity, units: settings.units), 10)) "
-                      + "\(LocalTime.minute(effort.startedAt, in: settings.timeZone))  \(RunText.pad(effort.runName, 28))  \(effort.runID)")
+                print(
+                    "  \(RunText.pad("#\(effort.rank)", 5)) \(RunText.pad(TimeFormat.duration(seconds: effort.elapsedTime), 8)) "
+                        + "\(RunText.pad(PaceOrSpeed.text(secondsPerKilometre: effort.pace, activity: report.segment.activity, units: settings.units), 10)) "
+                        + "\(LocalTime.minute(effort.startedAt, in: settings.timeZone))  \(RunText.pad(effort.runName, 28))  \(effort.runID)"
+                )
             }
         }
     }

@@ -17,22 +17,34 @@ struct RunsStatsCommand: AsyncParsableCommand {
             several activities get one table each.
             """)
     @OptionGroup var store: RunsStoreOptions
-    @Option(name: .long, help: "week, month or year (default: the shortest giving at most \(StatsPeriod.automaticLimit) lines).") var by: String?
+    @Option(
+        name: .long,
+        help: "week, month or year (default: the shortest giving at most \(StatsPeriod.automaticLimit) lines).") var by:
+        String?
     @Option(name: .long, help: "Only runs of this activity: run, walk, hike, ride or other.") var activity: String?
-    @Option(name: .long, help: "From this date (2024-05-01, local, or an ISO 8601 time); default: the first run.") var from: String?
+    @Option(name: .long, help: "From this date (2024-05-01, local, or an ISO 8601 time); default: the first run.")
+    var from: String?
     @Option(name: .long, help: "To this date (a bare date includes the whole day); default: now.") var to: String?
 
     func run() async throws {
         try await reportingFailures {
             let (opened, settings) = try store.openProgress()
             let (period, filter) = try await usageErrors {
-                (try by.map { text throws(ProgressError) in try StatsPeriod.parse(text, field: "--by") },
-                 RunFilter(
-                    from: try from.map { text throws(RunHistoryError) in
-                        try RunListQuery.parseBound(text, field: "--from", isUpperBound: false, timeZone: settings.timeZone) },
-                    to: try to.map { text throws(RunHistoryError) in
-                        try RunListQuery.parseBound(text, field: "--to", isUpperBound: true, timeZone: settings.timeZone) },
-                    activity: try activity.map { text throws(RunHistoryError) in try RunFilter.parseActivity(text, field: "--activity") }))
+                (
+                    try by.map { text throws(ProgressError) in try StatsPeriod.parse(text, field: "--by") },
+                    RunFilter(
+                        from: try from.map { text throws(RunHistoryError) in
+                            try RunListQuery.parseBound(
+                                text, field: "--from", isUpperBound: false, timeZone: settings.timeZone)
+                        },
+                        to: try to.map { text throws(RunHistoryError) in
+                            try RunListQuery.parseBound(
+                                text, field: "--to", isUpperBound: true, timeZone: settings.timeZone)
+                        },
+                        activity: try activity.map { text throws(RunHistoryError) in
+                            try RunFilter.parseActivity(text, field: "--activity")
+                        })
+                )
             }
             func report(_ period: StatsPeriod?, _ filter: RunFilter) async throws -> RunStatsReport {
                 try await usageErrors {
@@ -55,8 +67,10 @@ struct RunsStatsCommand: AsyncParsableCommand {
                 print(text(try await report(all.by, one), units: settings.units, timeZone: settings.timeZone))
             }
             let totals = all.totals
-            print("all activities: \(Counted.string(totals.runs, "run")), \(DistanceFormat.string(metres: totals.distance, units: settings.units)), "
-                  + "moving \(TimeFormat.duration(seconds: totals.movingTime)), ascent \(ElevationText.string(metres: totals.ascent, units: settings.units))")
+            print(
+                "all activities: \(Counted.string(totals.runs, "run")), \(DistanceFormat.string(metres: totals.distance, units: settings.units)), "
+                    + "moving \(TimeFormat.duration(seconds: totals.movingTime)), ascent \(ElevationText.string(metres: totals.ascent, units: settings.units))"
+            )
         }
     }
 
@@ -64,7 +78,9 @@ struct RunsStatsCommand: AsyncParsableCommand {
     func text(_ report: RunStatsReport, units: UnitSystem, timeZone: TimeZone) -> String {
         let activity = report.activities.count == 1 ? report.activities[0] : .run
         let label = PaceOrSpeed.label(activity)
-        var lines = ["\(RunText.pad("\(report.by.rawValue) (\(report.timeZone))", 24))  runs  \(RunText.pad("distance", 9))  \(RunText.pad("moving", 8))  \(RunText.pad(label, 10))  ascent"]
+        var lines = [
+            "\(RunText.pad("\(report.by.rawValue) (\(report.timeZone))", 24))  runs  \(RunText.pad("distance", 9))  \(RunText.pad("moving", 8))  \(RunText.pad(label, 10))  ascent"
+        ]
         func row(_ label: String, _ totals: StatsTotals) -> String {
             let runs = String(totals.runs)
             let start = "\(RunText.pad(label, 24))  \(String(repeating: " ", count: max(0, 4 - runs.count)))\(runs)"
@@ -76,20 +92,24 @@ struct RunsStatsCommand: AsyncParsableCommand {
                 + ElevationText.string(metres: totals.ascent, units: units)
         }
         for period in report.periods {
-            let label = report.by == .week ? "\(period.label) (\(LocalTime.day(period.start, in: timeZone)))" : period.label
+            let label =
+                report.by == .week ? "\(period.label) (\(LocalTime.day(period.start, in: timeZone)))" : period.label
             lines.append(row(label, period.totals))
         }
         lines.append(row("total", report.totals))
         let unit = report.by.rawValue
         if let slope = report.trend.distanceSlope {
             var trend = "trend: distance \(ProgressText.signedDistance(slope, units: units)) per \(unit)"
-            if let pace = report.trend.paceSlope, activity == .ride, let first = report.trend.pace.first, let last = report.trend.pace.last {
+            if let pace = report.trend.paceSlope, activity == .ride, let first = report.trend.pace.first,
+                let last = report.trend.pace.last
+            {
                 let from = PaceOrSpeed.text(secondsPerKilometre: first, activity: .ride, units: units)
                 let to = PaceOrSpeed.text(secondsPerKilometre: last, activity: .ride, units: units)
                 trend += ", speed \(from) → \(to) (\(pace <= 0 ? "getting faster" : "getting slower"))"
             } else if let pace = report.trend.paceSlope {
                 let perUnit = units == .metric ? pace : pace * UnitSystem.metresPerMile / 1000
-                trend += ", pace \(perUnit > 0 ? "+" : "")\(NumberText.fixed(perUnit, decimals: 1)) s\(units == .metric ? "/km" : "/mi") per \(unit) (\(pace <= 0 ? "getting faster" : "getting slower"))"
+                trend +=
+                    ", pace \(perUnit > 0 ? "+" : "")\(NumberText.fixed(perUnit, decimals: 1)) s\(units == .metric ? "/km" : "/mi") per \(unit) (\(pace <= 0 ? "getting faster" : "getting slower"))"
             }
             lines.append(trend)
         } else {

@@ -32,8 +32,9 @@ enum FlatDistance {
     /// The point `fraction` of the way from `a` to `b`, linearly in latitude and longitude (for points a few
     /// kilometres apart at most, within centimetres of the geodesic).
     static func point(between a: Coordinate, and b: Coordinate, fraction: Double) -> Coordinate? {
-        Coordinate.clamped(latitude: a.latitude + fraction * (b.latitude - a.latitude),
-                           longitude: a.longitude + fraction * longitudeDelta(a, b))
+        Coordinate.clamped(
+            latitude: a.latitude + fraction * (b.latitude - a.latitude),
+            longitude: a.longitude + fraction * longitudeDelta(a, b))
     }
 
     /// Whether the estimate can be trusted to decide against a limit: both points below 85° of latitude.

@@ -35,13 +35,17 @@ struct PathFollower {
     /// Follows every sample of `samples` from index `first` (located within `distances` of the path) for as long as
     /// `keepGoing` accepts each position and the sample's time; returns the progress and the index of the first sample
     /// not taken.
-    mutating func follow(_ samples: TrackSamples, from first: Int, within distances: ClosedRange<Double>,
-                         keepGoing: (PathPosition, Double) -> Bool) -> (PathProgress, Int) {
+    mutating func follow(
+        _ samples: TrackSamples, from first: Int, within distances: ClosedRange<Double>,
+        keepGoing: (PathPosition, Double) -> Bool
+    ) -> (PathProgress, Int) {
         var progress = PathProgress()
         var index = first
         while index < samples.count {
             let coordinate = samples.coordinates[index]
-            let located = index == first ? start(at: coordinate, within: distances)
+            let located =
+                index == first
+                ? start(at: coordinate, within: distances)
                 : next(coordinate, travelled: FlatDistance.metres(samples.coordinates[index - 1], coordinate))
             guard let located, keepGoing(located, samples.times[index]) else { break }
             progress.append(time: samples.times[index], along: located.along, segment: samples.segments[index])
@@ -93,7 +97,8 @@ struct PathProgress: Sendable {
     /// The least-squares line of time over distance through the samples, evaluated at `mark`; `nil` for fewer than
     /// three samples, samples spread less than a metre, or a line that does not go forward.
     private static func fit(times: ArraySlice<Double>, along: ArraySlice<Double>, at mark: Double) -> Double? {
-        guard times.count >= 3, let line = LeastSquaresLine(x: along, y: times), line.varianceX >= 1, line.slope > 0 else {
+        guard times.count >= 3, let line = LeastSquaresLine(x: along, y: times), line.varianceX >= 1, line.slope > 0
+        else {
             return nil
         }
         return line.value(at: mark)

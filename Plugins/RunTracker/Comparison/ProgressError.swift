@@ -14,7 +14,8 @@ package enum ProgressError: Error, CustomStringConvertible, Equatable {
         case .routeNotFound(let id):
             return "no route with id '\(id)'; list routes with `meridian runs routes` or GET /v1/routes"
         case .segmentNotFound(let id):
-            return "no segment with id or name '\(id)'; list segments with `meridian runs segments list` or GET /v1/segments"
+            return
+                "no segment with id or name '\(id)'; list segments with `meridian runs segments list` or GET /v1/segments"
         case .segmentExists(let name):
             return "a segment named '\(name)' exists already; choose another name or delete it first"
         case .invalid(let field, let message):

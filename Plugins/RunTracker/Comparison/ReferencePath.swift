@@ -49,7 +49,8 @@ public struct ReferencePath: Sendable {
         guard distance < length else { return vertices.last }
         let edge = self.edge(containing: distance)
         let offset = distance - cumulative[edge]
-        return (try? Geodesic.wgs84.direct(from: vertices[edge], bearing: azimuths[edge], distance: offset))?.destination
+        return (try? Geodesic.wgs84.direct(from: vertices[edge], bearing: azimuths[edge], distance: offset))?
+            .destination
     }
 
     /// The index of the edge whose span holds `distance` (the first or last edge beyond the ends).
@@ -74,7 +75,8 @@ public struct ReferencePath: Sendable {
         if edge < edgeCount - 1 { fraction = min(1, fraction) }
         let dx = p.x - fraction * e.x, dy = p.y - fraction * e.y
         let edgeLength = cumulative[edge + 1] - cumulative[edge]
-        return PathPosition(along: cumulative[edge] + fraction * edgeLength, offset: (dx * dx + dy * dy).squareRoot(), edge: edge)
+        return PathPosition(
+            along: cumulative[edge] + fraction * edgeLength, offset: (dx * dx + dy * dy).squareRoot(), edge: edge)
     }
 
     /// The nearest projection of `point` on the edges that overlap `distances` (along the path, metres).

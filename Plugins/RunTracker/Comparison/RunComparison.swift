@@ -28,23 +28,30 @@ package struct RunComparison: Sendable, Encodable {
     }
 
     /// Compares runs `a` and `b` (saved or drafts, not deleted), splits every `unitDistance` metres named `unit`.
-    package static func make(_ a: String, _ b: String, unit: String, unitDistance: Double, in db: Database) throws -> RunComparison {
+    package static func make(_ a: String, _ b: String, unit: String, unitDistance: Double, in db: Database) throws
+        -> RunComparison
+    {
         let first = try RunHistory.liveRun(db, id: a), second = try RunHistory.liveRun(db, id: b)
         let routeA = try RouteBook.routeID(of: a, in: db), routeB = try RouteBook.routeID(of: b, in: db)
-        var comparison = RunComparison(a: first, b: second, differences: RunDifferences(first, second), unit: unit,
-                                       splitsBy: "distance", splits: [], sameRoute: routeA != nil && routeA == routeB,
-                                       routeID: nil, gap: nil)
-        if comparison.sameRoute, let shared = SharedRoute(
-            TrackSamples(points: try RunPoints.load(db, runID: a), start: first.startedAt),
-            TrackSamples(points: try RunPoints.load(db, runID: b), start: second.startedAt)) {
+        var comparison = RunComparison(
+            a: first, b: second, differences: RunDifferences(first, second), unit: unit,
+            splitsBy: "distance", splits: [], sameRoute: routeA != nil && routeA == routeB,
+            routeID: nil, gap: nil)
+        if comparison.sameRoute,
+            let shared = SharedRoute(
+                TrackSamples(points: try RunPoints.load(db, runID: a), start: first.startedAt),
+                TrackSamples(points: try RunPoints.load(db, runID: b), start: second.startedAt))
+        {
             comparison.routeID = routeA
             comparison.gap = shared.gap
             comparison.splitsBy = "route"
             comparison.splits = shared.splits(every: unitDistance)
         } else {
             comparison.splits = SplitComparison.pair(
-                try ProgressStore.load(runID: a, start: first.startedAt, in: db).splits(every: unitDistance, unit: unit),
-                try ProgressStore.load(runID: b, start: second.startedAt, in: db).splits(every: unitDistance, unit: unit))
+                try ProgressStore.load(runID: a, start: first.startedAt, in: db).splits(
+                    every: unitDistance, unit: unit),
+                try ProgressStore.load(runID: b, start: second.startedAt, in: db).splits(
+                    every: unitDistance, unit: unit))
         }
         return comparison
     }
@@ -108,8 +115,9 @@ package struct SplitComparison: Sendable, Equatable, Codable {
         return (0..<max(fullA.count, fullB.count)).map { index in
             let timeA = index < fullA.count ? fullA[index].timerTime : nil
             let timeB = index < fullB.count ? fullB[index].timerTime : nil
-            return SplitComparison(index: index + 1, distance: Double(index + 1) * a.unitDistance, a: timeA, b: timeB,
-                                   delta: timeA.flatMap { first in timeB.map { $0 - first } })
+            return SplitComparison(
+                index: index + 1, distance: Double(index + 1) * a.unitDistance, a: timeA, b: timeB,
+                delta: timeA.flatMap { first in timeB.map { $0 - first } })
         }
     }
 }

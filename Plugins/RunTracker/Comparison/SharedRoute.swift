@@ -37,8 +37,9 @@ struct SharedRoute {
             let (start, end) = (pair.0.times, pair.1.times)
             let a = start.flatMap { start in end.map { $0.a - start.a } }
             let b = start.flatMap { start in end.map { $0.b - start.b } }
-            return SplitComparison(index: index + 1, distance: pair.1.distance, a: a, b: b,
-                                   delta: a.flatMap { a in b.map { $0 - a } })
+            return SplitComparison(
+                index: index + 1, distance: pair.1.distance, a: a, b: b,
+                delta: a.flatMap { a in b.map { $0 - a } })
         }
     }
 

@@ -21,7 +21,9 @@ package enum ExportFormat: String, Sendable, CaseIterable, ConfigEnum {
 
     /// The run in this format; TCX and FIT with `laps` (the device's `deviceLaps` when it has them, else one per
     /// kilometre, unless told).
-    package func file(run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps = .device, deviceLaps: [DeviceLap] = []) -> Data {
+    package func file(
+        run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps = .device, deviceLaps: [DeviceLap] = []
+    ) -> Data {
         switch self {
         case .gpx: return Data(GPXExport.document(run: run, points: points).utf8)
         case .tcx: return Data(TCXExport.document(run: run, points: points, laps: laps, deviceLaps: deviceLaps).utf8)

@@ -7,37 +7,49 @@ import MeridianCore
 /// file keeps the run's time and heart rate and adds no distance), a timer stop and start between segments, its laps
 /// (the device's, one per kilometre or a single one, as in TCX), and its own totals in the session.
 package enum FITExport {
-    package static func file(run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps, deviceLaps: [DeviceLap] = []) -> [UInt8] {
+    package static func file(run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps, deviceLaps: [DeviceLap] = [])
+        -> [UInt8]
+    {
         FITEncoder.encode(activity(run: run, points: points, laps: laps, deviceLaps: deviceLaps))
     }
 
     /// The run as the activity a device would have recorded.
-    static func activity(run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps, deviceLaps: [DeviceLap] = []) -> RecordedActivity {
-        let records = points.filter { $0.rejection != .paused && $0.rejection != .outOfOrder && ($0.distance != nil || !$0.isAccepted) }
+    static func activity(run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps, deviceLaps: [DeviceLap] = [])
+        -> RecordedActivity
+    {
+        let records = points.filter {
+            $0.rejection != .paused && $0.rejection != .outOfOrder && ($0.distance != nil || !$0.isAccepted)
+        }
         var fileLaps = deviceLaps
         if laps != .device || deviceLaps.isEmpty {
-            let lapPlan = TCXExport.lapPlan(run: run, progress: RunProgress(points: points, start: run.startedAt), laps: laps)
+            let lapPlan = TCXExport.lapPlan(
+                run: run, progress: RunProgress(points: points, start: run.startedAt), laps: laps)
             fileLaps = lapPlan.enumerated().map { index, lap in
-                DeviceLap(start: run.startedAt.addingTimeInterval(lap.startOffset), timerTime: lap.time, distance: lap.distance,
-                          trigger: index + 1 == lapPlan.count ? .sessionEnd : lap.trigger)
+                DeviceLap(
+                    start: run.startedAt.addingTimeInterval(lap.startOffset), timerTime: lap.time,
+                    distance: lap.distance,
+                    trigger: index + 1 == lapPlan.count ? .sessionEnd : lap.trigger)
             }
         }
         return RecordedActivity(
             format: .fit, sport: Sport(rawValue: run.activity.rawValue), name: run.name, startTime: run.startedAt,
-            totals: DeviceTotals(distance: run.distance, timerTime: run.timerTime, elapsedTime: run.elapsedTime,
-                                 averageHeartRate: run.averageHeartRate, maxHeartRate: run.maxHeartRate,
-                                 averageCadence: run.averageCadence, averagePower: run.averagePower,
-                                 ascent: run.ascent, descent: run.descent),
+            totals: DeviceTotals(
+                distance: run.distance, timerTime: run.timerTime, elapsedTime: run.elapsedTime,
+                averageHeartRate: run.averageHeartRate, maxHeartRate: run.maxHeartRate,
+                averageCadence: run.averageCadence, averagePower: run.averagePower,
+                ascent: run.ascent, descent: run.descent),
             laps: fileLaps,
             samples: records.map { point in
                 guard point.isAccepted else {
-                    return RecordedSample(time: point.time, heartRate: point.sensors.heartRate, cadence: point.sensors.cadence,
-                                          power: point.sensors.power, temperature: point.sensors.temperature)
+                    return RecordedSample(
+                        time: point.time, heartRate: point.sensors.heartRate, cadence: point.sensors.cadence,
+                        power: point.sensors.power, temperature: point.sensors.temperature)
                 }
-                return RecordedSample(time: point.time, coordinate: point.coordinate, altitude: point.altitude, speed: point.speed,
-                                      distance: point.distance, heartRate: point.sensors.heartRate, cadence: point.sensors.cadence,
-                                      power: point.sensors.power, temperature: point.sensors.temperature,
-                                      horizontalAccuracy: point.horizontalAccuracy)
+                return RecordedSample(
+                    time: point.time, coordinate: point.coordinate, altitude: point.altitude, speed: point.speed,
+                    distance: point.distance, heartRate: point.sensors.heartRate, cadence: point.sensors.cadence,
+                    power: point.sensors.power, temperature: point.sensors.temperature,
+                    horizontalAccuracy: point.horizontalAccuracy)
             },
             pauses: pauses(run: run, records: records))
     }

@@ -30,8 +30,11 @@ package enum GPXExport {
             xml += "    <trkseg>\n"
             for point in segment {
                 guard let coordinate = point.coordinate else { continue }
-                xml += "      <trkpt lat=\"\(ExportNumber.degrees(coordinate.latitude))\" lon=\"\(ExportNumber.longitude(coordinate.longitude))\">"
-                if let altitude = point.altitude, altitude.isFinite { xml += "<ele>\(ExportNumber.metres(altitude))</ele>" }
+                xml +=
+                    "      <trkpt lat=\"\(ExportNumber.degrees(coordinate.latitude))\" lon=\"\(ExportNumber.longitude(coordinate.longitude))\">"
+                if let altitude = point.altitude, altitude.isFinite {
+                    xml += "<ele>\(ExportNumber.metres(altitude))</ele>"
+                }
                 xml += "<time>\(ISO8601.string(from: point.time))</time>"
                 xml += extensions(point, activity: run.activity)
                 xml += "</trkpt>\n"
@@ -46,14 +49,22 @@ package enum GPXExport {
     /// Cadence is written per stride for runs, walks and hikes (as devices do) and read back as steps.
     static func extensions(_ point: TrackPoint, activity: Activity) -> String {
         var tpx = ""
-        if let temperature = point.sensors.temperature { tpx += "<gpxtpx:atemp>\(NumberText.fixed(temperature, decimals: 1))</gpxtpx:atemp>" }
-        if let heartRate = point.sensors.heartRate { tpx += "<gpxtpx:hr>\(ExportNumber.perMinute(heartRate))</gpxtpx:hr>" }
+        if let temperature = point.sensors.temperature {
+            tpx += "<gpxtpx:atemp>\(NumberText.fixed(temperature, decimals: 1))</gpxtpx:atemp>"
+        }
+        if let heartRate = point.sensors.heartRate {
+            tpx += "<gpxtpx:hr>\(ExportNumber.perMinute(heartRate))</gpxtpx:hr>"
+        }
         if let cadence = point.sensors.cadence {
             tpx += "<gpxtpx:cad>\(ExportNumber.perMinute(activity.countsSteps ? cadence / 2 : cadence))</gpxtpx:cad>"
         }
-        if let speed = point.speed, speed.isFinite, speed >= 0 { tpx += "<gpxtpx:speed>\(ExportNumber.speed(speed))</gpxtpx:speed>" }
+        if let speed = point.speed, speed.isFinite, speed >= 0 {
+            tpx += "<gpxtpx:speed>\(ExportNumber.speed(speed))</gpxtpx:speed>"
+        }
         var xml = tpx.isEmpty ? "" : "<gpxtpx:TrackPointExtension>\(tpx)</gpxtpx:TrackPointExtension>"
-        if let power = point.sensors.power { xml += "<pwr:PowerInWatts>\(ExportNumber.watts(power))</pwr:PowerInWatts>" }
+        if let power = point.sensors.power {
+            xml += "<pwr:PowerInWatts>\(ExportNumber.watts(power))</pwr:PowerInWatts>"
+        }
         return xml.isEmpty ? "" : "<extensions>\(xml)</extensions>"
     }
 }

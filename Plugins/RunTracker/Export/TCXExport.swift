@@ -20,7 +20,9 @@ package enum TCXExport {
     /// Garmin's ActivityExtension (speed, run cadence, power per trackpoint).
     package static let activityExtensionNamespace = "http://www.garmin.com/xmlschemas/ActivityExtension/v2"
 
-    package static func document(run: RunSummary, points: [TrackPoint], laps: Laps, deviceLaps: [DeviceLap] = []) -> String {
+    package static func document(run: RunSummary, points: [TrackPoint], laps: Laps, deviceLaps: [DeviceLap] = [])
+        -> String
+    {
         let measured = points.filter { $0.isAccepted && $0.distance != nil }
         let progress = RunProgress(points: points, start: run.startedAt)
         let sport: String
@@ -41,7 +43,8 @@ package enum TCXExport {
             """
         for lap in lapPlan(run: run, progress: progress, laps: laps, deviceLaps: deviceLaps, points: measured) {
             let lapPoints = measured.filter { lap.distanceRange.contains($0.distance ?? 0) }
-            xml += "      <Lap StartTime=\"\(ISO8601.string(from: run.startedAt.addingTimeInterval(lap.startOffset)))\">\n"
+            xml +=
+                "      <Lap StartTime=\"\(ISO8601.string(from: run.startedAt.addingTimeInterval(lap.startOffset)))\">\n"
             xml += "        <TotalTimeSeconds>\(NumberText.fixed(max(0, lap.time), decimals: 3))</TotalTimeSeconds>\n"
             xml += "        <DistanceMeters>\(ExportNumber.metres(lap.distance))</DistanceMeters>\n"
             if let maximum = lapPoints.compactMap(\.speed).filter(\.isFinite).max() {
@@ -80,15 +83,23 @@ package enum TCXExport {
             xml += "<Position><LatitudeDegrees>\(ExportNumber.degrees(coordinate.latitude))</LatitudeDegrees>"
             xml += "<LongitudeDegrees>\(ExportNumber.longitude(coordinate.longitude))</LongitudeDegrees></Position>"
         }
-        if let altitude = point.altitude, altitude.isFinite { xml += "<AltitudeMeters>\(ExportNumber.metres(altitude))</AltitudeMeters>" }
+        if let altitude = point.altitude, altitude.isFinite {
+            xml += "<AltitudeMeters>\(ExportNumber.metres(altitude))</AltitudeMeters>"
+        }
         if let distance = point.distance { xml += "<DistanceMeters>\(ExportNumber.metres(distance))</DistanceMeters>" }
         if let heartRate = point.sensors.heartRate {
             xml += "<HeartRateBpm><Value>\(ExportNumber.perMinute(max(1, heartRate)))</Value></HeartRateBpm>"
         }
-        if let cadence = point.sensors.cadence, !activity.countsSteps { xml += "<Cadence>\(ExportNumber.perMinute(cadence))</Cadence>" }
+        if let cadence = point.sensors.cadence, !activity.countsSteps {
+            xml += "<Cadence>\(ExportNumber.perMinute(cadence))</Cadence>"
+        }
         var tpx = ""
-        if let speed = point.speed, speed.isFinite, speed >= 0 { tpx += "<ns3:Speed>\(ExportNumber.speed(speed))</ns3:Speed>" }
-        if let cadence = point.sensors.cadence, activity.countsSteps { tpx += "<ns3:RunCadence>\(ExportNumber.perMinute(cadence / 2))</ns3:RunCadence>" }
+        if let speed = point.speed, speed.isFinite, speed >= 0 {
+            tpx += "<ns3:Speed>\(ExportNumber.speed(speed))</ns3:Speed>"
+        }
+        if let cadence = point.sensors.cadence, activity.countsSteps {
+            tpx += "<ns3:RunCadence>\(ExportNumber.perMinute(cadence / 2))</ns3:RunCadence>"
+        }
         if let power = point.sensors.power { tpx += "<ns3:Watts>\(ExportNumber.watts(power))</ns3:Watts>" }
         if !tpx.isEmpty { xml += "<Extensions><ns3:TPX>\(tpx)</ns3:TPX></Extensions>" }
         return xml + "</Trackpoint>"
@@ -114,8 +125,10 @@ package enum TCXExport {
 
     /// The laps: the device's (each with the points from its start on, by time), the kilometre splits, or one lap
     /// over the timer time. There is always at least one lap. `points` are the measured points in time order.
-    static func lapPlan(run: RunSummary, progress: RunProgress, laps: Laps, deviceLaps: [DeviceLap] = [],
-                        points: [TrackPoint] = []) -> [LapPlan] {
+    static func lapPlan(
+        run: RunSummary, progress: RunProgress, laps: Laps, deviceLaps: [DeviceLap] = [],
+        points: [TrackPoint] = []
+    ) -> [LapPlan] {
         if laps == .device, !deviceLaps.isEmpty {
             // A lap holds the points from its start to the next lap's start: its distance range starts at the first
             // measured point at or after its start.
@@ -123,13 +136,15 @@ package enum TCXExport {
             return deviceLaps.enumerated().map { index, lap in
                 let from = index == 0 ? 0 : lower[index]
                 let to = index + 1 < deviceLaps.count ? max(from, lower[index + 1]) : .infinity
-                return LapPlan(startOffset: lap.start.timeIntervalSince(run.startedAt), time: lap.timerTime ?? 0,
-                               distance: lap.distance ?? 0, distanceRange: from..<to, trigger: lap.trigger ?? .manual)
+                return LapPlan(
+                    startOffset: lap.start.timeIntervalSince(run.startedAt), time: lap.timerTime ?? 0,
+                    distance: lap.distance ?? 0, distanceRange: from..<to, trigger: lap.trigger ?? .manual)
             }
         }
         let first = progress.times.first ?? 0
-        let single = LapPlan(startOffset: first, time: run.timerTime > 0 ? run.timerTime : (progress.times.last ?? 0) - first,
-                             distance: progress.totalDistance, distanceRange: 0..<Double.infinity, trigger: .manual)
+        let single = LapPlan(
+            startOffset: first, time: run.timerTime > 0 ? run.timerTime : (progress.times.last ?? 0) - first,
+            distance: progress.totalDistance, distanceRange: 0..<Double.infinity, trigger: .manual)
         guard laps != .single else { return [single] }
         let splits = progress.splits(every: 1000, unit: "km").splits
         guard !splits.isEmpty else { return [single] }
@@ -137,8 +152,9 @@ package enum TCXExport {
         return splits.enumerated().map { index, split in
             let upper = index == splits.count - 1 ? Double.infinity : lower + split.distance
             defer { lower = upper }
-            return LapPlan(startOffset: split.startOffset, time: split.timerTime, distance: split.distance,
-                           distanceRange: lower..<upper)
+            return LapPlan(
+                startOffset: split.startOffset, time: split.timerTime, distance: split.distance,
+                distanceRange: lower..<upper)
         }
     }
 }

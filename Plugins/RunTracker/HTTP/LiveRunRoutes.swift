@@ -21,8 +21,9 @@ struct LiveRunRoutes: Sendable {
             let body = try await Self.startRequest(request)
             if let id = body.id { try APIError.checkID(id) }
             let activity = try Self.activity(body.activity)
-            return JSONResponse(try await mapped { try await controller.start(name: body.name, activity: activity, id: body.id) },
-                                status: .created)
+            return JSONResponse(
+                try await mapped { try await controller.start(name: body.name, activity: activity, id: body.id) },
+                status: .created)
         }
         v1.get("runs/active") { request, _ in
             try request.allowQuery([])
@@ -62,7 +63,9 @@ struct LiveRunRoutes: Sendable {
         do {
             return try MeridianJSON.makeDecoder().decode(StartRequest.self, from: data)
         } catch let error as DecodingError {
-            throw APIError.badRequest("the JSON body is not valid: \(DecodingErrorText.describe(error)); send {\"name\": \"…\", \"activity\": \"run\"}", code: "invalid_body")
+            throw APIError.badRequest(
+                "the JSON body is not valid: \(DecodingErrorText.describe(error)); send {\"name\": \"…\", \"activity\": \"run\"}",
+                code: "invalid_body")
         }
     }
 
@@ -75,7 +78,6 @@ struct LiveRunRoutes: Sendable {
         return activity
     }
 }
-
 
 /// Runs `operation`, turning command errors into API errors (404, 409, 400).
 @discardableResult

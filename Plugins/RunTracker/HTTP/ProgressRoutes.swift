@@ -34,14 +34,18 @@ package enum ProgressRoutes {
         v1.get("runs/stats") { request, _ in
             try request.allowQuery(["by", "from", "to", "activity"])
             let (period, filter) = try mappedNow {
-                (try request.query("by").map { text throws(ProgressError) in try StatsPeriod.parse(text, field: "by") },
-                 try RunHistoryRoutes.filter(request, timeZone: settings.timeZone))
+                (
+                    try request.query("by").map { text throws(ProgressError) in try StatsPeriod.parse(text, field: "by")
+                    },
+                    try RunHistoryRoutes.filter(request, timeZone: settings.timeZone)
+                )
             }
-            return JSONResponse(try await mapped {
-                try await database.read { db in
-                    try RunStatsReport.make(by: period, filter: filter, timeZone: settings.timeZone, in: db)
-                }
-            })
+            return JSONResponse(
+                try await mapped {
+                    try await database.read { db in
+                        try RunStatsReport.make(by: period, filter: filter, timeZone: settings.timeZone, in: db)
+                    }
+                })
         }
         v1.get("runs/compare") { request, _ in
             try request.allowQuery(["a", "b"])
@@ -49,28 +53,35 @@ package enum ProgressRoutes {
                 throw APIError.badRequest("give the two runs to compare as ?a=RUN_ID&b=RUN_ID")
             }
             let split = settings.split
-            return JSONResponse(try await mapped {
-                try await database.read { db in
-                    try RunComparison.make(a, b, unit: split.unit, unitDistance: split.distance, in: db)
-                }
-            })
+            return JSONResponse(
+                try await mapped {
+                    try await database.read { db in
+                        try RunComparison.make(a, b, unit: split.unit, unitDistance: split.distance, in: db)
+                    }
+                })
         }
         v1.get("routes") { request, _ in
             try request.allowQuery(["activity", "min_runs"])
             let minimum = try request.intQuery("min_runs", in: 1...1_000_000) ?? 2
-            let activity = try mappedNow { try request.query("activity").map { text throws(RunHistoryError) in
-                try RunFilter.parseActivity(text, field: "query parameter 'activity'") } }
-            return JSONResponse(RouteList(routes: try await database.read { db in
-                try RouteBook.list(minimumRuns: minimum, activity: activity, in: db)
-            }))
+            let activity = try mappedNow {
+                try request.query("activity").map { text throws(RunHistoryError) in
+                    try RunFilter.parseActivity(text, field: "query parameter 'activity'")
+                }
+            }
+            return JSONResponse(
+                RouteList(
+                    routes: try await database.read { db in
+                        try RouteBook.list(minimumRuns: minimum, activity: activity, in: db)
+                    }))
         }
         v1.get("routes/{id}") { request, context in
             try request.allowQuery([])
             let text = try context.parameters.decoded("id")
-            return JSONResponse(try await mapped {
-                guard let id = Int64(text) else { throw ProgressError.routeNotFound(id: text) }
-                return try await database.read { db in try RouteBook.route(id: id, in: db) }
-            })
+            return JSONResponse(
+                try await mapped {
+                    guard let id = Int64(text) else { throw ProgressError.routeNotFound(id: text) }
+                    return try await database.read { db in try RouteBook.route(id: id, in: db) }
+                })
         }
         v1.get("segments") { request, _ in
             try request.allowQuery([])
@@ -87,7 +98,8 @@ package enum ProgressRoutes {
         v1.get("segments/{id}") { request, context in
             try request.allowQuery([])
             let key = try context.parameters.decoded("id")
-            return JSONResponse(try await mapped { try await database.read { db in try SegmentBook.segment(key, in: db) } })
+            return JSONResponse(
+                try await mapped { try await database.read { db in try SegmentBook.segment(key, in: db) } })
         }
         v1.delete("segments/{id}") { request, context in
             try request.allowQuery([])
@@ -98,7 +110,8 @@ package enum ProgressRoutes {
         v1.get("segments/{id}/efforts") { request, context in
             try request.allowQuery([])
             let key = try context.parameters.decoded("id")
-            return JSONResponse(try await mapped { try await database.read { db in try SegmentBook.efforts(key, in: db) } })
+            return JSONResponse(
+                try await mapped { try await database.read { db in try SegmentBook.efforts(key, in: db) } })
         }
     }
 

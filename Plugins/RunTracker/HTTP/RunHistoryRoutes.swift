@@ -11,9 +11,11 @@ package enum RunHistoryRoutes {
     /// `GET /v1/runs/{id}.gpx|.tcx|.geojson|.fit` and `GET /v1/runs/{id}/route.svg`.
     /// (`GET /v1/runs/active` and `POST /v1/runs/{id}/pause|resume|stop` belong to live tracking;
     /// Hummingbird matches constant path components first, so `active` never reaches `{id}`.)
-    package static func add(to v1: RouterGroup<MeridianRequestContext>, store: Store, events: EventBus, units: UnitSystem,
-                           maxHeartRate: Double = TrackerSettings().maxHeartRate, training: TrainingSettings = TrainingSettings(),
-                           timeZone: TimeZone = .current) {
+    package static func add(
+        to v1: RouterGroup<MeridianRequestContext>, store: Store, events: EventBus, units: UnitSystem,
+        maxHeartRate: Double = TrackerSettings().maxHeartRate, training: TrainingSettings = TrainingSettings(),
+        timeZone: TimeZone = .current
+    ) {
         let history = RunHistory(store: store, maxHeartRate: maxHeartRate, training: training)
         let runs = v1.group("runs")
 
@@ -61,8 +63,9 @@ package enum RunHistoryRoutes {
                 let id = try context.parameters.decoded("id")
                 let (run, points) = try await mapped { try await history.track(id: id) }
                 let laps = try await mapped { try await history.laps(id: id) }
-                return document(format.file(run: run, points: points, deviceLaps: laps), type: format.contentType,
-                                filename: "\(id).\(format.fileExtension)", text: format != .fit)
+                return document(
+                    format.file(run: run, points: points, deviceLaps: laps), type: format.contentType,
+                    filename: "\(id).\(format.fileExtension)", text: format != .fit)
             }
         }
         runs.get("{id}/route.svg") { request, context in
@@ -70,22 +73,26 @@ package enum RunHistoryRoutes {
             let id = try context.parameters.decoded("id")
             let (run, points) = try await mapped { try await history.track(id: id) }
             let width = try request.intQuery("width", in: 320...4000) ?? RouteRenderer.defaultWidth
-            return document(RouteRenderer(units: units, width: width).svg(run: run, points: points),
-                            type: "image/svg+xml", filename: nil)
+            return document(
+                RouteRenderer(units: units, width: width).svg(run: run, points: points),
+                type: "image/svg+xml", filename: nil)
         }
         v1.get("records") { request, _ in
             try request.allowQuery(["distance", "activity"])
             var distance: RecordDistance?
             if let text = request.query("distance") {
                 guard let value = RecordDistance(rawValue: text) else {
-                    throw APIError.badRequest("query parameter 'distance' must be one of \(RecordDistance.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+                    throw APIError.badRequest(
+                        "query parameter 'distance' must be one of \(RecordDistance.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'"
+                    )
                 }
                 distance = value
             }
             let activity: Activity?
             do throws(RunHistoryError) {
                 activity = try request.query("activity").map { text throws(RunHistoryError) in
-                    try RunFilter.parseActivity(text, field: "query parameter 'activity'") }
+                    try RunFilter.parseActivity(text, field: "query parameter 'activity'")
+                }
             } catch {
                 throw apiError(error)
             }
@@ -101,11 +108,13 @@ package enum RunHistoryRoutes {
         let limit = try request.intQuery("limit", in: RunListQuery.limits) ?? 50
         do {
             let filter = try filter(request, timeZone: timeZone)
-            return RunListQuery(limit: limit,
-                                cursor: try request.query("cursor").map { text throws(RunHistoryError) in try RunCursor(token: text) },
-                                name: request.query("q"), from: filter.from, to: filter.to, activity: filter.activity,
-                                deleted: try request.query("deleted").map { text throws(RunHistoryError) in
-                                    try RunListQuery.parseDeleted(text) } ?? false)
+            return RunListQuery(
+                limit: limit,
+                cursor: try request.query("cursor").map { text throws(RunHistoryError) in try RunCursor(token: text) },
+                name: request.query("q"), from: filter.from, to: filter.to, activity: filter.activity,
+                deleted: try request.query("deleted").map { text throws(RunHistoryError) in
+                    try RunListQuery.parseDeleted(text)
+                } ?? false)
         } catch {
             throw apiError(error)
         }
@@ -113,12 +122,16 @@ package enum RunHistoryRoutes {
 
     /// The `from`, `to` and `activity` query parameters (bare dates in `timeZone`), shared by the list and the stats.
     static func filter(_ request: Request, timeZone: TimeZone) throws(RunHistoryError) -> RunFilter {
-        RunFilter(from: try request.query("from").map { text throws(RunHistoryError) in
-                      try RunListQuery.parseBound(text, field: "from", isUpperBound: false, timeZone: timeZone) },
-                  to: try request.query("to").map { text throws(RunHistoryError) in
-                      try RunListQuery.parseBound(text, field: "to", isUpperBound: true, timeZone: timeZone) },
-                  activity: try request.query("activity").map { text throws(RunHistoryError) in
-                      try RunFilter.parseActivity(text, field: "query parameter 'activity'") })
+        RunFilter(
+            from: try request.query("from").map { text throws(RunHistoryError) in
+                try RunListQuery.parseBound(text, field: "from", isUpperBound: false, timeZone: timeZone)
+            },
+            to: try request.query("to").map { text throws(RunHistoryError) in
+                try RunListQuery.parseBound(text, field: "to", isUpperBound: true, timeZone: timeZone)
+            },
+            activity: try request.query("activity").map { text throws(RunHistoryError) in
+                try RunFilter.parseActivity(text, field: "query parameter 'activity'")
+            })
     }
 
     /// Runs `body`, turning history errors into API errors (404, 409, 400).

@@ -34,18 +34,24 @@ enum RunImportRoutes {
             try request.allowQuery(["activity", "name", "allow_duplicates", "salvage"])
             let activity = try request.query("activity").map { text in
                 guard let activity = Activity(rawValue: text) else {
-                    throw APIError.badRequest("activity '\(text)' is not known; use one of \(Activity.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw APIError.badRequest(
+                        "activity '\(text)' is not known; use one of \(Activity.allCases.map(\.rawValue).joined(separator: ", "))"
+                    )
                 }
                 return activity
             }
-            let allowDuplicates = try request.query("allow_duplicates").map { text in
-                guard let value = Bool(text) else { throw APIError.badRequest("allow_duplicates must be true or false") }
-                return value
-            } ?? false
-            let salvage = try request.query("salvage").map { text in
-                guard let value = Bool(text) else { throw APIError.badRequest("salvage must be true or false") }
-                return value
-            } ?? false
+            let allowDuplicates =
+                try request.query("allow_duplicates").map { text in
+                    guard let value = Bool(text) else {
+                        throw APIError.badRequest("allow_duplicates must be true or false")
+                    }
+                    return value
+                } ?? false
+            let salvage =
+                try request.query("salvage").map { text in
+                    guard let value = Bool(text) else { throw APIError.badRequest("salvage must be true or false") }
+                    return value
+                } ?? false
             let data = try await request.collectBody(limit: maximumFileSize, mediaTypes: mediaTypes)
             let name = request.query("name").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
             let outcomes: [RunImporter.Outcome]
@@ -53,19 +59,27 @@ enum RunImportRoutes {
             let cancellation = RequestCancellation()
             do {
                 outcomes = try await cancellation.run(for: context) {
-                    try importer.importFile(data, file: name ?? "upload", request: .init(
-                        name: name, activity: activity, allowDuplicates: allowDuplicates, salvage: salvage), isCancelled: { cancellation.isCancelled })
+                    try importer.importFile(
+                        data, file: name ?? "upload",
+                        request: .init(
+                            name: name, activity: activity, allowDuplicates: allowDuplicates, salvage: salvage),
+                        isCancelled: { cancellation.isCancelled })
                 }
             } catch let error as ActivityFileError {
                 if cancellation.isCancelled {
-                    context.logger.notice("runs: import of '\(name ?? "upload")' stopped before it finished (the client went away or the service is stopping); nothing stored")
-                    throw APIError(.serviceUnavailable, code: "import_cancelled", message: """
-                        the import stopped before it finished because the service is stopping (or the client went away); \
-                        nothing was stored, send the file again
-                        """)
+                    context.logger.notice(
+                        "runs: import of '\(name ?? "upload")' stopped before it finished (the client went away or the service is stopping); nothing stored"
+                    )
+                    throw APIError(
+                        .serviceUnavailable, code: "import_cancelled",
+                        message: """
+                            the import stopped before it finished because the service is stopping (or the client went away); \
+                            nothing was stored, send the file again
+                            """)
                 }
-                throw APIError.badRequest(error.description + (error.readable != nil ? " (send it again with ?salvage=true)" : ""),
-                                          code: "invalid_file")
+                throw APIError.badRequest(
+                    error.description + (error.readable != nil ? " (send it again with ?salvage=true)" : ""),
+                    code: "invalid_file")
             }
             var answer = Answer()
             for outcome in outcomes {
@@ -85,7 +99,9 @@ enum RunImportRoutes {
     }
 
     /// The content types accepted for the file (a request without one is read as a file too).
-    static let mediaTypes = ["application/octet-stream", "application/vnd.ant.fit", "application/gpx+xml",
-                             "application/vnd.garmin.tcx+xml", "application/xml", "text/xml", "text/plain",
-                             "application/json", "application/x-ndjson", "application/gzip"]
+    static let mediaTypes = [
+        "application/octet-stream", "application/vnd.ant.fit", "application/gpx+xml",
+        "application/vnd.garmin.tcx+xml", "application/xml", "text/xml", "text/plain",
+        "application/json", "application/x-ndjson", "application/gzip"
+    ]
 }

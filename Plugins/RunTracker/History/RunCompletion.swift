@@ -11,22 +11,28 @@ package enum RunCompletion {
     /// Returns the personal records the run sets among runs of its activity (empty when saved again); publish them
     /// with `publish(_:to:)`. Unknown run ids are a `RunHistoryError.notFound`.
     @discardableResult
-    package static func didSave(runID: String, progress: RunProgress? = nil, geometry: RunGeometry? = nil,
-                               matcher: RouteMatcher = RouteMatcher(), in db: Database) throws -> [PersonalRecord] {
+    package static func didSave(
+        runID: String, progress: RunProgress? = nil, geometry: RunGeometry? = nil,
+        matcher: RouteMatcher = RouteMatcher(), in db: Database
+    ) throws -> [PersonalRecord] {
         try didSave(runID: runID, progress: progress, geometry: geometry, matcher: matcher, in: db, now: Date())
     }
 
     /// `didSave(runID:progress:geometry:matcher:in:)` with an explicit clock (for tests).
     @discardableResult
-    package static func didSave(runID: String, progress: RunProgress? = nil, geometry: RunGeometry? = nil,
-                               matcher: RouteMatcher = RouteMatcher(), in db: Database, now: Date) throws -> [PersonalRecord] {
+    package static func didSave(
+        runID: String, progress: RunProgress? = nil, geometry: RunGeometry? = nil,
+        matcher: RouteMatcher = RouteMatcher(), in db: Database, now: Date
+    ) throws -> [PersonalRecord] {
         guard let run = try SavedRun.fetch(db, id: runID) else { throw RunHistoryError.notFound(runID: runID) }
         // A live run's points are read back once, for both.
         let points = progress == nil || geometry == nil ? try RunPoints.load(db, runID: runID) : []
         let progress = progress ?? RunProgress(points: points, start: run.startedAt)
         try ProgressStore.save(progress, runID: runID, in: db)
-        try RunGeometry.didSave(run: run, geometry: geometry ?? RunGeometry(points: points, start: run.startedAt), matcher: matcher, in: db)
-        return try RecordBook.recordNewBests(progress.bestEfforts(for: run.activity ?? .other), run: run, now: now, in: db)
+        try RunGeometry.didSave(
+            run: run, geometry: geometry ?? RunGeometry(points: points, start: run.startedAt), matcher: matcher, in: db)
+        return try RecordBook.recordNewBests(
+            progress.bestEfforts(for: run.activity ?? .other), run: run, now: now, in: db)
     }
 
     /// Publishes each new record as a `record.new` event (payload: the record object).
@@ -43,9 +49,13 @@ struct SavedRun: Sendable {
     var startedAt: Date
 
     static func fetch(_ db: Database, id: String) throws -> SavedRun? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT id, name, activity, started_at FROM runs WHERE id = ?",
-                                         arguments: [id]) else { return nil }
-        return SavedRun(id: row[0], name: row[1], activity: Activity(rawValue: row[2]),
-                        startedAt: Date(timeIntervalSince1970: row[3]))
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT id, name, activity, started_at FROM runs WHERE id = ?",
+                arguments: [id])
+        else { return nil }
+        return SavedRun(
+            id: row[0], name: row[1], activity: Activity(rawValue: row[2]),
+            startedAt: Date(timeIntervalSince1970: row[3]))
     }
 }

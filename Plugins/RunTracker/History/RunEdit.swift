@@ -19,7 +19,10 @@ package struct RunEdit: Sendable, Equatable {
     /// `notes` is an error that says those are the only editable fields.
     package init(fields: [String: String]) throws(RunHistoryError) {
         for key in fields.keys.sorted() where key != "name" && key != "notes" {
-            throw .invalid(field: key, message: "cannot be changed; only name and notes are editable (GPS data and computed metrics are immutable)")
+            throw .invalid(
+                field: key,
+                message:
+                    "cannot be changed; only name and notes are editable (GPS data and computed metrics are immutable)")
         }
         self.init(name: fields["name"], notes: fields["notes"])
     }

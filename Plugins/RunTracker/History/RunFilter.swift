@@ -30,7 +30,11 @@ package struct RunFilter: Sendable, Equatable {
     /// Parses an `activity` parameter; anything but an activity name is an `invalid` error naming `field`.
     package static func parseActivity(_ text: String, field: String) throws(RunHistoryError) -> Activity {
         guard let activity = Activity(rawValue: text) else {
-            throw .invalid(field: field, message: "'\(text)' is not an activity; use one of \(Activity.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw .invalid(
+                field: field,
+                message:
+                    "'\(text)' is not an activity; use one of \(Activity.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         return activity
     }

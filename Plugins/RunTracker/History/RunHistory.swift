@@ -19,8 +19,10 @@ package struct RunHistory: Sendable {
     /// What training load is computed with (the configuration's heart rates, sex and threshold pace).
     package var training: TrainingSettings
 
-    package init(store: Store, retention: TimeInterval = RunHistory.defaultRetention,
-                maxHeartRate: Double = TrackerSettings().maxHeartRate, training: TrainingSettings = TrainingSettings()) {
+    package init(
+        store: Store, retention: TimeInterval = RunHistory.defaultRetention,
+        maxHeartRate: Double = TrackerSettings().maxHeartRate, training: TrainingSettings = TrainingSettings()
+    ) {
         self.store = store
         self.retention = retention
         self.maxHeartRate = maxHeartRate
@@ -37,7 +39,8 @@ package struct RunHistory: Sendable {
             conditions.append("deleted_at IS NOT NULL AND deleted_at > ?")
             arguments.append((now.timeIntervalSince1970 - retention).databaseValue)
         } else {
-            conditions.append(query.drafts ? "deleted_at IS NULL AND state = 'draft'" : "deleted_at IS NULL AND state = 'stopped'")
+            conditions.append(
+                query.drafts ? "deleted_at IS NULL AND state = 'draft'" : "deleted_at IS NULL AND state = 'stopped'")
         }
         if let cursor = query.cursor {
             conditions.append("(started_at < ? OR (started_at = ? AND id < ?))")
@@ -65,12 +68,15 @@ package struct RunHistory: Sendable {
             let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(values))
             let items = try rows.prefix(query.limit).map { row in
                 let deletedAt = (row["deleted_at"] as Double?).map(Date.init(timeIntervalSince1970:))
-                return RunListItem(run: try RunSummary(row: row), deletedAt: deletedAt,
-                                   purgeAt: deletedAt?.addingTimeInterval(retention))
+                return RunListItem(
+                    run: try RunSummary(row: row), deletedAt: deletedAt,
+                    purgeAt: deletedAt?.addingTimeInterval(retention))
             }
-            let next = rows.count > query.limit ? items.last.map {
-                RunCursor(startedAt: $0.run.startedAt.timeIntervalSince1970, id: $0.run.id).token
-            } : nil
+            let next =
+                rows.count > query.limit
+                ? items.last.map {
+                    RunCursor(startedAt: $0.run.startedAt.timeIntervalSince1970, id: $0.run.id).token
+                } : nil
             return RunPage(runs: items, nextCursor: next)
         }
     }
@@ -106,11 +112,13 @@ package struct RunHistory: Sendable {
         var detail = try await store.database.read { db in
             let run = try Self.liveRun(db, id: id)
             let points = try RunPoints.load(db, runID: id)
-            return RunDetail(run: run,
-                             analysis: RunAnalysis(points: points, start: run.startedAt, activity: run.activity, maxPoints: maxPoints,
-                                                   maxHeartRate: maxHeartRate),
-                             newRecords: try RecordBook.setBy(runID: id, in: db),
-                             edits: try Self.edits(db, runID: id))
+            return RunDetail(
+                run: run,
+                analysis: RunAnalysis(
+                    points: points, start: run.startedAt, activity: run.activity, maxPoints: maxPoints,
+                    maxHeartRate: maxHeartRate),
+                newRecords: try RecordBook.setBy(runID: id, in: db),
+                edits: try Self.edits(db, runID: id))
         }
         detail.trainingLoad = try await TrainingBook.load(of: id, settings: training, in: store.database)
         return detail
@@ -138,9 +146,12 @@ package struct RunHistory: Sendable {
     }
 
     static func edits(_ db: Database, runID: String) throws -> [RunEditRecord] {
-        try Row.fetchAll(db, sql: """
-            SELECT field, old_value, new_value, edited_at FROM run_edits WHERE run_id = ? ORDER BY edited_at, rowid
-            """, arguments: [runID]).map {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT field, old_value, new_value, edited_at FROM run_edits WHERE run_id = ? ORDER BY edited_at, rowid
+                """, arguments: [runID]
+        ).map {
             RunEditRecord(field: $0[0], oldValue: $0[1], newValue: $0[2], editedAt: Date(timeIntervalSince1970: $0[3]))
         }
     }
@@ -156,10 +167,13 @@ package struct RunHistory: Sendable {
             let changes = [("name", run.name, edit.name), ("notes", run.notes, edit.notes)]
                 .compactMap { field, old, new in new.flatMap { $0 == old ? nil : (field, old, $0) } }
             for (field, old, new) in changes {
-                try db.execute(sql: "UPDATE runs SET \(field) = ?, updated_at = ? WHERE id = ?",
-                               arguments: [new, now.timeIntervalSince1970, id])
-                try db.execute(sql: "INSERT INTO run_edits (run_id, field, old_value, new_value, edited_at) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [id, field, old, new, now.timeIntervalSince1970])
+                try db.execute(
+                    sql: "UPDATE runs SET \(field) = ?, updated_at = ? WHERE id = ?",
+                    arguments: [new, now.timeIntervalSince1970, id])
+                try db.execute(
+                    sql:
+                        "INSERT INTO run_edits (run_id, field, old_value, new_value, edited_at) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [id, field, old, new, now.timeIntervalSince1970])
             }
             return try Self.liveRun(db, id: id)
         }
@@ -182,8 +196,9 @@ package struct RunHistory: Sendable {
             for id in ids {
                 guard let run = try RunSummary.fetch(db, id: id) else { throw RunHistoryError.notFound(runID: id) }
                 guard !run.state.isActive else { throw RunHistoryError.active(runID: id) }
-                try db.execute(sql: "UPDATE runs SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL",
-                               arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, id])
+                try db.execute(
+                    sql: "UPDATE runs SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL",
+                    arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, id])
             }
             return DeletionReceipt(deleted: ids, purgeAt: now.addingTimeInterval(retention))
         }
@@ -196,10 +211,12 @@ package struct RunHistory: Sendable {
             try Self.purge(db, before: now.addingTimeInterval(-retention))
             return try ids.map { id in
                 guard let run = try RunSummary.fetch(db, id: id) else { throw RunHistoryError.notFound(runID: id) }
-                let deletedAt = try Double.fetchOne(db, sql: "SELECT deleted_at FROM runs WHERE id = ?", arguments: [id])
+                let deletedAt = try Double.fetchOne(
+                    db, sql: "SELECT deleted_at FROM runs WHERE id = ?", arguments: [id])
                 guard deletedAt != nil else { throw RunHistoryError.notDeleted(runID: id) }
-                try db.execute(sql: "UPDATE runs SET deleted_at = NULL, updated_at = ? WHERE id = ?",
-                               arguments: [now.timeIntervalSince1970, id])
+                try db.execute(
+                    sql: "UPDATE runs SET deleted_at = NULL, updated_at = ? WHERE id = ?",
+                    arguments: [now.timeIntervalSince1970, id])
                 return run
             }
         }
@@ -223,8 +240,9 @@ package struct RunHistory: Sendable {
     /// Deletes the expired runs; their points, progress, best efforts and edits go with them (`ON DELETE CASCADE`).
     @discardableResult
     static func purge(_ db: Database, before cutoff: Date) throws -> Int {
-        try db.execute(sql: "DELETE FROM runs WHERE deleted_at IS NOT NULL AND deleted_at <= ?",
-                       arguments: [cutoff.timeIntervalSince1970])
+        try db.execute(
+            sql: "DELETE FROM runs WHERE deleted_at IS NOT NULL AND deleted_at <= ?",
+            arguments: [cutoff.timeIntervalSince1970])
         return db.changesCount
     }
 
@@ -233,10 +251,12 @@ package struct RunHistory: Sendable {
     /// Current records, the record history and each record's progression, optionally of one record and activity.
     package func records(distance: RecordDistance? = nil, activity: Activity? = nil) async throws -> RecordsReport {
         try await store.database.read { db in
-            RecordsReport(records: try RecordBook.current(in: db).filter {
-                              (distance == nil || $0.distance == distance) && (activity == nil || $0.activity == activity) },
-                          history: try RecordBook.history(in: db, distance: distance, activity: activity),
-                          progression: try RecordBook.progression(in: db, distance: distance, activity: activity))
+            RecordsReport(
+                records: try RecordBook.current(in: db).filter {
+                    (distance == nil || $0.distance == distance) && (activity == nil || $0.activity == activity)
+                },
+                history: try RecordBook.history(in: db, distance: distance, activity: activity),
+                progression: try RecordBook.progression(in: db, distance: distance, activity: activity))
         }
     }
 

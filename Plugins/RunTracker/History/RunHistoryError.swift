@@ -16,13 +16,15 @@ package enum RunHistoryError: Error, CustomStringConvertible, Equatable {
     package var description: String {
         switch self {
         case .notFound(let runID):
-            return "no run with id '\(runID)'; list runs with `meridian runs list` or GET /v1/runs (deleted runs are purged after 30 days)"
+            return
+                "no run with id '\(runID)'; list runs with `meridian runs list` or GET /v1/runs (deleted runs are purged after 30 days)"
         case .active(let runID):
             return "run '\(runID)' is still being recorded; stop it first"
         case .notDeleted(let runID):
             return "run '\(runID)' is not deleted; only deleted runs can be restored"
         case .deleted(let runID):
-            return "run '\(runID)' is deleted; restore it first (`meridian runs restore \(runID)` or POST /v1/runs/\(runID)/restore)"
+            return
+                "run '\(runID)' is deleted; restore it first (`meridian runs restore \(runID)` or POST /v1/runs/\(runID)/restore)"
         case .invalid(let field, let message):
             return "\(field): \(message)"
         }

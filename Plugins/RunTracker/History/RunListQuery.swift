@@ -22,8 +22,10 @@ package struct RunListQuery: Sendable, Equatable {
 
     package static let limits = 1...200
 
-    package init(limit: Int = 50, cursor: RunCursor? = nil, name: String? = nil, from: Date? = nil, to: Date? = nil,
-                activity: Activity? = nil, deleted: Bool = false, drafts: Bool = false) {
+    package init(
+        limit: Int = 50, cursor: RunCursor? = nil, name: String? = nil, from: Date? = nil, to: Date? = nil,
+        activity: Activity? = nil, deleted: Bool = false, drafts: Bool = false
+    ) {
         self.limit = min(max(limit, Self.limits.lowerBound), Self.limits.upperBound)
         self.cursor = cursor
         self.name = name
@@ -39,15 +41,20 @@ package struct RunListQuery: Sendable, Equatable {
         switch text {
         case "true": return true
         case "false": return false
-        default: throw .invalid(field: "query parameter 'deleted'", message: "must be true (deleted runs) or false (saved runs), got '\(text)'")
+        default:
+            throw .invalid(
+                field: "query parameter 'deleted'",
+                message: "must be true (deleted runs) or false (saved runs), got '\(text)'")
         }
     }
 
     /// Parses a `from`/`to` bound: an ISO 8601 date-time, or a bare date (`2024-05-01`), which is midnight in
     /// `timeZone` (the configured `time_zone`; UTC when not given) and as `to` means the end of that day (the whole
     /// day is included).
-    package static func parseBound(_ text: String, field: String, isUpperBound: Bool,
-                                  timeZone: TimeZone = .gmt) throws(RunHistoryError) -> Date {
+    package static func parseBound(
+        _ text: String, field: String, isUpperBound: Bool,
+        timeZone: TimeZone = .gmt
+    ) throws(RunHistoryError) -> Date {
         guard let date = ISO8601.date(from: text) else {
             throw .invalid(field: field, message: "'\(text)' is not a date; give 2024-05-01 or 2024-05-01T07:30:00Z")
         }
@@ -79,9 +86,11 @@ package struct RunCursor: Sendable, Equatable {
         var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
-              let colon = text.firstIndex(of: ":"), let bits = UInt64(text[..<colon], radix: 16)
+            let colon = text.firstIndex(of: ":"), let bits = UInt64(text[..<colon], radix: 16)
         else {
-            throw .invalid(field: "cursor", message: "'\(token)' is not a cursor from a previous page; omit it to start from the newest run")
+            throw .invalid(
+                field: "cursor",
+                message: "'\(token)' is not a cursor from a previous page; omit it to start from the newest run")
         }
         self.init(startedAt: Double(bitPattern: bits), id: String(text[text.index(after: colon)...]))
     }

@@ -39,23 +39,27 @@ package struct ActivityInference: Sendable, Equatable, Encodable {
     /// Infers the activity of `samples` (in time order) from their positions, else from the file's distance field.
     package init(_ samples: [RecordedSample]) {
         let positions = samples.compactMap { sample in sample.coordinate.map { (time: sample.time, position: $0) } }
-        let stretches = positions.count >= 2
+        let stretches =
+            positions.count >= 2
             ? Self.stretches(positions) { Geodesic.wgs84.distance($0, $1) }
-            : Self.stretches(samples.compactMap { sample in sample.distance.map { (time: sample.time, position: $0) } }) { max(0, $1 - $0) }
+            : Self.stretches(samples.compactMap { sample in sample.distance.map { (time: sample.time, position: $0) } })
+            { max(0, $1 - $0) }
         let moving = stretches.filter { $0.speed >= Self.movingSpeed }.sorted { $0.speed < $1.speed }
         let movingTime = moving.reduce(0) { $0 + $1.duration }
         func share(above limit: Double) -> Double {
             movingTime > 0 ? moving.filter { $0.speed > limit }.reduce(0) { $0 + $1.duration } / movingTime : 0
         }
         var elapsed = 0.0
-        medianMovingSpeed = moving.first { stretch in
-            elapsed += stretch.duration
-            return elapsed >= movingTime / 2
-        }?.speed
+        medianMovingSpeed =
+            moving.first { stretch in
+                elapsed += stretch.duration
+                return elapsed >= movingTime / 2
+            }?.speed
         shareAboveRunningSpeed = share(above: Self.runningSpeedLimit)
         shareAboveRidingSpeed = share(above: Self.ridingSpeedLimit)
-        activity = Self.activity(median: medianMovingSpeed, shareAboveRunning: shareAboveRunningSpeed,
-                                 shareAboveRiding: shareAboveRidingSpeed)
+        activity = Self.activity(
+            median: medianMovingSpeed, shareAboveRunning: shareAboveRunningSpeed,
+            shareAboveRiding: shareAboveRidingSpeed)
     }
 
     private static func activity(median: Double?, shareAboveRunning: Double, shareAboveRiding: Double) -> Activity {
@@ -66,14 +70,18 @@ package struct ActivityInference: Sendable, Equatable, Encodable {
     }
 
     /// The speed (m/s) and duration (s) of each stretch between samples at least `minimumStretch` apart.
-    private static func stretches<Position>(_ track: [(time: Date, position: Position)],
-                                            distance: (Position, Position) -> Double) -> [(speed: Double, duration: Double)] {
+    private static func stretches<Position>(
+        _ track: [(time: Date, position: Position)],
+        distance: (Position, Position) -> Double
+    ) -> [(speed: Double, duration: Double)] {
         guard var anchor = track.first else { return [] }
         var result: [(speed: Double, duration: Double)] = []
         for sample in track.dropFirst() {
             let duration = sample.time.timeIntervalSince(anchor.time)
             guard duration >= minimumStretch else { continue }
-            if duration <= maximumStretch { result.append((distance(anchor.position, sample.position) / duration, duration)) }
+            if duration <= maximumStretch {
+                result.append((distance(anchor.position, sample.position) / duration, duration))
+            }
             anchor = sample
         }
         return result
@@ -84,11 +92,14 @@ package struct ActivityInference: Sendable, Equatable, Encodable {
     package func text(units: UnitSystem) -> String {
         guard let medianMovingSpeed else { return "\(activity.rawValue), from its speeds: it never moves" }
         func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
-        var text = "\(activity.rawValue), from its speeds: median \(TimeFormat.speed(metresPerSecond: medianMovingSpeed, units: units)) while moving"
+        var text =
+            "\(activity.rawValue), from its speeds: median \(TimeFormat.speed(metresPerSecond: medianMovingSpeed, units: units)) while moving"
         if shareAboveRidingSpeed > 0 {
-            text += ", \(percent(shareAboveRidingSpeed)) of that time above \(TimeFormat.speed(metresPerSecond: Self.ridingSpeedLimit, units: units))"
+            text +=
+                ", \(percent(shareAboveRidingSpeed)) of that time above \(TimeFormat.speed(metresPerSecond: Self.ridingSpeedLimit, units: units))"
         } else if shareAboveRunningSpeed > 0 {
-            text += ", \(percent(shareAboveRunningSpeed)) of that time above \(TimeFormat.speed(metresPerSecond: Self.runningSpeedLimit, units: units))"
+            text +=
+                ", \(percent(shareAboveRunningSpeed)) of that time above \(TimeFormat.speed(metresPerSecond: Self.runningSpeedLimit, units: units))"
         }
         return text
     }

@@ -4,8 +4,9 @@ extension RecordedSample {
     /// What the athlete's sensors measured with the sample; `stridesToSteps` doubles the cadence (a foot activity whose
     /// file named no sport: the reader left the device's strides per minute as they were).
     func sensors(stridesToSteps: Bool) -> SensorReading {
-        SensorReading(heartRate: heartRate, cadence: cadence.map { stridesToSteps ? $0 * 2 : $0 }, power: power,
-                      temperature: temperature, distance: distance)
+        SensorReading(
+            heartRate: heartRate, cadence: cadence.map { stridesToSteps ? $0 * 2 : $0 }, power: power,
+            temperature: temperature, distance: distance)
     }
 }
 

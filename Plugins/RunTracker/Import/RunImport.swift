@@ -12,8 +12,10 @@ package enum RunImport {
     /// `activity` overrides the file's sport; a file without one gets the activity its speeds show
     /// (`ActivityInference`). A recording is always saved, however short: a device recorded it, and only a live run
     /// can go on as a draft. Returns `nil` when the recording has no samples.
-    package static func track(_ recording: RecordedActivity, id: String = UUID().uuidString.lowercased(), name: String,
-                             activity: Activity? = nil, settings: TrackerSettings = TrackerSettings()) -> TrackedRecording? {
+    package static func track(
+        _ recording: RecordedActivity, id: String = UUID().uuidString.lowercased(), name: String,
+        activity: Activity? = nil, settings: TrackerSettings = TrackerSettings()
+    ) -> TrackedRecording? {
         let samples = inTimeOrder(recording.samples)
         guard let first = samples.first, let last = samples.last else { return nil }
         let named = activity ?? recording.sport.map(Activity.init)
@@ -22,26 +24,31 @@ package enum RunImport {
         // The reader turns strides into steps only for a foot sport the file names; for the others it happens here.
         let stridesToSteps = recording.sport == nil && [.run, .walk, .hike].contains(activity)
         let start = min(recording.startTime ?? first.time, first.time)
-        var engine = RunEngine(runID: id, name: name, activity: activity, startedAt: start,
-                               settings: recording.hasDeviceTimer ? settings.withoutAutoPause : settings)
+        var engine = RunEngine(
+            runID: id, name: name, activity: activity, startedAt: start,
+            settings: recording.hasDeviceTimer ? settings.withoutAutoPause : settings)
         var points: [TrackPoint] = []
         points.reserveCapacity(samples.count)
         var pauses = PauseSchedule(recording.pauses, silence: settings.pauseGapSeconds)
         for sample in samples {
             pauses.apply(before: sample.time, to: &engine)
-            points.append(engine.feed(sample.fix(providerID: "import"), sensors: sample.sensors(stridesToSteps: stridesToSteps)))
+            points.append(
+                engine.feed(sample.fix(providerID: "import"), sensors: sample.sensors(stridesToSteps: stridesToSteps)))
         }
         engine.stop(at: last.time, savingShortRuns: true)
-        return TrackedRecording(engine: engine, points: points,
-                                device: DeviceFigures(name: recording.device, distance: recording.totals?.distance,
-                                                      timerTime: recording.totals?.timerTime),
-                                inference: inference)
+        return TrackedRecording(
+            engine: engine, points: points,
+            device: DeviceFigures(
+                name: recording.device, distance: recording.totals?.distance,
+                timerTime: recording.totals?.timerTime),
+            inference: inference)
     }
 
     /// Recordings are nearly always in time order already; a stable sort fixes the others.
     private static func inTimeOrder(_ samples: [RecordedSample]) -> [RecordedSample] {
         if zip(samples, samples.dropFirst()).allSatisfy({ $0.time <= $1.time }) { return samples }
-        return samples.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        return samples.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
+            \.element)
     }
 }
 
@@ -91,7 +98,9 @@ extension TrackerSettings {
     /// The same settings with auto-pause off for every activity (the device's own timer decides).
     var withoutAutoPause: TrackerSettings {
         var settings = self
-        for activity in Activity.allCases { settings.profiles[activity] = settings.profile(activity).withAutoPause(false) }
+        for activity in Activity.allCases {
+            settings.profiles[activity] = settings.profile(activity).withAutoPause(false)
+        }
         return settings
     }
 }

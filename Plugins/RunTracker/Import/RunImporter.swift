@@ -54,7 +54,9 @@ package struct RunImporter: Sendable {
         /// Keep what a damaged FIT file holds up to its last complete message (the runs are marked salvaged).
         package var salvage: Bool
 
-        package init(name: String? = nil, activity: Activity? = nil, allowDuplicates: Bool = false, salvage: Bool = false) {
+        package init(
+            name: String? = nil, activity: Activity? = nil, allowDuplicates: Bool = false, salvage: Bool = false
+        ) {
             self.name = name
             self.activity = activity
             self.allowDuplicates = allowDuplicates
@@ -66,35 +68,44 @@ package struct RunImporter: Sendable {
     /// tracks every activity in it and stores the runs in one transaction: all of the file, or nothing.
     /// A damaged file throws `ActivityFileError` naming the file and the byte offset or line; so does reading
     /// stopped because `isCancelled` said so, and a file of more than `ActivityFileReader.maximumSamples` samples.
-    package func importFile(_ data: Data, file: String, request: Request = Request(),
-                           isCancelled: () -> Bool = { false }) throws -> [Outcome] {
+    package func importFile(
+        _ data: Data, file: String, request: Request = Request(),
+        isCancelled: () -> Bool = { false }
+    ) throws -> [Outcome] {
         guard request.salvage else {
-            return try importRecordings(ActivityFileReader.read(data, file: file, isCancelled: isCancelled), file: file, request: request)
+            return try importRecordings(
+                ActivityFileReader.read(data, file: file, isCancelled: isCancelled), file: file, request: request)
         }
         let salvaged = try ActivityFileReader.salvage(data, file: file, isCancelled: isCancelled)
-        return try importRecordings(salvaged.activities, file: file, request: request,
-                                    salvaged: salvaged.damage.map { SalvageMark(byteOffset: $0.byteOffset ?? 0, reason: $0.message) })
+        return try importRecordings(
+            salvaged.activities, file: file, request: request,
+            salvaged: salvaged.damage.map { SalvageMark(byteOffset: $0.byteOffset ?? 0, reason: $0.message) })
     }
 
     /// Imports the file at `url` as ``importFile(_:file:request:isCancelled:)`` does; a plain GPX or TCX file is
     /// parsed as it is read, never held whole.
     package func importFile(contentsOf url: URL, request: Request = Request()) throws -> [Outcome] {
         guard request.salvage else {
-            return try importRecordings(ActivityFileReader.read(contentsOf: url), file: url.relativePath, request: request)
+            return try importRecordings(
+                ActivityFileReader.read(contentsOf: url), file: url.relativePath, request: request)
         }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ActivityFileError(file: url.relativePath, message: "cannot read the file (\(error.localizedDescription)); check the path and its permissions")
+            throw ActivityFileError(
+                file: url.relativePath,
+                message: "cannot read the file (\(error.localizedDescription)); check the path and its permissions")
         }
         return try importFile(data, file: url.relativePath, request: request)
     }
 
     /// Tracks and stores `read`, the activities of `file`. Each recording's samples are let go once it is
     /// tracked (its track points take their place), so an import holds one copy of the points, not two.
-    private func importRecordings(_ read: consuming [RecordedActivity], file: String, request: Request,
-                                  salvaged: SalvageMark? = nil) throws -> [Outcome] {
+    private func importRecordings(
+        _ read: consuming [RecordedActivity], file: String, request: Request,
+        salvaged: SalvageMark? = nil
+    ) throws -> [Outcome] {
         var recordings = consume read
         recordings.removeAll { $0.samples.isEmpty }
         guard !recordings.isEmpty else {
@@ -109,10 +120,15 @@ package struct RunImporter: Sendable {
             var name = request.name ?? recording.name ?? fallbackName
             if count > 1 { name += " (\(index + 1) of \(count))" }
             if let problem = RunEdit.nameLimit.problem(name) {
-                let whose = request.name != nil ? "the run name given" : recording.name != nil ? "the activity's name in the file" : "the file name"
-                throw ActivityFileError(file: file, message: "\(whose) \(problem); give a shorter one (--name, or ?name= over HTTP)")
+                let whose =
+                    request.name != nil
+                    ? "the run name given" : recording.name != nil ? "the activity's name in the file" : "the file name"
+                throw ActivityFileError(
+                    file: file, message: "\(whose) \(problem); give a shorter one (--name, or ?name= over HTTP)")
             }
-            if var run = try RunStore.prepareImport(consume recording, name: name, activity: request.activity, settings: settings) {
+            if var run = try RunStore.prepareImport(
+                consume recording, name: name, activity: request.activity, settings: settings)
+            {
                 run.summary.salvaged = salvaged
                 prepared.append(run)
             }
@@ -123,6 +139,7 @@ package struct RunImporter: Sendable {
     }
 
     /// The rule `importFile` skips duplicates by.
-    static let duplicateRule = RunStore.DuplicateRule(startWindow: duplicateStartWindow,
-                                                      distanceFraction: duplicateDistanceFraction)
+    static let duplicateRule = RunStore.DuplicateRule(
+        startWindow: duplicateStartWindow,
+        distanceFraction: duplicateDistanceFraction)
 }

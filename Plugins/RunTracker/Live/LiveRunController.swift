@@ -50,9 +50,11 @@ package actor LiveRunController {
     /// (and an edit made after the stop stays).
     private var storedEnd: EngineState?
 
-    package init(runStore: RunStore, settings: TrackerSettings, events: EventBus, units: UnitSystem,
-                powerSupply: PowerSupply = PowerSupply(), logger: Logger, clock: @escaping @Sendable () -> Date = Date.init,
-                maxPendingPoints: Int = LiveRunController.defaultMaxPendingPoints) {
+    package init(
+        runStore: RunStore, settings: TrackerSettings, events: EventBus, units: UnitSystem,
+        powerSupply: PowerSupply = PowerSupply(), logger: Logger, clock: @escaping @Sendable () -> Date = Date.init,
+        maxPendingPoints: Int = LiveRunController.defaultMaxPendingPoints
+    ) {
         self.runStore = runStore
         self.maxPendingPoints = max(1, maxPendingPoints)
         self.settings = settings
@@ -88,7 +90,8 @@ package actor LiveRunController {
         }
         engine = RunEngine(restoring: newest, settings: settings)
         refreshPower(force: true)
-        logger.info("restored the active run", metadata: ["run": "\(newest.runID)", "state": "\(newest.state.rawValue)"])
+        logger.info(
+            "restored the active run", metadata: ["run": "\(newest.runID)", "state": "\(newest.state.rawValue)"])
         if let engine { publish(engine, reason: "restored") }
     }
 
@@ -105,7 +108,10 @@ package actor LiveRunController {
         let now = clock()
         let activityName = activity.rawValue.prefix(1).uppercased() + activity.rawValue.dropFirst()
         let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        let runName = trimmed.isEmpty ? "\(activityName) \(ISO8601.string(from: now).prefix(16).replacingOccurrences(of: "T", with: " "))" : trimmed
+        let runName =
+            trimmed.isEmpty
+            ? "\(activityName) \(ISO8601.string(from: now).prefix(16).replacingOccurrences(of: "T", with: " "))"
+            : trimmed
         if let problem = RunEdit.nameLimit.problem(runName) { throw RunCommandError.invalidName(problem) }
         if let id, let existing = try await runStore.summary(id: id) {
             let resumable = engine.map { $0.state.runID == id && isCurrentDraft($0) } ?? false
@@ -191,17 +197,25 @@ package actor LiveRunController {
     /// The result of stopping `run`, with a message saying whether it was saved or kept as a draft.
     package static func stopResult(_ run: RunSummary) -> StopResult {
         guard run.state == .draft else {
-            return StopResult(run: run, saved: true, message: "run saved: \(DistanceFormat.string(metres: run.distance, units: .metric)) in \(TimeFormat.duration(seconds: run.timerTime))")
+            return StopResult(
+                run: run, saved: true,
+                message:
+                    "run saved: \(DistanceFormat.string(metres: run.distance, units: .metric)) in \(TimeFormat.duration(seconds: run.timerTime))"
+            )
         }
-        return StopResult(run: run, saved: false, message: """
-            the run is too short to save (it needs at least \(Int(RunEngine.minimumSavedDuration)) s and \
-            \(Int(RunEngine.minimumSavedDistance)) m; it has \(TimeFormat.duration(seconds: run.timerTime)) and \
-            \(Int(run.distance.rounded())) m); it is kept as a draft: resume it or discard it
-            """)
+        return StopResult(
+            run: run, saved: false,
+            message: """
+                the run is too short to save (it needs at least \(Int(RunEngine.minimumSavedDuration)) s and \
+                \(Int(RunEngine.minimumSavedDistance)) m; it has \(TimeFormat.duration(seconds: run.timerTime)) and \
+                \(Int(run.distance.rounded())) m); it is kept as a draft: resume it or discard it
+                """)
     }
 
-    private func command(id: String, _ name: String,
-                         _ apply: (inout RunEngine, Date) throws(RunCommandError) -> Void) async throws -> LiveStatus {
+    private func command(
+        id: String, _ name: String,
+        _ apply: (inout RunEngine, Date) throws(RunCommandError) -> Void
+    ) async throws -> LiveStatus {
         try await restoreIfNeeded()
         guard var current = engine, current.state.runID == id else {
             if let summary = try await runStore.summary(id: id) {
@@ -248,7 +262,9 @@ package actor LiveRunController {
     /// again at once while the oldest point still pending is due; a refused write waits for the next due fix.
     private func startWriter() {
         writer = Task {
-            repeat { await flushLogging() } while refusedSince == nil
+            repeat {
+                await flushLogging()
+            } while refusedSince == nil
                 && pending.first.map { clock().timeIntervalSince($0.time) >= Self.flushInterval } == true
             writer = nil
         }
@@ -260,7 +276,9 @@ package actor LiveRunController {
         let refusedBefore = refusedSince != nil
         do { try await flush() } catch {
             if !refusedBefore {
-                logger.error("cannot write the active run: \(error); its points wait in memory (up to \(maxPendingPoints)) and are written when the store takes writes again")
+                logger.error(
+                    "cannot write the active run: \(error); its points wait in memory (up to \(maxPendingPoints)) and are written when the store takes writes again"
+                )
             }
         }
     }
@@ -287,7 +305,9 @@ package actor LiveRunController {
             let records = try await task.value
             if let refusedSince {
                 let dropped = droppedPoints > 0 ? ", \(droppedPoints) older ones were dropped" : ""
-                logger.notice("the active run is written again: \(points.count) points held since \(ISO8601.string(from: refusedSince)) are stored\(dropped)")
+                logger.notice(
+                    "the active run is written again: \(points.count) points held since \(ISO8601.string(from: refusedSince)) are stored\(dropped)"
+                )
             }
             refusedSince = nil
             droppedPoints = 0
@@ -313,14 +333,18 @@ package actor LiveRunController {
     }
 
     private func notePending(since: Date, problem: String) {
-        pendingWrites.set(PendingWrites(items: pending.count + pointsInFlight, since: since, problem: problem, dropped: droppedPoints))
+        pendingWrites.set(
+            PendingWrites(items: pending.count + pointsInFlight, since: since, problem: problem, dropped: droppedPoints)
+        )
     }
 
     private func dropOldestPending() {
         let excess = pending.count - maxPendingPoints
         pending.removeFirst(excess)
         if droppedPoints == 0 {
-            logger.warning("the store has refused writes for too long: the oldest points of the active run are dropped, keeping the newest \(maxPendingPoints)")
+            logger.warning(
+                "the store has refused writes for too long: the oldest points of the active run are dropped, keeping the newest \(maxPendingPoints)"
+            )
         }
         droppedPoints += excess
     }
@@ -349,9 +373,12 @@ package actor LiveRunController {
     }
 
     private func publish(_ engine: RunEngine, reason: String) {
-        events.publish("run.state", RunStateEvent(id: engine.state.runID, state: engine.state.state,
-                                                  autoPaused: engine.state.autoPaused, reason: reason,
-                                                  run: engine.summary(at: clock())))
+        events.publish(
+            "run.state",
+            RunStateEvent(
+                id: engine.state.runID, state: engine.state.state,
+                autoPaused: engine.state.autoPaused, reason: reason,
+                run: engine.summary(at: clock())))
     }
 }
 

@@ -71,15 +71,20 @@ extension LiveStatus {
         let speed = engine.currentSpeed
         let pace = speed.flatMap { $0 >= 0.5 ? 1000 / $0 : nil }
         let completed = state.completedSplits
-        let split = CurrentSplit(index: completed.count + 1,
-                                 distanceM: max(0, state.distance - completed.reduce(0) { $0 + $1.distance }),
-                                 timeS: max(0, run.timerTime - completed.reduce(0) { $0 + $1.time }))
+        let split = CurrentSplit(
+            index: completed.count + 1,
+            distanceM: max(0, state.distance - completed.reduce(0) { $0 + $1.distance }),
+            timeS: max(0, run.timerTime - completed.reduce(0) { $0 + $1.time }))
         let fixAge = state.lastFixTime.map { max(0, now.timeIntervalSince1970 - $0) }
         let fresh = fixAge.map { $0 <= Self.signalFreshFor } ?? false
         let message: String
-        if state.waitingForGPS { message = "waiting for GPS" }
-        else if state.state == .paused { message = state.autoPaused ? "auto-paused" : "paused" }
-        else { message = "tracking" }
+        if state.waitingForGPS {
+            message = "waiting for GPS"
+        } else if state.state == .paused {
+            message = state.autoPaused ? "auto-paused" : "paused"
+        } else {
+            message = "tracking"
+        }
         self.init(
             run: run, autoPaused: state.autoPaused, waitingForGps: state.waitingForGPS,
             signalQuality: fresh ? SignalQuality(horizontalAccuracy: state.lastAccuracy) : nil, lastFixAgeS: fixAge,
@@ -99,7 +104,9 @@ extension LiveStatus {
                 maxSpeed: TimeFormat.speed(metresPerSecond: run.maxSpeed, units: units),
                 ascent: ElevationText.string(metres: run.ascent, units: units),
                 descent: ElevationText.string(metres: run.descent, units: units),
-                split: "\(split.index): \(DistanceFormat.string(metres: split.distanceM, units: units)) in \(TimeFormat.duration(seconds: split.timeS))"))
+                split:
+                    "\(split.index): \(DistanceFormat.string(metres: split.distanceM, units: units)) in \(TimeFormat.duration(seconds: split.timeS))"
+            ))
     }
 }
 

@@ -70,12 +70,14 @@ package struct RunSummary: Sendable, Equatable, Codable {
     /// For a run salvaged from a damaged file (`runs import --salvage`): where the readable part ends and why.
     package var salvaged: SalvageMark?
 
-    package init(id: String, name: String, notes: String = "", activity: Activity, state: RunState, startedAt: Date,
-                endedAt: Date? = nil, distance: Double = 0, elapsedTime: Double = 0, timerTime: Double = 0,
-                movingTime: Double = 0, averagePace: Double? = nil, maxSpeed: Double = 0, ascent: Double = 0,
-                descent: Double = 0, pointCount: Int = 0, rejectedPointCount: Int = 0, segmentCount: Int = 0,
-                distanceSource: DistanceSource = .none, averageHeartRate: Double? = nil, maxHeartRate: Double? = nil,
-                averageCadence: Double? = nil, averagePower: Double? = nil, device: DeviceFigures? = nil) {
+    package init(
+        id: String, name: String, notes: String = "", activity: Activity, state: RunState, startedAt: Date,
+        endedAt: Date? = nil, distance: Double = 0, elapsedTime: Double = 0, timerTime: Double = 0,
+        movingTime: Double = 0, averagePace: Double? = nil, maxSpeed: Double = 0, ascent: Double = 0,
+        descent: Double = 0, pointCount: Int = 0, rejectedPointCount: Int = 0, segmentCount: Int = 0,
+        distanceSource: DistanceSource = .none, averageHeartRate: Double? = nil, maxHeartRate: Double? = nil,
+        averageCadence: Double? = nil, averagePower: Double? = nil, device: DeviceFigures? = nil
+    ) {
         self.id = id
         self.name = name
         self.notes = notes
@@ -131,8 +133,10 @@ package struct RunSummary: Sendable, Equatable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             id: try container.decode(String.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
-            notes: try container.decode(String.self, forKey: .notes), activity: try container.decode(Activity.self, forKey: .activity),
-            state: try container.decode(RunState.self, forKey: .state), startedAt: try container.decode(Date.self, forKey: .startedAt),
+            notes: try container.decode(String.self, forKey: .notes),
+            activity: try container.decode(Activity.self, forKey: .activity),
+            state: try container.decode(RunState.self, forKey: .state),
+            startedAt: try container.decode(Date.self, forKey: .startedAt),
             endedAt: try container.decodeIfPresent(Date.self, forKey: .endedAt),
             distance: try container.decode(Double.self, forKey: .distance),
             elapsedTime: try container.decode(Double.self, forKey: .elapsedTime),
@@ -140,7 +144,8 @@ package struct RunSummary: Sendable, Equatable, Codable {
             movingTime: try container.decode(Double.self, forKey: .movingTime),
             averagePace: try container.decodeIfPresent(Double.self, forKey: .averagePace),
             maxSpeed: try container.decode(Double.self, forKey: .maxSpeed),
-            ascent: try container.decode(Double.self, forKey: .ascent), descent: try container.decode(Double.self, forKey: .descent),
+            ascent: try container.decode(Double.self, forKey: .ascent),
+            descent: try container.decode(Double.self, forKey: .descent),
             pointCount: try container.decode(Int.self, forKey: .pointCount),
             rejectedPointCount: try container.decode(Int.self, forKey: .rejectedPointCount),
             segmentCount: try container.decode(Int.self, forKey: .segmentCount),
@@ -149,11 +154,13 @@ package struct RunSummary: Sendable, Equatable, Codable {
             maxHeartRate: try container.decodeIfPresent(Double.self, forKey: .maxHeartRate),
             averageCadence: try container.decodeIfPresent(Double.self, forKey: .averageCadence),
             averagePower: try container.decodeIfPresent(Double.self, forKey: .averagePower),
-            device: try DeviceFigures(name: container.decodeIfPresent(String.self, forKey: .deviceName),
-                                      distance: container.decodeIfPresent(Double.self, forKey: .deviceDistance),
-                                      timerTime: container.decodeIfPresent(Double.self, forKey: .deviceTimer)))
-        salvaged = try SalvageMark(byteOffset: container.decodeIfPresent(Int.self, forKey: .salvagedAtByte),
-                                   reason: container.decodeIfPresent(String.self, forKey: .salvageReason))
+            device: try DeviceFigures(
+                name: container.decodeIfPresent(String.self, forKey: .deviceName),
+                distance: container.decodeIfPresent(Double.self, forKey: .deviceDistance),
+                timerTime: container.decodeIfPresent(Double.self, forKey: .deviceTimer)))
+        salvaged = try SalvageMark(
+            byteOffset: container.decodeIfPresent(Int.self, forKey: .salvagedAtByte),
+            reason: container.decodeIfPresent(String.self, forKey: .salvageReason))
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -164,7 +171,7 @@ package struct RunSummary: Sendable, Equatable, Codable {
         try container.encode(activity, forKey: .activity)
         try container.encode(state, forKey: .state)
         try container.encode(startedAt, forKey: .startedAt)
-        try container.encode(endedAt, forKey: .endedAt) // explicit null while active
+        try container.encode(endedAt, forKey: .endedAt)  // explicit null while active
         try container.encode(distance, forKey: .distance)
         try container.encode(elapsedTime, forKey: .elapsedTime)
         try container.encode(timerTime, forKey: .timerTime)
@@ -220,12 +227,15 @@ extension RunSummary {
             startedAt: Date(timeIntervalSince1970: row["started_at"]),
             endedAt: (row["ended_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
             distance: row["distance_m"] ?? 0, elapsedTime: row["elapsed_s"] ?? 0, timerTime: row["timer_s"] ?? 0,
-            movingTime: row["moving_s"] ?? 0, averagePace: row["avg_pace_s_per_km"], maxSpeed: row["max_speed_mps"] ?? 0,
+            movingTime: row["moving_s"] ?? 0, averagePace: row["avg_pace_s_per_km"],
+            maxSpeed: row["max_speed_mps"] ?? 0,
             ascent: row["ascent_m"] ?? 0, descent: row["descent_m"] ?? 0, pointCount: row["points"] ?? 0,
             rejectedPointCount: row["rejected_points"] ?? 0, segmentCount: row["segments"] ?? 0,
-            distanceSource: distanceSource, averageHeartRate: row["avg_heart_rate_bpm"], maxHeartRate: row["max_heart_rate_bpm"],
+            distanceSource: distanceSource, averageHeartRate: row["avg_heart_rate_bpm"],
+            maxHeartRate: row["max_heart_rate_bpm"],
             averageCadence: row["avg_cadence_spm"], averagePower: row["avg_power_w"],
-            device: DeviceFigures(name: row["device_name"], distance: row["device_distance_m"], timerTime: row["device_timer_s"]))
+            device: DeviceFigures(
+                name: row["device_name"], distance: row["device_distance_m"], timerTime: row["device_timer_s"]))
         salvaged = SalvageMark(byteOffset: row["salvaged_at_byte"], reason: row["salvage_reason"])
     }
 
@@ -238,8 +248,10 @@ extension RunSummary {
     }
 
     /// Runs matching an SQL condition on `runs` (e.g. `"deleted_at IS NULL AND state = ?"`), newest first.
-    package static func fetchAll(_ db: Database, where condition: String = "deleted_at IS NULL",
-                                arguments: StatementArguments = []) throws -> [RunSummary] {
+    package static func fetchAll(
+        _ db: Database, where condition: String = "deleted_at IS NULL",
+        arguments: StatementArguments = []
+    ) throws -> [RunSummary] {
         let sql = "SELECT \(columns) FROM runs WHERE \(condition) ORDER BY started_at DESC"
         return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try RunSummary(row: $0) }
     }

@@ -13,8 +13,10 @@ package struct SensorReading: Sendable, Equatable, Codable {
     /// It counts only while the run has no GPS route yet (indoor, treadmill, before the first fix).
     package var distance: Double?
 
-    package init(heartRate: Double? = nil, cadence: Double? = nil, power: Double? = nil, temperature: Double? = nil,
-                distance: Double? = nil) {
+    package init(
+        heartRate: Double? = nil, cadence: Double? = nil, power: Double? = nil, temperature: Double? = nil,
+        distance: Double? = nil
+    ) {
         self.heartRate = heartRate.flatMap(Self.valid)
         self.cadence = cadence.flatMap(Self.valid)
         self.power = power.flatMap(Self.valid)

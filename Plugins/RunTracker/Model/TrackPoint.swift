@@ -26,9 +26,11 @@ package struct TrackPoint: Sendable, Equatable, Codable {
     /// Heart rate, cadence, power and temperature at this point (the sensor distance is not kept per point).
     package var sensors: SensorReading
 
-    package init(sequence: Int, time: Date, coordinate: Coordinate?, altitude: Double? = nil, speed: Double? = nil,
-                horizontalAccuracy: Double? = nil, segment: Int = 0, rejection: PointRejection? = nil,
-                distance: Double? = nil, sensors: SensorReading = .none) {
+    package init(
+        sequence: Int, time: Date, coordinate: Coordinate?, altitude: Double? = nil, speed: Double? = nil,
+        horizontalAccuracy: Double? = nil, segment: Int = 0, rejection: PointRejection? = nil,
+        distance: Double? = nil, sensors: SensorReading = .none
+    ) {
         self.sequence = sequence
         self.time = time
         self.coordinate = coordinate

@@ -25,9 +25,10 @@ package struct BestEffort: Sendable, Equatable, Codable {
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(distance: try container.decode(RecordDistance.self, forKey: .distance),
-                  elapsedTime: try container.decode(Double.self, forKey: .elapsedTime),
-                  startOffset: try container.decode(Double.self, forKey: .startOffset))
+        self.init(
+            distance: try container.decode(RecordDistance.self, forKey: .distance),
+            elapsedTime: try container.decode(Double.self, forKey: .elapsedTime),
+            startOffset: try container.decode(Double.self, forKey: .startOffset))
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -60,7 +61,8 @@ extension RunProgress {
     package func bestEffort(over distance: RecordDistance) -> BestEffort? {
         if distance == .longest {
             guard let first = times.first, let last = times.last, totalDistance > 0 else { return nil }
-            return BestEffort(distance: .longest, elapsedTime: last - first, startOffset: first, distanceMetres: totalDistance)
+            return BestEffort(
+                distance: .longest, elapsedTime: last - first, startOffset: first, distanceMetres: totalDistance)
         }
         let target = distance.metres
         let n = count

@@ -28,9 +28,11 @@ package struct PersonalRecord: Sendable, Equatable, Codable {
     /// History only: when the record was recorded (the run's save).
     @NullWhenAbsent package var recordedAt: Date?
 
-    package init(activity: Activity = .run, distance: RecordDistance, distanceMetres: Double? = nil, elapsedTime: Double,
-                runID: String, achievedAt: Date, runName: String, runDeleted: Bool? = nil,
-                previousElapsedTime: Double? = nil, previousDistanceMetres: Double? = nil, recordedAt: Date? = nil) {
+    package init(
+        activity: Activity = .run, distance: RecordDistance, distanceMetres: Double? = nil, elapsedTime: Double,
+        runID: String, achievedAt: Date, runName: String, runDeleted: Bool? = nil,
+        previousElapsedTime: Double? = nil, previousDistanceMetres: Double? = nil, recordedAt: Date? = nil
+    ) {
         self.activity = activity
         self.distance = distance
         self.distanceMetres = distanceMetres ?? distance.metres
@@ -38,7 +40,8 @@ package struct PersonalRecord: Sendable, Equatable, Codable {
         self.runID = runID
         self.achievedAt = achievedAt
         self.runName = runName
-        self.pace = self.distanceMetres > 0 && self.distanceMetres.isFinite ? elapsedTime / self.distanceMetres * 1000 : 0
+        self.pace =
+            self.distanceMetres > 0 && self.distanceMetres.isFinite ? elapsedTime / self.distanceMetres * 1000 : 0
         self.runDeleted = runDeleted
         self.previousElapsedTime = previousElapsedTime
         self.previousDistanceMetres = previousDistanceMetres

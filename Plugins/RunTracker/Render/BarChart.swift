@@ -35,17 +35,21 @@ package struct BarChart: Sendable {
 
             """
         if !bars.contains(where: { $0.value > 0 }) {
-            svg += "<text x=\"\(f(width / 2))\" y=\"\(f(top + plotHeight / 2))\" text-anchor=\"middle\" fill=\"#515c55\">Nothing recorded in this time</text>\n"
+            svg +=
+                "<text x=\"\(f(width / 2))\" y=\"\(f(top + plotHeight / 2))\" text-anchor=\"middle\" fill=\"#515c55\">Nothing recorded in this time</text>\n"
         }
         for (index, bar) in bars.enumerated() {
             let x = side + Double(index) * slot
             let barHeight = bar.value / highest * plotHeight
             if bar.value > 0 {
-                svg += "<rect x=\"\(f(x + slot * 0.15))\" y=\"\(f(top + plotHeight - barHeight))\" width=\"\(f(slot * 0.7))\" height=\"\(f(barHeight))\" rx=\"3\" fill=\"\(colour)\"><title>\(XMLText.escape("\(bar.label): \(bar.valueText)"))</title></rect>"
-                svg += "<text x=\"\(f(x + slot / 2))\" y=\"\(f(top + plotHeight - barHeight - 5))\" text-anchor=\"middle\" fill=\"#17201b\">\(XMLText.escape(bar.valueText))</text>\n"
+                svg +=
+                    "<rect x=\"\(f(x + slot * 0.15))\" y=\"\(f(top + plotHeight - barHeight))\" width=\"\(f(slot * 0.7))\" height=\"\(f(barHeight))\" rx=\"3\" fill=\"\(colour)\"><title>\(XMLText.escape("\(bar.label): \(bar.valueText)"))</title></rect>"
+                svg +=
+                    "<text x=\"\(f(x + slot / 2))\" y=\"\(f(top + plotHeight - barHeight - 5))\" text-anchor=\"middle\" fill=\"#17201b\">\(XMLText.escape(bar.valueText))</text>\n"
             }
             if (bars.count - 1 - index) % labelEvery == 0 {
-                svg += "<text x=\"\(f(x + slot / 2))\" y=\"\(f(height - 6))\" text-anchor=\"middle\" fill=\"#515c55\">\(XMLText.escape(bar.label))</text>\n"
+                svg +=
+                    "<text x=\"\(f(x + slot / 2))\" y=\"\(f(height - 6))\" text-anchor=\"middle\" fill=\"#515c55\">\(XMLText.escape(bar.label))</text>\n"
             }
         }
         return svg + "</svg>"

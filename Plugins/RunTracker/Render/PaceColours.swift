@@ -4,7 +4,9 @@ import MeridianCore
 /// the run's moving pace per profile slice; shared by the SVG picture and the map in the browser.
 package struct PaceColours: Sendable {
     /// Fast to slow.
-    package static let palette = ["#1a9850", "#66bd63", "#a6d96a", "#d9ef8b", "#fee08b", "#fdae61", "#f46d43", "#d73027"]
+    package static let palette = [
+        "#1a9850", "#66bd63", "#a6d96a", "#d9ef8b", "#fee08b", "#fdae61", "#f46d43", "#d73027"
+    ]
     /// The paces (seconds per kilometre) at either end of the scale.
     package let fast: Double
     package let slow: Double
@@ -58,7 +60,9 @@ package struct RoutePieces: Sendable {
             }
             let colour = colours.colour(atDistance: distances[index])
             var indices = [index]
-            while index + 1 < count, segments[index] == segments[index + 1], colours.colour(atDistance: distances[index]) == colour {
+            while index + 1 < count, segments[index] == segments[index + 1],
+                colours.colour(atDistance: distances[index]) == colour
+            {
                 index += 1
                 indices.append(index)
             }

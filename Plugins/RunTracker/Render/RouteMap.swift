@@ -53,27 +53,35 @@ struct RouteMap {
         var svg = ""
         for piece in RoutePieces(segments: usable.map(\.segment), distances: distances, colours: colours).pieces {
             let line = piece.indices.map { point($0) }.map { "\(f($0.0)),\(f($0.1))" }.joined(separator: " ")
-            svg += piece.dashed
+            svg +=
+                piece.dashed
                 ? "<polyline fill=\"none\" stroke=\"\(piece.colour)\" stroke-width=\"2\" stroke-dasharray=\"4 4\" points=\"\(line)\"/>\n"
                 : "<polyline fill=\"none\" stroke=\"\(piece.colour)\" stroke-width=\"4\" stroke-linecap=\"round\" stroke-linejoin=\"round\" points=\"\(line)\"/>\n"
         }
-        for mark in DistanceMarks(distances: distances, unit: units == .metric ? 1000 : UnitSystem.metresPerMile).marks {
+        for mark in DistanceMarks(distances: distances, unit: units == .metric ? 1000 : UnitSystem.metresPerMile).marks
+        {
             let a = point(mark.index - 1), b = point(mark.index)
             let markX = a.0 + (b.0 - a.0) * mark.t, markY = a.1 + (b.1 - a.1) * mark.t
-            svg += "<circle cx=\"\(f(markX))\" cy=\"\(f(markY))\" r=\"8\" fill=\"#fff\" stroke=\"#333\" stroke-width=\"1.5\"/>"
-            svg += "<text x=\"\(f(markX))\" y=\"\(f(markY + 3.5))\" font-size=\"9\" text-anchor=\"middle\" fill=\"#222\">\(mark.number)</text>\n"
+            svg +=
+                "<circle cx=\"\(f(markX))\" cy=\"\(f(markY))\" r=\"8\" fill=\"#fff\" stroke=\"#333\" stroke-width=\"1.5\"/>"
+            svg +=
+                "<text x=\"\(f(markX))\" y=\"\(f(markY + 3.5))\" font-size=\"9\" text-anchor=\"middle\" fill=\"#222\">\(mark.number)</text>\n"
         }
         // Start and finish (one label when they coincide, as on a loop).
         if let last = projected.indices.last {
             let (fx, fy) = point(last)
-            svg += "<rect x=\"\(f(fx - 7))\" y=\"\(f(fy - 7))\" width=\"14\" height=\"14\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"2\"/>"
+            svg +=
+                "<rect x=\"\(f(fx - 7))\" y=\"\(f(fy - 7))\" width=\"14\" height=\"14\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"2\"/>"
             let (sx, sy) = point(0)
             let together = abs(fx - sx) < 16 && abs(fy - sy) < 16
-            svg += "<text x=\"\(f(fx + 11))\" y=\"\(f(fy + (together ? 14 : 4)))\" font-size=\"11\" fill=\"#222\">Finish</text>\n"
-            svg += "<circle cx=\"\(f(sx - (together ? 9 : 0)))\" cy=\"\(f(sy))\" r=\"8\" fill=\"#1a9850\" stroke=\"#fff\" stroke-width=\"2\"/>"
+            svg +=
+                "<text x=\"\(f(fx + 11))\" y=\"\(f(fy + (together ? 14 : 4)))\" font-size=\"11\" fill=\"#222\">Finish</text>\n"
+            svg +=
+                "<circle cx=\"\(f(sx - (together ? 9 : 0)))\" cy=\"\(f(sy))\" r=\"8\" fill=\"#1a9850\" stroke=\"#fff\" stroke-width=\"2\"/>"
             svg += "<text x=\"\(f(sx + 11))\" y=\"\(f(sy - 6))\" font-size=\"11\" fill=\"#1a9850\">Start</text>\n"
         } else {
-            svg += "<text x=\"\(f(x + width / 2))\" y=\"\(f(y + height / 2))\" font-size=\"14\" text-anchor=\"middle\" fill=\"#888\">No GPS positions recorded</text>\n"
+            svg +=
+                "<text x=\"\(f(x + width / 2))\" y=\"\(f(y + height / 2))\" font-size=\"14\" text-anchor=\"middle\" fill=\"#888\">No GPS positions recorded</text>\n"
         }
         svg += scaleBar(x: x, y: y + height - 14, metresPerPixel: scale > 0 ? 1 / scale : 0)
         svg += legend(x: x + width - 190, y: y + height - 26)
@@ -83,7 +91,8 @@ struct RouteMap {
     private func scaleBar(x: Double, y: Double, metresPerPixel: Double) -> String {
         guard metresPerPixel > 0 else { return "" }
         let target = 120 * metresPerPixel
-        let steps: [Double] = units == .metric
+        let steps: [Double] =
+            units == .metric
             ? [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000]
             : [50, 100, 200, 500, 1000, 2640, 5280, 10_560, 26_400, 52_800].map { $0 * UnitSystem.metresPerFoot }
         let length = steps.last { $0 <= target } ?? steps[0]
@@ -99,7 +108,8 @@ struct RouteMap {
     private func legend(x: Double, y: Double) -> String {
         var svg = "<g font-size=\"10\" fill=\"#333\">"
         for (index, colour) in PaceColours.palette.enumerated() {
-            svg += "<rect x=\"\(f(x + Double(index) * 14))\" y=\"\(f(y))\" width=\"14\" height=\"8\" fill=\"\(colour)\"/>"
+            svg +=
+                "<rect x=\"\(f(x + Double(index) * 14))\" y=\"\(f(y))\" width=\"14\" height=\"8\" fill=\"\(colour)\"/>"
         }
         let fast = PaceOrSpeed.text(secondsPerKilometre: colours.fast, activity: activity, units: units)
         let slow = PaceOrSpeed.text(secondsPerKilometre: colours.slow, activity: activity, units: units)

@@ -20,23 +20,28 @@ package struct RouteRenderer: Sendable {
 
     package func svg(run: RunSummary, points: [TrackPoint]) -> String {
         let profile = Profile(points: points)
-        let W = Double(width)
+        let fullWidth = Double(width)
         let m: Double = Self.margin
-        let map = RouteMap(points: points, profile: profile, activity: run.activity, units: units, width: W - 2 * m)
+        let map = RouteMap(
+            points: points, profile: profile, activity: run.activity, units: units, width: fullWidth - 2 * m)
         let top = Self.headerHeight
         let height = top + map.height + Self.profileHeight + m
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(Int(height))" viewBox="0 0 \(width) \(Int(height))" font-family="sans-serif">
             <rect width="100%" height="100%" fill="#f7f7f4"/>
-            <rect x="\(f(m / 2))" y="\(f(top))" width="\(f(W - m))" height="\(f(map.height))" rx="6" fill="#ffffff" stroke="#d8d8d0"/>
+            <rect x="\(f(m / 2))" y="\(f(top))" width="\(f(fullWidth - m))" height="\(f(map.height))" rx="6" fill="#ffffff" stroke="#d8d8d0"/>
             <text x="\(f(m))" y="26" font-size="18" font-weight="bold" fill="#222">\(XMLText.escape(run.name))</text>
             <text x="\(f(m))" y="46" font-size="13" fill="#555">\(XMLText.escape(headline(run)))</text>
 
             """
         svg += map.draw(x: m, y: top)
         let chart = DistanceChart(total: map.totalDistance, units: units)
-        svg += chart.draw([DistanceChart.elevation(profile, units: units), DistanceChart.pace(profile, activity: run.activity, units: units)].compactMap { $0 },
-                          x: m, y: top + map.height + 18, width: W - 2 * m, height: Self.profileHeight - 36)
+        svg += chart.draw(
+            [
+                DistanceChart.elevation(profile, units: units),
+                DistanceChart.pace(profile, activity: run.activity, units: units)
+            ].compactMap { $0 },
+            x: m, y: top + map.height + 18, width: fullWidth - 2 * m, height: Self.profileHeight - 36)
         svg += "</svg>\n"
         return svg
     }
@@ -44,7 +49,8 @@ package struct RouteRenderer: Sendable {
     /// The route alone (to scale, coloured by pace, marks, scale bar and legend) as an SVG that fills the width of
     /// its container: the map of the run page when the browser draws none.
     package func mapSVG(points: [TrackPoint], profile: Profile, activity: Activity) -> String {
-        let map = RouteMap(points: points, profile: profile, activity: activity, units: units, width: Double(width) - 2 * Self.margin)
+        let map = RouteMap(
+            points: points, profile: profile, activity: activity, units: units, width: Double(width) - 2 * Self.margin)
         return """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(width) \(Int(map.height))" font-family="sans-serif" role="img">\
             <title>The route, coloured by pace</title><rect width="100%" height="100%" fill="#f3f5ef"/>
@@ -57,7 +63,8 @@ package struct RouteRenderer: Sendable {
     func headline(_ run: RunSummary) -> String {
         let date = ISO8601.string(from: run.startedAt).prefix(16).replacingOccurrences(of: "T", with: " ")
         let pace = PaceOrSpeed.text(secondsPerKilometre: run.averagePace, activity: run.activity, units: units)
-        return "\(date) UTC · \(DistanceFormat.string(metres: run.distance, units: units)) · \(TimeFormat.duration(seconds: run.elapsedTime)) · \(pace) · ↑\(ElevationText.string(metres: run.ascent, units: units))"
+        return
+            "\(date) UTC · \(DistanceFormat.string(metres: run.distance, units: units)) · \(TimeFormat.duration(seconds: run.elapsedTime)) · \(pace) · ↑\(ElevationText.string(metres: run.ascent, units: units))"
     }
 
     private func f(_ value: Double) -> String { NumberText.fixed(value, decimals: 1) }

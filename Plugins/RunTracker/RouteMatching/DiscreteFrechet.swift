@@ -57,7 +57,9 @@ enum DiscreteFrechet {
         for next in path.dropFirst() {
             let pieces = Int((FlatDistance.metres(previous, next) / spacing).rounded(.up))
             for piece in stride(from: 1, to: pieces, by: 1) {
-                if let point = FlatDistance.point(between: previous, and: next, fraction: Double(piece) / Double(pieces)) {
+                if let point = FlatDistance.point(
+                    between: previous, and: next, fraction: Double(piece) / Double(pieces))
+                {
                     result.append(point)
                 }
             }

@@ -48,7 +48,9 @@ package struct RouteMatcher: Sendable, Equatable {
     /// starts at its point nearest to the other's start (searched within its first `endDistance` plus a margin),
     /// and likewise ends.
     func alignedEnds(_ a: [Coordinate], _ b: [Coordinate]) -> ([Coordinate], [Coordinate]) {
-        guard let aStart = a.first, let bStart = b.first, let aFinish = a.last, let bFinish = b.last else { return (a, b) }
+        guard let aStart = a.first, let bStart = b.first, let aFinish = a.last, let bFinish = b.last else {
+            return (a, b)
+        }
         let reach = Int(((endDistance + pathDistance) / Self.spacing).rounded(.up)) + 1
         let aFirst = Self.nearestIndex(to: bStart, in: a, indices: 0..<min(a.count, reach))
         let bFirst = Self.nearestIndex(to: aStart, in: b, indices: 0..<min(b.count, reach))
@@ -58,6 +60,7 @@ package struct RouteMatcher: Sendable, Equatable {
     }
 
     private static func nearestIndex(to target: Coordinate, in path: [Coordinate], indices: Range<Int>) -> Int {
-        indices.min { FlatDistance.metres(path[$0], target) < FlatDistance.metres(path[$1], target) } ?? indices.lowerBound
+        indices.min { FlatDistance.metres(path[$0], target) < FlatDistance.metres(path[$1], target) }
+            ?? indices.lowerBound
     }
 }

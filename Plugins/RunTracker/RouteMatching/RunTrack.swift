@@ -69,8 +69,10 @@ package struct TrackBox: Sendable, Equatable {
     }
 
     init(_ coordinates: [Coordinate]) {
-        self.init(minLatitude: coordinates.map(\.latitude).min() ?? 0, maxLatitude: coordinates.map(\.latitude).max() ?? 0,
-                  minLongitude: coordinates.map(\.longitude).min() ?? 0, maxLongitude: coordinates.map(\.longitude).max() ?? 0)
+        self.init(
+            minLatitude: coordinates.map(\.latitude).min() ?? 0, maxLatitude: coordinates.map(\.latitude).max() ?? 0,
+            minLongitude: coordinates.map(\.longitude).min() ?? 0, maxLongitude: coordinates.map(\.longitude).max() ?? 0
+        )
     }
 
     /// This box grown by `metres` on every side (generously: degrees from the smallest radii of curvature).
@@ -78,8 +80,9 @@ package struct TrackBox: Sendable, Equatable {
     package func grown(by metres: Double) -> TrackBox {
         let latitudeMargin = metres / 110_574 * 1.001
         let extremeLatitude = max(abs(minLatitude), abs(maxLatitude)) + latitudeMargin
-        var box = TrackBox(minLatitude: max(-90, minLatitude - latitudeMargin), maxLatitude: min(90, maxLatitude + latitudeMargin),
-                           minLongitude: -180, maxLongitude: 180)
+        var box = TrackBox(
+            minLatitude: max(-90, minLatitude - latitudeMargin), maxLatitude: min(90, maxLatitude + latitudeMargin),
+            minLongitude: -180, maxLongitude: 180)
         guard extremeLatitude < 89 else { return box }
         let longitudeMargin = metres / (111_319 * cos(extremeLatitude * .pi / 180)) * 1.001
         if minLongitude - longitudeMargin > -180 && maxLongitude + longitudeMargin < 180 {

@@ -51,7 +51,8 @@ struct SegmentCourse: Sendable {
         var reachedEnd = false
         var strayedAt: Double?
         let length = self.length
-        let (progress, next) = follower.follow(samples, from: first, within: -Self.approach...Self.approach) { position, time in
+        let (progress, next) = follower.follow(samples, from: first, within: -Self.approach...Self.approach) {
+            position, time in
             let onPath = position.offset <= Self.gate
             if reachedEnd { return onPath && position.along <= length + PathProgress.window }
             if position.along >= length {
@@ -62,7 +63,9 @@ struct SegmentCourse: Sendable {
             if onPath { strayedAt = nil } else if strayedAt == nil { strayedAt = time }
             return onPath || (position.offset <= Self.approach && time - (strayedAt ?? time) <= Self.excursion)
         }
-        guard reachedEnd, let start = progress.time(at: 0), let end = progress.time(at: length), end > start else { return nil }
+        guard reachedEnd, let start = progress.time(at: 0), let end = progress.time(at: length), end > start else {
+            return nil
+        }
         return (SegmentPassage(startOffset: start, elapsedTime: end - start), next)
     }
 }

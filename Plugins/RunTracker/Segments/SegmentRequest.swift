@@ -27,7 +27,11 @@ package struct SegmentRequest: Sendable, Equatable, Decodable {
         let container = try decoder.container(keyedBy: Key.self)
         let allowed = ["name", "runId", "fromKm", "toKm", "from", "to"]
         if let unknown = container.allKeys.first(where: { !allowed.contains($0.stringValue) }) {
-            throw ProgressError.invalid(field: "body", message: "unknown key '\(unknown.stringValue)'; a segment takes name, run_id and either from_km and to_km or from and to")
+            throw ProgressError.invalid(
+                field: "body",
+                message:
+                    "unknown key '\(unknown.stringValue)'; a segment takes name, run_id and either from_km and to_km or from and to"
+            )
         }
         name = try container.decode(String.self, forKey: Key("name"))
         runID = try container.decode(String.self, forKey: Key("runId"))
@@ -35,23 +39,30 @@ package struct SegmentRequest: Sendable, Equatable, Decodable {
         let toKm = try container.decodeIfPresent(Double.self, forKey: Key("toKm"))
         let from = try container.decodeIfPresent(String.self, forKey: Key("from"))
         let to = try container.decodeIfPresent(String.self, forKey: Key("to"))
-        bounds = try Self.bounds(fromKm: fromKm, toKm: toKm, from: from, to: to, names: ("from_km", "to_km", "from", "to"))
+        bounds = try Self.bounds(
+            fromKm: fromKm, toKm: toKm, from: from, to: to, names: ("from_km", "to_km", "from", "to"))
     }
 
     /// Bounds from either pair of values (`names` are how the caller calls them, for messages).
-    package static func bounds(fromKm: Double?, toKm: Double?, from: String?, to: String?,
-                              names: (fromKm: String, toKm: String, from: String, to: String)) throws -> Bounds {
+    package static func bounds(
+        fromKm: Double?, toKm: Double?, from: String?, to: String?,
+        names: (fromKm: String, toKm: String, from: String, to: String)
+    ) throws -> Bounds {
         switch (fromKm, toKm, from, to) {
-        case let (fromKm?, toKm?, nil, nil):
+        case (let fromKm?, let toKm?, nil, nil):
             return .kilometres(from: fromKm, to: toKm)
-        case let (nil, nil, from?, to?):
+        case (nil, nil, let from?, let to?):
             do {
                 return .points(from: try Coordinate(parsing: from), to: try Coordinate(parsing: to))
             } catch {
                 throw ProgressError.invalid(field: "\(names.from)/\(names.to)", message: error.description)
             }
         default:
-            throw ProgressError.invalid(field: "bounds", message: "give either \(names.fromKm) and \(names.toKm) (kilometres of the run) or \(names.from) and \(names.to) (LAT,LON near the run's path), not a mix")
+            throw ProgressError.invalid(
+                field: "bounds",
+                message:
+                    "give either \(names.fromKm) and \(names.toKm) (kilometres of the run) or \(names.from) and \(names.to) (LAT,LON near the run's path), not a mix"
+            )
         }
     }
 

@@ -29,7 +29,8 @@ enum SegmentStretch {
         switch bounds {
         case .kilometres(let fromKm, let toKm):
             guard fromKm.isFinite, toKm.isFinite, fromKm >= 0 else {
-                throw ProgressError.invalid(field: "from", message: "must be a distance of at least 0 km, got \(fromKm)")
+                throw ProgressError.invalid(
+                    field: "from", message: "must be a distance of at least 0 km, got \(fromKm)")
             }
             guard toKm > fromKm else {
                 throw ProgressError.invalid(field: "to", message: "\(toKm) km must be beyond the start (\(fromKm) km)")
@@ -39,7 +40,8 @@ enum SegmentStretch {
             }
             func time(at distance: Double) -> Double {
                 guard let (index, fraction) = locate(distance, in: routeDistances) else { return 0 }
-                return fraction > 0 ? routeTimes[index] + fraction * (routeTimes[index + 1] - routeTimes[index]) : routeTimes[index]
+                return fraction > 0
+                    ? routeTimes[index] + fraction * (routeTimes[index + 1] - routeTimes[index]) : routeTimes[index]
             }
             (from, to) = (time(at: fromKm * 1000), time(at: min(toKm * 1000, total)))
         case .points(let fromPoint, let toPoint):
@@ -69,7 +71,8 @@ enum SegmentStretch {
         points.indices.map { index in
             let centre = points[index], time = times[index]
             func near(_ other: Int) -> Bool {
-                abs(times[other] - time) <= smoothingTime && FlatDistance.metres(points[other], centre) <= smoothingReach
+                abs(times[other] - time) <= smoothingTime
+                    && FlatDistance.metres(points[other], centre) <= smoothingReach
             }
             var low = index, high = index
             while low > 0, near(low - 1) { low -= 1 }
@@ -78,30 +81,44 @@ enum SegmentStretch {
             let near = points[low...high], count = Double(near.count)
             let latitude = near.reduce(0) { $0 + $1.latitude - centre.latitude } / count
             let longitude = near.reduce(0) { $0 + FlatDistance.longitudeDelta(centre, $1) } / count
-            return Coordinate.clamped(latitude: centre.latitude + latitude, longitude: centre.longitude + longitude) ?? centre
+            return Coordinate.clamped(latitude: centre.latitude + latitude, longitude: centre.longitude + longitude)
+                ?? centre
         }
     }
 
     /// Where `value` falls in the non-decreasing `keys`: the index at or before it and the fraction of the way to the
     /// next (0 at a key, and at the ends beyond them); `nil` without keys.
     private static func locate(_ value: Double, in keys: [Double]) -> (index: Int, fraction: Double)? {
-        guard let after = keys.firstIndex(where: { $0 >= value }) else { return keys.isEmpty ? nil : (keys.count - 1, 0) }
+        guard let after = keys.firstIndex(where: { $0 >= value }) else {
+            return keys.isEmpty ? nil : (keys.count - 1, 0)
+        }
         guard after > 0, keys[after] > value else { return (after, 0) }
         return (after - 1, (value - keys[after - 1]) / (keys[after] - keys[after - 1]))
     }
 
     /// The index of the fix nearest `point` on the run's first pass within `pointReach` of it, from index `after` on;
     /// an error naming `field` when the run never comes that close.
-    private static func nearest(to point: Coordinate, in coordinates: [Coordinate], after first: Int, field: String,
-                                runLength: String) throws -> Int {
+    private static func nearest(
+        to point: Coordinate, in coordinates: [Coordinate], after first: Int, field: String,
+        runLength: String
+    ) throws -> Int {
         let reach = NearnessTest(limit: pointReach)
-        guard let pass = (first..<max(first, coordinates.count)).first(where: { reach.isNear(coordinates[$0], point) }) else {
-            let closest = (first..<max(first, coordinates.count)).map { Geodesic.wgs84.distance(coordinates[$0], point) }.min()
+        guard let pass = (first..<max(first, coordinates.count)).first(where: { reach.isNear(coordinates[$0], point) })
+        else {
+            let closest = (first..<max(first, coordinates.count)).map {
+                Geodesic.wgs84.distance(coordinates[$0], point)
+            }.min()
             let distance = closest.map { "is \(NumberText.fixed($0, decimals: 0)) m from" } ?? "comes after the end of"
-            throw ProgressError.invalid(field: field, message: "\(point) \(distance) the path of \(runLength) after the start; give a point within \(Int(pointReach)) m of the run")
+            throw ProgressError.invalid(
+                field: field,
+                message:
+                    "\(point) \(distance) the path of \(runLength) after the start; give a point within \(Int(pointReach)) m of the run"
+            )
         }
         var end = pass
         while end + 1 < coordinates.count, reach.isNear(coordinates[end + 1], point) { end += 1 }
-        return (pass...end).min { FlatDistance.metres(coordinates[$0], point) < FlatDistance.metres(coordinates[$1], point) } ?? pass
+        return (pass...end).min {
+            FlatDistance.metres(coordinates[$0], point) < FlatDistance.metres(coordinates[$1], point)
+        } ?? pass
     }
 }

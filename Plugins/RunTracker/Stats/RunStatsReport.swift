@@ -26,10 +26,13 @@ package struct RunStatsReport: Sendable, Encodable {
 
     /// The report for `filter` by `period` in `timeZone` (without a period, the shortest of week, month and year
     /// that cuts the range into at most `StatsPeriod.automaticLimit` periods); `now` ends a range without `to`.
-    package static func make(by period: StatsPeriod?, filter: RunFilter, timeZone: TimeZone, now: Date = Date(),
-                            in db: Database) throws -> RunStatsReport {
+    package static func make(
+        by period: StatsPeriod?, filter: RunFilter, timeZone: TimeZone, now: Date = Date(),
+        in db: Database
+    ) throws -> RunStatsReport {
         if let from = filter.from, let to = filter.to, to <= from {
-            throw ProgressError.invalid(field: "to", message: "\(ISO8601.string(from: to)) is not after from (\(ISO8601.string(from: from)))")
+            throw ProgressError.invalid(
+                field: "to", message: "\(ISO8601.string(from: to)) is not after from (\(ISO8601.string(from: from)))")
         }
         var conditions = ["deleted_at IS NULL", "state = 'stopped'"]
         var arguments: [DatabaseValue] = []
@@ -37,18 +40,26 @@ package struct RunStatsReport: Sendable, Encodable {
             conditions.append(condition.sql)
             arguments.append(condition.argument)
         }
-        let runs = try Row.fetchAll(db, sql: """
-            SELECT id, started_at, distance_m, moving_s, ascent_m, activity FROM runs WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY started_at, id
-            """, arguments: StatementArguments(arguments)).map(StatsRun.init)
+        let runs = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, started_at, distance_m, moving_s, ascent_m, activity FROM runs WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY started_at, id
+                """, arguments: StatementArguments(arguments)
+        ).map(StatsRun.init)
         let calendar = StatsPeriod.calendar(in: timeZone)
         var periods: [PeriodTotals] = []
         var chosen = period ?? .week
         if let first = filter.from ?? runs.first?.startedAt {
             let last = filter.to.map { $0.addingTimeInterval(-0.001) } ?? max(now, runs.last?.startedAt ?? now)
             if let period {
-                guard let listed = period.periods(from: first, through: last, limit: maximumPeriods, in: calendar) else {
-                    throw ProgressError.invalid(field: "by", message: "the range holds more than \(maximumPeriods) \(period.rawValue)s; give a later from, an earlier to, or a longer period")
+                guard let listed = period.periods(from: first, through: last, limit: maximumPeriods, in: calendar)
+                else {
+                    throw ProgressError.invalid(
+                        field: "by",
+                        message:
+                            "the range holds more than \(maximumPeriods) \(period.rawValue)s; give a later from, an earlier to, or a longer period"
+                    )
                 }
                 periods = listed
             } else {
@@ -69,9 +80,11 @@ package struct RunStatsReport: Sendable, Encodable {
         let withDistance = trended.indices.filter { trended[$0].totals.pace != nil }
         let trend = StatsTrend(
             distance: TrendLine(indices: trended.indices.map(Double.init), values: trended.map(\.totals.distance)),
-            pace: TrendLine(indices: withDistance.map(Double.init), values: withDistance.compactMap { trended[$0].totals.pace }))
-        return RunStatsReport(by: chosen, timeZone: timeZone.identifier, activities: activities, periods: periods, totals: totals,
-                              trend: trend)
+            pace: TrendLine(
+                indices: withDistance.map(Double.init), values: withDistance.compactMap { trended[$0].totals.pace }))
+        return RunStatsReport(
+            by: chosen, timeZone: timeZone.identifier, activities: activities, periods: periods, totals: totals,
+            trend: trend)
     }
 }
 

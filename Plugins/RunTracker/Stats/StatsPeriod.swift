@@ -49,9 +49,12 @@ package enum StatsPeriod: String, Sendable, CaseIterable, Codable {
     }
 
     /// The shortest period that cuts `first`…`last` into at most `automaticLimit` periods (else years), and them.
-    static func automatic(from first: Date, through last: Date, in calendar: Calendar) -> (StatsPeriod, [PeriodTotals]) {
+    static func automatic(from first: Date, through last: Date, in calendar: Calendar) -> (StatsPeriod, [PeriodTotals])
+    {
         for period in [StatsPeriod.week, .month] {
-            if let periods = period.periods(from: first, through: last, limit: automaticLimit, in: calendar) { return (period, periods) }
+            if let periods = period.periods(from: first, through: last, limit: automaticLimit, in: calendar) {
+                return (period, periods)
+            }
         }
         return (.year, StatsPeriod.year.periods(from: first, through: last, limit: .max, in: calendar) ?? [])
     }

@@ -39,7 +39,9 @@ struct TrendLine: Sendable, Equatable {
     /// Fits `values` at positions `indices` (period numbers from 0).
     init(indices: [Double], values: [Double]) {
         periods = values.count
-        guard let line = LeastSquaresLine(x: indices, y: values), let lowest = indices.min(), let highest = indices.max() else { return }
+        guard let line = LeastSquaresLine(x: indices, y: values), let lowest = indices.min(),
+            let highest = indices.max()
+        else { return }
         slope = line.slope
         first = line.value(at: lowest)
         last = line.value(at: highest)

@@ -22,8 +22,11 @@ enum PackedPairs {
         guard data.count % 16 == 0 else { return false }
         return data.withUnsafeBytes { raw -> Bool in
             for index in 0..<(data.count / 16) {
-                let first = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 16, as: UInt64.self)))
-                let second = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 16 + 8, as: UInt64.self)))
+                let first = Double(
+                    bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 16, as: UInt64.self)))
+                let second = Double(
+                    bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 16 + 8, as: UInt64.self))
+                )
                 guard take(first, second) else { return false }
             }
             return true

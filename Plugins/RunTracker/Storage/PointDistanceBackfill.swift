@@ -6,10 +6,12 @@ import MeridianCore
 enum PointDistanceBackfill {
     static func run(_ db: Database) throws {
         let update = try db.makeStatement(sql: "UPDATE run_points SET distance_m = ? WHERE run_id = ? AND seq = ?")
-        let cursor = try Row.fetchCursor(db, sql: """
-            SELECT run_id, seq, lat, lon, segment FROM run_points
-            WHERE rejection IS NULL AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY run_id, seq
-            """)
+        let cursor = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT run_id, seq, lat, lon, segment FROM run_points
+                WHERE rejection IS NULL AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY run_id, seq
+                """)
         var previous: (run: String, segment: Int, coordinate: Coordinate)?
         var total = 0.0
         while let row = try cursor.next() {

@@ -37,7 +37,9 @@ enum PointWriter {
                 bind(point.horizontalAccuracy, at: 8, handle)
                 sqlite3_bind_int64(handle, 9, Int64(point.segment))
                 if let rejection = point.rejection {
-                    try rejection.rawValue.withCString { try check(sqlite3_bind_text(handle, 10, $0, -1, sqliteTransient), db) }
+                    try rejection.rawValue.withCString {
+                        try check(sqlite3_bind_text(handle, 10, $0, -1, sqliteTransient), db)
+                    }
                 } else {
                     sqlite3_bind_null(handle, 10)
                 }
@@ -48,8 +50,10 @@ enum PointWriter {
                 bind(point.sensors.temperature, at: 15, handle)
                 let code = sqlite3_step(handle)
                 guard code == SQLITE_DONE else {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "\(db.lastErrorMessage ?? "") (run \(runID), point \(point.sequence))",
-                                        sql: sql)
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: code),
+                        message: "\(db.lastErrorMessage ?? "") (run \(runID), point \(point.sequence))",
+                        sql: sql)
                 }
             }
         }
@@ -65,7 +69,9 @@ enum PointWriter {
     }
 
     private static func check(_ code: Int32, _ db: Database) throws {
-        guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql) }
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
+        }
     }
 
     /// `SQLITE_TRANSIENT`: SQLite copies the bound text (the C macro is not imported into Swift).

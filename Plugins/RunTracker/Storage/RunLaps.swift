@@ -8,23 +8,32 @@ package enum RunLaps {
     /// Stores `laps` for `runID` (inside the import's transaction).
     static func write(_ laps: [DeviceLap], runID: String, in db: Database) throws {
         for (index, lap) in laps.enumerated() {
-            try db.execute(sql: """
-                INSERT INTO run_laps (run_id, idx, start, timer_s, distance_m, avg_heart_rate_bpm, max_heart_rate_bpm, trigger)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [runID, index, lap.start.timeIntervalSince1970, lap.timerTime, lap.distance,
-                                 lap.averageHeartRate, lap.maxHeartRate, lap.trigger?.rawValue])
+            try db.execute(
+                sql: """
+                    INSERT INTO run_laps (run_id, idx, start, timer_s, distance_m, avg_heart_rate_bpm, max_heart_rate_bpm, trigger)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    runID, index, lap.start.timeIntervalSince1970, lap.timerTime, lap.distance,
+                    lap.averageHeartRate, lap.maxHeartRate, lap.trigger?.rawValue
+                ])
         }
     }
 
     /// The run's device laps in order (none for a live run or a file without laps).
     package static func load(_ db: Database, runID: String) throws -> [DeviceLap] {
-        try Row.fetchAll(db, sql: """
-            SELECT start, timer_s, distance_m, avg_heart_rate_bpm, max_heart_rate_bpm, trigger FROM run_laps
-            WHERE run_id = ? ORDER BY idx
-            """, arguments: [runID]).map { row in
-            DeviceLap(start: Date(timeIntervalSince1970: row["start"]), timerTime: row["timer_s"], distance: row["distance_m"],
-                      averageHeartRate: row["avg_heart_rate_bpm"], maxHeartRate: row["max_heart_rate_bpm"],
-                      trigger: (row["trigger"] as String?).flatMap(LapTrigger.init(rawValue:)))
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT start, timer_s, distance_m, avg_heart_rate_bpm, max_heart_rate_bpm, trigger FROM run_laps
+                WHERE run_id = ? ORDER BY idx
+                """, arguments: [runID]
+        ).map { row in
+            DeviceLap(
+                start: Date(timeIntervalSince1970: row["start"]), timerTime: row["timer_s"],
+                distance: row["distance_m"],
+                averageHeartRate: row["avg_heart_rate_bpm"], maxHeartRate: row["max_heart_rate_bpm"],
+                trigger: (row["trigger"] as String?).flatMap(LapTrigger.init(rawValue:)))
         }
     }
 }

@@ -24,11 +24,15 @@ package struct RunStore: Sendable {
     package func insert(_ state: EngineState, summary: RunSummary) async throws {
         let liveState = try Self.encode(state)
         try await database.write { db in
-            try db.execute(sql: """
-                INSERT INTO runs (id, name, notes, activity, state, started_at, updated_at, live_state)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [summary.id, summary.name, summary.notes, summary.activity.rawValue, summary.state.rawValue,
-                                 summary.startedAt.timeIntervalSince1970, Date().timeIntervalSince1970, liveState])
+            try db.execute(
+                sql: """
+                    INSERT INTO runs (id, name, notes, activity, state, started_at, updated_at, live_state)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    summary.id, summary.name, summary.notes, summary.activity.rawValue, summary.state.rawValue,
+                    summary.startedAt.timeIntervalSince1970, Date().timeIntervalSince1970, liveState
+                ])
             try Self.update(db, summary: summary, liveState: liveState)
         }
     }
@@ -37,7 +41,9 @@ package struct RunStore: Sendable {
     /// When the run has just been stopped long enough to save, `RunCompletion.didSave` runs in the same
     /// transaction; the personal records it sets are returned.
     @discardableResult
-    package func persist(_ state: EngineState, summary: RunSummary, points: [TrackPoint]) async throws -> [PersonalRecord] {
+    package func persist(_ state: EngineState, summary: RunSummary, points: [TrackPoint]) async throws
+        -> [PersonalRecord]
+    {
         let liveState: String? = summary.state == .stopped ? nil : try Self.encode(state)
         let matcher = matcher
         return try await database.write { db in
@@ -50,10 +56,15 @@ package struct RunStore: Sendable {
     /// Returns `nil` when the recording has no samples or nothing to save (`PreparedImport.reasonToSkip`); a short
     /// one is saved (only live runs have drafts). (`prepareImport` then `store` do the same in two steps, so that
     /// several imports can overlap.)
-    package func importRun(_ recording: RecordedActivity, id: String = UUID().uuidString.lowercased(), name: String,
-                          activity: Activity? = nil, settings: TrackerSettings = TrackerSettings()) throws -> ImportedRun? {
-        guard let prepared = try Self.prepareImport(recording, id: id, name: name, activity: activity, settings: settings),
-              prepared.reasonToSkip == nil else {
+    package func importRun(
+        _ recording: RecordedActivity, id: String = UUID().uuidString.lowercased(), name: String,
+        activity: Activity? = nil, settings: TrackerSettings = TrackerSettings()
+    ) throws -> ImportedRun? {
+        guard
+            let prepared = try Self.prepareImport(
+                recording, id: id, name: name, activity: activity, settings: settings),
+            prepared.reasonToSkip == nil
+        else {
             return nil
         }
         return try store(prepared)
@@ -62,19 +73,23 @@ package struct RunStore: Sendable {
     /// The database-free part of an import: tracks the recording and builds its packed progress.
     /// Returns `nil` when the recording has no samples. Pass the result to `store(_:)`; meanwhile the next
     /// recording can be prepared. The recording is let go once tracked (pass it with `consume` to free its samples).
-    package static func prepareImport(_ recording: consuming RecordedActivity, id: String = UUID().uuidString.lowercased(),
-                                     name: String, activity: Activity? = nil,
-                                     settings: TrackerSettings = TrackerSettings()) throws -> PreparedImport? {
-        guard let tracked = RunImport.track(recording, id: id, name: name, activity: activity, settings: settings) else {
+    package static func prepareImport(
+        _ recording: consuming RecordedActivity, id: String = UUID().uuidString.lowercased(),
+        name: String, activity: Activity? = nil,
+        settings: TrackerSettings = TrackerSettings()
+    ) throws -> PreparedImport? {
+        guard let tracked = RunImport.track(recording, id: id, name: name, activity: activity, settings: settings)
+        else {
             return nil
         }
         let laps = recording.laps
         _ = consume recording
         let summary = tracked.summary
-        return PreparedImport(summary: summary, points: tracked.points, inference: tracked.inference,
-                              reasonToSkip: tracked.reasonToSkip,
-                              progress: RunProgress(points: tracked.points, start: summary.startedAt),
-                              geometry: RunGeometry(points: tracked.points, start: summary.startedAt), laps: laps)
+        return PreparedImport(
+            summary: summary, points: tracked.points, inference: tracked.inference,
+            reasonToSkip: tracked.reasonToSkip,
+            progress: RunProgress(points: tracked.points, start: summary.startedAt),
+            geometry: RunGeometry(points: tracked.points, start: summary.startedAt), laps: laps)
     }
 
     /// Stores a prepared import in one transaction: row, points, metrics and `RunCompletion.didSave` (whatever its
@@ -84,15 +99,21 @@ package struct RunStore: Sendable {
         return try database.write { db in try Self.insert(prepared, matcher: matcher, in: db) }
     }
 
-    private static func insert(_ prepared: PreparedImport, matcher: RouteMatcher, in db: Database) throws -> ImportedRun {
+    private static func insert(_ prepared: PreparedImport, matcher: RouteMatcher, in db: Database) throws -> ImportedRun
+    {
         let summary = prepared.summary
-        try db.execute(sql: """
-            INSERT INTO runs (id, name, notes, activity, state, started_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [summary.id, summary.name, summary.notes, summary.activity.rawValue, summary.state.rawValue,
-                             summary.startedAt.timeIntervalSince1970, Date().timeIntervalSince1970])
-        let records = try write(db, summary: summary, liveState: nil, points: prepared.points,
-                                progress: prepared.progress, geometry: prepared.geometry, matcher: matcher)
+        try db.execute(
+            sql: """
+                INSERT INTO runs (id, name, notes, activity, state, started_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                summary.id, summary.name, summary.notes, summary.activity.rawValue, summary.state.rawValue,
+                summary.startedAt.timeIntervalSince1970, Date().timeIntervalSince1970
+            ])
+        let records = try write(
+            db, summary: summary, liveState: nil, points: prepared.points,
+            progress: prepared.progress, geometry: prepared.geometry, matcher: matcher)
         try RunLaps.write(prepared.laps, runID: summary.id, in: db)
         return ImportedRun(summary: summary, points: prepared.points, records: records, inference: prepared.inference)
     }
@@ -112,7 +133,9 @@ package struct RunStore: Sendable {
         return try database.write { db in
             try prepared.map { prepared in
                 if let reason = prepared.reasonToSkip { return .skipped(prepared.summary, reason: reason) }
-                if let duplicates, let existing = try Self.storedRun(matching: prepared.summary, rule: duplicates, in: db) {
+                if let duplicates,
+                    let existing = try Self.storedRun(matching: prepared.summary, rule: duplicates, in: db)
+                {
                     return .duplicate(prepared.summary, existing: existing)
                 }
                 return .imported(try Self.insert(prepared, matcher: matcher, in: db))
@@ -121,13 +144,18 @@ package struct RunStore: Sendable {
     }
 
     /// The stored run `summary` duplicates under `rule`, or `nil`.
-    private static func storedRun(matching summary: RunSummary, rule: DuplicateRule, in db: Database) throws -> RunSummary? {
+    private static func storedRun(matching summary: RunSummary, rule: DuplicateRule, in db: Database) throws
+        -> RunSummary?
+    {
         let start = summary.startedAt.timeIntervalSince1970
-        let candidates = try RunSummary.fetchAll(db, where: """
-            deleted_at IS NULL AND activity = ? AND started_at BETWEEN ? AND ? AND state IN ('stopped', 'draft')
-            """, arguments: [summary.activity.rawValue, start - rule.startWindow, start + rule.startWindow])
+        let candidates = try RunSummary.fetchAll(
+            db,
+            where: """
+                deleted_at IS NULL AND activity = ? AND started_at BETWEEN ? AND ? AND state IN ('stopped', 'draft')
+                """, arguments: [summary.activity.rawValue, start - rule.startWindow, start + rule.startWindow])
         return candidates.first { candidate in
-            abs(candidate.distance - summary.distance) <= rule.distanceFraction * max(candidate.distance, summary.distance)
+            abs(candidate.distance - summary.distance) <= rule.distanceFraction
+                * max(candidate.distance, summary.distance)
         }
     }
 
@@ -141,33 +169,38 @@ package struct RunStore: Sendable {
 
     /// Appends `points`, updates the run row and, when the run is saved, calls `RunCompletion.didSave` with
     /// `progress` and `geometry` (built from the stored points when `nil`).
-    private static func write(_ db: Database, summary: RunSummary, liveState: String?, points: [TrackPoint],
-                              progress: RunProgress? = nil, geometry: RunGeometry? = nil,
-                              matcher: RouteMatcher) throws -> [PersonalRecord] {
+    private static func write(
+        _ db: Database, summary: RunSummary, liveState: String?, points: [TrackPoint],
+        progress: RunProgress? = nil, geometry: RunGeometry? = nil,
+        matcher: RouteMatcher
+    ) throws -> [PersonalRecord] {
         try PointWriter.write(points, runID: summary.id, in: db)
         try update(db, summary: summary, liveState: liveState)
         guard summary.state == .stopped else { return [] }
-        return try RunCompletion.didSave(runID: summary.id, progress: progress, geometry: geometry, matcher: matcher, in: db)
+        return try RunCompletion.didSave(
+            runID: summary.id, progress: progress, geometry: geometry, matcher: matcher, in: db)
     }
 
     /// Writes the tracker's figures and state into the run's row. Not its name and notes: they are set when the row
     /// is inserted and changed only by edits (`RunHistory.edit`), which a live run's flushes must not undo.
     private static func update(_ db: Database, summary: RunSummary, liveState: String?) throws {
-        try db.execute(sql: """
-            UPDATE runs SET state = ?, ended_at = ?, distance_m = ?, elapsed_s = ?, timer_s = ?,
-                moving_s = ?, avg_pace_s_per_km = ?, max_speed_mps = ?, ascent_m = ?, descent_m = ?, points = ?,
-                rejected_points = ?, segments = ?, distance_source = ?, avg_heart_rate_bpm = ?, max_heart_rate_bpm = ?,
-                avg_cadence_spm = ?, avg_power_w = ?, device_name = ?, device_distance_m = ?, device_timer_s = ?,
-                salvaged_at_byte = ?, salvage_reason = ?, updated_at = ?, live_state = ?
-            WHERE id = ?
-            """, arguments: [
+        try db.execute(
+            sql: """
+                UPDATE runs SET state = ?, ended_at = ?, distance_m = ?, elapsed_s = ?, timer_s = ?,
+                    moving_s = ?, avg_pace_s_per_km = ?, max_speed_mps = ?, ascent_m = ?, descent_m = ?, points = ?,
+                    rejected_points = ?, segments = ?, distance_source = ?, avg_heart_rate_bpm = ?, max_heart_rate_bpm = ?,
+                    avg_cadence_spm = ?, avg_power_w = ?, device_name = ?, device_distance_m = ?, device_timer_s = ?,
+                    salvaged_at_byte = ?, salvage_reason = ?, updated_at = ?, live_state = ?
+                WHERE id = ?
+                """,
+            arguments: [
                 summary.state.rawValue, summary.endedAt?.timeIntervalSince1970,
                 summary.distance, summary.elapsedTime, summary.timerTime, summary.movingTime, summary.averagePace,
                 summary.maxSpeed, summary.ascent, summary.descent, summary.pointCount, summary.rejectedPointCount,
                 summary.segmentCount, summary.distanceSource.rawValue, summary.averageHeartRate, summary.maxHeartRate,
                 summary.averageCadence, summary.averagePower, summary.device?.name, summary.device?.distance,
                 summary.device?.timerTime, summary.salvaged?.byteOffset, summary.salvaged?.reason,
-                Date().timeIntervalSince1970, liveState, summary.id,
+                Date().timeIntervalSince1970, liveState, summary.id
             ])
     }
 
@@ -177,9 +210,12 @@ package struct RunStore: Sendable {
     /// The rows read are plain values (Sendable), so the read runs on GRDB's reader, not on the caller's thread.
     package func activeStates() async throws -> [EngineState] {
         let rows = try await database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, live_state FROM runs WHERE state IN ('tracking', 'paused') AND deleted_at IS NULL ORDER BY started_at
-                """).map { row in (id: row[0] as String, state: row[1] as String?) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, live_state FROM runs WHERE state IN ('tracking', 'paused') AND deleted_at IS NULL ORDER BY started_at
+                    """
+            ).map { row in (id: row[0] as String, state: row[1] as String?) }
         }
         return try rows.map { row in
             guard let text = row.state else {
@@ -205,13 +241,15 @@ package struct RunStore: Sendable {
 
     static func encode(_ state: EngineState) throws -> String {
         let encoder = JSONEncoder()
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return String(decoding: try encoder.encode(state), as: UTF8.self)
     }
 
     static func stateDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return decoder
     }
 }

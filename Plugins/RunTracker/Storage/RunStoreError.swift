@@ -10,9 +10,11 @@ package enum RunStoreError: Error, CustomStringConvertible, Equatable {
     package var description: String {
         switch self {
         case .corruptRow(let runID, let detail):
-            return "run \(runID) in the database is not readable: \(detail); it was written by a newer or damaged Meridian"
+            return
+                "run \(runID) in the database is not readable: \(detail); it was written by a newer or damaged Meridian"
         case .unreadableLiveState(let runID, let detail):
-            return "the live state of run \(runID) could not be restored: \(detail); the run is kept with the points stored so far"
+            return
+                "the live state of run \(runID) could not be restored: \(detail); the run is kept with the points stored so far"
         case .database(let operation, let detail):
             return "\(operation) failed: \(detail); check the database file and free disk space"
         }

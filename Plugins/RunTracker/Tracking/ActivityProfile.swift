@@ -13,8 +13,10 @@ package struct ActivityProfile: Sendable, Equatable, Codable {
     /// Whether auto-pause is on.
     package var autoPause: Bool
 
-    package init(maxSpeed: Double, movingSpeed: Double = 0.5, autoPauseSpeed: Double = 0.5, autoPauseAfter: Double = 30,
-                autoResumeSpeed: Double = 1.0, autoPause: Bool = true) {
+    package init(
+        maxSpeed: Double, movingSpeed: Double = 0.5, autoPauseSpeed: Double = 0.5, autoPauseAfter: Double = 30,
+        autoResumeSpeed: Double = 1.0, autoPause: Bool = true
+    ) {
         self.maxSpeed = maxSpeed
         self.movingSpeed = movingSpeed
         self.autoPauseSpeed = autoPauseSpeed

@@ -49,9 +49,12 @@ package struct Jitter: Sendable, Equatable, Codable {
 
     /// The signed distance of `middle` from the line `before`→`after` in metres, or `nil` when the fixes are too
     /// far apart in time or the line is too short to give it a direction.
-    private static func sidewaysOffset(_ before: TimedPosition, _ middle: TimedPosition, _ after: TimedPosition) -> Double? {
+    private static func sidewaysOffset(_ before: TimedPosition, _ middle: TimedPosition, _ after: TimedPosition)
+        -> Double?
+    {
         guard middle.time - before.time <= maximumInterval, after.time - middle.time <= maximumInterval,
-              let centre = middle.coordinate, let first = before.coordinate, let last = after.coordinate else { return nil }
+            let centre = middle.coordinate, let first = before.coordinate, let last = after.coordinate
+        else { return nil }
         let plane = LocalPlane(origin: centre)
         let a = plane.project(first)
         let c = plane.project(last)

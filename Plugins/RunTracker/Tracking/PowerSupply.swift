@@ -28,7 +28,8 @@ package struct PowerSupply: Sendable {
         for name in supplies.sorted() {
             let folder = root.appendingPathComponent(name)
             guard let capacityText = Self.text(folder.appendingPathComponent("capacity")),
-                  let capacity = Double(capacityText), capacity.isFinite else { continue }
+                let capacity = Double(capacityText), capacity.isFinite
+            else { continue }
             let status = Self.text(folder.appendingPathComponent("status"))?.lowercased() ?? ""
             let reading = Reading(capacityPercent: capacity, charging: status == "charging" || status == "full")
             if lowest == nil || capacity < (lowest?.capacityPercent ?? .infinity) { lowest = reading }

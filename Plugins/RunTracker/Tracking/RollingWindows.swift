@@ -65,7 +65,8 @@ struct DerivedSpeed: Sendable, Equatable, Codable {
         let older = positions[..<boundary]
         let newer = positions[boundary...]
         guard !older.isEmpty, !newer.isEmpty,
-              let from = TimedPosition.centroid(older), let to = TimedPosition.centroid(newer) else { return nil }
+            let from = TimedPosition.centroid(older), let to = TimedPosition.centroid(newer)
+        else { return nil }
         let olderTime = older.reduce(0) { $0 + $1.time } / Double(older.count)
         let newerTime = newer.reduce(0) { $0 + $1.time } / Double(newer.count)
         guard newerTime > olderTime else { return nil }
@@ -93,7 +94,9 @@ struct SpeedWindow: Sendable, Equatable, Codable {
 
     /// The speed in m/s, or `nil` while less than `minimumSpan` seconds are covered.
     func speed(minimumSpan: Double = 5) -> Double? {
-        guard let first = samples.first, let last = samples.last, last.time - first.time >= minimumSpan else { return nil }
+        guard let first = samples.first, let last = samples.last, last.time - first.time >= minimumSpan else {
+            return nil
+        }
         return (last.distance - first.distance) / (last.time - first.time)
     }
 }
@@ -111,7 +114,10 @@ struct ElevationCounter: Sendable, Equatable, Codable {
         recent.append(altitude)
         if recent.count > max(1, points) { recent.removeFirst(recent.count - max(1, points)) }
         let smoothed = recent.reduce(0, +) / Double(recent.count)
-        guard let level = reference else { reference = smoothed; return }
+        guard let level = reference else {
+            reference = smoothed
+            return
+        }
         if smoothed - level >= hysteresis {
             ascent += smoothed - level
             reference = smoothed

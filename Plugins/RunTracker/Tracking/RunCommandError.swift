@@ -25,17 +25,23 @@ package enum RunCommandError: Error, Equatable, CustomStringConvertible {
         case .anotherRunActive(let id, let name):
             return "run '\(name)' (\(id)) is still being tracked; stop it before starting another"
         case .notActive(let id, let state, let command):
-            return "cannot \(command) run \(id): it is \(state.rawValue); only a tracking or paused run can be paused, resumed or stopped"
+            return
+                "cannot \(command) run \(id): it is \(state.rawValue); only a tracking or paused run can be paused, resumed or stopped"
         case .noSuchRun(let id):
-            return id.map { "there is no run with id '\($0)'" } ?? "no run is being tracked; start one with POST /v1/runs or `meridian runs start`"
+            return id.map { "there is no run with id '\($0)'" }
+                ?? "no run is being tracked; start one with POST /v1/runs or `meridian runs start`"
         case .invalidName(let problem):
             return "the run name \(problem); give a shorter one"
         case .notDraft(let id):
-            return "run \(id) is not a draft; only runs too short to save can be discarded (delete saved runs with DELETE /v1/runs/\(id))"
+            return
+                "run \(id) is not a draft; only runs too short to save can be discarded (delete saved runs with DELETE /v1/runs/\(id))"
         case .finished(let id, let state, let resumable):
-            let draft = state != .draft ? ""
-                : resumable ? " (it is the draft just stopped: continue it with POST /v1/runs/\(id)/resume)"
-                : " (it is a draft that can no longer be resumed: discard it with POST /v1/runs/\(id)/discard)"
+            let draft =
+                state != .draft
+                ? ""
+                : resumable
+                    ? " (it is the draft just stopped: continue it with POST /v1/runs/\(id)/resume)"
+                    : " (it is a draft that can no longer be resumed: discard it with POST /v1/runs/\(id)/discard)"
             return "run \(id) has already finished\(draft); start a new run without an id, or with a new one"
         case .notCurrentDraft(let id, let endedAt):
             let stopped = endedAt.map { " (stopped \(ISO8601.string(from: $0)))" } ?? ""

@@ -22,7 +22,9 @@ package struct RunEngine: Sendable {
     private let profile: ActivityProfile
 
     /// Starts a new run at `startedAt` (it may begin before the first fix).
-    package init(runID: String, name: String, activity: Activity, startedAt: Date, settings: TrackerSettings = TrackerSettings()) {
+    package init(
+        runID: String, name: String, activity: Activity, startedAt: Date, settings: TrackerSettings = TrackerSettings()
+    ) {
         self.settings = settings
         profile = settings.profile(activity)
         state = EngineState(runID: runID, name: name, activity: activity, startedAt: startedAt.timeIntervalSince1970)
@@ -42,11 +44,13 @@ package struct RunEngine: Sendable {
     /// point (with a rejection reason when it is not on the route).
     package mutating func feed(_ fix: Fix, sensors: SensorReading = .none) -> TrackPoint {
         let time = fix.time.timeIntervalSince1970
-        var point = TrackPoint(sequence: state.nextSequence, time: fix.time, coordinate: fix.coordinate,
-                               altitude: fix.altitude, speed: fix.speed, horizontalAccuracy: fix.horizontalAccuracy,
-                               segment: state.segment,
-                               sensors: SensorReading(heartRate: sensors.heartRate, cadence: sensors.cadence,
-                                                      power: sensors.power, temperature: sensors.temperature))
+        var point = TrackPoint(
+            sequence: state.nextSequence, time: fix.time, coordinate: fix.coordinate,
+            altitude: fix.altitude, speed: fix.speed, horizontalAccuracy: fix.horizontalAccuracy,
+            segment: state.segment,
+            sensors: SensorReading(
+                heartRate: sensors.heartRate, cadence: sensors.cadence,
+                power: sensors.power, temperature: sensors.temperature))
         state.nextSequence += 1
         state.pointCount += 1
         var rejection = classify(fix, time: time)
@@ -76,11 +80,16 @@ package struct RunEngine: Sendable {
         if let accuracy = fix.horizontalAccuracy, !(accuracy <= settings.maxAccuracy) { return .poorAccuracy }
         let position = TimedPosition(time: time, coordinate: coordinate)
         // Both positions may be off by their accuracy: only movement beyond that must be explained by speed.
-        let uncertainty = (state.lastUsableAccuracy ?? settings.assumedAccuracy) + (fix.horizontalAccuracy ?? settings.assumedAccuracy)
+        let uncertainty =
+            (state.lastUsableAccuracy ?? settings.assumedAccuracy)
+            + (fix.horizontalAccuracy ?? settings.assumedAccuracy)
 
         // The jump check compares with the last good fix however long ago it was: a gap never resets it.
         if let last = state.lastUsable, let lastCoordinate = last.coordinate,
-           Self.needsSpeed(from: lastCoordinate, to: coordinate, allowing: uncertainty, in: time - last.time, above: profile.maxSpeed) {
+            Self.needsSpeed(
+                from: lastCoordinate, to: coordinate, allowing: uncertainty, in: time - last.time,
+                above: profile.maxSpeed)
+        {
             state.jumpStreak += 1
             guard state.jumpStreak >= settings.jumpResetCount else { return .implausibleJump }
             // The receiver keeps insisting: believe it, without distance across the jump.
@@ -94,7 +103,8 @@ package struct RunEngine: Sendable {
         state.lastUsableAccuracy = fix.horizontalAccuracy
         state.derived.add(position, halfWindow: settings.derivedSpeedHalfWindow)
         state.jitter.add(position)
-        let speed = fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        let speed =
+            fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
             ?? state.derived.speed(halfWindow: settings.derivedSpeedHalfWindow)
         state.instantSpeed = speed
         if let speed {
@@ -106,8 +116,10 @@ package struct RunEngine: Sendable {
 
         if state.state == .paused {
             guard state.autoPaused, profile.autoPause, let intervalSpeed,
-                  intervalSpeed > profile.autoResumeSpeed
-                    || (intervalSpeed >= profile.movingSpeed && hasLeftTheStop(position, accuracy: fix.horizontalAccuracy)) else {
+                intervalSpeed > profile.autoResumeSpeed
+                    || (intervalSpeed >= profile.movingSpeed
+                        && hasLeftTheStop(position, accuracy: fix.horizontalAccuracy))
+            else {
                 return .paused
             }
             // Movement began after the previous (slow) fix: the pause ends there.
@@ -116,10 +128,12 @@ package struct RunEngine: Sendable {
         guard state.state == .tracking else { return .paused }
 
         if let altitude = fix.altitude {
-            state.elevation.add(altitude, points: settings.altitudeSmoothingPoints, hysteresis: settings.elevationHysteresis)
+            state.elevation.add(
+                altitude, points: settings.altitudeSmoothingPoints, hysteresis: settings.elevationHysteresis)
         }
         let previousTrackedTime = state.lastTrackedTime
-        let rejection = measureDistance(position, fix: fix, speed: speed, reportedSpeed: fix.speed != nil, gapSpeed: gap)
+        let rejection = measureDistance(
+            position, fix: fix, speed: speed, reportedSpeed: fix.speed != nil, gapSpeed: gap)
         recordProgress(at: time, intervalSpeed: intervalSpeed, previous: previousTrackedTime)
         return rejection
     }
@@ -142,7 +156,8 @@ package struct RunEngine: Sendable {
     /// Until the run has a GPS route (indoors, on a treadmill, before the first fix), a sensor's cumulative
     /// distance (wheel sensor, foot pod) measures it. Returns whether the reading was used; nothing counts while
     /// paused, and a counter that went backwards (the sensor restarted) starts again from its new value.
-    private mutating func measureSensorDistance(_ sensors: SensorReading, reportedSpeed: Double?, time: Double) -> Bool {
+    private mutating func measureSensorDistance(_ sensors: SensorReading, reportedSpeed: Double?, time: Double) -> Bool
+    {
         guard !state.sensorProgress.gpsRouteStarted, let total = sensors.distance else { return false }
         guard state.state == .tracking else {
             state.sensorProgress.baseline = nil
@@ -161,7 +176,8 @@ package struct RunEngine: Sendable {
         let added = max(0, total - baseline.distance)
         state.distance += added
         state.sensorProgress.distance += added
-        recordProgress(at: time, intervalSpeed: reportedSpeed ?? added / (time - baseline.time), previous: baseline.time)
+        recordProgress(
+            at: time, intervalSpeed: reportedSpeed ?? added / (time - baseline.time), previous: baseline.time)
         return true
     }
 
@@ -169,7 +185,8 @@ package struct RunEngine: Sendable {
     /// that ends an auto-pause even below the resume speed (a steep climb, a sparse recording).
     private func hasLeftTheStop(_ position: TimedPosition, accuracy: Double?) -> Bool {
         guard let stop = state.anchor?.coordinate, let here = position.coordinate else { return false }
-        return Geodesic.wgs84.distance(stop, here) >= settings.driftAccuracyFactor * (accuracy ?? settings.assumedAccuracy)
+        return Geodesic.wgs84.distance(stop, here) >= settings.driftAccuracyFactor
+            * (accuracy ?? settings.assumedAccuracy)
     }
 
     /// When the interval from the last usable fix to `position` is a gap (longer than the recording's cadence
@@ -185,8 +202,10 @@ package struct RunEngine: Sendable {
     /// Whether covering the way from `from` to `to`, less `uncertainty` metres, in `seconds` needs more than `limit` m/s.
     /// A flat-earth estimate in the local plane (within 0.1 % of the geodesic below 1 km and 80° of latitude)
     /// settles the usual case, a step clearly below the limit, without the exact geodesic.
-    static func needsSpeed(from: Coordinate, to: Coordinate, allowing uncertainty: Double, in seconds: Double,
-                           above limit: Double) -> Bool {
+    static func needsSpeed(
+        from: Coordinate, to: Coordinate, allowing uncertainty: Double, in seconds: Double,
+        above limit: Double
+    ) -> Bool {
         if abs(from.latitude) <= 80 {
             let offset = LocalPlane(origin: from).project(to)
             let estimate = (offset.x * offset.x + offset.y * offset.y).squareRoot()
@@ -198,9 +217,12 @@ package struct RunEngine: Sendable {
     /// Decides whether the position extends the route, and adds the distance if so. After a gap (`gapSpeed` set)
     /// the straight line from the route's last point is added when the gap's speed is a moving one; a gap at a
     /// standing speed is a stop, and drift is not distance.
-    private mutating func measureDistance(_ position: TimedPosition, fix: Fix, speed: Double?, reportedSpeed: Bool,
-                                          gapSpeed: Double?) -> PointRejection? {
-        guard let anchor = state.anchor, let anchorCoordinate = anchor.coordinate, let coordinate = position.coordinate else {
+    private mutating func measureDistance(
+        _ position: TimedPosition, fix: Fix, speed: Double?, reportedSpeed: Bool,
+        gapSpeed: Double?
+    ) -> PointRejection? {
+        guard let anchor = state.anchor, let anchorCoordinate = anchor.coordinate, let coordinate = position.coordinate
+        else {
             return addRoutePoint(position, distance: 0)
         }
         let offset = Geodesic.wgs84.distance(anchorCoordinate, coordinate)
@@ -214,7 +236,8 @@ package struct RunEngine: Sendable {
             return addRoutePoint(position, distance: offset)
         }
         let policy = self.policy
-        let driftRadius = max(policy.minDistance, settings.driftAccuracyFactor * (fix.horizontalAccuracy ?? settings.assumedAccuracy))
+        let driftRadius = max(
+            policy.minDistance, settings.driftAccuracyFactor * (fix.horizontalAccuracy ?? settings.assumedAccuracy))
         let moving: Bool
         if let speed {
             // A receiver's own (Doppler) speed is trusted; a derived one must also leave the noise circle after a stop.
@@ -263,7 +286,10 @@ package struct RunEngine: Sendable {
     /// spell began at the previous fix, like the moving interval it closes.
     private mutating func checkAutoPause(speed: Double?, time: Double, previous: Double?) {
         guard profile.autoPause, let speed else { return }
-        guard speed < profile.autoPauseSpeed else { state.slowSince = nil; return }
+        guard speed < profile.autoPauseSpeed else {
+            state.slowSince = nil
+            return
+        }
         let since = state.slowSince ?? previous ?? time
         state.slowSince = since
         if time - since >= profile.autoPauseAfter {
@@ -294,7 +320,10 @@ package struct RunEngine: Sendable {
     /// Pauses the run. Pausing a paused run only turns an automatic pause into a manual one.
     package mutating func pause(at date: Date) throws(RunCommandError) {
         try requireActive("pause")
-        if state.state == .paused { state.autoPaused = false; return }
+        if state.state == .paused {
+            state.autoPaused = false
+            return
+        }
         beginPause(at: date.timeIntervalSince1970, automatic: false)
     }
 
@@ -382,7 +411,9 @@ package struct RunEngine: Sendable {
     }
 
     /// The sampling policy for the current pattern and battery state.
-    package var policy: SamplingPolicy { SamplingPolicy(pattern: pattern, power: state.power, jitter: state.jitter.sigma) }
+    package var policy: SamplingPolicy {
+        SamplingPolicy(pattern: pattern, power: state.power, jitter: state.jitter.sigma)
+    }
 
     /// What the distance is measured with so far.
     package var distanceSource: DistanceSource {
@@ -398,10 +429,12 @@ package struct RunEngine: Sendable {
             id: state.runID, name: state.name, notes: state.notes, activity: state.activity, state: state.state,
             startedAt: Date(timeIntervalSince1970: state.startedAt),
             endedAt: state.endedAt.map(Date.init(timeIntervalSince1970:)),
-            distance: state.distance, elapsedTime: elapsed(at: time), timerTime: timerTime, movingTime: state.movingTime,
+            distance: state.distance, elapsedTime: elapsed(at: time), timerTime: timerTime,
+            movingTime: state.movingTime,
             averagePace: state.distance > 0 ? timerTime / (state.distance / 1000) : nil,
             maxSpeed: state.maxSpeed, ascent: state.ascent, descent: state.descent,
-            pointCount: state.pointCount, rejectedPointCount: state.rejectedCount, segmentCount: state.segmentsWithPoints,
+            pointCount: state.pointCount, rejectedPointCount: state.rejectedCount,
+            segmentCount: state.segmentsWithPoints,
             distanceSource: distanceSource, averageHeartRate: state.sensors.heartRate.average,
             maxHeartRate: state.sensors.heartRate.maximum, averageCadence: state.sensors.cadence.average,
             averagePower: state.sensors.power.average)

@@ -31,7 +31,10 @@ package enum PowerState: String, Sendable, Codable {
 
     /// Classifies a capacity in percent; a battery that is charging or full counts as normal.
     package init(capacityPercent: Double?, charging: Bool) {
-        guard let capacity = capacityPercent, !charging else { self = .normal; return }
+        guard let capacity = capacityPercent, !charging else {
+            self = .normal
+            return
+        }
         switch capacity {
         case ..<15: self = .critical
         case ...30: self = .low

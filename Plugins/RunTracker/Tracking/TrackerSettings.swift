@@ -25,9 +25,10 @@ package struct TrackerSettings: Sendable, Equatable {
     /// Length of a split, metres (1 km; the plugin uses 1 mile for imperial units).
     package var splitDistance: Double = 1000
     /// Per-activity limits.
-    package var profiles: [Activity: ActivityProfile] = Dictionary(uniqueKeysWithValues: Activity.allCases.map {
-        ($0, ActivityProfile.defaults(for: $0))
-    })
+    package var profiles: [Activity: ActivityProfile] = Dictionary(
+        uniqueKeysWithValues: Activity.allCases.map {
+            ($0, ActivityProfile.defaults(for: $0))
+        })
 
     package init() {}
 

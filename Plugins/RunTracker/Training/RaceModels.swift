@@ -26,10 +26,11 @@ package enum DanielsGilbert {
     /// found by bisection (VDOT falls as the time grows).
     package static func raceTime(distance: Double, vdot: Double) -> Double? {
         guard distance > 0, vdot > 0 else { return nil }
-        var fast = distance / 12.0      // 12 m/s: faster than any runner
-        var slow = distance / 0.5       // 0.5 m/s: slower than any VDOT the formula is meant for
+        var fast = distance / 12.0  // 12 m/s: faster than any runner
+        var slow = distance / 0.5  // 0.5 m/s: slower than any VDOT the formula is meant for
         guard let high = Self.vdot(distance: distance, time: fast), let low = Self.vdot(distance: distance, time: slow),
-              high >= vdot, low <= vdot else { return nil }
+            high >= vdot, low <= vdot
+        else { return nil }
         for _ in 0..<100 {
             let middle = (fast + slow) / 2
             guard let value = Self.vdot(distance: distance, time: middle) else { return nil }

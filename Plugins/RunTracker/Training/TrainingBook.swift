@@ -40,13 +40,16 @@ package enum TrainingBook {
             let inputs = (row["heart"] as Bool) ? heartRateInputs : paceInputs
             if (row["inputs"] as String?) == inputs {
                 var load: TrainingLoad?
-                if let value: Double = row["load"], let method = (row["method"] as String?).flatMap(TrainingLoad.Method.init(rawValue:)) {
+                if let value: Double = row["load"],
+                    let method = (row["method"] as String?).flatMap(TrainingLoad.Method.init(rawValue:))
+                {
                     load = TrainingLoad(load: value, method: method, thresholdSpeed: row["threshold_mps"])
                 }
                 return RunLoad(runID: id, startedAt: startedAt, load: load, inputs: inputs, changed: false)
             }
             guard let run = try RunSummary.fetch(db, id: id) else { return nil }
-            let load = TrainingLoad.of(run, points: try RunPoints.load(db, runID: id), settings: settings, estimatedThreshold: threshold)
+            let load = TrainingLoad.of(
+                run, points: try RunPoints.load(db, runID: id), settings: settings, estimatedThreshold: threshold)
             return RunLoad(runID: id, startedAt: startedAt, load: load, inputs: inputs, changed: true)
         }
     }
@@ -58,25 +61,34 @@ package enum TrainingBook {
         guard !changed.isEmpty else { return }
         _ = try? await database.write { db in
             for entry in changed {
-                try db.execute(sql: """
-                    INSERT INTO run_training_load (run_id, load, method, threshold_mps, inputs) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (run_id) DO UPDATE SET load = excluded.load, method = excluded.method,
-                        threshold_mps = excluded.threshold_mps, inputs = excluded.inputs
-                    """, arguments: [entry.runID, entry.load?.load, entry.load?.method.rawValue, entry.load?.thresholdSpeed, entry.inputs])
+                try db.execute(
+                    sql: """
+                        INSERT INTO run_training_load (run_id, load, method, threshold_mps, inputs) VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT (run_id) DO UPDATE SET load = excluded.load, method = excluded.method,
+                            threshold_mps = excluded.threshold_mps, inputs = excluded.inputs
+                        """,
+                    arguments: [
+                        entry.runID, entry.load?.load, entry.load?.method.rawValue, entry.load?.thresholdSpeed,
+                        entry.inputs
+                    ])
             }
         }
     }
 
     /// The load of saved run `runID` (stored beside it when computed now); `nil` for a run without one or not saved.
-    static func load(of runID: String, settings: TrainingSettings, in database: any DatabaseWriter) async throws -> TrainingLoad? {
+    static func load(of runID: String, settings: TrainingSettings, in database: any DatabaseWriter) async throws
+        -> TrainingLoad?
+    {
         let loads = try await database.read { db in try Self.loads(settings: settings, runID: runID, in: db) }
         await keep(loads, in: database)
         return loads.first?.load
     }
 
     /// Fitness, fatigue and form over the saved runs' loads (stored when computed now): see `fitness(_:from:to:timeZone:now:)`.
-    static func fitness(settings: TrainingSettings, from: Date?, to: Date?, timeZone: TimeZone, now: Date,
-                        in database: any DatabaseWriter) async throws -> [FitnessDay] {
+    static func fitness(
+        settings: TrainingSettings, from: Date?, to: Date?, timeZone: TimeZone, now: Date,
+        in database: any DatabaseWriter
+    ) async throws -> [FitnessDay] {
         let loads = try await database.read { db in try Self.loads(settings: settings, in: db) }
         await keep(loads, in: database)
         return fitness(loads, from: from, to: to, timeZone: timeZone, now: now)
@@ -95,7 +107,8 @@ package enum TrainingBook {
         }
         let stale = now.timeIntervalSince(last) > Fitness.chronicDays * 86_400
         let end = calendar.startOfDay(for: to ?? (stale ? last : now))
-        let start = from.map { calendar.startOfDay(for: $0) } ?? calendar.date(byAdding: .day, value: -89, to: end) ?? end
+        let start =
+            from.map { calendar.startOfDay(for: $0) } ?? calendar.date(byAdding: .day, value: -89, to: end) ?? end
         var series: [(date: String, load: Double)] = []
         var day = calendar.startOfDay(for: first)
         while day <= end {

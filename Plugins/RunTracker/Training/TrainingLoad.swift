@@ -23,7 +23,9 @@ package struct TrainingSettings: Sendable, Equatable {
     /// The configured threshold speed (m/s); without it rTSS uses the one estimated from the current VDOT.
     package var thresholdSpeed: Double?
 
-    package init(maxHeartRate: Double = 190, restingHeartRate: Double = 60, sex: Sex = .male, thresholdSpeed: Double? = nil) {
+    package init(
+        maxHeartRate: Double = 190, restingHeartRate: Double = 60, sex: Sex = .male, thresholdSpeed: Double? = nil
+    ) {
         self.maxHeartRate = maxHeartRate
         self.restingHeartRate = restingHeartRate
         self.sex = sex
@@ -65,7 +67,8 @@ package struct TrainingLoad: Sendable, Equatable, Codable {
         var total = 0.0
         for interval in series.intervals {
             let bpm = (interval.from + interval.to) / 2
-            let reserve = min(1, max(0, (bpm - settings.restingHeartRate) / (settings.maxHeartRate - settings.restingHeartRate)))
+            let reserve = min(
+                1, max(0, (bpm - settings.restingHeartRate) / (settings.maxHeartRate - settings.restingHeartRate)))
             total += (interval.end - interval.start) / 60 * reserve * a * exp(b * reserve)
         }
         return total
@@ -80,12 +83,15 @@ package struct TrainingLoad: Sendable, Equatable, Codable {
     }
 
     /// The load of a run: TRIMP when it has heart rate, else rTSS for runs when a threshold speed is known.
-    static func of(_ run: RunSummary, points: [TrackPoint], settings: TrainingSettings, estimatedThreshold: Double?) -> TrainingLoad? {
+    static func of(_ run: RunSummary, points: [TrackPoint], settings: TrainingSettings, estimatedThreshold: Double?)
+        -> TrainingLoad?
+    {
         if let trimp = trimp(HeartRateSeries(points: points, start: run.startedAt), settings: settings) {
             return TrainingLoad(load: trimp, method: .trimp)
         }
         guard run.activity == .run, let threshold = settings.thresholdSpeed ?? estimatedThreshold,
-              let rtss = rtss(distance: run.distance, movingTime: run.movingTime, thresholdSpeed: threshold) else { return nil }
+            let rtss = rtss(distance: run.distance, movingTime: run.movingTime, thresholdSpeed: threshold)
+        else { return nil }
         return TrainingLoad(load: rtss, method: .rtss, thresholdSpeed: threshold)
     }
 }

@@ -22,31 +22,39 @@ package enum VdotBook {
         if let at {
             end = at.timeIntervalSince1970
         } else {
-            let latest = try Double.fetchOne(db, sql: """
-                SELECT MAX(r.started_at) FROM runs r JOIN run_best_efforts e ON e.run_id = r.id
-                WHERE \(RecordBook.countingRuns) AND r.activity = 'run' AND e.distance IN (\(placeholders))
-                """, arguments: names)
+            let latest = try Double.fetchOne(
+                db,
+                sql: """
+                    SELECT MAX(r.started_at) FROM runs r JOIN run_best_efforts e ON e.run_id = r.id
+                    WHERE \(RecordBook.countingRuns) AND r.activity = 'run' AND e.distance IN (\(placeholders))
+                    """, arguments: names)
             guard let latest else { return nil }
             end = latest
         }
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT e.run_id, e.distance_m, e.elapsed_s, r.started_at FROM run_best_efforts e JOIN runs r ON r.id = e.run_id
-            WHERE \(RecordBook.countingRuns) AND r.activity = 'run' AND r.started_at > ? AND r.started_at <= ?
-              AND e.distance IN (\(placeholders))
-            ORDER BY r.started_at, e.distance_m
-            """, arguments: StatementArguments([end - window, end] as [Double]) + names)
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT e.run_id, e.distance_m, e.elapsed_s, r.started_at FROM run_best_efforts e JOIN runs r ON r.id = e.run_id
+                WHERE \(RecordBook.countingRuns) AND r.activity = 'run' AND r.started_at > ? AND r.started_at <= ?
+                  AND e.distance IN (\(placeholders))
+                ORDER BY r.started_at, e.distance_m
+                """, arguments: StatementArguments([end - window, end] as [Double]) + names)
         var best: (vdot: Double, effort: VdotReport.Effort)?
         for row in rows {
-            let effort = VdotReport.Effort(runId: row["run_id"], distanceM: row["distance_m"], elapsedS: row["elapsed_s"],
-                                           startedAt: Date(timeIntervalSince1970: row["started_at"]))
+            let effort = VdotReport.Effort(
+                runId: row["run_id"], distanceM: row["distance_m"], elapsedS: row["elapsed_s"],
+                startedAt: Date(timeIntervalSince1970: row["started_at"]))
             guard let vdot = DanielsGilbert.vdot(distance: effort.distanceM, time: effort.elapsedS) else { continue }
             if vdot > best?.vdot ?? 0 { best = (vdot, effort) }
         }
         guard let best else { return nil }
-        return VdotReport(vdot: best.vdot, from: best.effort, predictions: predicted.map { distance in
-            VdotReport.Prediction(distanceM: distance, timeSVdot: DanielsGilbert.raceTime(distance: distance, vdot: best.vdot),
-                                  timeSRiegel: Riegel.time(over: distance, from: best.effort.distanceM, time: best.effort.elapsedS))
-        })
+        return VdotReport(
+            vdot: best.vdot, from: best.effort,
+            predictions: predicted.map { distance in
+                VdotReport.Prediction(
+                    distanceM: distance, timeSVdot: DanielsGilbert.raceTime(distance: distance, vdot: best.vdot),
+                    timeSRiegel: Riegel.time(over: distance, from: best.effort.distanceM, time: best.effort.elapsedS))
+            })
     }
 }
 

@@ -15,16 +15,26 @@ struct LiveRunSection {
             return try RunTemplates.set.render("live", Self.activeModel(status, figures: figures))
         }
         if let draft = try await controller.currentDraft() {
-            return try RunTemplates.set.render("live", Model(state: "draft", refreshEvery: 0, draft: DraftModel(
-                name: draft.name, distance: figures.distance(draft.distance), timer: figures.duration(draft.timerTime),
-                resumeURL: RunLinks.api(draft.id, "resume"), discardURL: RunLinks.api(draft.id, "discard"))))
+            return try RunTemplates.set.render(
+                "live",
+                Model(
+                    state: "draft", refreshEvery: 0,
+                    draft: DraftModel(
+                        name: draft.name, distance: figures.distance(draft.distance),
+                        timer: figures.duration(draft.timerTime),
+                        resumeURL: RunLinks.api(draft.id, "resume"), discardURL: RunLinks.api(draft.id, "discard"))))
         }
         let last = try await history.list(RunListQuery(limit: 1)).runs.first.map { item in
-            LastRun(name: item.run.name, href: RunLinks.run(item.run.id), distance: figures.distance(item.run.distance),
-                    duration: figures.duration(item.run.timerTime), date: site.format.day(item.run.startedAt))
+            LastRun(
+                name: item.run.name, href: RunLinks.run(item.run.id), distance: figures.distance(item.run.distance),
+                duration: figures.duration(item.run.timerTime), date: site.format.day(item.run.startedAt))
         }
-        return try RunTemplates.set.render("live", Model(state: "idle", refreshEvery: 0, idle: IdleModel(
-            activities: RunFigures.options(selected: .run), last: last)))
+        return try RunTemplates.set.render(
+            "live",
+            Model(
+                state: "idle", refreshEvery: 0,
+                idle: IdleModel(
+                    activities: RunFigures.options(selected: .run), last: last)))
     }
 
     /// The card of the active run: "waiting for GPS" before its first usable fix, "no signal" while its last fix is
@@ -33,9 +43,13 @@ struct LiveRunSection {
         let run = status.run
         let ride = run.activity == .ride
         let signal: String
-        if status.waitingForGps { signal = "waiting for GPS" }
-        else if let age = status.lastFixAgeS, age > LiveStatus.signalFreshFor { signal = "no signal (last fix \(PageFormat.age(age)))" }
-        else { signal = status.signalQuality.map { "signal \($0.rawValue)" } ?? "signal unknown" }
+        if status.waitingForGps {
+            signal = "waiting for GPS"
+        } else if let age = status.lastFixAgeS, age > LiveStatus.signalFreshFor {
+            signal = "no signal (last fix \(PageFormat.age(age)))"
+        } else {
+            signal = status.signalQuality.map { "signal \($0.rawValue)" } ?? "signal unknown"
+        }
         var power = status.power.state.rawValue
         if let capacity = status.power.capacityPercent { power += " · \(Int(capacity.rounded())) %" }
         if status.power.charging { power += " · charging" }
@@ -43,10 +57,12 @@ struct LiveRunSection {
             name: run.name, activity: RunFigures.label(run.activity), message: status.message, signal: signal,
             distance: status.text.distance, timer: status.text.timer,
             paceLabel: ride ? "Speed" : "Pace", pace: ride ? status.text.speed : status.text.pace,
-            average: ride ? figures.speed(run.timerTime > 0 ? run.distance / run.timerTime : 0) : status.text.averagePace,
+            average: ride
+                ? figures.speed(run.timerTime > 0 ? run.distance / run.timerTime : 0) : status.text.averagePace,
             split: status.text.split, pattern: status.movementPattern.rawValue, power: power,
             tracking: run.state == .tracking,
-            pauseURL: RunLinks.api(run.id, "pause"), resumeURL: RunLinks.api(run.id, "resume"), stopURL: RunLinks.api(run.id, "stop"))
+            pauseURL: RunLinks.api(run.id, "pause"), resumeURL: RunLinks.api(run.id, "resume"),
+            stopURL: RunLinks.api(run.id, "stop"))
         return Model(state: run.state.rawValue + (status.autoPaused ? "-auto" : ""), refreshEvery: 1, active: active)
     }
 
@@ -60,7 +76,10 @@ struct LiveRunSection {
         var draft: DraftModel?
         var idle: IdleModel?
 
-        init(state: String, refreshEvery: Int, active: ActiveModel? = nil, draft: DraftModel? = nil, idle: IdleModel? = nil) {
+        init(
+            state: String, refreshEvery: Int, active: ActiveModel? = nil, draft: DraftModel? = nil,
+            idle: IdleModel? = nil
+        ) {
             self.state = state
             self.refreshEvery = refreshEvery
             refreshOn = refreshEvery > 0 ? "run.state fix" : "run.state"

@@ -33,7 +33,10 @@ package struct RunDetailPage: Sendable {
     package func page(id: String, saved: Bool = false, restored: Bool = false) async throws -> Response {
         let (run, points, records) = try await RunHistoryRoutes.mapped {
             try await store.database.read { db in
-                (try RunHistory.liveRun(db, id: id), try RunPoints.load(db, runID: id), try RecordBook.setBy(runID: id, in: db))
+                (
+                    try RunHistory.liveRun(db, id: id), try RunPoints.load(db, runID: id),
+                    try RecordBook.setBy(runID: id, in: db)
+                )
             }
         }
         let load = try await TrainingBook.load(of: id, settings: training, in: store.database)
@@ -103,27 +106,36 @@ struct RunDetailModel {
         notes = run.notes
         hasNotes = !run.notes.isEmpty
         activity = RunFigures.label(run.activity)
-        date = "\(site.format.day(run.startedAt)) · \(site.format.time(run.startedAt)) \(site.format.zoneName(at: run.startedAt))"
+        date =
+            "\(site.format.day(run.startedAt)) · \(site.format.time(run.startedAt)) \(site.format.zoneName(at: run.startedAt))"
         device = run.device?.name
         hasRecords = !records.isEmpty
         recordList = records.sorted { $0.distance < $1.distance }
             .map { "\($0.distance.label) in \(figures.duration($0.elapsedTime))" }.joined(separator: " · ")
 
         let speed = figures.paceOrSpeed(run)
-        headline = [Stat(label: "Distance", value: figures.distance(run.distance)),
-                    Stat(label: "Time", value: figures.duration(run.timerTime)),
-                    Stat(label: speed.label, value: speed.value)]
-        var details = [Stat(label: "Elapsed", value: figures.duration(run.elapsedTime)),
-                       Stat(label: "Moving", value: figures.duration(run.movingTime)),
-                       Stat(label: "Climb", value: "↑ \(ElevationText.string(metres: run.ascent, units: units))"),
-                       Stat(label: "Descent", value: "↓ \(ElevationText.string(metres: run.descent, units: units))"),
-                       Stat(label: "Max speed", value: figures.speed(run.maxSpeed))]
+        headline = [
+            Stat(label: "Distance", value: figures.distance(run.distance)),
+            Stat(label: "Time", value: figures.duration(run.timerTime)),
+            Stat(label: speed.label, value: speed.value)
+        ]
+        var details = [
+            Stat(label: "Elapsed", value: figures.duration(run.elapsedTime)),
+            Stat(label: "Moving", value: figures.duration(run.movingTime)),
+            Stat(label: "Climb", value: "↑ \(ElevationText.string(metres: run.ascent, units: units))"),
+            Stat(label: "Descent", value: "↓ \(ElevationText.string(metres: run.descent, units: units))"),
+            Stat(label: "Max speed", value: figures.speed(run.maxSpeed))
+        ]
         if let heartRate = run.averageHeartRate {
-            details.append(Stat(label: "Heart rate", value: "\(Int(heartRate.rounded())) bpm"
-                + (run.maxHeartRate.map { " (max \(Int($0.rounded())))" } ?? "")))
+            details.append(
+                Stat(
+                    label: "Heart rate",
+                    value: "\(Int(heartRate.rounded())) bpm"
+                        + (run.maxHeartRate.map { " (max \(Int($0.rounded())))" } ?? "")))
         }
         if let cadence = run.averageCadence {
-            details.append(Stat(label: "Cadence", value: "\(Int(cadence.rounded())) \(run.activity.countsSteps ? "spm" : "rpm")"))
+            details.append(
+                Stat(label: "Cadence", value: "\(Int(cadence.rounded())) \(run.activity.countsSteps ? "spm" : "rpm")"))
         }
         if let power = run.averagePower { details.append(Stat(label: "Power", value: "\(Int(power.rounded())) W")) }
         self.details = details
@@ -131,23 +143,32 @@ struct RunDetailModel {
         leaflet = site.leafletAvailable
         let path = RunLinks.run(run.id)
         pictureURL = "\(path)/route.svg"
-        mapData = leaflet ? site.mapData(RunRouteMap.view(points: points, profile: analysis.profile, units: units), id: "route-data") : ""
+        mapData =
+            leaflet
+            ? site.mapData(RunRouteMap.view(points: points, profile: analysis.profile, units: units), id: "route-data")
+            : ""
         let colours = PaceColours(profile: analysis.profile)
         fast = PaceOrSpeed.text(secondsPerKilometre: colours.fast, activity: run.activity, units: units)
         slow = PaceOrSpeed.text(secondsPerKilometre: colours.slow, activity: run.activity, units: units)
 
-        let chart = DistanceChart(total: analysis.profile.samples.last.map { $0.distance + analysis.profile.sliceLength / 2 } ?? 0,
-                                  units: units, fontSize: 15)
+        let chart = DistanceChart(
+            total: analysis.profile.samples.last.map { $0.distance + analysis.profile.sliceLength / 2 } ?? 0,
+            units: units, fontSize: 15)
         var charts: [Chart] = []
         if let elevation = DistanceChart.elevation(analysis.profile, units: units) {
-            charts.append(Chart(title: "Elevation", svg: chart.standalone([elevation], title: "Elevation along the run")))
+            charts.append(
+                Chart(title: "Elevation", svg: chart.standalone([elevation], title: "Elevation along the run")))
         }
         let paceLabel = PaceOrSpeed.label(run.activity).capitalized
         if let pace = DistanceChart.pace(analysis.profile, activity: run.activity, units: units, smoothing: 2) {
-            charts.append(Chart(title: "\(paceLabel) (faster is higher)", svg: chart.standalone([pace], title: "\(paceLabel) along the run")))
+            charts.append(
+                Chart(
+                    title: "\(paceLabel) (faster is higher)",
+                    svg: chart.standalone([pace], title: "\(paceLabel) along the run")))
         }
         if let heartRate = Self.heartRate(points: points, sliceLength: analysis.profile.sliceLength) {
-            charts.append(Chart(title: "Heart rate", svg: chart.standalone([heartRate], title: "Heart rate along the run")))
+            charts.append(
+                Chart(title: "Heart rate", svg: chart.standalone([heartRate], title: "Heart rate along the run")))
         }
         self.charts = charts
         hasCharts = !charts.isEmpty
@@ -159,11 +180,13 @@ struct RunDetailModel {
         splitPaceLabel = paceLabel
         self.splits = splits.map { split in
             let unitLength = table?.unitDistance ?? 1000
-            return SplitRow(label: split.partial ? "+\(NumberText.fixed(split.distance / unitLength, decimals: 2))" : "\(split.index)",
-                            pace: PaceOrSpeed.text(secondsPerKilometre: split.pace, activity: run.activity, units: units),
-                            heartRate: split.averageHeartRate.map { "\(Int($0.rounded())) bpm" } ?? "–",
-                            relative: NumberText.fixed(split.pace > 0 ? min(1, fastestPace / split.pace) : 0, decimals: 3),
-                            fastest: table?.fastest == split.index && splits.count > 1)
+            return SplitRow(
+                label: split.partial
+                    ? "+\(NumberText.fixed(split.distance / unitLength, decimals: 2))" : "\(split.index)",
+                pace: PaceOrSpeed.text(secondsPerKilometre: split.pace, activity: run.activity, units: units),
+                heartRate: split.averageHeartRate.map { "\(Int($0.rounded())) bpm" } ?? "–",
+                relative: NumberText.fixed(split.pace > 0 ? min(1, fastestPace / split.pace) : 0, decimals: 3),
+                fastest: table?.fastest == split.index && splits.count > 1)
         }
         hasSplits = !splits.isEmpty
         splitHeartRate = splits.contains { $0.averageHeartRate != nil }
@@ -175,7 +198,9 @@ struct RunDetailModel {
         editAction = "\(path)/edit"
         deleteAction = "\(path)/delete"
         exports = ExportFormat.allCases.map { format in
-            Export(label: format.fileExtension.uppercased(), href: "/v1/runs/\(PercentEncoding.pathSegment(run.id)).\(format.fileExtension)")
+            Export(
+                label: format.fileExtension.uppercased(),
+                href: "/v1/runs/\(PercentEncoding.pathSegment(run.id)).\(format.fileExtension)")
         }
     }
 
@@ -192,9 +217,12 @@ struct RunDetailModel {
         let samples = sums.keys.sorted().compactMap { slice in
             sums[slice].map { (distance: (Double(slice) + 0.5) * sliceLength, value: $0.0 / Double($0.1)) }
         }
-        guard samples.count > 1, let low = samples.map(\.value).min(), let high = samples.map(\.value).max() else { return nil }
-        return DistanceChart.Series(samples: samples, low: low - 5, high: high + 5, style: .line(stroke: "#c0392b", width: 1.8),
-                                    caption: "\(Int(low.rounded()))–\(Int(high.rounded())) bpm", captionColour: "#a93226")
+        guard samples.count > 1, let low = samples.map(\.value).min(), let high = samples.map(\.value).max() else {
+            return nil
+        }
+        return DistanceChart.Series(
+            samples: samples, low: low - 5, high: high + 5, style: .line(stroke: "#c0392b", width: 1.8),
+            caption: "\(Int(low.rounded()))–\(Int(high.rounded())) bpm", captionColour: "#a93226")
     }
 
     static func quality(_ quality: DataQuality, units: UnitSystem) -> [Stat] {
@@ -206,25 +234,35 @@ struct RunDetailModel {
         var stats = [Stat(label: "Signal", value: levels.joined(separator: " · "))]
         if let p50 = quality.accuracyP50, let p95 = quality.accuracyP95, let worst = quality.accuracyMax {
             let text = { DistanceFormat.string(metres: $0, units: units) }
-            stats.append(Stat(label: "Accuracy", value: "±\(text(p50)) typical, ±\(text(p95)) for 95 %, worst ±\(text(worst))"))
+            stats.append(
+                Stat(label: "Accuracy", value: "±\(text(p50)) typical, ±\(text(p95)) for 95 %, worst ±\(text(worst))"))
         }
         let reasons = quality.rejectedBy.filter { $0.value > 0 }.sorted { $0.value > $1.value }
             .map { "\($0.key.replacingOccurrences(of: "_", with: " ")) \($0.value)" }
-        stats.append(Stat(label: "Fixes", value: "\(quality.received) received, \(quality.rejected) not on the route"
-            + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))")))
+        stats.append(
+            Stat(
+                label: "Fixes",
+                value: "\(quality.received) received, \(quality.rejected) not on the route"
+                    + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))")))
         if let interval = quality.recordingInterval {
             stats.append(Stat(label: "Recording", value: "every \(NumberText.trimmed(interval, decimals: 1)) s"))
         }
-        stats.append(Stat(label: "Signal lost", value: quality.gapCount == 0 ? "never"
-            : "\(quality.gapCount)×, \(TimeFormat.duration(seconds: quality.gapTime)) in all, longest \(TimeFormat.duration(seconds: quality.longestGap))"))
+        stats.append(
+            Stat(
+                label: "Signal lost",
+                value: quality.gapCount == 0
+                    ? "never"
+                    : "\(quality.gapCount)×, \(TimeFormat.duration(seconds: quality.gapTime)) in all, longest \(TimeFormat.duration(seconds: quality.longestGap))"
+            ))
         return stats
     }
 
     /// Meridian's distance and timer beside the ones the device computed, for a run imported from a device file.
     static func comparison(_ run: RunSummary, units: UnitSystem) -> [ComparisonRow] {
         DeviceComparison.rows(run).map { row in
-            ComparisonRow(what: row.what, ours: row.text(row.ours, units: units), theirs: row.text(row.theirs, units: units),
-                          difference: row.difference)
+            ComparisonRow(
+                what: row.what, ours: row.text(row.ours, units: units), theirs: row.text(row.theirs, units: units),
+                difference: row.difference)
         }
     }
 }

@@ -15,7 +15,10 @@ struct RunFigures {
 
     /// "Pace" and the average pace, or "Speed" and the average speed over the timer time for a ride.
     func paceOrSpeed(_ run: RunSummary) -> (label: String, value: String) {
-        (PaceOrSpeed.label(run.activity).capitalized, PaceOrSpeed.text(secondsPerKilometre: run.averagePace, activity: run.activity, units: units))
+        (
+            PaceOrSpeed.label(run.activity).capitalized,
+            PaceOrSpeed.text(secondsPerKilometre: run.averagePace, activity: run.activity, units: units)
+        )
     }
 
     /// "Run", "Ride"… for an activity.

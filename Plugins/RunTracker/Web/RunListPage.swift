@@ -15,7 +15,9 @@ struct RunListPage {
     func response(_ request: Request) async throws -> Response {
         let figures = RunFigures(units: site.units)
         let parameters = request.uri.queryParameters
-        func text(_ name: String) -> String { parameters[name[...]].map(String.init)?.trimmingCharacters(in: .whitespaces) ?? "" }
+        func text(_ name: String) -> String {
+            parameters[name[...]].map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
+        }
         var model = Model(zone: site.format.zoneName(at: Date()), query: text("q"), from: text("from"), to: text("to"))
         var query = RunListQuery(limit: Self.pageSize, name: model.query.isEmpty ? nil : model.query)
         let activity = Activity(rawValue: text("activity"))
@@ -33,16 +35,19 @@ struct RunListPage {
             let page = try await RunHistoryRoutes.mapped { try await history.list(query) }
             model.rows = page.runs.map { item in
                 let run = item.run
-                return Row(href: RunLinks.run(run.id), date: site.format.day(run.startedAt), time: site.format.time(run.startedAt),
-                           name: run.name, activity: RunFigures.label(run.activity), distance: figures.distance(run.distance),
-                           duration: figures.duration(run.timerTime), pace: figures.paceOrSpeed(run).value)
+                return Row(
+                    href: RunLinks.run(run.id), date: site.format.day(run.startedAt),
+                    time: site.format.time(run.startedAt),
+                    name: run.name, activity: RunFigures.label(run.activity), distance: figures.distance(run.distance),
+                    duration: figures.duration(run.timerTime), pace: figures.paceOrSpeed(run).value)
             }
             model.nextHref = page.nextCursor.map { link(cursor: $0, model: model, activity: activity) }
             model.firstHref = query.cursor == nil ? nil : link(cursor: nil, model: model, activity: activity)
         }
         model.hasRows = !model.rows.isEmpty
         if let deletedID = parameters["deleted"].map(String.init),
-           let run = try await history.store.database.read({ db in try RunSummary.fetch(db, id: deletedID) }) {
+            let run = try await history.store.database.read({ db in try RunSummary.fetch(db, id: deletedID) })
+        {
             model.deleted = Deleted(name: run.name, restoreAction: "\(RunLinks.run(run.id))/restore")
         }
         return try site.page(title: "Runs", body: RunTemplates.set.render("list", model), path: "/runs")
@@ -53,17 +58,22 @@ struct RunListPage {
         let parts = text.split(separator: "-").compactMap { Int($0) }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = site.timeZone
-        guard parts.count == 3, let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
-              calendar.component(.day, from: date) == parts[2] else {
+        guard parts.count == 3,
+            let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
+            calendar.component(.day, from: date) == parts[2]
+        else {
             throw PageInputError(description: "\(field): '\(text)' is not a day; give one such as 2024-05-01.")
         }
         return date
     }
 
     private func link(cursor: String?, model: Model, activity: Activity?) -> String {
-        let items = [("q", model.query), ("activity", activity?.rawValue ?? ""), ("from", model.from), ("to", model.to),
-                     ("cursor", cursor ?? "")].filter { !$0.1.isEmpty }
-        return items.isEmpty ? "/runs" : "/runs?" + items.map { "\($0.0)=\(PercentEncoding.encoded($0.1))" }.joined(separator: "&")
+        let items = [
+            ("q", model.query), ("activity", activity?.rawValue ?? ""), ("from", model.from), ("to", model.to),
+            ("cursor", cursor ?? "")
+        ].filter { !$0.1.isEmpty }
+        return items.isEmpty
+            ? "/runs" : "/runs?" + items.map { "\($0.0)=\(PercentEncoding.encoded($0.1))" }.joined(separator: "&")
     }
 
     struct Model {

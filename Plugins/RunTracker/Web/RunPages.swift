@@ -9,7 +9,10 @@ import MeridianWeb
 /// fitness (`/fitness`).
 extension RunTrackerPlugin: WebPages {
     package var webNavigation: [NavigationLink] {
-        [NavigationLink("Runs", path: "/runs"), NavigationLink("Records", path: "/records"), NavigationLink("Fitness", path: "/fitness")]
+        [
+            NavigationLink("Runs", path: "/runs"), NavigationLink("Records", path: "/records"),
+            NavigationLink("Fitness", path: "/fitness")
+        ]
     }
 
     package func addPages(to pages: RouterGroup<MeridianRequestContext>, site: WebSite) {
@@ -26,14 +29,16 @@ extension RunTrackerPlugin: WebPages {
         pages.get("runs/{id}/route.svg") { request, context in
             let id = try context.parameters.decoded("id")
             let (run, points) = try await RunHistoryRoutes.mapped { try await history.track(id: id) }
-            let svg = RouteRenderer(units: site.units).mapSVG(points: points, profile: Profile(points: points), activity: run.activity)
+            let svg = RouteRenderer(units: site.units).mapSVG(
+                points: points, profile: Profile(points: points), activity: run.activity)
             return RunHistoryRoutes.document(svg, type: "image/svg+xml", filename: nil)
         }
         pages.post("runs/{id}/edit") { request, context in
             let id = try context.parameters.decoded("id")
             let form = try await FormData.read(request, limit: 64 << 10)
             try await RunHistoryRoutes.mapped {
-                try await history.edit(id: id, try RunEdit(fields: ["name": form["name"] ?? "", "notes": form["notes"] ?? ""]))
+                try await history.edit(
+                    id: id, try RunEdit(fields: ["name": form["name"] ?? "", "notes": form["notes"] ?? ""]))
             }
             return site.redirect(to: "\(RunLinks.run(id))?saved=1")
         }
@@ -61,7 +66,9 @@ extension RunTrackerPlugin: WebPages {
             return [try await live.html(site: site)]
         } catch {
             context.logger.error("cannot show the live run: \(error)")
-            return ["<section class=\"card\"><h2>Run</h2><p class=\"notice error\">The live run cannot be shown: \(XMLText.escape("\(error)"))</p></section>"]
+            return [
+                "<section class=\"card\"><h2>Run</h2><p class=\"notice error\">The live run cannot be shown: \(XMLText.escape("\(error)"))</p></section>"
+            ]
         }
     }
 }
@@ -69,5 +76,7 @@ extension RunTrackerPlugin: WebPages {
 /// Paths of the run pages and of the API for one run (the id percent-encoded, its dots too).
 enum RunLinks {
     static func run(_ id: String) -> String { "/runs/\(PercentEncoding.pathSegment(id))" }
-    static func api(_ id: String, _ action: String) -> String { "/v1/runs/\(PercentEncoding.pathSegment(id))/\(action)" }
+    static func api(_ id: String, _ action: String) -> String {
+        "/v1/runs/\(PercentEncoding.pathSegment(id))/\(action)"
+    }
 }

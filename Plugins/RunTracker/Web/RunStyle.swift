@@ -2,17 +2,17 @@
 extension RunTrackerPlugin {
     package var webStyle: String {
         #"""
-.runs td:first-child { white-space: nowrap; }
-.runs .name { font-weight: 620; }
-.charts { display: grid; gap: 18px; grid-template-columns: repeat(auto-fit, minmax(min(420px, 100%), 1fr)); }
-.chart svg { display: block; width: 100%; height: auto; }
-.legend { display: flex; align-items: center; gap: 8px; font-size: .85rem; color: var(--muted); margin-top: 8px; flex-wrap: wrap; }
-.legend .ramp { display: inline-flex; border-radius: 4px; overflow: hidden; }
-.legend .ramp span { width: 18px; height: 10px; display: inline-block; }
-.ramp .c0 { background: #1a9850; } .ramp .c1 { background: #66bd63; } .ramp .c2 { background: #a6d96a; } .ramp .c3 { background: #d9ef8b; }
-.ramp .c4 { background: #fee08b; } .ramp .c5 { background: #fdae61; } .ramp .c6 { background: #f46d43; } .ramp .c7 { background: #d73027; }
-.chart { margin: 0; }
-.chart figcaption { font-weight: 650; margin-bottom: 6px; }
-"""#
+        .runs td:first-child { white-space: nowrap; }
+        .runs .name { font-weight: 620; }
+        .charts { display: grid; gap: 18px; grid-template-columns: repeat(auto-fit, minmax(min(420px, 100%), 1fr)); }
+        .chart svg { display: block; width: 100%; height: auto; }
+        .legend { display: flex; align-items: center; gap: 8px; font-size: .85rem; color: var(--muted); margin-top: 8px; flex-wrap: wrap; }
+        .legend .ramp { display: inline-flex; border-radius: 4px; overflow: hidden; }
+        .legend .ramp span { width: 18px; height: 10px; display: inline-block; }
+        .ramp .c0 { background: #1a9850; } .ramp .c1 { background: #66bd63; } .ramp .c2 { background: #a6d96a; } .ramp .c3 { background: #d9ef8b; }
+        .ramp .c4 { background: #fee08b; } .ramp .c5 { background: #fdae61; } .ramp .c6 { background: #f46d43; } .ramp .c7 { background: #d73027; }
+        .chart { margin: 0; }
+        .chart figcaption { font-weight: 650; margin-bottom: 6px; }
+        """#
     }
 }

@@ -35,7 +35,9 @@ struct FITActivities {
         if activities.count == 1 {
             activities[0].samples = samples
         } else {
-            for (sample, time) in zip(samples, contents.sampleTimes) { activities[session(of: time)].samples.append(sample) }
+            for (sample, time) in zip(samples, contents.sampleTimes) {
+                activities[session(of: time)].samples.append(sample)
+            }
         }
         for index in activities.indices where activities[index].sport?.countsSteps == true {
             // Devices store strides per minute for foot sports; Meridian reports steps.
@@ -43,14 +45,16 @@ struct FITActivities {
         }
         for lap in contents.laps {
             guard let start = lap.start else { continue }
-            activities[session(of: start)].laps.append(DeviceLap(
-                start: date(start), timerTime: lap.timerTime, distance: lap.distance,
-                averageHeartRate: lap.averageHeartRate, maxHeartRate: lap.maxHeartRate,
-                trigger: lap.lapTrigger.map(LapTrigger.init(fitNumber:))))
+            activities[session(of: start)].laps.append(
+                DeviceLap(
+                    start: date(start), timerTime: lap.timerTime, distance: lap.distance,
+                    averageHeartRate: lap.averageHeartRate, maxHeartRate: lap.maxHeartRate,
+                    trigger: lap.lapTrigger.map(LapTrigger.init(fitNumber:))))
         }
         for (stop, restart) in timerPauses() {
             let start = date(stop)
-            activities[session(of: stop)].pauses.append(DateInterval(start: start, duration: max(0, date(restart).timeIntervalSince(start))))
+            activities[session(of: stop)].pauses.append(
+                DateInterval(start: start, duration: max(0, date(restart).timeIntervalSince(start))))
         }
         for index in activities.indices where activities[index].startTime == nil {
             activities[index].startTime = activities[index].samples.first?.time
@@ -68,15 +72,17 @@ struct FITActivities {
         let sport = sportNumber.flatMap { FITProfileNames.sport($0, subSport: subSport) }
         let stepFactor = sport?.countsSteps == true ? 2.0 : 1.0
         let totals = summary.map { summary in
-            DeviceTotals(distance: summary.distance, timerTime: summary.timerTime, elapsedTime: summary.elapsedTime,
-                         averageHeartRate: summary.averageHeartRate, maxHeartRate: summary.maxHeartRate,
-                         averageCadence: summary.averageCadence.map { $0 * stepFactor },
-                         averagePower: summary.averagePower, ascent: summary.ascent, descent: summary.descent)
+            DeviceTotals(
+                distance: summary.distance, timerTime: summary.timerTime, elapsedTime: summary.elapsedTime,
+                averageHeartRate: summary.averageHeartRate, maxHeartRate: summary.maxHeartRate,
+                averageCadence: summary.averageCadence.map { $0 * stepFactor },
+                averagePower: summary.averagePower, ascent: summary.ascent, descent: summary.descent)
         }
         return RecordedActivity(
             format: .fit, sport: sport, sportName: sportNumber.map(FITProfileNames.sportName(_:)),
-            device: FITProfileNames.device(manufacturer: contents.manufacturer, product: contents.product,
-                                           productName: contents.productName),
+            device: FITProfileNames.device(
+                manufacturer: contents.manufacturer, product: contents.product,
+                productName: contents.productName),
             startTime: start, totals: totals)
     }
 
@@ -101,13 +107,22 @@ struct FITActivities {
         let first = contents.sampleTimes.first ?? contents.sessions.first?.start
         guard let first, first < FITTime.systemTimeLimit else { return 0 }
         if let timestamp = contents.activityTimestamp, timestamp < FITTime.systemTimeLimit,
-           let local = contents.activityLocalTimestamp, local >= FITTime.systemTimeLimit {
-            warnings.append(ActivityFileError(file: file, byteOffset: contents.startOffset, message:
-                "the device's clock was not set: its times count from power-on; they are placed on the device's local time from the activity message, whose offset from UTC the file does not give"))
+            let local = contents.activityLocalTimestamp, local >= FITTime.systemTimeLimit
+        {
+            warnings.append(
+                ActivityFileError(
+                    file: file, byteOffset: contents.startOffset,
+                    message:
+                        "the device's clock was not set: its times count from power-on; they are placed on the device's local time from the activity message, whose offset from UTC the file does not give"
+                ))
             return Double(local) - Double(timestamp)
         }
-        warnings.append(ActivityFileError(file: file, byteOffset: contents.startOffset, message:
-            "the device's clock was not set: its times count from power-on and the file gives no date; times are shown from 1989-12-31"))
+        warnings.append(
+            ActivityFileError(
+                file: file, byteOffset: contents.startOffset,
+                message:
+                    "the device's clock was not set: its times count from power-on and the file gives no date; times are shown from 1989-12-31"
+            ))
         return 0
     }
 }

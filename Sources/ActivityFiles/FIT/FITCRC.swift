@@ -25,7 +25,8 @@ enum FITCRC {
             while index + 8 <= range.upperBound {
                 let x0 = Int(bytes[index] ^ UInt8(truncatingIfNeeded: crc))
                 let x1 = Int(bytes[index + 1] ^ UInt8(truncatingIfNeeded: crc >> 8))
-                crc = table[7 * 256 + x0] ^ table[6 * 256 + x1]
+                crc =
+                    table[7 * 256 + x0] ^ table[6 * 256 + x1]
                     ^ table[5 * 256 + Int(bytes[index + 2])] ^ table[4 * 256 + Int(bytes[index + 3])]
                     ^ table[3 * 256 + Int(bytes[index + 4])] ^ table[2 * 256 + Int(bytes[index + 5])]
                     ^ table[256 + Int(bytes[index + 6])] ^ table[Int(bytes[index + 7])]

@@ -25,12 +25,18 @@ struct FITDecoder {
         var position = 0
         repeat {
             let samplesBefore = files.reduce(0) { $0 + $1.samples.count }
-            var decoder = FileDecoder(bytes: bytes, start: position, file: file, sampleLimit: ActivityFileReader.maximumSamples - samplesBefore,
-                                      salvage: salvage)
+            var decoder = FileDecoder(
+                bytes: bytes, start: position, file: file,
+                sampleLimit: ActivityFileReader.maximumSamples - samplesBefore,
+                salvage: salvage)
             let contents = try decoder.decode()
             if let damage = contents.damage {
                 // A damaged link that holds nothing (garbage after a complete file) only marks where reading ended.
-                if contents.isEmpty, !files.isEmpty { files[files.count - 1].damage = damage } else { files.append(contents) }
+                if contents.isEmpty, !files.isEmpty {
+                    files[files.count - 1].damage = damage
+                } else {
+                    files.append(contents)
+                }
                 break
             }
             files.append(contents)
@@ -94,7 +100,10 @@ private struct FileDecoder {
             let stored = UInt16(bytes[dataEnd]) | UInt16(bytes[dataEnd + 1]) << 8
             let computed = FITCRC.compute(bytes, start..<dataEnd)
             if stored != computed {
-                crcMismatch = error(dataEnd, "file CRC mismatch (computed \(hex(computed)), stored \(hex(stored))); the file is damaged, export it again")
+                crcMismatch = error(
+                    dataEnd,
+                    "file CRC mismatch (computed \(hex(computed)), stored \(hex(stored))); the file is damaged, export it again"
+                )
                 // Salvaging reads the records first: damage inside them comes first.
                 if let crcMismatch, !salvage { throw crcMismatch }
             }
@@ -105,10 +114,16 @@ private struct FileDecoder {
             position = try record(at: position)
         }
         if dataEnd > bytes.count {
-            throw error(bytes.count, "unexpected end of file: the header declares \(dataEnd - dataStart) bytes of data but the file ends after \(bytes.count - dataStart); the file is cut short, copy or export it again")
+            throw error(
+                bytes.count,
+                "unexpected end of file: the header declares \(dataEnd - dataStart) bytes of data but the file ends after \(bytes.count - dataStart); the file is cut short, copy or export it again"
+            )
         }
         if end > bytes.count {
-            throw error(dataEnd, "unexpected end of file: the 2-byte file CRC is missing; the file is cut short, copy or export it again")
+            throw error(
+                dataEnd,
+                "unexpected end of file: the 2-byte file CRC is missing; the file is cut short, copy or export it again"
+            )
         }
         if let crcMismatch { throw crcMismatch }
     }
@@ -117,19 +132,30 @@ private struct FileDecoder {
     private func header() throws(ActivityFileError) -> (Int, Int) {
         let available = bytes.count - start
         guard available >= 12 else {
-            throw error(start, "bad FIT header: only \(available) bytes where a 12- or 14-byte header should start; the file is damaged or not a FIT file")
+            throw error(
+                start,
+                "bad FIT header: only \(available) bytes where a 12- or 14-byte header should start; the file is damaged or not a FIT file"
+            )
         }
         let size = Int(bytes[start])
         guard size == 12 || size == 14 else {
-            throw error(start, "bad FIT header: header size \(size) (expected 12 or 14); the file is damaged or not a FIT file")
+            throw error(
+                start, "bad FIT header: header size \(size) (expected 12 or 14); the file is damaged or not a FIT file")
         }
-        guard bytes[start + 8] == 0x2E, bytes[start + 9] == 0x46, bytes[start + 10] == 0x49, bytes[start + 11] == 0x54 else {
+        guard bytes[start + 8] == 0x2E, bytes[start + 9] == 0x46, bytes[start + 10] == 0x49, bytes[start + 11] == 0x54
+        else {
             let found = (8..<12).map { String(UnicodeScalar(bytes[start + $0])) }.joined()
-            throw error(start + 8, "bad FIT header: the signature is '\(printable(found))', not '.FIT'; the file is damaged or not a FIT file")
+            throw error(
+                start + 8,
+                "bad FIT header: the signature is '\(printable(found))', not '.FIT'; the file is damaged or not a FIT file"
+            )
         }
         let protocolMajor = bytes[start + 1] >> 4
         guard protocolMajor <= 2 else {
-            throw error(start + 1, "FIT protocol version \(protocolMajor).\(bytes[start + 1] & 0x0F) is newer than this reader understands (up to 2.x)")
+            throw error(
+                start + 1,
+                "FIT protocol version \(protocolMajor).\(bytes[start + 1] & 0x0F) is newer than this reader understands (up to 2.x)"
+            )
         }
         if size == 14 {
             guard available >= 14 else {
@@ -138,7 +164,10 @@ private struct FileDecoder {
             let stored = UInt16(bytes[start + 12]) | UInt16(bytes[start + 13]) << 8
             let computed = FITCRC.compute(bytes, start..<(start + 12))
             guard stored == 0 || stored == computed else {
-                throw error(start + 12, "header CRC mismatch (computed \(hex(computed)), stored \(hex(stored))); the file is damaged, export it again")
+                throw error(
+                    start + 12,
+                    "header CRC mismatch (computed \(hex(computed)), stored \(hex(stored))); the file is damaged, export it again"
+                )
             }
         }
         let dataSize = Int(bytes.loadUnaligned(fromByteOffset: start + 4, as: UInt32.self).littleEndian)
@@ -149,9 +178,15 @@ private struct FileDecoder {
     private func need(_ count: Int, from offset: Int, record position: Int, localType: Int) throws(ActivityFileError) {
         guard offset + count > limit else { return }
         if limit == bytes.count && limit < dataEnd {
-            throw error(position, "unexpected end of file at byte \(bytes.count) while reading a record of local type \(localType); the file is cut short, copy or export it again")
+            throw error(
+                position,
+                "unexpected end of file at byte \(bytes.count) while reading a record of local type \(localType); the file is cut short, copy or export it again"
+            )
         }
-        throw error(position, "a record of local type \(localType) runs past the end of the data the header declares (byte \(dataEnd)); the file is damaged, export it again")
+        throw error(
+            position,
+            "a record of local type \(localType) runs past the end of the data the header declares (byte \(dataEnd)); the file is damaged, export it again"
+        )
     }
 
     /// Decodes the record at `position`; returns where the next one starts.
@@ -162,7 +197,10 @@ private struct FileDecoder {
             return try definition(at: position, localType: localType, hasDeveloperFields: header & 0x20 != 0)
         }
         guard let definition = definitions[localType] else {
-            throw error(position, "data message of local type \(localType), which no definition message introduced; the file is damaged, export it again")
+            throw error(
+                position,
+                "data message of local type \(localType), which no definition message introduced; the file is damaged, export it again"
+            )
         }
         try need(1 + definition.size, from: position, record: position, localType: localType)
         var time: FITTime?
@@ -181,14 +219,19 @@ private struct FileDecoder {
         return position + 1 + definition.size
     }
 
-    private mutating func definition(at position: Int, localType: Int, hasDeveloperFields: Bool) throws(ActivityFileError) -> Int {
+    private mutating func definition(at position: Int, localType: Int, hasDeveloperFields: Bool)
+        throws(ActivityFileError) -> Int
+    {
         func need(_ count: Int, _ offset: Int) throws(ActivityFileError) {
             try self.need(count, from: offset, record: position, localType: localType)
         }
         try need(6, position)
         let architecture = bytes[position + 2]
         guard architecture <= 1 else {
-            throw error(position + 2, "definition of local type \(localType) has architecture byte \(architecture) (expected 0 little-endian or 1 big-endian); the file is damaged, export it again")
+            throw error(
+                position + 2,
+                "definition of local type \(localType) has architecture byte \(architecture) (expected 0 little-endian or 1 big-endian); the file is damaged, export it again"
+            )
         }
         let bigEndian = architecture == 1
         let rawGlobal = bytes.loadUnaligned(fromByteOffset: position + 3, as: UInt16.self)
@@ -204,8 +247,10 @@ private struct FileDecoder {
             let (kind, elementSize) = FITValueKind.of(baseType: bytes[cursor + 2])
             if let field = FITField(message: message, number: number) {
                 let (scale, offset) = field.scaleAndOffset
-                fields.append(FITFieldPlan(field: field, scale: scale, valueOffset: offset, offset: size, size: fieldSize,
-                                           elementSize: elementSize, kind: kind))
+                fields.append(
+                    FITFieldPlan(
+                        field: field, scale: scale, valueOffset: offset, offset: size, size: fieldSize,
+                        elementSize: elementSize, kind: kind))
             }
             size += fieldSize
             cursor += 3
@@ -239,7 +284,9 @@ private struct FileDecoder {
         case .activity:
             contents.activityTimestamp = time
             for plan in definition.fields where plan.field == .localTimestamp {
-                contents.activityLocalTimestamp = definition.rawNumber(plan, in: bytes, at: start).flatMap { FITTime(exactly: $0) }
+                contents.activityLocalTimestamp = definition.rawNumber(plan, in: bytes, at: start).flatMap {
+                    FITTime(exactly: $0)
+                }
             }
         case .sport:
             for plan in definition.fields {
@@ -277,8 +324,10 @@ private struct FileDecoder {
                 // 12 bits of speed (1/100 m/s) then 12 bits of distance (1/16 m, rolling over at 256 m).
                 let field = definition.bytes(plan, in: bytes, at: start)
                 if field.count >= 3, !(field[0] == 0xFF && field[1] == 0xFF && field[2] == 0xFF) {
-                    compressed = (Double(Int(field[0]) | Int(field[1] & 0x0F) << 8) / 100,
-                                  Int(field[1] >> 4) | Int(field[2]) << 4)
+                    compressed = (
+                        Double(Int(field[0]) | Int(field[1] & 0x0F) << 8) / 100,
+                        Int(field[1] >> 4) | Int(field[2]) << 4
+                    )
                 }
             default: break
             }
@@ -292,7 +341,8 @@ private struct FileDecoder {
             // Semicircles: 2^31 of them make 180°.
             let degrees = 180.0 / 2_147_483_648.0
             if let latitude, let longitude,
-               let position = try? Coordinate(latitude: latitude * degrees, longitude: longitude * degrees) {
+                let position = try? Coordinate(latitude: latitude * degrees, longitude: longitude * degrees)
+            {
                 sample.coordinate = position
             } else {
                 contents.skipped["invalid_positions", default: 0] += 1
@@ -372,8 +422,10 @@ private struct FileDecoder {
         guard contents.manufacturer == nil, contents.product == nil, contents.productName == nil else { return }
         for plan in definition.fields {
             switch plan.field {
-            case .manufacturer: contents.manufacturer = definition.rawNumber(plan, in: bytes, at: start).flatMap { Int(exactly: $0) }
-            case .product: contents.product = definition.rawNumber(plan, in: bytes, at: start).flatMap { Int(exactly: $0) }
+            case .manufacturer:
+                contents.manufacturer = definition.rawNumber(plan, in: bytes, at: start).flatMap { Int(exactly: $0) }
+            case .product:
+                contents.product = definition.rawNumber(plan, in: bytes, at: start).flatMap { Int(exactly: $0) }
             case .productName:
                 let text = definition.bytes(plan, in: bytes, at: start).prefix { $0 != 0 }
                 let name = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespaces)

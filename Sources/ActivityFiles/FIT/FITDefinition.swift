@@ -212,7 +212,9 @@ struct FITDefinition {
             return Double(Int64(bitPattern: bits << shift) >> shift)
         case .float:
             guard bits != allOnes else { return nil }
-            let value = plan.elementSize == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))) : Double(bitPattern: bits)
+            let value =
+                plan.elementSize == 4
+                ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))) : Double(bitPattern: bits)
             return value.isFinite ? value : nil
         case .bytes:
             return nil

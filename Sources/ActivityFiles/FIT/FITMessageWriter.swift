@@ -1,7 +1,14 @@
 /// The FIT base types the writer uses (profile numbers with the endian bit), with their sizes and invalid values.
 enum FITBaseType: UInt8 {
-    case enumeration = 0x00, sint8 = 0x01, uint8 = 0x02, sint16 = 0x83, uint16 = 0x84, sint32 = 0x85, uint32 = 0x86
-    case string = 0x07, uint32z = 0x8C
+    case enumeration = 0x00
+    case sint8 = 0x01
+    case uint8 = 0x02
+    case sint16 = 0x83
+    case uint16 = 0x84
+    case sint32 = 0x85
+    case uint32 = 0x86
+    case string = 0x07
+    case uint32z = 0x8C
 
     /// Bytes of one element (a string field's size is its own).
     var size: Int {
@@ -111,7 +118,9 @@ struct FITMessageWriter {
             body += bytes + [UInt8](repeating: 0, count: field.size - bytes.count)
             return
         }
-        let raw = field.value.map { min(max($0, field.type.valid.lowerBound), field.type.valid.upperBound) } ?? field.type.invalid
+        let raw =
+            field.value.map { min(max($0, field.type.valid.lowerBound), field.type.valid.upperBound) }
+            ?? field.type.invalid
         let bits = UInt64(bitPattern: raw)
         for index in 0..<field.type.size { body.append(UInt8(truncatingIfNeeded: bits >> (8 * UInt64(index)))) }
     }

@@ -40,7 +40,9 @@ struct FITSummary {
     /// When it started: `start_time`, else its timestamp less its elapsed time.
     var start: FITTime? {
         if let startTime { return startTime }
-        guard let timestamp, let elapsedTime, elapsedTime >= 0, elapsedTime <= Double(timestamp) else { return timestamp }
+        guard let timestamp, let elapsedTime, elapsedTime >= 0, elapsedTime <= Double(timestamp) else {
+            return timestamp
+        }
         return timestamp - FITTime(elapsedTime)
     }
 }

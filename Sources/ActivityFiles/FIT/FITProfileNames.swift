@@ -249,7 +249,7 @@ enum FITProfileNames {
         352: "tymewear",
         353: "exposure_lights",
         354: "forto_cycling",
-        5759: "actigraphcorp",
+        5759: "actigraphcorp"
     ]
 
     /// Products of manufacturers 1 (garmin), 13 (dynastream_oem), 15 (dynastream) and 89 (tacx).
@@ -752,7 +752,7 @@ enum FITProfileNames {
         30063: "training_peaks_virtual_apple_tv",
         65531: "connectiq_simulator",
         65532: "android_antplus_plugin",
-        65534: "connect",
+        65534: "connect"
     ]
 
     static let sports: [Int: String] = [
@@ -837,6 +837,6 @@ enum FITProfileNames {
         86: "mobility",
         87: "geocaching",
         88: "canoeing",
-        254: "all",
+        254: "all"
     ]
 }

@@ -14,9 +14,13 @@ enum GPXFixes {
         for warning in activity.warnings + [xmlError].compactMap({ $0 }) {
             onError(TrackReadError(file: warning.file, line: warning.line, message: warning.message))
         }
-        var counters = ["points_without_time": 0, "invalid_points": 0, "invalid_values": 0, "xml_errors": xmlError == nil ? 0 : 1]
+        var counters = [
+            "points_without_time": 0, "invalid_points": 0, "invalid_values": 0, "xml_errors": xmlError == nil ? 0 : 1
+        ]
         counters.merge(activity.skipped, uniquingKeysWith: +)
-        counters["points"] = activity.samples.count + counters["points_without_time", default: 0] + counters["invalid_points", default: 0]
+        counters["points"] =
+            activity.samples.count + counters["points_without_time", default: 0]
+            + counters["invalid_points", default: 0]
         return Result(fixes: activity.samples.map { $0.fix(providerID: providerID) }, counters: counters)
     }
 }

@@ -4,7 +4,7 @@ import MeridianCore
 import NMEA
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads fixes from a recorded track file (NMEA log, GPX, gpsd JSON lines) in batches,
@@ -57,7 +57,9 @@ public final class TrackFileReader {
             guard let memory else { return Glibc.read(descriptor, buffer.baseAddress, count) }
             let taken = min(count, memory.count - offset)
             guard taken > 0 else { return 0 }
-            memory.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: (memory.startIndex + offset)..<(memory.startIndex + offset + taken))
+            memory.copyBytes(
+                to: buffer.bindMemory(to: UInt8.self),
+                from: (memory.startIndex + offset)..<(memory.startIndex + offset + taken))
             offset += taken
             return taken
         }
@@ -75,22 +77,30 @@ public final class TrackFileReader {
     public static let maximumJSONLine = 64 * 1024
 
     /// Opens `url`; `format: .auto` detects it from the first bytes.
-    public convenience init(url: URL, format: TrackFormat = .auto, providerID: String,
-                            checksum: ChecksumPolicy = .required) throws(TrackReadError) {
+    public convenience init(
+        url: URL, format: TrackFormat = .auto, providerID: String,
+        checksum: ChecksumPolicy = .required
+    ) throws(TrackReadError) {
         let descriptor = open(url.path, O_RDONLY)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
-            throw TrackReadError(file: url.path, line: nil,
-                                 message: "cannot open the track file (\(reason)); check the path and its permissions")
+            throw TrackReadError(
+                file: url.path, line: nil,
+                message: "cannot open the track file (\(reason)); check the path and its permissions")
         }
-        self.init(source: Source(descriptor: descriptor), url: url, format: format, providerID: providerID, checksum: checksum)
+        self.init(
+            source: Source(descriptor: descriptor), url: url, format: format, providerID: providerID, checksum: checksum
+        )
     }
 
     /// Reads bytes already in memory, named `file` in messages; `format: .auto` detects it from the first bytes.
-    public convenience init(data: Data, file: String, format: TrackFormat = .auto, providerID: String,
-                            checksum: ChecksumPolicy = .required) {
-        self.init(source: Source(memory: data), url: URL(fileURLWithPath: file), format: format, providerID: providerID,
-                  checksum: checksum)
+    public convenience init(
+        data: Data, file: String, format: TrackFormat = .auto, providerID: String,
+        checksum: ChecksumPolicy = .required
+    ) {
+        self.init(
+            source: Source(memory: data), url: URL(fileURLWithPath: file), format: format, providerID: providerID,
+            checksum: checksum)
     }
 
     private init(source: Source, url: URL, format: TrackFormat, providerID: String, checksum: ChecksumPolicy) {
@@ -101,7 +111,8 @@ public final class TrackFileReader {
         var prefixCount = 0
         while format == .auto, prefixCount < 4096 {
             let count = buffer.withUnsafeMutableBytes { raw in
-                source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[prefixCount...]), count: 4096 - prefixCount)
+                source.read(
+                    into: UnsafeMutableRawBufferPointer(rebasing: raw[prefixCount...]), count: 4096 - prefixCount)
             }
             guard count > 0 else { break }
             prefixCount += count
@@ -136,12 +147,13 @@ public final class TrackFileReader {
         guard !atEnd else { return false }
         let count = fill()
         guard count >= 0 else {
-            throw TrackReadError(file: url.path, line: nil, message: "read failed (\(String(cString: strerror(errno))))")
+            throw TrackReadError(
+                file: url.path, line: nil, message: "read failed (\(String(cString: strerror(errno))))")
         }
         if count == 0 { atEnd = true }
         switch decoder {
         case .nmea(var nmea):
-            decoder = .gpx(done: true) // release the decoder's storage while mutating (no copy-on-write)
+            decoder = .gpx(done: true)  // release the decoder's storage while mutating (no copy-on-write)
             if count > 0 {
                 buffer.withUnsafeBytes { nmea.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count]), onFix: onFix) }
             } else {
@@ -163,7 +175,8 @@ public final class TrackFileReader {
                     if pending.count + count - start <= Self.maximumJSONLine {
                         pending.append(contentsOf: bytes[start..<count])
                     } else {
-                        pending = Array(repeating: UInt8(ascii: "x"), count: Self.maximumJSONLine + 1) // marks it too long
+                        // marks it too long
+                        pending = Array(repeating: UInt8(ascii: "x"), count: Self.maximumJSONLine + 1)
                     }
                 }
             } else {
@@ -181,11 +194,15 @@ public final class TrackFileReader {
         return true
     }
 
-    private func decodeJSONLine(_ line: [UInt8], number: Int, decoder: inout GPSDStreamDecoder,
-                                onError: (TrackReadError) -> Void, onFix: (Fix) -> Void) {
+    private func decodeJSONLine(
+        _ line: [UInt8], number: Int, decoder: inout GPSDStreamDecoder,
+        onError: (TrackReadError) -> Void, onFix: (Fix) -> Void
+    ) {
         guard line.count <= Self.maximumJSONLine else {
-            onError(TrackReadError(file: url.path, line: number,
-                                   message: "line longer than \(Self.maximumJSONLine) bytes; skipped"))
+            onError(
+                TrackReadError(
+                    file: url.path, line: number,
+                    message: "line longer than \(Self.maximumJSONLine) bytes; skipped"))
             return
         }
         var trimmed = line[...]
@@ -210,7 +227,9 @@ public final class TrackFileReader {
         while true {
             let count = fill()
             guard count >= 0 else {
-                throw TrackReadError(file: url.path, line: nil, message: "cannot read the GPX file (\(String(cString: strerror(errno))))")
+                throw TrackReadError(
+                    file: url.path, line: nil, message: "cannot read the GPX file (\(String(cString: strerror(errno))))"
+                )
             }
             if count == 0 { break }
             data.append(contentsOf: buffer[0..<count])
@@ -236,9 +255,11 @@ public final class TrackFileReader {
     }
 
     /// Reads the whole file: every fix, errors through `onError`.
-    public static func read(url: URL, format: TrackFormat = .auto, providerID: String,
-                            checksum: ChecksumPolicy = .required,
-                            onError: (TrackReadError) -> Void) throws(TrackReadError) -> [Fix] {
+    public static func read(
+        url: URL, format: TrackFormat = .auto, providerID: String,
+        checksum: ChecksumPolicy = .required,
+        onError: (TrackReadError) -> Void
+    ) throws(TrackReadError) -> [Fix] {
         let reader = try TrackFileReader(url: url, format: format, providerID: providerID, checksum: checksum)
         var fixes: [Fix] = []
         while try reader.nextBatch(onError: onError, onFix: { fixes.append($0) }) {}

@@ -36,7 +36,10 @@ public enum TrackFormat: String, Sendable, CaseIterable, ConfigEnum {
         var other = 0
         var atLineStart = true
         for byte in prefix {
-            if byte == 0x0A { atLineStart = true; continue }
+            if byte == 0x0A {
+                atLineStart = true
+                continue
+            }
             guard atLineStart, !isBlank(byte) else { continue }
             atLineStart = false
             switch byte {

@@ -35,7 +35,10 @@ public struct TrackProblemDigest: Sendable {
     public func summary() -> String? {
         guard total > limit, let file else { return nil }
         var lines = ""
-        if let firstLine, let lastLine { lines = firstLine == lastLine ? " (line \(firstLine))" : " (lines \(firstLine)–\(lastLine))" }
-        return "\(file): \(total) problems\(lines); the first \(limit) are shown, the other \(total - limit) were skipped the same way"
+        if let firstLine, let lastLine {
+            lines = firstLine == lastLine ? " (line \(firstLine))" : " (lines \(firstLine)–\(lastLine))"
+        }
+        return
+            "\(file): \(total) problems\(lines); the first \(limit) are shown, the other \(total - limit) were skipped the same way"
     }
 }

@@ -12,14 +12,18 @@ public enum GPXReader {
     /// The activity in a GPX document (plain or gzip-compressed), read as far as the XML is well-formed,
     /// and the XML error that stopped reading, if one did (then the points before it are kept).
     /// `isCancelled` is asked as the document is read; when it says so, reading stops with an error.
-    public static func read(_ data: Data, file: String,
-                            isCancelled: () -> Bool = { false }) -> (activity: RecordedActivity, error: ActivityFileError?) {
+    public static func read(
+        _ data: Data, file: String,
+        isCancelled: () -> Bool = { false }
+    ) -> (activity: RecordedActivity, error: ActivityFileError?) {
         read(.bytes(data), file: file, isCancelled: isCancelled)
     }
 
     /// The same as ``read(_:file:isCancelled:)`` for a document in memory or in a plain file.
-    static func read(_ input: XMLInput, file: String,
-                     isCancelled: () -> Bool = { false }) -> (activity: RecordedActivity, error: ActivityFileError?) {
+    static func read(
+        _ input: XMLInput, file: String,
+        isCancelled: () -> Bool = { false }
+    ) -> (activity: RecordedActivity, error: ActivityFileError?) {
         let reader = GPXDocument(file: file)
         let error = reader.parse(input, isCancelled: isCancelled)
         return (reader.finish(), error)
@@ -41,7 +45,7 @@ private final class GPXDocument: XMLDocumentReader {
         "cad": "cadence", "cadence": "cadence", "rpm": "cadence",
         "atemp": "temperature", "temp": "temperature", "temperature": "temperature",
         "power": "power", "powerinwatts": "power", "watts": "power",
-        "speed": "extension_speed", "course": "extension_course", "distance": "distance",
+        "speed": "extension_speed", "course": "extension_course", "distance": "distance"
     ]
     private static let pointValues: Set<String> = ["ele", "time", "speed", "course", "sat", "hdop", "fix"]
 
@@ -116,9 +120,11 @@ private final class GPXDocument: XMLDocumentReader {
             }
         }
         var altitude = point.number("ele", file: file, activity: &activity)
-        var speed = point.number("speed", nonNegative: true, file: file, activity: &activity)
+        var speed =
+            point.number("speed", nonNegative: true, file: file, activity: &activity)
             ?? point.number("extension_speed", nonNegative: true, file: file, activity: &activity)
-        var course = (point.number("course", nonNegative: true, file: file, activity: &activity)
+        var course =
+            (point.number("course", nonNegative: true, file: file, activity: &activity)
             ?? point.number("extension_course", nonNegative: true, file: file, activity: &activity))
             .map { $0.truncatingRemainder(dividingBy: 360) }
         if fix == GPSFixType.none {
@@ -136,15 +142,16 @@ private final class GPXDocument: XMLDocumentReader {
                 activity.warn(point.problem(file, "sat '\(text)' is not a count of satellites; value ignored"))
             }
         }
-        track.append(RecordedSample(
-            time: time, coordinate: coordinate, altitude: altitude, speed: speed, course: course,
-            distance: point.number("distance", nonNegative: true, file: file, activity: &activity),
-            heartRate: point.number("heart_rate", nonNegative: true, file: file, activity: &activity),
-            cadence: point.number("cadence", nonNegative: true, file: file, activity: &activity),
-            power: point.number("power", nonNegative: true, file: file, activity: &activity),
-            temperature: point.number("temperature", file: file, activity: &activity),
-            hdop: point.number("hdop", nonNegative: true, file: file, activity: &activity),
-            satellites: satellites, fix: fix))
+        track.append(
+            RecordedSample(
+                time: time, coordinate: coordinate, altitude: altitude, speed: speed, course: course,
+                distance: point.number("distance", nonNegative: true, file: file, activity: &activity),
+                heartRate: point.number("heart_rate", nonNegative: true, file: file, activity: &activity),
+                cadence: point.number("cadence", nonNegative: true, file: file, activity: &activity),
+                power: point.number("power", nonNegative: true, file: file, activity: &activity),
+                temperature: point.number("temperature", file: file, activity: &activity),
+                hdop: point.number("hdop", nonNegative: true, file: file, activity: &activity),
+                satellites: satellites, fix: fix))
     }
 
     func finish() -> RecordedActivity {

@@ -12,7 +12,9 @@ import MeridianCore
 /// a new track with every lap and keep counting across it).
 enum TCXReader {
     /// The activities of a TCX document, plain or gzip-compressed; stops with an error when `isCancelled` says so.
-    static func read(_ input: XMLInput, file: String, isCancelled: () -> Bool = { false }) throws(ActivityFileError) -> [RecordedActivity] {
+    static func read(_ input: XMLInput, file: String, isCancelled: () -> Bool = { false }) throws(ActivityFileError)
+        -> [RecordedActivity]
+    {
         let reader = TCXDocument(file: file)
         if let error = reader.parse(input, isCancelled: isCancelled) { throw error }
         return reader.activities
@@ -36,7 +38,7 @@ private final class TCXDocument: XMLDocumentReader {
     private static let pointValues: [String: String] = [
         "Time": "time", "Position/LatitudeDegrees": "latitude", "Position/LongitudeDegrees": "longitude",
         "AltitudeMeters": "altitude", "DistanceMeters": "distance", "HeartRateBpm/Value": "heart_rate",
-        "Cadence": "cadence",
+        "Cadence": "cadence"
     ]
     /// The lap value a path below `Lap` is.
     private static func lapValue(_ key: String) -> WritableKeyPath<DeviceLap, Double?>? {
@@ -49,7 +51,9 @@ private final class TCXDocument: XMLDocumentReader {
         }
     }
     /// Names inside a trackpoint's `Extensions` and the value each one is.
-    private static let extensionValues: [String: String] = ["Speed": "speed", "RunCadence": "run_cadence", "Watts": "power"]
+    private static let extensionValues: [String: String] = [
+        "Speed": "speed", "RunCadence": "run_cadence", "Watts": "power"
+    ]
 
     override func open(_ name: String, attributes: [String: String]) {
         switch name {
@@ -67,7 +71,10 @@ private final class TCXDocument: XMLDocumentReader {
                 lap = DeviceLap(start: start)
             } else {
                 activity?.skip("invalid_laps")
-                activity?.warn(ActivityFileError(file: file, line: line, message: "lap has StartTime '\(text)', which is not an ISO 8601 date-time; lap left out"))
+                activity?.warn(
+                    ActivityFileError(
+                        file: file, line: line,
+                        message: "lap has StartTime '\(text)', which is not an ISO 8601 date-time; lap left out"))
                 lap = nil
             }
         case "Track" where activity != nil:
@@ -117,7 +124,10 @@ private final class TCXDocument: XMLDocumentReader {
         guard lap != nil, let keyPath = Self.lapValue(key) else { return }
         guard let value = Double(text), value.isFinite, value >= 0 else {
             activity?.skip("invalid_values")
-            activity?.warn(ActivityFileError(file: file, line: line, message: "lap \(key) '\(text)' is not a non-negative number; value ignored"))
+            activity?.warn(
+                ActivityFileError(
+                    file: file, line: line, message: "lap \(key) '\(text)' is not a non-negative number; value ignored")
+            )
             return
         }
         lap?[keyPath: keyPath] = value
@@ -153,16 +163,18 @@ private final class TCXDocument: XMLDocumentReader {
         let (coordinate, valid) = point.coordinate(file: file, required: false, activity: &current)
         guard valid, let time = point.time("time", file: file, activity: &current), countSample() else { return }
         // RunCadence is strides per minute; Meridian reports steps. Cadence is revolutions per minute.
-        let cadence = point.number("run_cadence", nonNegative: true, file: file, activity: &current).map { $0 * 2 }
+        let cadence =
+            point.number("run_cadence", nonNegative: true, file: file, activity: &current).map { $0 * 2 }
             ?? point.number("cadence", nonNegative: true, file: file, activity: &current)
-        track.append(RecordedSample(
-            time: time, coordinate: coordinate,
-            altitude: point.number("altitude", file: file, activity: &current),
-            speed: point.number("speed", nonNegative: true, file: file, activity: &current),
-            distance: point.number("distance", nonNegative: true, file: file, activity: &current),
-            heartRate: point.number("heart_rate", nonNegative: true, file: file, activity: &current),
-            cadence: cadence,
-            power: point.number("power", nonNegative: true, file: file, activity: &current)))
+        track.append(
+            RecordedSample(
+                time: time, coordinate: coordinate,
+                altitude: point.number("altitude", file: file, activity: &current),
+                speed: point.number("speed", nonNegative: true, file: file, activity: &current),
+                distance: point.number("distance", nonNegative: true, file: file, activity: &current),
+                heartRate: point.number("heart_rate", nonNegative: true, file: file, activity: &current),
+                cadence: cadence,
+                power: point.number("power", nonNegative: true, file: file, activity: &current)))
     }
 
     /// The laps added up: distance and timer summed, maximum heart rate the largest, average

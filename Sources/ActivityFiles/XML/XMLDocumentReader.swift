@@ -39,7 +39,8 @@ class XMLDocumentReader {
     func parse(_ input: XMLInput, isCancelled: () -> Bool = { false }) -> ActivityFileError? {
         _ = Self.libraryReady
         var handler = Self.makeHandler()
-        guard let context = xmlCreatePushParserCtxt(&handler, Unmanaged.passUnretained(self).toOpaque(), nil, 0, file) else {
+        guard let context = xmlCreatePushParserCtxt(&handler, Unmanaged.passUnretained(self).toOpaque(), nil, 0, file)
+        else {
             return ActivityFileError(file: file, message: "the XML parser could not start (out of memory?); try again")
         }
         defer {
@@ -59,7 +60,9 @@ class XMLDocumentReader {
                 }
                 let count = min(Self.chunkSize, bytes.count - offset)
                 bytes.baseAddress.map { base in
-                    (base + offset).withMemoryRebound(to: CChar.self, capacity: count) { _ = xmlParseChunk(context, $0, Int32(count), 0) }
+                    (base + offset).withMemoryRebound(to: CChar.self, capacity: count) {
+                        _ = xmlParseChunk(context, $0, Int32(count), 0)
+                    }
                 }
                 offset += count
             }
@@ -77,9 +80,12 @@ class XMLDocumentReader {
         case .file(let handle):
             do {
                 while let chunk = try handle.read(upToCount: Self.chunkSize), !chunk.isEmpty,
-                      chunk.withUnsafeBytes({ feed($0.bindMemory(to: UInt8.self)) }) {}
+                    chunk.withUnsafeBytes({ feed($0.bindMemory(to: UInt8.self)) })
+                {}
             } catch {
-                return ActivityFileError(file: file, message: "cannot read the file (\(error.localizedDescription)); check the file and try again")
+                return ActivityFileError(
+                    file: file,
+                    message: "cannot read the file (\(error.localizedDescription)); check the file and try again")
             }
         }
         if failure == nil { xmlParseChunk(context, nil, 0, 1) }
@@ -121,7 +127,7 @@ class XMLDocumentReader {
         41: "an attribute without a value", 42: "an attribute given twice",
         68: "a tag without a name", 73: "a tag that is not closed with '>' (is the file cut short?)",
         76: "an end tag that does not match the element it closes", 77: "a tag that is not finished",
-        85: "elements that are not properly nested", 86: "content after the root element",
+        85: "elements that are not properly nested", 86: "content after the root element"
     ]
 
     /// The line the parser is at.
@@ -138,7 +144,9 @@ class XMLDocumentReader {
 
     private func startElement(_ localName: String, attributes: [String: String]) {
         guard path.count < Self.maximumDepth else {
-            stop("elements nested more than \(Self.maximumDepth) deep (GPX and TCX files nest about 8); the file is not an activity export")
+            stop(
+                "elements nested more than \(Self.maximumDepth) deep (GPX and TCX files nest about 8); the file is not an activity export"
+            )
             return
         }
         path.append(localName)
@@ -189,8 +197,10 @@ class XMLDocumentReader {
             if let attributes {
                 for index in 0..<Int(attributeCount) {
                     let base = index * 5
-                    guard let name = attributes[base], let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
-                    values[XMLDocumentReader.string(name)] = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+                    guard let name = attributes[base], let start = attributes[base + 3], let end = attributes[base + 4]
+                    else { continue }
+                    values[XMLDocumentReader.string(name)] = String(
+                        decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
                 }
             }
             XMLDocumentReader.reader(context)?.startElement(XMLDocumentReader.string(localName), attributes: values)

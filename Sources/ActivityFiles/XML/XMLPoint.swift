@@ -28,7 +28,8 @@ struct XMLPoint {
         guard let text = values[key] else { return nil }
         guard let value = Double(text), value.isFinite, !nonNegative || value >= 0 else {
             activity.skip("invalid_values")
-            activity.warn(problem(file, "\(key) '\(text)' is not a\(nonNegative ? " non-negative" : "") number; value ignored"))
+            activity.warn(
+                problem(file, "\(key) '\(text)' is not a\(nonNegative ? " non-negative" : "") number; value ignored"))
             return nil
         }
         return value
@@ -42,7 +43,11 @@ struct XMLPoint {
         }
         guard let time = ISO8601.date(from: text) else {
             activity.skip("invalid_points")
-            activity.warn(problem(file, "point has time '\(text)', which is not an ISO 8601 date-time such as 2024-05-01T07:30:00Z; point skipped"))
+            activity.warn(
+                problem(
+                    file,
+                    "point has time '\(text)', which is not an ISO 8601 date-time such as 2024-05-01T07:30:00Z; point skipped"
+                ))
             return nil
         }
         return time
@@ -53,9 +58,15 @@ struct XMLPoint {
     func coordinate(file: String, required: Bool, activity: inout RecordedActivity) -> (Coordinate?, valid: Bool) {
         let latitudeText = values["latitude"], longitudeText = values["longitude"]
         if latitudeText == nil && longitudeText == nil && !required { return (nil, true) }
-        guard let latitudeText, let longitudeText, let latitude = Double(latitudeText), let longitude = Double(longitudeText) else {
+        guard let latitudeText, let longitudeText, let latitude = Double(latitudeText),
+            let longitude = Double(longitudeText)
+        else {
             activity.skip("invalid_points")
-            activity.warn(problem(file, "point has no valid position (lat=\(latitudeText ?? "none"), lon=\(longitudeText ?? "none")); point skipped"))
+            activity.warn(
+                problem(
+                    file,
+                    "point has no valid position (lat=\(latitudeText ?? "none"), lon=\(longitudeText ?? "none")); point skipped"
+                ))
             return (nil, false)
         }
         do {

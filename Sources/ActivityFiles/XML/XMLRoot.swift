@@ -22,7 +22,8 @@ enum XMLRoot {
                 bytes = bytes[(end + 1)...]
             } else {
                 let name = bytes.dropFirst().prefix { byte in
-                    !(byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/"))
+                    !(byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: ">")
+                        || byte == UInt8(ascii: "/"))
                 }
                 guard name.endIndex < bytes.endIndex else { return nil }  // the name may go on past the prefix
                 let qualified = String(decoding: name, as: UTF8.self)

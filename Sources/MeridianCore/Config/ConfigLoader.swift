@@ -12,9 +12,15 @@ public enum ConfigLoader {
     }
 
     /// Loads and validates the file at `path`; `MERIDIAN_TOKEN` and `MERIDIAN_DB` override the file.
-    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigError) -> MeridianConfig {
+    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(ConfigError) -> MeridianConfig
+    {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw ConfigError(file: path, path: "", message: "configuration file not found; pass --config PATH or set MERIDIAN_CONFIG (the default is \(defaultPath))")
+            throw ConfigError(
+                file: path, path: "",
+                message:
+                    "configuration file not found; pass --config PATH or set MERIDIAN_CONFIG (the default is \(defaultPath))"
+            )
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigError(file: path, path: "", message: "cannot read the file; check its permissions")
@@ -49,7 +55,9 @@ public enum ConfigLoader {
         let decoder = YAMLNodeDecoder(file: file)
         let root = try decoder.compose(text)
         guard case .mapping(let mapping) = root else {
-            throw ConfigError(file: file, line: root.mark?.line, path: "", message: "the top level must be a mapping with http, store, web, units, providers and consumers")
+            throw ConfigError(
+                file: file, line: root.mark?.line, path: "",
+                message: "the top level must be a mapping with http, store, web, units, providers and consumers")
         }
         var coreEntries: [(Node, Node)] = []
         var providers: [PluginSpec] = []
@@ -66,18 +74,23 @@ public enum ConfigLoader {
         if let name = core.timeZone {
             guard let zone = TimeZone(identifier: name) else {
                 let line = mapping.first { $0.key.keyText == "time_zone" }?.value.mark?.line
-                throw ConfigError(file: file, line: line, path: "time_zone",
-                                  message: "'\(name)' is not a time zone; use an IANA name such as Europe/Berlin, America/New_York or UTC")
+                throw ConfigError(
+                    file: file, line: line, path: "time_zone",
+                    message:
+                        "'\(name)' is not a time zone; use an IANA name such as Europe/Berlin, America/New_York or UTC")
             }
             timeZone = zone
         }
         var store = core.store ?? .init()
         store.path = resolve(store.path, relativeTo: file)
         var http = core.http ?? .init()
-        http.tls = http.tls.map { TLSSettings(certificate: resolve($0.certificate, relativeTo: file), key: resolve($0.key, relativeTo: file)) }
-        var config = MeridianConfig(http: http, store: store, web: core.web ?? .init(),
-                                    units: core.units ?? .metric, timeZone: timeZone, logLevel: core.logLevel ?? "info",
-                                    providers: providers, consumers: consumers, file: file)
+        http.tls = http.tls.map {
+            TLSSettings(certificate: resolve($0.certificate, relativeTo: file), key: resolve($0.key, relativeTo: file))
+        }
+        var config = MeridianConfig(
+            http: http, store: store, web: core.web ?? .init(),
+            units: core.units ?? .metric, timeZone: timeZone, logLevel: core.logLevel ?? "info",
+            providers: providers, consumers: consumers, file: file)
         try validate(&config, root: mapping, file: file)
         return config
     }
@@ -113,39 +126,54 @@ public enum ConfigLoader {
 
     private static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 
-    private static func validate(_ config: inout MeridianConfig, root: Node.Mapping, file: String?) throws(ConfigError) {
+    private static func validate(_ config: inout MeridianConfig, root: Node.Mapping, file: String?) throws(ConfigError)
+    {
         func line(_ section: String) -> Int? { root.first { $0.key.keyText == section }?.value.mark?.line }
         guard (0...65_535).contains(config.http.port) else {
-            throw ConfigError(file: file, line: line("http"), path: "http.port",
-                              message: "\(config.http.port) is not a TCP port; use 1...65535, or 0 for one the system chooses")
+            throw ConfigError(
+                file: file, line: line("http"), path: "http.port",
+                message: "\(config.http.port) is not a TCP port; use 1...65535, or 0 for one the system chooses")
         }
-        for (key, seconds) in [("idle_timeout", config.http.idleTimeout), ("header_timeout", config.http.headerTimeout),
-                               ("body_timeout", config.http.bodyTimeout)] {
+        for (key, seconds) in [
+            ("idle_timeout", config.http.idleTimeout), ("header_timeout", config.http.headerTimeout),
+            ("body_timeout", config.http.bodyTimeout)
+        ] {
             guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-                throw ConfigError(file: file, line: line("http"), path: "http.\(key)",
-                                  message: "\(seconds) is not a timeout; give seconds above 0 and at most 86400")
+                throw ConfigError(
+                    file: file, line: line("http"), path: "http.\(key)",
+                    message: "\(seconds) is not a timeout; give seconds above 0 and at most 86400")
             }
         }
-        for (key, value, range) in [("body_min_rate", config.http.bodyMinRate, 0...(1 << 30)),
-                                    ("max_connections", config.http.maxConnections, 1...1_000_000)] where !range.contains(value) {
-            throw ConfigError(file: file, line: line("http"), path: "http.\(key)",
-                              message: "\(value) is out of range; give a whole number from \(range.lowerBound) to \(range.upperBound)")
+        for (key, value, range) in [
+            ("body_min_rate", config.http.bodyMinRate, 0...(1 << 30)),
+            ("max_connections", config.http.maxConnections, 1...1_000_000)
+        ] where !range.contains(value) {
+            throw ConfigError(
+                file: file, line: line("http"), path: "http.\(key)",
+                message: "\(value) is out of range; give a whole number from \(range.lowerBound) to \(range.upperBound)"
+            )
         }
         if let token = config.http.token, !token.isEmpty {
             try checkToken(token, file: file, line: line("http"), path: "http.token")
         }
         guard logLevels.contains(config.logLevel) else {
-            throw ConfigError(file: file, line: line("log_level"), path: "log_level", message: "'\(config.logLevel)' is not a log level; expected one of: \(logLevels.joined(separator: ", "))")
+            throw ConfigError(
+                file: file, line: line("log_level"), path: "log_level",
+                message:
+                    "'\(config.logLevel)' is not a log level; expected one of: \(logLevels.joined(separator: ", "))")
         }
         guard !config.store.path.isEmpty else {
-            throw ConfigError(file: file, line: line("store"), path: "store.path", message: "must not be empty; give a file path such as data/meridian.sqlite")
+            throw ConfigError(
+                file: file, line: line("store"), path: "store.path",
+                message: "must not be empty; give a file path such as data/meridian.sqlite")
         }
         if let url = config.web.tileURL, let problem = WebSettings.problem(withTileURL: url) {
             throw ConfigError(file: file, line: line("web"), path: "web.tile_url", message: problem)
         }
         if config.web.tileAttribution != nil && config.web.tileURL == nil {
-            throw ConfigError(file: file, line: line("web"), path: "web.tile_attribution",
-                              message: "is only used with web.tile_url; set the tile URL or remove the attribution")
+            throw ConfigError(
+                file: file, line: line("web"), path: "web.tile_attribution",
+                message: "is only used with web.tile_url; set the tile URL or remove the attribution")
         }
     }
 
@@ -155,8 +183,11 @@ public enum ConfigLoader {
     /// Refuses a token shorter than `minimumTokenLength` (an empty one means no token and is not checked here).
     private static func checkToken(_ token: String, file: String?, line: Int?, path: String) throws(ConfigError) {
         guard token.count < minimumTokenLength else { return }
-        throw ConfigError(file: file, line: line, path: path,
-                          message: "the token has \(token.count) characters; use at least \(minimumTokenLength), e.g. from `openssl rand -hex 24`")
+        throw ConfigError(
+            file: file, line: line, path: path,
+            message:
+                "the token has \(token.count) characters; use at least \(minimumTokenLength), e.g. from `openssl rand -hex 24`"
+        )
     }
 
     private static let providerKeys: Set<String> = ["id", "type", "priority", "stale_after"]
@@ -212,12 +243,16 @@ public enum ConfigLoader {
             }
             guard seen.insert(id).inserted else {
                 throw entryDecoder.child(own["id"] ?? entry, key: NameKey("id"))
-                    .error("duplicate id '\(id)'; every \(section == "providers" ? "provider" : "consumer") needs its own id")
+                    .error(
+                        "duplicate id '\(id)'; every \(section == "providers" ? "provider" : "consumer") needs its own id"
+                    )
             }
             let optionsNode = Node.mapping(Node.Mapping(options, .implicit, .any, mapping.mark))
-            specs.append(PluginSpec(id: id, type: type, priority: priority, staleAfter: staleAfter,
-                                    options: PluginOptions(node: optionsNode, path: path, file: file),
-                                    line: entry.mark?.line))
+            specs.append(
+                PluginSpec(
+                    id: id, type: type, priority: priority, staleAfter: staleAfter,
+                    options: PluginOptions(node: optionsNode, path: path, file: file),
+                    line: entry.mark?.line))
         }
         return specs
     }

@@ -25,8 +25,10 @@ public struct HTTPSettings: Sendable, Decodable, Equatable {
     /// headers are believed (client address for logs and rate limits, scheme for `Secure` cookies).
     public var trustedProxies: [String] = []
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
-                idleTimeout: Double = 30, headerTimeout: Double = 10, protectHealth: Bool = false) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
+        idleTimeout: Double = 30, headerTimeout: Double = 10, protectHealth: Bool = false
+    ) {
         self.host = host
         self.port = port
         self.token = token

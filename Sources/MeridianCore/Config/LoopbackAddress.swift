@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Decides whether a host is a loopback address by parsing and resolving it, never by its text:
@@ -39,7 +39,9 @@ public enum LoopbackAddress {
                 return address >> 24 == 127
             case .v6(let bytes):
                 let loopback = bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1
-                let mappedLoopback = bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+                let mappedLoopback =
+                    bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
+                    && bytes[12] == 127
                 return loopback || mappedLoopback
             }
         }
@@ -58,10 +60,14 @@ public enum LoopbackAddress {
             if let socketAddress = entry.pointee.ai_addr {
                 switch entry.pointee.ai_family {
                 case AF_INET:
-                    let address = socketAddress.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
+                    let address = socketAddress.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                        $0.pointee.sin_addr.s_addr
+                    }
                     addresses.append(.v4(UInt32(bigEndian: address)))
                 case AF_INET6:
-                    var address = socketAddress.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
+                    var address = socketAddress.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                        $0.pointee.sin6_addr
+                    }
                     addresses.append(.v6(withUnsafeBytes(of: &address) { Array($0) }))
                 default:
                     break

@@ -22,9 +22,11 @@ public struct MeridianConfig: Sendable {
     /// The file this configuration was read from, if any.
     public var file: String?
 
-    public init(http: HTTPSettings = .init(), store: StoreSettings = .init(), web: WebSettings = .init(),
-                units: UnitSystem = .metric, timeZone: TimeZone = .current, logLevel: String = "info",
-                providers: [PluginSpec] = [], consumers: [PluginSpec] = [], file: String? = nil) {
+    public init(
+        http: HTTPSettings = .init(), store: StoreSettings = .init(), web: WebSettings = .init(),
+        units: UnitSystem = .metric, timeZone: TimeZone = .current, logLevel: String = "info",
+        providers: [PluginSpec] = [], consumers: [PluginSpec] = [], file: String? = nil
+    ) {
         self.http = http
         self.store = store
         self.web = web
@@ -60,7 +62,8 @@ public struct StoreSettings: Sendable, Decodable, Equatable {
         path = try container.decodeIfPresent(String.self, forKey: .path) ?? path
         busyTimeout = try container.decodeIfPresent(Double.self, forKey: .busyTimeout) ?? busyTimeout
         guard busyTimeout.isFinite, busyTimeout >= 0 else {
-            throw DecodingError.dataCorruptedError(forKey: .busyTimeout, in: container, debugDescription: "must be 0 or more seconds")
+            throw DecodingError.dataCorruptedError(
+                forKey: .busyTimeout, in: container, debugDescription: "must be 0 or more seconds")
         }
     }
 }

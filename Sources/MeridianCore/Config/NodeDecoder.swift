@@ -123,11 +123,13 @@ struct NodeDecoder: Decoder {
     func configError(from decodingError: DecodingError) -> ConfigError {
         switch decodingError {
         case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return ConfigError(file: file, line: node.mark?.line, path: KeyPath.render(context.codingPath),
-                               message: context.debugDescription)
+            return ConfigError(
+                file: file, line: node.mark?.line, path: KeyPath.render(context.codingPath),
+                message: context.debugDescription)
         case .keyNotFound(let key, let context):
-            return ConfigError(file: file, line: node.mark?.line, path: KeyPath.render(context.codingPath),
-                               message: "missing required key '\(key.stringValue)'")
+            return ConfigError(
+                file: file, line: node.mark?.line, path: KeyPath.render(context.codingPath),
+                message: "missing required key '\(key.stringValue)'")
         @unknown default:
             return error("\(decodingError)")
         }
@@ -172,7 +174,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return child.isNull ? nil : try child.decodeValue(type)
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         try node(for: key).container(keyedBy: type)
     }
 
@@ -215,7 +219,9 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decodeValue(type) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         try next().container(keyedBy: type)
     }
 

@@ -47,7 +47,8 @@ public struct WebSettings: Sendable, Decodable, Equatable {
         }
         let authority = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first ?? ""
         guard !authority.isEmpty, !authority.contains("@"), !authority.contains("{z}"), !authority.contains("{x}"),
-              !authority.contains("{y}") else {
+            !authority.contains("{y}")
+        else {
             return "'\(url)' needs a plain host name before the path; give a tile URL template \(example)"
         }
         return nil

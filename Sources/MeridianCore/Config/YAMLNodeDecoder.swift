@@ -12,7 +12,9 @@ public struct YAMLNodeDecoder {
     }
 
     /// Decodes `type` from `node`, whose position in the document is `path`.
-    public func decode<T: Decodable>(_ type: T.Type, from node: Node, path: [any CodingKey] = []) throws(ConfigError) -> T {
+    public func decode<T: Decodable>(_ type: T.Type, from node: Node, path: [any CodingKey] = []) throws(ConfigError)
+        -> T
+    {
         let tracker = KeyUsageTracker()
         let decoder = NodeDecoder(node: node, codingPath: path, file: file, tracker: tracker)
         let value: T
@@ -35,13 +37,15 @@ public struct YAMLNodeDecoder {
     public func compose(_ text: String) throws(ConfigError) -> Node {
         do {
             guard let node = try Yams.compose(yaml: text) else {
-                throw ConfigError(file: file, path: "", message: "the file is empty; see Config/meridian.yaml for a complete example")
+                throw ConfigError(
+                    file: file, path: "", message: "the file is empty; see Config/meridian.yaml for a complete example")
             }
             return node
         } catch let error as ConfigError {
             throw error
         } catch let error as YamlError {
-            throw ConfigError(file: file, line: Self.line(of: error), path: "", message: "not valid YAML: \(Self.problem(of: error))")
+            throw ConfigError(
+                file: file, line: Self.line(of: error), path: "", message: "not valid YAML: \(Self.problem(of: error))")
         } catch {
             throw ConfigError(file: file, path: "", message: "not valid YAML: \(error)")
         }
@@ -58,7 +62,7 @@ public struct YAMLNodeDecoder {
     private static func problem(of error: YamlError) -> String {
         switch error {
         case .scanner(let context, let problem, _, _), .parser(let context, let problem, _, _),
-             .composer(let context, let problem, _, _):
+            .composer(let context, let problem, _, _):
             return [context?.text, problem].compactMap { $0 }.joined(separator: " ")
         case .duplicatedKeysInMapping(let duplicates, _):
             return "duplicated key \(duplicates.joined(separator: ", "))"

@@ -15,7 +15,8 @@ public enum JSONRounding {
     /// The decimals kept for a number under `key` (its snake_case name, without quotes), or nil to leave it as it is.
     public static func decimals(forKey key: UnsafeBufferPointer<UInt8>) -> Int? {
         for (name, decimals) in exact where key.elementsEqual(name) { return decimals }
-        for (suffix, decimals) in suffixes where key.count > suffix.count && key.reversed().starts(with: suffix.reversed()) {
+        for (suffix, decimals) in suffixes
+        where key.count > suffix.count && key.reversed().starts(with: suffix.reversed()) {
             return decimals
         }
         return nil
@@ -30,8 +31,10 @@ public enum JSONRounding {
     /// `decimals(forKey:)` for a key written as the hand-written encoders write it (`,"lat":`): the text between its quotes.
     public static func decimals(forWrittenKey key: StaticString) -> Int? {
         key.withUTF8Buffer { bytes in
-            guard let open = bytes.firstIndex(of: UInt8(ascii: "\"")), let close = bytes.lastIndex(of: UInt8(ascii: "\"")),
-                  open < close else { return nil }
+            guard let open = bytes.firstIndex(of: UInt8(ascii: "\"")),
+                let close = bytes.lastIndex(of: UInt8(ascii: "\"")),
+                open < close
+            else { return nil }
             return decimals(forKey: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close]))
         }
     }
@@ -40,13 +43,13 @@ public enum JSONRounding {
         ("lat", 7), ("lon", 7), ("latitude", 7), ("longitude", 7), ("coordinates", 7), ("bbox", 7),
         ("seconds", 3), ("speed", 3),
         ("meters", 2), ("metres", 2), ("alt_hae", 2), ("alt_msl", 2), ("eph", 2), ("epv", 2), ("accuracy", 2),
-        ("track", 2), ("bearing", 2),
+        ("track", 2), ("bearing", 2)
     ].map { (Array($0.0.utf8), $0.1) }
 
     /// Longest first, so that `_s_per_km_per_period` is not taken for `_period`.
     private static let suffixes: [([UInt8], Int)] = [
         ("_s_per_km_per_period", 3), ("_m_per_period", 2), ("_s_per_km", 3), ("_bearing", 2),
-        ("_mps", 3), ("_bpm", 1), ("_spm", 1), ("_s", 3), ("_m", 2), ("_w", 1),
+        ("_mps", 3), ("_bpm", 1), ("_spm", 1), ("_s", 3), ("_m", 2), ("_w", 1)
     ].map { (Array($0.0.utf8), $0.1) }
 
     /// `json` (as JSONEncoder writes it, compact or pretty) with every number under a rounded key rewritten (`-0`
@@ -71,7 +74,9 @@ public enum JSONRounding {
                     var end = index + 1
                     while end < bytes.count, numberBytes.contains(bytes[end]) { end += 1 }
                     if let decimals = scanner.decimals,
-                       let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)) {
+                        let value = Double(
+                            String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self))
+                    {
                         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberText.maximumWritten) { rounded in
                             guard let count = write(value, decimals: decimals, to: rounded.baseAddress!) else { return }
                             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))

@@ -11,7 +11,9 @@ public enum LocalDay {
         calendar.timeZone = .gmt
         let day = calendar.dateComponents([.year, .month, .day], from: utcMidnight)
         calendar.timeZone = zone
-        guard let start = calendar.date(from: day), let end = calendar.date(byAdding: .day, value: 1, to: start) else { return nil }
+        guard let start = calendar.date(from: day), let end = calendar.date(byAdding: .day, value: 1, to: start) else {
+            return nil
+        }
         return (start, end)
     }
 }

@@ -22,7 +22,8 @@ public enum LocalTime {
 
     private static func day(_ parts: DateComponents) -> String {
         let year = String(parts.year ?? 0)
-        return "\(String(repeating: "0", count: max(0, 4 - year.count)))\(year)-\(twoDigits(parts.month ?? 0))-\(twoDigits(parts.day ?? 0))"
+        return
+            "\(String(repeating: "0", count: max(0, 4 - year.count)))\(year)-\(twoDigits(parts.month ?? 0))-\(twoDigits(parts.day ?? 0))"
     }
 
     private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

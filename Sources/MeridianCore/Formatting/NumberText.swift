@@ -30,7 +30,9 @@ public enum NumberText {
     /// Writes the text of `fixed` (or `trimmed`, when `trimming`) to `output` and returns how many bytes it took
     /// (at most `maximumWritten`); nil, writing nothing, for a value that is not finite or has 9e15 units of the
     /// last decimal or more.
-    public static func write(_ value: Double, decimals: Int, trimming: Bool, to output: UnsafeMutablePointer<UInt8>) -> Int? {
+    public static func write(_ value: Double, decimals: Int, trimming: Bool, to output: UnsafeMutablePointer<UInt8>)
+        -> Int?
+    {
         guard value.isFinite else { return nil }
         let decimals = min(max(decimals, 0), 9)
         var scale: Double = 1
@@ -86,4 +88,3 @@ public enum NumberText {
         return text
     }
 }
-

@@ -17,7 +17,8 @@ public enum TimeFormat {
     public static func pace(secondsPerKilometre: Double, units: UnitSystem) -> String {
         let suffix = units == .metric ? "/km" : "/mi"
         guard secondsPerKilometre.isFinite, secondsPerKilometre > 0 else { return "--:-- \(suffix)" }
-        let perUnit = units == .metric
+        let perUnit =
+            units == .metric
             ? secondsPerKilometre
             : secondsPerKilometre * UnitSystem.metresPerMile / 1000
         let total = Int(perUnit.rounded())

@@ -36,19 +36,22 @@ public struct Geodesic: Sendable {
     public func inverse(from: Coordinate, to: Coordinate) -> Inverse {
         var distance = 0.0, azimuth1 = 0.0, azimuth2 = 0.0
         withUnsafePointer(to: geodesic) { pointer in
-            geod_inverse(pointer, from.latitude, from.longitude, to.latitude, to.longitude,
-                         &distance, &azimuth1, &azimuth2)
+            geod_inverse(
+                pointer, from.latitude, from.longitude, to.latitude, to.longitude,
+                &distance, &azimuth1, &azimuth2)
         }
-        return Inverse(distance: distance, initialBearing: Self.normalizedBearing(azimuth1),
-                       finalBearing: Self.normalizedBearing(azimuth2))
+        return Inverse(
+            distance: distance, initialBearing: Self.normalizedBearing(azimuth1),
+            finalBearing: Self.normalizedBearing(azimuth2))
     }
 
     /// Distance in metres between two points.
     public func distance(_ from: Coordinate, _ to: Coordinate) -> Double {
         var distance = 0.0
         withUnsafePointer(to: geodesic) { pointer in
-            geod_inverse(pointer, from.latitude, from.longitude, to.latitude, to.longitude,
-                         &distance, nil, nil)
+            geod_inverse(
+                pointer, from.latitude, from.longitude, to.latitude, to.longitude,
+                &distance, nil, nil)
         }
         return distance
     }
@@ -67,8 +70,9 @@ public struct Geodesic: Sendable {
         guard distance.isFinite else { throw .notFinite(name: "distance", value: distance) }
         var latitude = 0.0, longitude = 0.0, azimuth2 = 0.0
         withUnsafePointer(to: geodesic) { pointer in
-            geod_direct(pointer, start.latitude, start.longitude, bearing, distance,
-                        &latitude, &longitude, &azimuth2)
+            geod_direct(
+                pointer, start.latitude, start.longitude, bearing, distance,
+                &latitude, &longitude, &azimuth2)
         }
         let destination = try Coordinate(latitude: latitude, longitude: Self.normalizedLongitude(longitude))
         return Direct(destination: destination, finalBearing: Self.normalizedBearing(azimuth2))

@@ -32,7 +32,9 @@ extension Geodesic {
     /// tolerance. Exactly what `simplifiedIndices(of:tolerance:)` keeps at that tolerance, found with one pass:
     /// the recursion run to the end gives every point the tolerance up to which it is kept (its offset when it is
     /// chosen, or its parent's if smaller), and the budget picks the threshold.
-    public func simplifiedIndices(ofSegments segments: [[Coordinate]], maxPoints: Int) -> (tolerance: Double, kept: [[Int]]) {
+    public func simplifiedIndices(ofSegments segments: [[Coordinate]], maxPoints: Int) -> (
+        tolerance: Double, kept: [[Int]]
+    ) {
         let significance = segments.map { significances(of: $0) }
         let inner = significance.flatMap { $0.filter(\.isFinite) }.sorted(by: >)
         let budget = maxPoints - significance.reduce(0) { $0 + $1.count { !$0.isFinite } }
@@ -60,7 +62,9 @@ extension Geodesic {
     }
 
     /// The point strictly between `first` and `last` farthest from the line joining them, and its offset in metres.
-    private func farthestPoint(of points: [Coordinate], between first: Int, and last: Int) -> (index: Int, offset: Double) {
+    private func farthestPoint(of points: [Coordinate], between first: Int, and last: Int) -> (
+        index: Int, offset: Double
+    ) {
         var farthest = first
         var farthestOffset = -1.0
         // One plane per segment: the same for every point measured against it.
@@ -131,7 +135,9 @@ public struct LocalPlane: Sendable {
         var deltaLongitude = coordinate.longitude - origin.longitude
         if deltaLongitude > 180 { deltaLongitude -= 360 }
         if deltaLongitude < -180 { deltaLongitude += 360 }
-        return (deltaLongitude * .pi / 180 * parallelRadius,
-                (coordinate.latitude - origin.latitude) * .pi / 180 * meridionalRadius)
+        return (
+            deltaLongitude * .pi / 180 * parallelRadius,
+            (coordinate.latitude - origin.latitude) * .pi / 180 * meridionalRadius
+        )
     }
 }

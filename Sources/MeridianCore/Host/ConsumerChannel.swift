@@ -11,7 +11,8 @@ public final class ConsumerChannel: Sendable {
     private let delivered = Atomic<Int>(0)
 
     public init(capacity: Int) {
-        (stream, continuation) = AsyncStream.makeStream(of: Fix.self, bufferingPolicy: .bufferingNewest(max(1, capacity)))
+        (stream, continuation) = AsyncStream.makeStream(
+            of: Fix.self, bufferingPolicy: .bufferingNewest(max(1, capacity)))
     }
 
     /// Queues `fix` without waiting; returns false when an older fix had to be dropped.

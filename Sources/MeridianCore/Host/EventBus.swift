@@ -34,7 +34,9 @@ public final class EventBus: Sendable {
     /// Publishes `payload` encoded with Meridian's JSON conventions.
     /// Nothing is encoded while nobody wants `name` (fixes are published on every epoch).
     public func publish<Payload: Encodable>(_ name: String, _ payload: Payload) {
-        guard state.withLock({ $0.subscribers.values.contains { $0.wants(name) } }), let json = try? MeridianJSON.string(payload) else { return }
+        guard state.withLock({ $0.subscribers.values.contains { $0.wants(name) } }),
+            let json = try? MeridianJSON.string(payload)
+        else { return }
         publish(name, json: json)
     }
 
@@ -43,14 +45,17 @@ public final class EventBus: Sendable {
         state.withLock { state in
             let event = MeridianEvent(sequence: state.nextSequence, name: name, json: json)
             state.nextSequence += 1
-            for subscriber in state.subscribers.values where subscriber.wants(name) { subscriber.continuation.yield(event) }
+            for subscriber in state.subscribers.values where subscriber.wants(name) {
+                subscriber.continuation.yield(event)
+            }
         }
     }
 
     /// A stream of every event published from now on (only those named in `names`, when given: a plugin that
     /// follows `run.state` does not make every fix be encoded); ends when the caller stops iterating.
     public func subscribe(buffer: Int = 256, names: Set<String>? = nil) -> AsyncStream<MeridianEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: MeridianEvent.self, bufferingPolicy: .bufferingNewest(max(1, buffer)))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: MeridianEvent.self, bufferingPolicy: .bufferingNewest(max(1, buffer)))
         let key = state.withLock { state in
             let key = state.nextSubscriber
             state.nextSubscriber += 1

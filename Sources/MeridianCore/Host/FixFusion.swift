@@ -35,8 +35,10 @@ public struct FixFusion: Sendable {
 
     /// Records a fix from `id` at `now`; returns true when it should go through. `settings` gives a new source
     /// `<provider>/<name>` a priority or `staleAfter` of its own (asked once, when the source first sends).
-    public mutating func accept(from id: String, at now: ContinuousClock.Instant,
-                                settings: (String) -> SourceFusion? = { _ in nil }) -> Bool {
+    public mutating func accept(
+        from id: String, at now: ContinuousClock.Instant,
+        settings: (String) -> SourceFusion? = { _ in nil }
+    ) -> Bool {
         if lastFix[id] == nil, !sources.contains(where: { $0.id == id }) { addSubSource(id, settings) }
         lastFix[id] = now
         active = activeSource(at: now)
@@ -58,9 +60,11 @@ public struct FixFusion: Sendable {
         let provider = String(id[..<slash])
         guard let parent = sources.firstIndex(where: { $0.id == provider }) else { return }
         let own = settings(String(id[id.index(after: slash)...]))
-        let source = Source(id: id, priority: own?.priority ?? sources[parent].priority,
-                            staleAfter: own?.staleAfter ?? sources[parent].staleAfter)
-        let end = source.priority == sources[parent].priority
+        let source = Source(
+            id: id, priority: own?.priority ?? sources[parent].priority,
+            staleAfter: own?.staleAfter ?? sources[parent].staleAfter)
+        let end =
+            source.priority == sources[parent].priority
             ? sources[parent...].firstIndex { $0.id != provider && !$0.id.hasPrefix(provider + "/") }
             : sources.firstIndex { $0.priority < source.priority }
         sources.insert(source, at: end ?? sources.endIndex)

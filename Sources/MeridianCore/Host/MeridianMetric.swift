@@ -16,10 +16,14 @@ public enum MeridianMetric: String, CaseIterable, Sendable {
         case .consumerDropped: return "Fixes dropped for each consumer because its buffer was full."
         case .httpRequests: return "HTTP requests answered, by method, matched route and status."
         case .httpRequestDuration: return "Time to answer an HTTP request, by method and matched route, in seconds."
-        case .authFailures: return "Wrong tokens and keys presented (bearer, sign-in form, sign-in link, phone device key), by kind and whether they were refused (401) or limited (429)."
+        case .authFailures:
+            return
+                "Wrong tokens and keys presented (bearer, sign-in form, sign-in link, phone device key), by kind and whether they were refused (401) or limited (429)."
         case .gpsdServerClients: return "Clients connected to each gpsd-server consumer (both ports)."
-        case .gpsdServerRefused: return "Connections each gpsd-server consumer refused because max_clients were connected."
-        case .gpsdServerDropped: return "Clients each gpsd-server consumer disconnected for leaving more than client_buffer unread."
+        case .gpsdServerRefused:
+            return "Connections each gpsd-server consumer refused because max_clients were connected."
+        case .gpsdServerDropped:
+            return "Clients each gpsd-server consumer disconnected for leaving more than client_buffer unread."
         }
     }
 
@@ -29,7 +33,8 @@ public enum MeridianMetric: String, CaseIterable, Sendable {
         output.reserveCapacity(exposition.utf8.count + 512)
         for line in exposition.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("# TYPE "), let name = line.split(separator: " ").dropFirst(2).first,
-               let metric = MeridianMetric(rawValue: String(name)) {
+                let metric = MeridianMetric(rawValue: String(name))
+            {
                 output += "# HELP \(metric.rawValue) \(metric.help)\n"
             }
             output += line

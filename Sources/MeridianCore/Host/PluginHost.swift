@@ -44,68 +44,95 @@ public final class PluginHost: Service, Sendable {
     /// Builds every plugin in `config` from `registry`. Configuration problems
     /// (unknown type, bad options) are thrown as `ConfigError`s that name the entry; a plugin that cannot
     /// start for another reason (its stored data cannot be read…) as a `PluginStartError`.
-    public init(config: MeridianConfig, registry: PluginRegistry, logger: Logger,
-                resources: Resources = Resources(), metrics: any MetricsFactory = MetricsSystem.factory,
-                consumerBuffer: Int = PluginHost.defaultConsumerBuffer) throws {
+    public init(
+        config: MeridianConfig, registry: PluginRegistry, logger: Logger,
+        resources: Resources = Resources(), metrics: any MetricsFactory = MetricsSystem.factory,
+        consumerBuffer: Int = PluginHost.defaultConsumerBuffer
+    ) throws {
         let position = PositionBoard()
         let events = EventBus()
         self.position = position
         self.events = events
         self.resources = resources
-        providerFixes = ProviderFixTap(providers: config.providers.map { ProviderFixTap.Provider(id: $0.id, type: $0.type) })
+        providerFixes = ProviderFixTap(
+            providers: config.providers.map { ProviderFixTap.Provider(id: $0.id, type: $0.type) })
         resources[ProviderFixTap.Key.self] = providerFixes
         self.units = config.units
         self.logger = logger
-        self.fusion = Mutex(FixFusion(sources: config.providers.map {
-            FixFusion.Source(id: $0.id, priority: $0.priority, staleAfter: $0.staleAfter)
-        }))
+        self.fusion = Mutex(
+            FixFusion(
+                sources: config.providers.map {
+                    FixFusion.Source(id: $0.id, priority: $0.priority, staleAfter: $0.staleAfter)
+                }))
 
         // Plugins are built before `self` is complete, so fixes reach the host through a box.
         let receiver = HostReceiver()
         func context(for spec: PluginSpec) -> PluginContext {
-            PluginContext(id: spec.id, logger: logger, units: config.units, timeZone: config.timeZone, position: position,
-                          events: events, resources: resources)
+            PluginContext(
+                id: spec.id, logger: logger, units: config.units, timeZone: config.timeZone, position: position,
+                events: events, resources: resources)
         }
         var providers: [ProviderSlot] = []
         for (index, spec) in config.providers.enumerated() {
-            let type = try Self.lookup(registry.provider(spec.type), spec, section: "providers", index: index,
-                                       known: registry.providerTypes.map(\.type), file: config.file)
+            let type = try Self.lookup(
+                registry.provider(spec.type), spec, section: "providers", index: index,
+                known: registry.providerTypes.map(\.type), file: config.file)
             let health = ProviderHealth()
             let id = spec.id
             let providerContext = ProviderContext(plugin: context(for: spec), health: health) { fix in
                 receiver.host?.receive(fix, from: id)
             }
             let provider = try Self.build(spec.id) { try type.make(spec.options, providerContext) }
-            providers.append(ProviderSlot(id: spec.id, type: spec.type, priority: spec.priority,
-                                          staleAfter: spec.staleAfter, provider: provider, health: health,
-                                          fixesReceived: Atomic<Int>.Shared(0)))
+            providers.append(
+                ProviderSlot(
+                    id: spec.id, type: spec.type, priority: spec.priority,
+                    staleAfter: spec.staleAfter, provider: provider, health: health,
+                    fixesReceived: Atomic<Int>.Shared(0)))
         }
         var consumers: [ConsumerSlot] = []
         for (index, spec) in config.consumers.enumerated() {
-            let type = try Self.lookup(registry.consumer(spec.type), spec, section: "consumers", index: index,
-                                       known: registry.consumerTypes.map(\.type), file: config.file)
+            let type = try Self.lookup(
+                registry.consumer(spec.type), spec, section: "consumers", index: index,
+                known: registry.consumerTypes.map(\.type), file: config.file)
             let consumer = try Self.build(spec.id) { try type.make(spec.options, context(for: spec)) }
-            consumers.append(ConsumerSlot(id: spec.id, type: spec.type, consumer: consumer,
-                                          channel: ConsumerChannel(capacity: consumerBuffer)))
+            consumers.append(
+                ConsumerSlot(
+                    id: spec.id, type: spec.type, consumer: consumer,
+                    channel: ConsumerChannel(capacity: consumerBuffer)))
         }
         self.providers = providers
         self.consumers = consumers
-        fixCounters = Dictionary(uniqueKeysWithValues: providers.map {
-            ($0.id, Counter(label: MeridianMetric.fixesReceived.rawValue, dimensions: [("provider", $0.id)], factory: metrics))
-        })
-        dropCounters = Dictionary(uniqueKeysWithValues: consumers.map {
-            ($0.id, Counter(label: MeridianMetric.consumerDropped.rawValue, dimensions: [("consumer", $0.id)], factory: metrics))
-        })
+        fixCounters = Dictionary(
+            uniqueKeysWithValues: providers.map {
+                (
+                    $0.id,
+                    Counter(
+                        label: MeridianMetric.fixesReceived.rawValue, dimensions: [("provider", $0.id)],
+                        factory: metrics)
+                )
+            })
+        dropCounters = Dictionary(
+            uniqueKeysWithValues: consumers.map {
+                (
+                    $0.id,
+                    Counter(
+                        label: MeridianMetric.consumerDropped.rawValue, dimensions: [("consumer", $0.id)],
+                        factory: metrics)
+                )
+            })
         receiver.host = self
     }
 
     /// The registered type for `spec`, or an error naming the entry and listing the known types.
-    private static func lookup<T>(_ found: T?, _ spec: PluginSpec, section: String, index: Int, known: [String],
-                                  file: String?) throws(ConfigError) -> T {
+    private static func lookup<T>(
+        _ found: T?, _ spec: PluginSpec, section: String, index: Int, known: [String],
+        file: String?
+    ) throws(ConfigError) -> T {
         guard let found else {
             let kind = section == "providers" ? "provider" : "consumer"
-            throw ConfigError(file: file, line: spec.line, path: "\(section)[\(index)].type",
-                              message: "unknown \(kind) type '\(spec.type)'; registered types: \(known.joined(separator: ", "))")
+            throw ConfigError(
+                file: file, line: spec.line, path: "\(section)[\(index)].type",
+                message: "unknown \(kind) type '\(spec.type)'; registered types: \(known.joined(separator: ", "))")
         }
         return found
     }
@@ -179,32 +206,42 @@ public final class PluginHost: Service, Sendable {
     /// State of every provider for `GET /v1/providers`.
     public func providerReports(now: ContinuousClock.Instant = .now) -> [ProviderReport] {
         let (active, lastFixes) = fusion.withLock { fusion in
-            (fusion.activeSource(at: now), Dictionary(uniqueKeysWithValues: providers.map { ($0.id, fusion.lastFix(from: $0.id)) }))
+            (
+                fusion.activeSource(at: now),
+                Dictionary(uniqueKeysWithValues: providers.map { ($0.id, fusion.lastFix(from: $0.id)) })
+            )
         }
         return providers.flatMap { slot in
             let snapshot = slot.health.snapshot
             let sources = (slot.provider as? any ReportsSources)?.sourceReports(now: Date()) ?? []
             // A provider of several sources last sent a fix when its newest source did.
-            let age = ([lastFixes[slot.id].flatMap { $0 }.map { (now - $0).seconds }] + sources.map(\.lastFixAgeS)).compactMap { $0 }.min()
-            let own = ProviderReport(id: slot.id, type: slot.type, priority: slot.priority, state: snapshot.state,
-                                     message: snapshot.message, since: snapshot.since,
-                                     active: slot.id == active || active?.hasPrefix(slot.id + "/") == true,
-                                     lastFixAgeS: age, fixesReceived: slot.fixesReceived.value.load(ordering: .relaxed),
-                                     counters: snapshot.counters)
-            return [own] + sources.map { source in
-                ProviderReport(id: "\(slot.id)/\(source.name)", type: slot.type, priority: slot.priority,
-                               state: source.lastFixAgeS == nil ? .connecting : .connected, message: nil, since: snapshot.since,
-                               active: active == "\(slot.id)/\(source.name)", lastFixAgeS: source.lastFixAgeS, fixesReceived: source.fixesReceived,
-                               counters: source.counters, battery: source.battery, lastRejection: source.lastRejection)
-            }
+            let age = ([lastFixes[slot.id].flatMap { $0 }.map { (now - $0).seconds }] + sources.map(\.lastFixAgeS))
+                .compactMap { $0 }.min()
+            let own = ProviderReport(
+                id: slot.id, type: slot.type, priority: slot.priority, state: snapshot.state,
+                message: snapshot.message, since: snapshot.since,
+                active: slot.id == active || active?.hasPrefix(slot.id + "/") == true,
+                lastFixAgeS: age, fixesReceived: slot.fixesReceived.value.load(ordering: .relaxed),
+                counters: snapshot.counters)
+            return [own]
+                + sources.map { source in
+                    ProviderReport(
+                        id: "\(slot.id)/\(source.name)", type: slot.type, priority: slot.priority,
+                        state: source.lastFixAgeS == nil ? .connecting : .connected, message: nil,
+                        since: snapshot.since,
+                        active: active == "\(slot.id)/\(source.name)", lastFixAgeS: source.lastFixAgeS,
+                        fixesReceived: source.fixesReceived,
+                        counters: source.counters, battery: source.battery, lastRejection: source.lastRejection)
+                }
         }
     }
 
     /// Queue statistics of every consumer.
     public func consumerReports() -> [ConsumerReport] {
         consumers.map {
-            ConsumerReport(id: $0.id, type: $0.type, delivered: $0.channel.deliveredCount, dropped: $0.channel.droppedCount,
-                           database: ($0.consumer as? any DatabaseBacked)?.databaseState)
+            ConsumerReport(
+                id: $0.id, type: $0.type, delivered: $0.channel.deliveredCount, dropped: $0.channel.droppedCount,
+                database: ($0.consumer as? any DatabaseBacked)?.databaseState)
         }
     }
 }

@@ -12,7 +12,8 @@ struct ProviderService: Service {
     func run() async throws {
         do {
             try await provider.run()
-            if !Task.isShuttingDownGracefully, !Task.isCancelled, ![.finished, .failed].contains(health.snapshot.state) {
+            if !Task.isShuttingDownGracefully, !Task.isCancelled, ![.finished, .failed].contains(health.snapshot.state)
+            {
                 health.update(.finished, message: "the provider stopped")
             }
         } catch is CancellationError {

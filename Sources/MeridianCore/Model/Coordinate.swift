@@ -37,8 +37,8 @@ public struct Coordinate: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(parsing text: String) throws(CoordinateError) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let latitude = Double(parts[0].trimmingSpaces),
-              let longitude = Double(parts[1].trimmingSpaces)
+            let latitude = Double(parts[0].trimmingSpaces),
+            let longitude = Double(parts[1].trimmingSpaces)
         else { throw .unparsable(text) }
         try self.init(latitude: latitude, longitude: longitude)
     }
@@ -52,7 +52,8 @@ public struct Coordinate: Sendable, Hashable, Codable, CustomStringConvertible {
         do {
             try self.init(latitude: latitude, longitude: longitude)
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: error.description))
         }
     }
 }

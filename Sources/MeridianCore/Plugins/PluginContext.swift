@@ -19,8 +19,10 @@ public struct PluginContext: Sendable {
     /// Shared resources (the store, lookups offered by other plugins).
     public let resources: Resources
 
-    public init(id: String, logger: Logger, units: UnitSystem = .metric, timeZone: TimeZone = .current,
-                position: PositionBoard = PositionBoard(), events: EventBus = EventBus(), resources: Resources = Resources()) {
+    public init(
+        id: String, logger: Logger, units: UnitSystem = .metric, timeZone: TimeZone = .current,
+        position: PositionBoard = PositionBoard(), events: EventBus = EventBus(), resources: Resources = Resources()
+    ) {
         var logger = logger
         logger[metadataKey: "plugin"] = "\(id)"
         self.id = id
@@ -41,7 +43,9 @@ public struct ProviderContext: Sendable {
     public let health: ProviderHealth
     private let sink: @Sendable (Fix) -> Void
 
-    public init(plugin: PluginContext, health: ProviderHealth = ProviderHealth(), sink: @escaping @Sendable (Fix) -> Void) {
+    public init(
+        plugin: PluginContext, health: ProviderHealth = ProviderHealth(), sink: @escaping @Sendable (Fix) -> Void
+    ) {
         self.plugin = plugin
         self.health = health
         self.sink = sink

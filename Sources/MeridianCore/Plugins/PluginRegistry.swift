@@ -24,8 +24,10 @@ public struct PluginType<Context: Sendable, Plugin>: Sendable {
     /// (A plugin's `meridian` subcommands are registered beside it in MeridianCLI's `CommandRegistry`.)
     public var make: @Sendable (PluginOptions, Context) throws -> Plugin
 
-    public init(type: String, summary: String, options: [OptionInfo],
-                make: @escaping @Sendable (PluginOptions, Context) throws -> Plugin) {
+    public init(
+        type: String, summary: String, options: [OptionInfo],
+        make: @escaping @Sendable (PluginOptions, Context) throws -> Plugin
+    ) {
         self.type = type
         self.summary = summary
         self.options = options

@@ -25,7 +25,10 @@ public struct SourceFusion: Sendable, Equatable, Decodable {
         self.staleAfter = staleAfter
     }
 
-    enum CodingKeys: String, CodingKey { case priority, staleAfter = "stale_after" }
+    enum CodingKeys: String, CodingKey {
+        case priority
+        case staleAfter = "stale_after"
+    }
 }
 
 /// One source of a `ReportsSources` provider.
@@ -40,7 +43,10 @@ public struct SourceReport: Sendable, Equatable {
     /// Why the source's last refused input was refused.
     public var lastRejection: String?
 
-    public init(name: String, lastFixAgeS: Double?, fixesReceived: Int, counters: [String: Int], battery: Double?, lastRejection: String?) {
+    public init(
+        name: String, lastFixAgeS: Double?, fixesReceived: Int, counters: [String: Int], battery: Double?,
+        lastRejection: String?
+    ) {
         self.name = name
         self.lastFixAgeS = lastFixAgeS
         self.fixesReceived = fixesReceived

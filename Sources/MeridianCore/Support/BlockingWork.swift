@@ -17,12 +17,14 @@ public enum BlockingWork {
     /// whole database) that must not hold a dispatch worker either, since on Linux the cooperative pool and
     /// the global queues share the same few workers. With `lowPriority` the thread runs niced (Linux nice 10),
     /// so that work done in the background (checks after start) gives way to answering requests.
-    public static func onOwnThread<T: Sendable>(lowPriority: Bool = false, _ work: @escaping @Sendable () -> T) async -> T {
+    public static func onOwnThread<T: Sendable>(lowPriority: Bool = false, _ work: @escaping @Sendable () -> T) async
+        -> T
+    {
         await withCheckedContinuation { continuation in
             Thread {
                 #if os(Linux)
-                // On Linux the nice value is per thread, and 0 names the calling thread.
-                if lowPriority { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
+                    // On Linux the nice value is per thread, and 0 names the calling thread.
+                    if lowPriority { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
                 #endif
                 continuation.resume(returning: work())
             }.start()

@@ -67,14 +67,14 @@ public enum ISO8601 {
             return true
         }
         guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2),
-              expect(UInt8(ascii: "-")), let day = number(2),
-              (1...12).contains(month), (1...daysInMonth(year: year, month: month)).contains(day)
+            expect(UInt8(ascii: "-")), let day = number(2),
+            (1...12).contains(month), (1...daysInMonth(year: year, month: month)).contains(day)
         else { return nil }
         var seconds = Double(daysSinceEpoch(year: year, month: month, day: day)) * 86_400
         if index == bytes.count { return Date(timeIntervalSince1970: seconds) }
         guard expect(UInt8(ascii: "T")) || expect(UInt8(ascii: "t")) || expect(UInt8(ascii: " ")),
-              let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2),
-              hour < 24, minute < 60
+            let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2),
+            hour < 24, minute < 60
         else { return nil }
         var second = 0.0
         if expect(UInt8(ascii: ":")) {

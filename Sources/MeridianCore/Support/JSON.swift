@@ -15,7 +15,8 @@ public enum MeridianJSON {
             var container = encoder.singleValueContainer()
             try container.encode(ISO8601.string(from: date))
         }
-        encoder.outputFormatting = pretty ? [.withoutEscapingSlashes, .prettyPrinted, .sortedKeys] : [.withoutEscapingSlashes, .sortedKeys]
+        encoder.outputFormatting =
+            pretty ? [.withoutEscapingSlashes, .prettyPrinted, .sortedKeys] : [.withoutEscapingSlashes, .sortedKeys]
         encoder.nonConformingFloatEncodingStrategy = .throw
         return encoder
     }
@@ -28,7 +29,9 @@ public enum MeridianJSON {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
             guard let date = ISO8601.date(from: text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an ISO 8601 date-time such as 2024-05-01T07:30:00Z")
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "'\(text)' is not an ISO 8601 date-time such as 2024-05-01T07:30:00Z")
             }
             return date
         }

@@ -1,6 +1,6 @@
 import Logging
-import Synchronization
 import ServiceLifecycle
+import Synchronization
 
 /// The connect → serve → wait-with-backoff cycle shared by providers that talk to a
 /// device or server which may come and go. Runs until the task is cancelled.
@@ -27,11 +27,14 @@ public enum ReconnectLoop {
 
     /// Runs the loop until graceful shutdown (or cancellation), then reports the provider as stopped; a
     /// `finished` outcome ends it earlier, reported as `finished`.
-    public static func runUntilShutdown(backoff: Backoff, health: ProviderHealth, logger: Logger, connectingMessage: String,
-                                        retryCounter: String, attempt: @escaping @Sendable () async -> Outcome) async {
+    public static func runUntilShutdown(
+        backoff: Backoff, health: ProviderHealth, logger: Logger, connectingMessage: String,
+        retryCounter: String, attempt: @escaping @Sendable () async -> Outcome
+    ) async {
         await cancelWhenGracefulShutdown {
-            await run(backoff: backoff, health: health, logger: logger, connectingMessage: connectingMessage,
-                      retryCounter: retryCounter, attempt: attempt)
+            await run(
+                backoff: backoff, health: health, logger: logger, connectingMessage: connectingMessage,
+                retryCounter: retryCounter, attempt: attempt)
         }
         if health.snapshot.state != .finished { health.update(.disconnected, message: "stopped") }
     }
@@ -40,8 +43,10 @@ public enum ReconnectLoop {
     /// `connecting` with `connectingMessage` (and `retryCounter` counts every retry); after it,
     /// as `disconnected` with the reason and the delay before the next attempt (counting the outcome's `counter`), or
     /// `finished` when the attempt says the input has ended for good (which ends the loop).
-    public static func run(backoff: Backoff, health: ProviderHealth, logger: Logger, connectingMessage: String,
-                           retryCounter: String, attempt: () async -> Outcome) async {
+    public static func run(
+        backoff: Backoff, health: ProviderHealth, logger: Logger, connectingMessage: String,
+        retryCounter: String, attempt: () async -> Outcome
+    ) async {
         var backoff = backoff
         var attempts = 0
         health.declare([retryCounter])
@@ -88,6 +93,8 @@ public final class ConnectionRecord: Sendable {
 
     /// The loop's view of the connection; `fallback` is the reason when none was recorded.
     public func outcome(otherwise fallback: String) -> ReconnectLoop.Outcome {
-        state.withLock { ReconnectLoop.Outcome(madeProgress: $0.madeProgress, reason: $0.reason ?? fallback, counter: $0.counter) }
+        state.withLock {
+            ReconnectLoop.Outcome(madeProgress: $0.madeProgress, reason: $0.reason ?? fallback, counter: $0.counter)
+        }
     }
 }

@@ -36,7 +36,9 @@ final class GPSDDaemon {
     func waitUntilIdentified(through pty: PseudoTerminalPair) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while !process.output().contains("identified as type NMEA0183") {
-            guard ContinuousClock.now < deadline else { throw TestSupportError("gpsd did not identify \(device): \(process.output())") }
+            guard ContinuousClock.now < deadline else {
+                throw TestSupportError("gpsd did not identify \(device): \(process.output())")
+            }
             try await pty.write(lines: ["$GPTXT,01,01,02,Meridian test primer*7B"], interval: .milliseconds(50))
         }
     }
@@ -73,7 +75,9 @@ final class GPSDDaemon {
 extension GPSDDaemon {
     /// Runs `body` with a socat pair and a gpsd (on `port`, or a free one) reading its device, once gpsd has
     /// identified the device as NMEA; gpsd, socat and the folder are stopped and removed on every path.
-    static func withIdentified<T>(port: Int? = nil, _ body: (PseudoTerminalPair, GPSDDaemon) async throws -> T) async throws -> T {
+    static func withIdentified<T>(port: Int? = nil, _ body: (PseudoTerminalPair, GPSDDaemon) async throws -> T)
+        async throws -> T
+    {
         let directory = try TestData.temporaryDirectory("gpsd")
         defer { try? FileManager.default.removeItem(at: directory) }
         let pty = try await PseudoTerminalPair.started(in: directory)

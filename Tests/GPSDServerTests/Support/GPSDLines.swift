@@ -36,7 +36,9 @@ extension TestSocket {
     func readTPVs(_ count: Int, timeout: Double = 30) async throws -> GPSDLines {
         let (data, _) = try await read(timeout: timeout) { GPSDLines.tpvCount($0) >= count }
         guard GPSDLines.tpvCount(data) >= count else {
-            throw TestSupportError("got \(GPSDLines.tpvCount(data)) TPV reports, not \(count): \(String(decoding: data.suffix(600), as: UTF8.self))")
+            throw TestSupportError(
+                "got \(GPSDLines.tpvCount(data)) TPV reports, not \(count): \(String(decoding: data.suffix(600), as: UTF8.self))"
+            )
         }
         return GPSDLines(data)
     }
@@ -45,7 +47,9 @@ extension TestSocket {
     func read(until text: String, timeout: Double = 30) async throws -> String {
         let (data, _) = try await read(timeout: timeout) { String(decoding: $0, as: UTF8.self).contains(text) }
         let received = String(decoding: data, as: UTF8.self)
-        guard received.contains(text) else { throw TestSupportError("'\(text)' did not arrive; got: \(received.suffix(600))") }
+        guard received.contains(text) else {
+            throw TestSupportError("'\(text)' did not arrive; got: \(received.suffix(600))")
+        }
         return received
     }
 }

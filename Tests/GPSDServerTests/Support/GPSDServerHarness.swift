@@ -5,6 +5,7 @@ import MeridianTesting
 import NIOCore
 import NMEA
 import ServiceLifecycle
+
 @testable import GPSDServer
 
 /// A host in this process with two scripted providers (`primary`, priority 10, and `backup`) and a gpsd-server
@@ -18,16 +19,22 @@ final class GPSDServerHarness: Sendable {
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
-    init(maxClients: Int = 64, clientBuffer: Int = 65_536, staleAfter: Double = 5,
-         commandTimeout: TimeAmount = .minutes(15)) async throws {
+    init(
+        maxClients: Int = 64, clientBuffer: Int = 65_536, staleAfter: Double = 5,
+        commandTimeout: TimeAmount = .minutes(15)
+    ) async throws {
         port = try FreePort.next()
         nmeaPort = try FreePort.next()
         let providers = Locked<[String: ScriptedProvider]>([:])
         var registry = PluginRegistry()
-        registry.register(ScriptedProvider.registration { provider in providers.withLock { $0[provider.id] = provider } })
-        registry.register(ConsumerType(type: "gpsd-server", summary: "", options: GPSDServer.registration.options) { options, context in
-            GPSDServer(options: try GPSDServerOptions.decode(options), commandTimeout: commandTimeout, context: context)
-        })
+        registry.register(
+            ScriptedProvider.registration { provider in providers.withLock { $0[provider.id] = provider } })
+        registry.register(
+            ConsumerType(type: "gpsd-server", summary: "", options: GPSDServer.registration.options) {
+                options, context in
+                GPSDServer(
+                    options: try GPSDServerOptions.decode(options), commandTimeout: commandTimeout, context: context)
+            })
         let yaml = """
             providers:
               - {id: primary, type: scripted, priority: 10, stale_after: \(staleAfter)}
@@ -36,13 +43,18 @@ final class GPSDServerHarness: Sendable {
               - {type: gpsd-server, port: \(port), nmea_port: \(nmeaPort), max_clients: \(maxClients), client_buffer: \(clientBuffer)}
             """
         host = try PluginHost(config: try ConfigLoader.parse(yaml), registry: registry, logger: Logger(label: "test"))
-        guard let server = host.consumers.first?.consumer as? GPSDServer else { throw TestSupportError("no gpsd-server consumer") }
+        guard let server = host.consumers.first?.consumer as? GPSDServer else {
+            throw TestSupportError("no gpsd-server consumer")
+        }
         self.server = server
         self.providers = providers
-        group = ServiceGroup(configuration: .init(services: host.services, gracefulShutdownSignals: [], logger: Logger(label: "test")))
+        group = ServiceGroup(
+            configuration: .init(services: host.services, gracefulShutdownSignals: [], logger: Logger(label: "test")))
         let group = self.group
         running = Task { try await group.run() }
-        try await ManagedProcess.waitUntil(timeout: 30, "gpsd-server to listen") { server.listeningPorts == [port, nmeaPort] }
+        try await ManagedProcess.waitUntil(timeout: 30, "gpsd-server to listen") {
+            server.listeningPorts == [port, nmeaPort]
+        }
     }
 
     /// Sends `fix` as provider `id` (`primary` or `backup`).
@@ -61,7 +73,9 @@ final class GPSDServerHarness: Sendable {
         var decoder = NMEAStreamDecoder(providerID: "log")
         let bytes = try Data(contentsOf: TestData.url("nmea/aerorust-nmea1.log"))
         let fixes = (decoder.feed(bytes) + decoder.finish()).filter(\.hasPosition)
-        guard fixes.count >= count else { throw TestSupportError("the log has only \(fixes.count) fixes with a position") }
+        guard fixes.count >= count else {
+            throw TestSupportError("the log has only \(fixes.count) fixes with a position")
+        }
         return Array(fixes.prefix(count))
     }
 
@@ -71,11 +85,14 @@ final class GPSDServerHarness: Sendable {
 }
 
 /// Runs `body` with a started harness and stops it on every path.
-func withGPSDServer<T>(maxClients: Int = 64, clientBuffer: Int = 65_536, staleAfter: Double = 5,
-                       commandTimeout: TimeAmount = .minutes(15),
-                       _ body: (GPSDServerHarness) async throws -> T) async throws -> T {
-    let harness = try await GPSDServerHarness(maxClients: maxClients, clientBuffer: clientBuffer, staleAfter: staleAfter,
-                                              commandTimeout: commandTimeout)
+func withGPSDServer<T>(
+    maxClients: Int = 64, clientBuffer: Int = 65_536, staleAfter: Double = 5,
+    commandTimeout: TimeAmount = .minutes(15),
+    _ body: (GPSDServerHarness) async throws -> T
+) async throws -> T {
+    let harness = try await GPSDServerHarness(
+        maxClients: maxClients, clientBuffer: clientBuffer, staleAfter: staleAfter,
+        commandTimeout: commandTimeout)
     do {
         let result = try await body(harness)
         try await harness.stop()

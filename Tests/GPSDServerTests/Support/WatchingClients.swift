@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import MeridianTesting
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Many gpsd clients on one thread: each connects, sends `?WATCH={"enable":true,"json":true}` and counts the TPV
 /// reports it reads, all through one `poll` loop.
@@ -63,6 +64,8 @@ final class WatchingClients: @unchecked Sendable {
 
     private static func sendWatch(_ descriptor: Int32) throws {
         let watch = Array(#"?WATCH={"enable":true,"json":true};"#.utf8) + [10]
-        guard send(descriptor, watch, watch.count, Int32(MSG_NOSIGNAL)) == watch.count else { throw TestSupportError("send failed: errno \(errno)") }
+        guard send(descriptor, watch, watch.count, Int32(MSG_NOSIGNAL)) == watch.count else {
+            throw TestSupportError("send failed: errno \(errno)")
+        }
     }
 }
