@@ -62,22 +62,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("meridian.sqlite").path
         let config = directory.appendingPathComponent("meridian.yaml")
-        try """
-        http:
-          port: 0
-          token: \(Self.token)
-        store:
-          path: \(database)
-        providers:
-          - id: replay
-            type: replay
-            file: \(TestData.repositoryRoot.appendingPathComponent("Config/samples/sample-run.nmea").path)
-            speed: 10
-            loop: true
-            retime: true
-        consumers:
-          - type: run-tracker
-        """.write(to: config, atomically: true, encoding: .utf8)
+        try replayedRunConfig(database: database, port: 0, token: Self.token, consumers: ["run-tracker"])
+            .write(to: config, atomically: true, encoding: .utf8)
 
         let first = try await Self.serve(config: config)
         defer { first.process.stop() }

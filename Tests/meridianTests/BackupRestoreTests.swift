@@ -13,23 +13,8 @@ struct BackupRestoreTests {
     /// A configuration serving `database` on `port` (which `runs start --config` reads) with a replayed run (10× real time), the run tracker and flyers.
     static func writeConfig(_ directory: URL, database: String, port: Int) throws -> String {
         let config = directory.appendingPathComponent("serve.yaml")
-        try """
-        http:
-          port: \(port)
-          token: \(token)
-        store:
-          path: \(database)
-        providers:
-          - id: replay
-            type: replay
-            file: \(TestData.repositoryRoot.appendingPathComponent("Config/samples/sample-run.nmea").path)
-            speed: 10
-            loop: true
-            retime: true
-        consumers:
-          - type: run-tracker
-          - type: flyers
-        """.write(to: config, atomically: true, encoding: .utf8)
+        try replayedRunConfig(database: database, port: port, token: token, consumers: ["run-tracker", "flyers"])
+            .write(to: config, atomically: true, encoding: .utf8)
         return config.path
     }
 
