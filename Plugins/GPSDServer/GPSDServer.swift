@@ -8,9 +8,9 @@ import Synchronization
 
 /// The `gpsd-server` consumer: serves the fused fix (and each provider's own fixes) to gpsd's clients over gpsd's
 /// JSON protocol, and optionally as NMEA 0183 over TCP on `nmea_port`.
-public final class GPSDServer: LocationConsumer, Sendable {
+package final class GPSDServer: LocationConsumer, Sendable {
     /// The registration for `type: gpsd-server`.
-    public static let registration = ConsumerType(
+    package static let registration = ConsumerType(
         type: "gpsd-server",
         summary: "Serves the fused fix to gpsd clients (gpsd's JSON protocol on port 2947) and as NMEA 0183 over TCP.",
         options: GPSDServerOptions.info
@@ -18,7 +18,7 @@ public final class GPSDServer: LocationConsumer, Sendable {
         GPSDServer(options: try GPSDServerOptions.decode(options), context: context)
     }
 
-    public let id: String
+    package let id: String
     let options: GPSDServerOptions
     /// A client that has not asked to watch is closed after this long without a request (gpsd's COMMAND_TIMEOUT,
     /// 15 minutes), so connections that went away without a word do not keep their slot.
@@ -38,12 +38,12 @@ public final class GPSDServer: LocationConsumer, Sendable {
         tap?.observe { hub.publishOwn($0) }
     }
 
-    public func consume(_ fix: Fix) async {
+    package func consume(_ fix: Fix) async {
         hub.publishFused(fix)
     }
 
     /// Listens until graceful shutdown, then closes every connection.
-    public func run() async throws {
+    package func run() async throws {
         if !LoopbackAddress.isLoopback(options.host) {
             logger.warning(
                 "gpsd-server listens on \(options.host), beyond this machine: gpsd's protocol has no authentication")

@@ -1,15 +1,15 @@
 import MeridianCore
 
 /// Options of a `phone` provider entry.
-public struct PhoneFeedOptions: Decodable, Sendable, Equatable {
+package struct PhoneFeedOptions: Decodable, Sendable, Equatable {
     /// Sustained points per second per device; more are rejected.
-    public var maxPointsPerSecond: Double = 50
+    package var maxPointsPerSecond: Double = 50
     /// Points a device may send at once above that rate (an offline queue).
-    public var maxBurst: Double = 20_000
+    package var maxBurst: Double = 20_000
     /// A device's own fusion priority or `stale_after`, by device name (the others take the entry's).
-    public var devices: [String: SourceFusion] = [:]
+    package var devices: [String: SourceFusion] = [:]
 
-    public init(maxPointsPerSecond: Double = 50, maxBurst: Double = 20_000, devices: [String: SourceFusion] = [:]) {
+    package init(maxPointsPerSecond: Double = 50, maxBurst: Double = 20_000, devices: [String: SourceFusion] = [:]) {
         self.maxPointsPerSecond = maxPointsPerSecond
         self.maxBurst = maxBurst
         self.devices = devices
@@ -21,7 +21,7 @@ public struct PhoneFeedOptions: Decodable, Sendable, Equatable {
         case devices
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         maxPointsPerSecond =
             try container.decodeIfPresent(Double.self, forKey: .maxPointsPerSecond) ?? maxPointsPerSecond
@@ -30,7 +30,7 @@ public struct PhoneFeedOptions: Decodable, Sendable, Equatable {
     }
 
     /// The documentation of each option, for `meridian plugins`.
-    public static let info: [OptionInfo] = [
+    package static let info: [OptionInfo] = [
         OptionInfo(
             "max_points_per_second", "number > 0", default: "50",
             "sustained points per second per device; more are rejected and counted"),

@@ -9,8 +9,8 @@ import ServiceLifecycle
 /// The `phone` provider: phones post their positions over HTTP with the apps' own protocols (OwnTracks,
 /// OsmAnd/Traccar Client, Overland, GPSLogger), each registered device with a key of its own
 /// (`meridian devices add`). Each device's fixes go to the host as a source of its own, `<id>/<device>`.
-public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSources {
-    public let id: String
+package final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSources {
+    package let id: String
     private let context: ProviderContext
     private let options: PhoneFeedOptions
     let devices: DeviceStore
@@ -18,7 +18,7 @@ public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSourc
     let sampling = SamplingControl()
 
     /// The `phone` provider type.
-    public static let registration = ProviderType(
+    package static let registration = ProviderType(
         type: "phone",
         summary:
             "Takes positions from phones over HTTP: OwnTracks, OsmAnd/Traccar Client, Overland, GPSLogger (per-device keys)",
@@ -45,7 +45,7 @@ public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSourc
     package static let commandLine = PluginCommands([DevicesCommand.self])
 
     /// Opens (and migrates) the device table in the context's store.
-    public init(options: PhoneFeedOptions, context: ProviderContext) throws {
+    package init(options: PhoneFeedOptions, context: ProviderContext) throws {
         id = context.id
         self.context = context
         self.options = options
@@ -55,7 +55,7 @@ public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSourc
 
     /// Waits for phones until shutdown (the routes do the work), following the run tracker's `run.state` events to
     /// drive the OwnTracks phones' sampling.
-    public func run() async throws {
+    package func run() async throws {
         context.health.declare(["received", "accepted", "duplicate", "late", "rejected", "unauthorized"])
         let count = (try? devices.list().count) ?? 0
         context.health.update(.connecting, message: "waiting for phones (\(count) registered)")
@@ -65,13 +65,13 @@ public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSourc
         }
     }
 
-    public func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
+    package func addRoutes(to v1: RouterGroup<MeridianRequestContext>) {
         FeedRoutes(devices: devices, feeds: feeds, sampling: sampling, context: context).add(to: v1)
         DeviceRoutes(devices: devices, feeds: feeds, sampling: sampling).add(to: v1)
     }
 
     /// Each registered device as `<id>/<device>` in `GET /v1/providers`.
-    public func sourceReports(now: Date) -> [SourceReport] {
+    package func sourceReports(now: Date) -> [SourceReport] {
         ((try? devices.list()) ?? []).map { device in
             let feed = feeds.state(of: device.id)
             return SourceReport(
@@ -86,8 +86,8 @@ public final class PhoneFeedProvider: LocationProvider, HTTPRoutes, ReportsSourc
     }
 
     /// A device's own priority or `stale_after` from the `devices` option.
-    public func fusionSettings(of name: String) -> SourceFusion? { options.devices[name] }
+    package func fusionSettings(of name: String) -> SourceFusion? { options.devices[name] }
 
     /// The path prefix that needs a device key instead of the admin token.
-    public var publicPathPrefixes: [String] { ["/v1/feeds/"] }
+    package var publicPathPrefixes: [String] { ["/v1/feeds/"] }
 }

@@ -3,33 +3,33 @@ import GRDB
 import MeridianStore
 
 /// A registered phone: its name (also its id and the OwnTracks user), the app it uses and its key's hash.
-public struct PhoneDevice: Sendable, Equatable {
-    public var id: String
-    public var feedProtocol: FeedProtocol
-    public var createdAt: Date
+package struct PhoneDevice: Sendable, Equatable {
+    package var id: String
+    package var feedProtocol: FeedProtocol
+    package var createdAt: Date
     var keyHash: [UInt8]
 }
 
 /// A device name that cannot be used, or a device that does not exist.
-public struct DeviceError: Error, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable { case invalidName, exists, notFound }
-    public var kind: Kind
-    public var message: String
-    public var description: String { message }
+package struct DeviceError: Error, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable { case invalidName, exists, notFound }
+    package var kind: Kind
+    package var message: String
+    package var description: String { message }
 }
 
 /// The `phone_devices` table (migrated under plugin name "phone"): devices and the SHA-256 of their keys.
-public struct DeviceStore: Sendable {
+package struct DeviceStore: Sendable {
     let store: Store
 
     /// Opens the table in `store`, creating or updating it.
-    public init(store: Store) throws(StoreError) {
+    package init(store: Store) throws(StoreError) {
         self.store = store
         try store.migrate(Self.schema)
     }
 
     /// The device table's migrations, oldest first (`Store.migrate` applies them).
-    public static var schema: PluginSchema {
+    package static var schema: PluginSchema {
         PluginSchema(plugin: "phone") { migrations in
             migrations.register("v1-devices") { db in
                 try db.execute(
@@ -46,7 +46,7 @@ public struct DeviceStore: Sendable {
     }
 
     /// Checks a device name: 1 to 64 characters, no control characters, no `/` (it is part of `phones/<device>`).
-    public static func validate(name: String) throws(DeviceError) {
+    package static func validate(name: String) throws(DeviceError) {
         let invalid =
             name.isEmpty || name.count > 64 || name != name.trimmingCharacters(in: .whitespaces)
             || name.contains("/") || name.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
@@ -60,7 +60,7 @@ public struct DeviceStore: Sendable {
     }
 
     /// Registers `name` and returns its new key (shown once; only its hash is kept).
-    public func add(name: String, protocol feedProtocol: FeedProtocol, now: Date = Date()) throws -> String {
+    package func add(name: String, protocol feedProtocol: FeedProtocol, now: Date = Date()) throws -> String {
         try Self.validate(name: name)
         let key = DeviceKey.generate()
         let added = try store.database.write { db -> Bool in
@@ -83,7 +83,7 @@ public struct DeviceStore: Sendable {
     }
 
     /// Every device, by name.
-    public func list() throws -> [PhoneDevice] {
+    package func list() throws -> [PhoneDevice] {
         try store.database.read { db in
             try Row.fetchAll(db, sql: "SELECT id, protocol, key_hash, created_at FROM phone_devices ORDER BY id").map {
                 row in
@@ -95,7 +95,7 @@ public struct DeviceStore: Sendable {
     }
 
     /// Deletes device `name`: its key stops working at once.
-    public func remove(name: String) throws {
+    package func remove(name: String) throws {
         let removed = try store.database.write { db in
             try db.execute(sql: "DELETE FROM phone_devices WHERE id = ?", arguments: [name])
             return db.changesCount > 0
@@ -104,7 +104,7 @@ public struct DeviceStore: Sendable {
     }
 
     /// Gives device `name` a new key (returned) and revokes the old one.
-    public func rotate(name: String) throws -> String {
+    package func rotate(name: String) throws -> String {
         let key = DeviceKey.generate()
         let rotated = try store.database.write { db in
             try db.execute(
@@ -116,7 +116,7 @@ public struct DeviceStore: Sendable {
     }
 
     /// The device whose key is `key`; every device's hash is compared in constant time.
-    public func device(forKey key: String) throws -> PhoneDevice? {
+    package func device(forKey key: String) throws -> PhoneDevice? {
         let hash = DeviceKey.hash(key)
         var found: PhoneDevice?
         for device in try list() where DeviceKey.matches(device.keyHash, hash) { found = device }

@@ -1,15 +1,15 @@
 /// What to type into each app for one device, from the server's base URL (`http://host:port`).
-public struct DeviceURLs: Sendable, Encodable, Equatable {
+package struct DeviceURLs: Sendable, Encodable, Equatable {
     /// OwnTracks (HTTP mode): this URL, user = the device name, password = the key.
-    public var owntracks: String
+    package var owntracks: String
     /// OsmAnd and Traccar Client: this server URL, identifier = the device name.
-    public var osmand: String
+    package var osmand: String
     /// Overland: the receiver endpoint.
-    public var overland: String
+    package var overland: String
     /// GPSLogger for Android: the custom URL (GET).
-    public var gpslogger: String
+    package var gpslogger: String
 
-    public init(base: String, key: String) {
+    package init(base: String, key: String) {
         let root = base.hasSuffix("/") ? String(base.dropLast()) : base
         owntracks = "\(root)/v1/feeds/owntracks"
         osmand = "\(root)/v1/feeds/osmand?key=\(key)"
@@ -19,7 +19,7 @@ public struct DeviceURLs: Sendable, Encodable, Equatable {
     }
 
     /// The lines to show a person setting up `protocol` on device `name`.
-    public func instructions(for feedProtocol: FeedProtocol, name: String, key: String) -> [String] {
+    package func instructions(for feedProtocol: FeedProtocol, name: String, key: String) -> [String] {
         switch feedProtocol {
         case .owntracks:
             [

@@ -1,5 +1,5 @@
 /// The phone apps Meridian takes fixes from, each with its own wire format.
-public enum FeedProtocol: String, Sendable, Codable, CaseIterable {
+package enum FeedProtocol: String, Sendable, Codable, CaseIterable {
     case owntracks, osmand, overland, gpslogger
 
     /// The accepted names, for messages.

@@ -3,19 +3,19 @@ import MeridianCore
 import Synchronization
 
 /// What one device has sent since the service started, for `GET /v1/devices`.
-public struct DeviceFeedState: Sendable, Equatable, Encodable {
+package struct DeviceFeedState: Sendable, Equatable, Encodable {
     /// Time of the newest accepted point (the phone's clock).
-    public var lastFix: Date?
+    package var lastFix: Date?
     /// When that point arrived.
-    public var lastArrival: Date?
+    package var lastArrival: Date?
     /// 0...1, as last reported.
-    public var battery: Double?
-    public var received = 0
-    public var accepted = 0
-    public var duplicate = 0
-    public var late = 0
-    public var rejected = 0
-    public var lastRejection: String?
+    package var battery: Double?
+    package var received = 0
+    package var accepted = 0
+    package var duplicate = 0
+    package var late = 0
+    package var rejected = 0
+    package var lastRejection: String?
 }
 
 /// Per-device ordering, duplicate and late detection, checks and rate limits of the feeds. Points of one request

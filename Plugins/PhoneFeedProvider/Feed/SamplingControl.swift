@@ -2,26 +2,26 @@ import Foundation
 import Synchronization
 
 /// OwnTracks' location reporting modes (`monitoring` in its configuration, `m` in its location messages).
-public enum OwnTracksMode: Int, Sendable, Encodable {
+package enum OwnTracksMode: Int, Sendable, Encodable {
     /// Significant changes only: the phone's battery lasts.
     case significant = 1
     /// Reports at `locatorInterval` while moving: what a run needs.
     case move = 2
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(self == .move ? "move" : "significant")
     }
 }
 
 /// The sampling Meridian asks of one OwnTracks device and what the device last reported.
-public struct SamplingState: Sendable, Equatable, Encodable {
+package struct SamplingState: Sendable, Equatable, Encodable {
     /// What Meridian wants now: move while a run records, significant otherwise.
-    public var wanted: OwnTracksMode
+    package var wanted: OwnTracksMode
     /// The mode last sent in a `setConfiguration` command (`nil`: nothing sent since the service started).
-    public var sent: OwnTracksMode?
+    package var sent: OwnTracksMode?
     /// The mode of the device's newest location message (`m`): its acknowledgement.
-    public var reported: OwnTracksMode?
+    package var reported: OwnTracksMode?
 }
 
 /// Drives the OwnTracks phones' sampling from the run tracker (the adaptive-GPS brief on a real app): when a run

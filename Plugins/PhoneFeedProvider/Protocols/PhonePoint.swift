@@ -2,20 +2,20 @@ import Foundation
 import MeridianCore
 
 /// One position as a phone app reported it, in SI units, before Meridian checks it.
-public struct PhonePoint: Sendable, Equatable {
-    public var time: Date
-    public var latitude: Double
-    public var longitude: Double
-    public var altitude: Double?
+package struct PhonePoint: Sendable, Equatable {
+    package var time: Date
+    package var latitude: Double
+    package var longitude: Double
+    package var altitude: Double?
     /// m/s.
-    public var speed: Double?
+    package var speed: Double?
     /// Degrees true.
-    public var course: Double?
+    package var course: Double?
     /// Metres.
-    public var accuracy: Double?
-    public var verticalAccuracy: Double?
+    package var accuracy: Double?
+    package var verticalAccuracy: Double?
     /// 0...1.
-    public var battery: Double?
+    package var battery: Double?
 
     /// Above this a reported speed is absurd for a phone carried by a person (about the speed of sound).
     static let maximumSpeed = 340.0
@@ -41,7 +41,7 @@ public struct PhonePoint: Sendable, Equatable {
 }
 
 /// What a decoder made of one reported point: a point to check, or why it was refused.
-public enum DecodedPoint: Sendable, Equatable {
+package enum DecodedPoint: Sendable, Equatable {
     case point(PhonePoint)
     case rejected(String)
 }

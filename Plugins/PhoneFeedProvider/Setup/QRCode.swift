@@ -1,8 +1,8 @@
 /// A QR code (ISO/IEC 18004) of bytes, error correction level M, versions 1 to 40: what the Devices page and
 /// `meridian devices add` show for OwnTracks' configuration link. Made here, with no network and no library.
-public struct QRCode: Sendable, Equatable {
+package struct QRCode: Sendable, Equatable {
     /// Modules per side (21 to 177).
-    public let size: Int
+    package let size: Int
     /// Row-major, `true` = dark.
     private(set) var modules: [Bool]
     private var isFunction: [Bool]
@@ -18,7 +18,7 @@ public struct QRCode: Sendable, Equatable {
     ]
 
     /// The code of `bytes` in the smallest version that holds them, or `nil` above version 40's 2331 bytes.
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard
             let version = (1...40).first(where: {
                 Self.dataCodewords($0) * 8 >= 4 + Self.countBits($0) + bytes.count * 8
@@ -43,7 +43,7 @@ public struct QRCode: Sendable, Equatable {
     }
 
     /// Whether the module at column `x`, row `y` is dark (outside the code: light, the quiet zone).
-    public func isDark(x: Int, y: Int) -> Bool {
+    package func isDark(x: Int, y: Int) -> Bool {
         (0..<size).contains(x) && (0..<size).contains(y) && modules[y * size + x]
     }
 

@@ -1,10 +1,10 @@
 extension QRCode {
     /// Light modules around the code, as the standard asks.
-    public static let quietZone = 4
+    package static let quietZone = 4
 
     /// The code for a terminal with light text on a dark background: two rows per line in Unicode half blocks, light
     /// modules drawn (as `qrencode -t UTF8` does), so a phone scans it from the screen.
-    public func terminalLines() -> [String] {
+    package func terminalLines() -> [String] {
         let range = -Self.quietZone..<(size + Self.quietZone)
         return stride(from: range.lowerBound, to: range.upperBound, by: 2).map { y in
             String(
@@ -20,7 +20,7 @@ extension QRCode {
     }
 
     /// The code as a standalone SVG, one dark path on a white square including the quiet zone.
-    public func svg(pixelsPerModule: Int = 6) -> String {
+    package func svg(pixelsPerModule: Int = 6) -> String {
         let side = size + 2 * Self.quietZone
         var path = ""
         for y in 0..<size {

@@ -7,9 +7,9 @@ import MeridianWeb
 /// The Devices page (`/devices`): lists the phones (last fix, battery, state), adds one (`POST /devices/add`: its key,
 /// what to type into the app, and for OwnTracks the QR code of its set-up link) and revokes one (`POST /devices/remove`).
 extension PhoneFeedProvider: WebPages {
-    public var webNavigation: [NavigationLink] { [NavigationLink("Devices", path: "/devices")] }
+    package var webNavigation: [NavigationLink] { [NavigationLink("Devices", path: "/devices")] }
 
-    public func addPages(to pages: RouterGroup<MeridianRequestContext>, site: WebSite) {
+    package func addPages(to pages: RouterGroup<MeridianRequestContext>, site: WebSite) {
         let page = DevicesPage(site: site, devices: devices, feeds: feeds, sampling: sampling)
         let devices = self.devices
         pages.get("devices") { request, _ in
@@ -38,7 +38,7 @@ extension PhoneFeedProvider: WebPages {
         }
     }
 
-    public func nowSections(site: WebSite) async -> [String] { [] }
+    package func nowSections(site: WebSite) async -> [String] { [] }
 }
 
 /// One rendering of the Devices page.
