@@ -32,7 +32,7 @@ struct SearchIndexDamageTests {
         // A service's file: the run tracker's tables are there too (a damaged file cannot take new tables).
         let first = try StoreIntegrityTests.launch(original, consumers: ["flyers", "run-tracker"], in: directory)
         try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen or exit") {
-            !first.isRunning || first.output().contains("listening on")
+            !first.isRunning || first.output().contains("listening on http")
         }
         first.stop()
         let expected = try MeridianBinary.run(["flyers", "near", "48,2", "--limit", "10", "--json", "--db", original])
@@ -59,7 +59,7 @@ struct SearchIndexDamageTests {
         let process = try StoreIntegrityTests.launch(path, consumers: ["flyers", "run-tracker"], in: directory)
         defer { process.stop() }
         try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen or exit") {
-            !process.isRunning || process.output().contains("listening on")
+            !process.isRunning || process.output().contains("listening on http")
         }
         let output = process.output()
         try #require(process.isRunning, "the service exited: \(output)")

@@ -86,7 +86,7 @@ struct ServeAccessTests {
         let directory = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = try Self.configuration(in: directory, http: "  open_loopback: true\n")
-        let (process, port) = try await Self.serve(config, waitingFor: "listening on")
+        let (process, port) = try await Self.serve(config, waitingFor: "listening on http")
         defer { process.stop() }
         #expect(
             process.output().contains("http.open_loopback: requests from this machine need no token"),

@@ -87,7 +87,7 @@ struct StoreIntegrityTests {
         let process = try launch(database, in: directory)
         defer { process.stop() }
         try await ManagedProcess.waitUntil(timeout: 60, "meridian serve to listen or exit") {
-            !process.isRunning || process.output().contains("listening on")
+            !process.isRunning || process.output().contains("listening on http")
         }
         let started = process.isRunning
         process.stop()
@@ -202,7 +202,7 @@ struct StoreIntegrityTests {
             timeout: 60, "meridian serve to listen and check the store in the background"
         ) {
             !process.isRunning
-                || (process.output().contains("listening on") && process.output().contains("store check:"))
+                || (process.output().contains("listening on http") && process.output().contains("store check:"))
         }
         let output = process.output()
         try #require(process.isRunning, "\(output)")

@@ -134,7 +134,9 @@ struct SystemdTests {
             process.waitUntilExit()
         }
         let output = { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-        try await ManagedProcess.waitUntil(timeout: 30, "the listening notice") { output().contains("listening on") }
+        try await ManagedProcess.waitUntil(timeout: 30, "the listening notice") {
+            output().contains("listening on http")
+        }
         // notice is priority 5; no timestamp of its own (the journal keeps one).
         #expect(output().contains("<5>meridian: Meridian 0.1.0 listening on http://127.0.0.1:"), "\(output())")
         #expect((MeridianBinary.listeningPort(in: output()) ?? 0) > 0, "\(output())")
