@@ -53,7 +53,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
                 throw CredentialAttempts.limited(retryAfter: wait)
             }
             if Self.constantTimeEqual(Array(presented.utf8), Array(token.utf8)) {
-                attempts.succeeded(client: context.clientAddress)
+                attempts.succeeded(client: context.clientAddress, kind: .bearer)
                 return try await next(request, context)
             }
             attempts.failed(kind: .bearer)

@@ -45,7 +45,7 @@ public final class BrowserSessions: Sendable {
             attempts.failed(kind: kind)
             return .wrongToken
         }
-        attempts.succeeded(client: client)
+        attempts.succeeded(client: client, kind: kind)
         var generator = SystemRandomNumberGenerator()
         let id = (0..<4).map { _ in String(generator.next() as UInt64, radix: 16) }
             .map { String(repeating: "0", count: 16 - $0.count) + $0 }.joined()

@@ -8,6 +8,8 @@ import Synchronization
 /// sign-in form, in sign-in links and on the phone feeds (device keys). Each wrong one is answered after a moment; a client may present `burst` wrong ones, then
 /// one more every `interval` seconds; beyond that every attempt with a token is a 429 `too_many_attempts` with
 /// `Retry-After`, the right token included, until the client has waited. A browser's session cookie still works.
+/// Device keys have an allowance of their own per address, so a phone posting with an old key holds back only the
+/// feeds, not its owner's API and pages behind the same address.
 /// Counted in `/metrics` as `meridian_http_auth_failures_total{kind, result}`.
 public final class CredentialAttempts: Sendable {
     /// Wrong tokens a client may present before it has to wait.
@@ -40,6 +42,7 @@ public final class CredentialAttempts: Sendable {
     /// pass before any is counted): nil when it may present a token now, else the whole seconds it has to wait (a
     /// `limited` failure of `kind` is then counted). Follow with `succeeded` or `failed`.
     public func begin(client: String, kind: Kind, now: Date = Date()) -> Int? {
+        let client = Self.allowance(client, kind)
         let wait: Double? = clients.withLock { clients in
             let previous = clients[client] ?? Allowance(left: Self.burst, updated: now)
             let left = min(Self.burst, previous.left + max(0, now.timeIntervalSince(previous.updated)) / Self.interval)
@@ -57,13 +60,19 @@ public final class CredentialAttempts: Sendable {
         return max(1, Int(wait.rounded(.up)))
     }
 
-    /// The token `client` presented was right: its attempt is given back.
-    public func succeeded(client: String) {
+    /// The token of `kind` that `client` presented was right: its attempt is given back.
+    public func succeeded(client: String, kind: Kind) {
+        let client = Self.allowance(client, kind)
         clients.withLock { clients in
             guard let allowance = clients[client] else { return }
             clients[client] =
                 allowance.left + 1 >= Self.burst ? nil : Allowance(left: allowance.left + 1, updated: allowance.updated)
         }
+    }
+
+    /// The allowance a token of `kind` from `client` draws on: device keys apart from the API's tokens.
+    private static func allowance(_ client: String, _ kind: Kind) -> String {
+        kind == .deviceKey ? "\(client) device key" : client
     }
 
     /// The token was wrong: counted as `refused`.

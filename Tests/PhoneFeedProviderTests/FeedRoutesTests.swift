@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test(
-        "wrong device keys are held back and limited per client address like wrong tokens: then 429, counted in /metrics"
+        "wrong device keys are held back and limited per client address like wrong tokens, apart from them: then 429 on the feeds only, counted in /metrics"
     )
     func wrongKeysAreLimited() async throws {
         try await withServer(http: "http:\n  trusted_proxies: [127.0.0.1]\n") { server in
@@ -64,6 +64,10 @@ import Testing
                 limited.status == 429 && limited.text.contains("too_many_attempts")
                     && limited.headers["retry-after"] != nil)
             #expect(try await phone(key).request("POST", "/v1/feeds/overland", body: Data("{}".utf8)).status == 429)
+            // Device keys have their own allowance: the owner's API token from the same address still works.
+            let owner = HTTPTestClient(
+                port: server.port, headers: ["Authorization": "Bearer \(Self.token)", "X-Forwarded-For": "203.0.113.9"])
+            #expect(try await owner.request("GET", "/v1/devices").status == 200)
             let metrics = try await server.client.request("GET", "/metrics").text
             #expect(
                 metrics.contains(#"meridian_http_auth_failures_total{kind="device_key",result="limited"}"#),

@@ -65,7 +65,7 @@ struct FeedRoutes: Sendable {
                 throw CredentialAttempts.limited(retryAfter: wait)
             }
             if let device = try devices.device(forKey: key) {
-                attempts?.succeeded(client: client)
+                attempts?.succeeded(client: client, kind: .deviceKey)
                 return device
             }
             attempts?.failed(kind: .deviceKey)
