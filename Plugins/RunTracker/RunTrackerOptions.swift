@@ -23,6 +23,8 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
     package var routeMatch: Double = RouteMatcher.defaultPathDistance
     /// Per-activity overrides of the plausibility and auto-pause limits.
     package var activities: [String: ActivityOverride] = [:]
+    /// Privacy zones cut from every export, picture and map (`privacy.zones`), and the pages' admin setting.
+    package var privacy = PrivacyOptions()
 
     package init() {}
 
@@ -55,6 +57,7 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
         case autoPause = "auto_pause"
         case routeMatch = "route_match_m"
         case activities
+        case privacy
     }
 
     package init(from decoder: any Decoder) throws {
@@ -84,6 +87,7 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
         autoPause = try container.decodeIfPresent(Bool.self, forKey: .autoPause) ?? autoPause
         routeMatch = try container.decodeIfPresent(Double.self, forKey: .routeMatch) ?? routeMatch
         activities = try container.decodeIfPresent([String: ActivityOverride].self, forKey: .activities) ?? [:]
+        privacy = try container.decodeIfPresent(PrivacyOptions.self, forKey: .privacy) ?? privacy
     }
 
     /// Decodes and validates `options`; errors name the key.
@@ -192,6 +196,11 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
         OptionInfo(
             "activities",
             "map run|walk|hike|ride|other → {max_speed_mps, auto_pause, auto_pause_below_mps, auto_pause_after_s, auto_resume_above_mps}",
-            default: "run 12, walk 4, hike 5, ride 30, other 60 m/s", "per-activity limits")
+            default: "run 12, walk 4, hike 5, ride 30, other 60 m/s", "per-activity limits"),
+        OptionInfo(
+            "privacy", "{zones: [{name, center: LAT,LON, radius_m: 100–10000}], pages_show_zones: boolean}",
+            default: "no zones",
+            "circles (home, work) cut from every export, picture and map of a run; pages_show_zones draws the whole route on the owner's run pages"
+        )
     ]
 }
