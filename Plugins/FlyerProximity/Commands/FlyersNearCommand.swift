@@ -26,6 +26,13 @@ extension FlyersCommand {
         @Option(help: "Only flyers of this category.")
         var category: String?
 
+        @Option(
+            name: [.customLong("q"), .customLong("text")],
+            help:
+                "Only flyers whose title, description, address or category has every word of this text (word starts match; case and accents do not count: 'caf' finds 'Café')."
+        )
+        var text: String?
+
         @Option(help: "metric or imperial (default: the configuration's units).")
         var units: UnitSystem?
 
@@ -53,7 +60,7 @@ extension FlyersCommand {
                 let search = NearbySearch(presenter: FlyerPresenter(units: units, mapStyle: options.mapStyle))
                 let request = NearbyRequest(
                     center: point, radius: metres, limit: limit, category: category, cursor: cursor,
-                    includeInactive: all)
+                    includeInactive: all, text: text)
                 let response: NearbyResponse
                 do {
                     response = try await store.withFlyerStore { flyers in

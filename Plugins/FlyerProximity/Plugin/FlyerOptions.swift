@@ -17,6 +17,8 @@ package struct FlyerOptions: Decodable, Sendable, Equatable {
     package var database: String?
     /// The most connections to PostgreSQL at once.
     package var databaseConnections: Int = 8
+    /// Whose enter/exit events: the fused position, every device, or both.
+    package var fences: FenceMode = .fused
 
     enum CodingKeys: String, CodingKey {
         case moveThreshold = "move_threshold"
@@ -26,6 +28,7 @@ package struct FlyerOptions: Decodable, Sendable, Equatable {
         case mapStyle = "map_style"
         case database
         case databaseConnections = "database_connections"
+        case fences
     }
 
     package init() {}
@@ -40,6 +43,7 @@ package struct FlyerOptions: Decodable, Sendable, Equatable {
         database = try container.decodeIfPresent(String.self, forKey: .database)
         databaseConnections =
             try container.decodeIfPresent(Int.self, forKey: .databaseConnections) ?? databaseConnections
+        fences = try container.decodeIfPresent(FenceMode.self, forKey: .fences) ?? fences
     }
 
     /// The PostgreSQL database of `database`, nil for SpatiaLite.
@@ -93,6 +97,10 @@ package struct FlyerOptions: Decodable, Sendable, Equatable {
             "keep the flyers in PostGIS (many instances, one catalogue); without it they live in the SpatiaLite store"),
         OptionInfo(
             "database_connections", "integer 1...100", default: "8", "the most connections to PostgreSQL at once"),
+        OptionInfo(
+            "fences", FenceMode.allCases.map(\.rawValue).joined(separator: "|"), default: "fused",
+            "whose flyer.enter/flyer.exit events: the fused position, each device on its own (events name device and provider), or both"
+        ),
         OptionInfo(
             "map_style", MapStyle.allCases.map(\.rawValue).joined(separator: "|"), default: "apple",
             "style of each result's map_url")

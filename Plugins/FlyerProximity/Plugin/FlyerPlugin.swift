@@ -48,6 +48,8 @@ package final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
     package let catalog: FlyerCatalog
     package let options: FlyerOptions
     package let watcher: ProximityWatcher
+    /// With `fences: per-device` or `both`: every device's own fixes for the watcher.
+    let deviceFences: DeviceFences?
     let search: NearbySearch
     let context: PluginContext
 
@@ -56,14 +58,21 @@ package final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
         self.catalog = catalog
         self.options = options
         self.context = context
-        watcher = ProximityWatcher(
+        let watcher = ProximityWatcher(
             index: catalog.proximitySource, events: context.events, moveThreshold: options.moveThreshold)
+        self.watcher = watcher
+        deviceFences =
+            options.fences.followsDevices
+            ? context.resources[ProviderFixTap.Key.self].map {
+                DeviceFences(tap: $0, watcher: watcher, catalog: catalog)
+            } : nil
         search = NearbySearch(presenter: FlyerPresenter(units: context.units, mapStyle: options.mapStyle))
     }
 
     /// Judges the fix's enter and exit events once the catalogue is in the cache (a fix that comes while it is
     /// being built waits, with the consumer's buffer, instead of meeting an empty cache).
     package func consume(_ fix: Fix) async {
+        guard options.fences.followsFused else { return }
         await catalog.untilLoaded()
         watcher.update(fix)
     }
@@ -71,14 +80,18 @@ package final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
     /// Follows the store's changes until shutdown.
     package func run() async throws {
         let feed = FlyerChangeFeed(catalog: catalog, logger: context.logger)
-        await cancelWhenGracefulShutdown { [catalog, logger = context.logger] in
-            do {
-                try await catalog.prepare()
-            } catch {
-                logger.error(
-                    "flyers: the search index cannot be built: \(error); SpatiaLite answers searches meanwhile")
+        await cancelWhenGracefulShutdown { [catalog, logger = context.logger, deviceFences] in
+            await withTaskGroup(of: Void.self) { group in
+                if let deviceFences { group.addTask { await deviceFences.run() } }
+                do {
+                    try await catalog.prepare()
+                } catch {
+                    logger.error(
+                        "flyers: the search index cannot be built: \(error); SpatiaLite answers searches meanwhile")
+                }
+                await feed.run()
+                group.cancelAll()
             }
-            await feed.run()
         }
         await catalog.store.close()
     }

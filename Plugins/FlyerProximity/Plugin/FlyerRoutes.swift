@@ -10,7 +10,7 @@ extension FlyerPlugin {
         let group = v1.group("flyers")
         group.get("nearby") { request, _ in
             let query = QueryParameters(request)
-            try query.allow(["lat", "lon", "radius_m", "limit", "category", "cursor", "at", "include_inactive"])
+            try query.allow(["lat", "lon", "radius_m", "limit", "category", "cursor", "at", "include_inactive", "q"])
             return JSONResponse(try await self.nearby(query))
         }
         group.get { request, _ in
@@ -65,7 +65,7 @@ extension FlyerPlugin {
             center: center, radius: try query.double("radius_m") ?? options.defaultRadiusM,
             limit: try query.int("limit", in: 1...options.maxResults) ?? options.defaultLimit,
             category: query.string("category"), cursor: query.string("cursor"), at: at,
-            includeInactive: try Self.flag(query, "include_inactive"))
+            includeInactive: try Self.flag(query, "include_inactive"), text: query.string("q"))
         do {
             return try await search.respond(
                 nearbyRequest, position: center == nil ? context.position.latestPosition : nil, catalog: catalog)

@@ -36,7 +36,7 @@ struct PostGISImport {
                     """
                     CREATE TEMPORARY TABLE flyers_import (id text COLLATE "C", title text, description text, address text, category text,
                         category_key text, url text, radius_m double precision, valid_from double precision, valid_until double precision,
-                        geog geography, search_boxes geometry) ON COMMIT DROP
+                        geog geography, search_boxes geometry, words text) ON COMMIT DROP
                     """, logger: logger)
                 try await connection.copyFrom(table: "flyers_import", columns: columns, logger: logger) { writer in
                     var seen: [String: Int] = [:]

@@ -11,7 +11,7 @@ enum PostGISRows {
     /// The columns a write provides, in the order of `appendCopyLine`.
     static let writeColumns = [
         "id", "title", "description", "address", "category", "category_key", "url", "radius_m", "valid_from",
-        "valid_until", "geog", "search_boxes"
+        "valid_until", "geog", "search_boxes", "words"
     ]
 
     typealias Columns = (String, String, String?, String?, String?, String?, Double, Double?, Double?, ByteBuffer)
@@ -61,6 +61,9 @@ enum PostGISRows {
         } else {
             text.append("\\N")
         }
+        text.append("\t")
+        var words = SearchWords()
+        appendField(words.stored(flyer), to: &text)
         text.append("\n")
     }
 

@@ -21,7 +21,9 @@ enum PostGISSchema {
     static let changeLock = 7_302_219
 
     /// The secondary indexes of `flyers`, which a large write drops and builds again (`PostGISImport`).
-    static let bulkIndexes: [(name: String, create: String)] = [
+    static let bulkIndexes = spatialIndexes + [wordsIndex]
+    /// The indexes `flyers.v1` made.
+    private static let spatialIndexes: [(name: String, create: String)] = [
         ("flyers_geog", "CREATE INDEX flyers_geog ON flyers USING gist (geog)"),
         (
             "flyers_search_boxes",
@@ -29,6 +31,14 @@ enum PostGISSchema {
         ),
         ("flyers_category", "CREATE INDEX flyers_category ON flyers (category_key)")
     ]
+
+    /// The text index: each flyer's `words` (`SearchWords`, as Meridian wrote them) as a `tsvector` of those words
+    /// verbatim (no parser or dictionary of PostgreSQL's), in a GIN index. `PostGISSearch.textCondition` uses it.
+    static let wordsIndex = (
+        name: "flyers_words", create: "CREATE INDEX flyers_words ON flyers USING gin (\(wordsIndexExpression))"
+    )
+    /// The `tsvector` the text index holds (a query must name it so to use the index).
+    static let wordsIndexExpression = "array_to_tsvector(string_to_array(words, ' '))"
 
     static let migrations: [(name: String, sql: [String])] = [
         (
@@ -50,7 +60,7 @@ enum PostGISSchema {
                     search_boxes geometry(MultiPolygon, 4326)
                 )
                 """
-            ] + bulkIndexes.map(\.create) + [
+            ] + spatialIndexes.map(\.create) + [
                 "CREATE TABLE flyer_changes (seq bigserial PRIMARY KEY, flyer_id text COLLATE \"C\")",
                 """
                 CREATE FUNCTION flyer_changes_log() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -96,7 +106,8 @@ enum PostGISSchema {
                     FOR EACH STATEMENT EXECUTE FUNCTION flyer_changes_log()
                 """
             ]
-        )
+        ),
+        ("flyers.words.v1", ["ALTER TABLE flyers ADD COLUMN words text", wordsIndex.create])
     ]
 
     /// Makes sure PostGIS is there (creating it when permitted) and applies the missing migrations.

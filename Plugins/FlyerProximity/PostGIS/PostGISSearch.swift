@@ -18,6 +18,8 @@ import PostgresNIO
 /// - Without a radius: the `limit + 1` nearest by `ORDER BY geog <-> point` give a radius that
 ///   holds at least that many flyers, measured exactly; then a search within it (widened if a
 ///   cursor leaves too few).
+/// - A text query (`q`): the `tsvector` of each flyer's words (`PostGISSchema.wordsIndex`, GIN) must match every
+///   query word as a prefix (`'caf':* & 'lum':*`); both stores hold the words Meridian made, so both find the same.
 package struct PostGISSearch: FlyerSearching {
     let store: PostGISFlyerStore
 
@@ -39,7 +41,7 @@ package struct PostGISSearch: FlyerSearching {
             matches = try await bounded(radius, query, keep: keep)
             if matches.count < keep { matches = try await within(radius, query) }
         } else {
-            var filter = Filter(query.category, at: query.at, includeInactive: query.includeInactive)
+            var filter = Filter(query.category, at: query.at, includeInactive: query.includeInactive, text: query.text)
             let point = filter.bind(query.center)
             let nearest = try await store.flyers(
                 filter.query(
@@ -64,7 +66,7 @@ package struct PostGISSearch: FlyerSearching {
 
     /// Every flyer within `radius` of the query's centre that passes its filters and cursor, measured exactly.
     private func within(_ radius: Double, _ query: NearbyQuery) async throws(FlyerStoreError) -> [NearbyMatch] {
-        var filter = Filter(query.category, at: query.at, includeInactive: query.includeInactive)
+        var filter = Filter(query.category, at: query.at, includeInactive: query.includeInactive, text: query.text)
         let point = filter.bind(query.center)
         let sphereRadius = filter.bind(radius * Self.sphereFactor + 1)
         let areas = Self.areas(radius, query, &filter)
@@ -72,7 +74,11 @@ package struct PostGISSearch: FlyerSearching {
         let candidates = try await store.flyers(
             filter.query(
                 "SELECT \(PostGISRows.selectColumns) FROM flyers WHERE (\(spatial)) AND \(filter.conditions)"))
-        return candidates.compactMap { NearbyMatch($0, from: query.center, within: radius, after: query.after) }
+        return candidates.compactMap { flyer in
+            // The words PostgreSQL matched are checked as the cache checks them (`TextQuery.matches`).
+            guard query.text?.matches(flyer) ?? true else { return nil }
+            return NearbyMatch(flyer, from: query.center, within: radius, after: query.after)
+        }
     }
 
     /// The flyers that can be among the `keep` nearest within `radius` (see the type's notes), measured
@@ -80,7 +86,7 @@ package struct PostGISSearch: FlyerSearching {
     private func bounded(_ radius: Double, _ query: NearbyQuery, keep: Int) async throws(FlyerStoreError)
         -> [NearbyMatch]
     {
-        var filter = Filter(query.category, at: query.at, includeInactive: query.includeInactive)
+        var filter = Filter(query.category, at: query.at, includeInactive: query.includeInactive, text: query.text)
         let point = filter.bind(query.center)
         let sphereRadius = filter.bind(radius * Self.sphereFactor + 1)
         let count = filter.bind(keep)
@@ -97,7 +103,11 @@ package struct PostGISSearch: FlyerSearching {
               AND \(filter.conditions)
             """
         let candidates = try await store.flyers(filter.query(sql))
-        return candidates.compactMap { NearbyMatch($0, from: query.center, within: radius, after: query.after) }
+        return candidates.compactMap { flyer in
+            // The words PostgreSQL matched are checked as the cache checks them (`TextQuery.matches`).
+            guard query.text?.matches(flyer) ?? true else { return nil }
+            return NearbyMatch(flyer, from: query.center, within: radius, after: query.after)
+        }
     }
 
     /// ` OR …`: areas whose boxes meet the latitude/longitude box of `radius` around the centre.
@@ -117,9 +127,9 @@ package struct PostGISSearch: FlyerSearching {
 
     package func byTitle(
         limit: Int, category: String?, at instant: Date, includeInactive: Bool,
-        after: TitlePosition?
+        after: TitlePosition?, text: TextQuery?
     ) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
-        var filter = Filter(category, at: instant, includeInactive: includeInactive)
+        var filter = Filter(category, at: instant, includeInactive: includeInactive, text: text)
         var conditions = filter.conditions
         if let after { conditions += " AND (title, id) > (\(filter.bind(after.title)), \(filter.bind(after.id)))" }
         let limit = max(1, limit)
@@ -147,8 +157,9 @@ package struct PostGISSearch: FlyerSearching {
         var bindings = PostgresBindings()
         var conditions = "TRUE"
 
-        init(_ category: String?, at instant: Date, includeInactive: Bool) {
+        init(_ category: String?, at instant: Date, includeInactive: Bool, text: TextQuery?) {
             if let category { conditions += " AND category_key = \(bind(category.lowercased()))" }
+            if let text { conditions += " AND \(PostGISSchema.wordsIndexExpression) @@ \(bind(text.tsquery))::tsquery" }
             if !includeInactive {
                 let time = bind(instant.timeIntervalSince1970)
                 conditions +=

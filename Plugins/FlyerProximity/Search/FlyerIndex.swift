@@ -27,6 +27,7 @@ package final class FlyerIndex: @unchecked Sendable {
         var categoryCodes: [String: Int32] = [:]
         var grid: CellGrid
         var largestPointRadius = 0.0
+        var words = WordIndex()
     }
 
     private let lock = ReadWriteLock()
@@ -51,9 +52,11 @@ package final class FlyerIndex: @unchecked Sendable {
 
     /// Adds flyers, replacing any with the same id.
     package func upsert<Flyers: Sequence>(_ flyers: Flyers) where Flyers.Element == Flyer {
-        let prepared = flyers.compactMap(PreparedFlyer.init)
+        var folder = SearchWords()
+        let prepared = flyers.compactMap { flyer in PreparedFlyer(flyer).map { ($0, folder.words(of: flyer)) } }
         lock.writing {
-            for flyer in prepared { Self.insert(flyer, into: &state) }
+            for (flyer, words) in prepared { Self.insert(flyer, words: words, into: &state) }
+            state.words.finish()
         }
     }
 
@@ -99,15 +102,54 @@ package final class FlyerIndex: @unchecked Sendable {
     /// The query's page: flyers sorted by exact distance, then id.
     package func nearby(_ query: NearbyQuery) -> NearbyMatches {
         lock.reading {
-            let filter = FlyerFilter(category: query.category, at: query.at, includeInactive: query.includeInactive)
-            guard let category = categoryCode(filter.category) else {
+            guard let category = categoryCode(query.category) else {
                 return NearbyMatches(matches: [], hasMore: false)
             }
+            var text: TextFilter?
+            if let words = query.text {
+                let limit = WordIndex.candidateLimit(keep: max(1, query.limit) + 1, count: state.slotByID.count)
+                guard let filter = state.words.filter(words, candidateLimit: limit) else {
+                    return NearbyMatches(matches: [], hasMore: false)
+                }
+                text = filter
+            }
             let page = BestMatches<NearbyMatch>.page(query) { radius, keep in
-                pass(query, radius: radius, keep: keep, category: category)
+                if let candidates = text?.candidates {
+                    return among(candidates, query, radius: radius, keep: keep, category: category)
+                }
+                return pass(query, radius: radius, keep: keep, category: category, text: text)
             }
             return NearbyMatches(matches: page.matches, hasMore: page.hasMore)
         }
+    }
+
+    /// True when flyer `entry` passes the query's category and validity.
+    private func admits(_ entry: Bounds, _ query: NearbyQuery, category: Int32) -> Bool {
+        if category != Self.noCategory && entry.category != category { return false }
+        let time = query.at.timeIntervalSince1970
+        return query.includeInactive || (time >= entry.validFrom && time <= entry.validUntil)
+    }
+
+    /// One search with a fixed radius among a rare text query's candidate slots, nearest bound first.
+    private func among(_ candidates: [Int32], _ query: NearbyQuery, radius: Double, keep: Int, category: Int32)
+        -> [NearbyMatch]
+    {
+        let center = EarthPoint(query.center)
+        return BestMatches<NearbyMatch>.among(
+            candidates, keep: keep, radius: radius, after: query.after,
+            bound: { slot in
+                guard admits(state.bounds[Int(slot)], query, category: category),
+                    let prepared = state.slots[Int(slot)]
+                else { return nil }
+                return prepared.lowerBound(from: center)
+            },
+            id: { state.slots[Int($0)]?.flyer.id ?? "" },
+            measure: { slot in
+                guard let prepared = state.slots[Int(slot)] else { return nil }
+                let (distance, point) = prepared.distance(from: query.center)
+                return (distance, NearbyMatch(flyer: prepared.flyer, distance: distance, nearest: point))
+            }
+        ).map(\.match)
     }
 
     /// The category's code: `noCategory` for no filter, nil for a category no flyer has.
@@ -118,19 +160,19 @@ package final class FlyerIndex: @unchecked Sendable {
 
     /// One search with a fixed radius: the grid offers candidates nearest bound first; each is
     /// measured exactly until no remaining bound can beat the last kept match.
-    private func pass(_ query: NearbyQuery, radius: Double, keep: Int, category: Int32) -> [NearbyMatch] {
+    private func pass(_ query: NearbyQuery, radius: Double, keep: Int, category: Int32, text: TextFilter?)
+        -> [NearbyMatch]
+    {
         let center = EarthPoint(query.center)
         let box = Geodesic.wgs84.boundingBox(center: query.center, radius: radius)
         let bounds = state.bounds
-        let time = query.at.timeIntervalSince1970
-        let checkTime = !query.includeInactive
         var seenAreas = Set<Int32>()
         var best = BestMatches<NearbyMatch>(keep: keep, radius: radius, after: query.after)
         state.grid.nearestFirst(from: center, in: box, cutoff: radius) { slot in
             let entry = bounds[Int(slot)]
-            if category != Self.noCategory && entry.category != category { return best.cutoff }
-            if checkTime && (time < entry.validFrom || time > entry.validUntil) { return best.cutoff }
+            if !admits(entry, query, category: category) { return best.cutoff }
             if entry.isArea && !seenAreas.insert(slot).inserted { return best.cutoff }
+            if let text, !state.words.admits(slot, text) { return best.cutoff }
             guard let prepared = state.slots[Int(slot)] else { return best.cutoff }
             let (distance, point) = prepared.distance(from: query.center)
             best.offer(
@@ -144,10 +186,15 @@ package final class FlyerIndex: @unchecked Sendable {
     /// Flyers sorted by title then id (for a user without a location).
     package func byTitle(
         limit: Int, category: String?, at instant: Date, includeInactive: Bool,
-        after: TitlePosition?
+        after: TitlePosition?, text: TextQuery? = nil
     ) -> (flyers: [Flyer], hasMore: Bool) {
         lock.reading {
             guard let category = categoryCode(category) else { return ([], false) }
+            var words: TextFilter?
+            if let text {
+                guard let filter = state.words.filter(text, candidateLimit: 0) else { return ([], false) }
+                words = filter
+            }
             let keep = max(1, limit) + 1
             let time = instant.timeIntervalSince1970
             var best: [Flyer] = []
@@ -155,6 +202,7 @@ package final class FlyerIndex: @unchecked Sendable {
                 guard let prepared = state.slots[index] else { continue }
                 if category != Self.noCategory && entry.category != category { continue }
                 if !includeInactive && (time < entry.validFrom || time > entry.validUntil) { continue }
+                if let words, !state.words.admits(Int32(index), words) { continue }
                 let flyer = prepared.flyer
                 if let after, !after.precedes(flyer.title, flyer.id) { continue }
                 if best.count == keep, let last = best.last,
@@ -186,7 +234,7 @@ package final class FlyerIndex: @unchecked Sendable {
 
     // MARK: Writing
 
-    private static func insert(_ prepared: PreparedFlyer, into state: inout State) {
+    private static func insert(_ prepared: PreparedFlyer, words: [String], into state: inout State) {
         let flyer = prepared.flyer
         remove(id: flyer.id, from: &state)
         var categoryCode = uncategorised
@@ -214,6 +262,7 @@ package final class FlyerIndex: @unchecked Sendable {
             state.bounds.append(bounds)
         }
         state.slotByID[flyer.id] = slot
+        state.words.set(slot: slot, words: words)
         switch prepared.shape {
         case .point(let point):
             state.grid.insert(point: point, anchor: prepared.anchor, slot: slot)
@@ -233,6 +282,7 @@ package final class FlyerIndex: @unchecked Sendable {
         case .area(let area): state.grid.remove(area: area.boxes, slot: slot)
         }
         state.slots[Int(slot)] = nil
+        state.words.remove(slot: slot)
         state.freeSlots.append(slot)
         return true
     }

@@ -6,10 +6,10 @@ import MeridianCore
 package protocol FlyerSearching: Sendable {
     /// The query's page: flyers sorted by exact distance, then id.
     func nearby(_ query: NearbyQuery) async throws(FlyerStoreError) -> NearbyMatches
-    /// Flyers sorted by title then id (for a user without a location).
+    /// Flyers sorted by title then id (for a user without a location), only those with `text`'s words when given.
     func byTitle(
         limit: Int, category: String?, at instant: Date, includeInactive: Bool,
-        after: TitlePosition?
+        after: TitlePosition?, text: TextQuery?
     ) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool)
     /// Every flyer sorted by id, a page at a time.
     func list(limit: Int, after: String?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool)

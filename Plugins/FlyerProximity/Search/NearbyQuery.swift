@@ -16,10 +16,12 @@ package struct NearbyQuery: Sendable, Equatable {
     package var includeInactive: Bool
     /// Continue after this (distance, id) position, from the previous page's cursor.
     package var after: DistancePosition?
+    /// Only flyers whose text has every word of this (`q`).
+    package var text: TextQuery?
 
     package init(
         center: Coordinate, radius: Double? = nil, limit: Int = 20, category: String? = nil, at: Date = Date(),
-        includeInactive: Bool = false, after: DistancePosition? = nil
+        includeInactive: Bool = false, after: DistancePosition? = nil, text: TextQuery? = nil
     ) {
         self.center = center
         self.radius = radius
@@ -28,6 +30,12 @@ package struct NearbyQuery: Sendable, Equatable {
         self.at = at
         self.includeInactive = includeInactive
         self.after = after
+        self.text = text
+    }
+
+    /// The filters other than distance.
+    var filter: FlyerFilter {
+        FlyerFilter(category: category, at: at, includeInactive: includeInactive, text: text)
     }
 }
 
@@ -84,11 +92,13 @@ struct FlyerFilter {
     var category: String?
     var at: Date
     var includeInactive: Bool
+    var text: TextQuery?
 
-    /// True when `flyer` passes: its category is the filter's (letter case aside) and it is valid at `at`,
-    /// unless inactive flyers are included.
+    /// True when `flyer` passes: its category is the filter's (letter case aside), it is valid at `at` unless
+    /// inactive flyers are included, and its text has the query's words.
     func admits(_ flyer: Flyer) -> Bool {
         if let category, flyer.category?.lowercased() != category.lowercased() { return false }
-        return includeInactive || flyer.isActive(at: at)
+        guard includeInactive || flyer.isActive(at: at) else { return false }
+        return text?.matches(flyer) ?? true
     }
 }

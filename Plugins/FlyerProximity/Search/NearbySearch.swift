@@ -11,10 +11,12 @@ package struct NearbyRequest: Sendable, Equatable {
     package var cursor: String?
     package var at: Date
     package var includeInactive: Bool
+    /// Text to search for (`q`), as the user typed it.
+    package var text: String?
 
     package init(
         center: Coordinate? = nil, radius: Double? = nil, limit: Int = 20, category: String? = nil,
-        cursor: String? = nil, at: Date = Date(), includeInactive: Bool = false
+        cursor: String? = nil, at: Date = Date(), includeInactive: Bool = false, text: String? = nil
     ) {
         self.center = center
         self.radius = radius
@@ -23,6 +25,7 @@ package struct NearbyRequest: Sendable, Equatable {
         self.cursor = cursor
         self.at = at
         self.includeInactive = includeInactive
+        self.text = text
     }
 }
 
@@ -61,6 +64,14 @@ package struct NearbySearch: Sendable {
         if let radius = request.radius, !(radius.isFinite && radius > 0) {
             throw NearbyRequestError(parameter: "radius_m", message: "must be a distance in metres above 0")
         }
+        var text: TextQuery?
+        if let typed = request.text {
+            do {
+                text = try TextQuery(typed)
+            } catch {
+                throw NearbyRequestError(parameter: "q", message: error.description)
+            }
+        }
         let cursor: SearchCursor?
         if let token = request.cursor {
             guard let parsed = SearchCursor(token: token) else {
@@ -86,7 +97,7 @@ package struct NearbySearch: Sendable {
             }
             let page = try await searcher.byTitle(
                 limit: request.limit, category: request.category, at: request.at,
-                includeInactive: request.includeInactive, after: after)
+                includeInactive: request.includeInactive, after: after, text: text)
             let items = page.flyers.map { flyer in
                 presenter.result(flyer, target: PreparedFlyer(flyer)?.target(from: nil) ?? Self.anyPoint(flyer))
             }
@@ -106,7 +117,7 @@ package struct NearbySearch: Sendable {
         }
         let query = NearbyQuery(
             center: center, radius: request.radius, limit: request.limit, category: request.category,
-            at: request.at, includeInactive: request.includeInactive, after: after)
+            at: request.at, includeInactive: request.includeInactive, after: after, text: text)
         let page = try await searcher.nearby(query)
         let items = page.matches.map { match in
             let target =

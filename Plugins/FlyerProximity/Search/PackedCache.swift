@@ -114,10 +114,10 @@ struct PackedSearch: FlyerSearching {
 
     func byTitle(
         limit: Int, category: String?, at instant: Date, includeInactive: Bool,
-        after: TitlePosition?
+        after: TitlePosition?, text: TextQuery?
     ) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
         try await database.byTitle(
-            limit: limit, category: category, at: instant, includeInactive: includeInactive, after: after)
+            limit: limit, category: category, at: instant, includeInactive: includeInactive, after: after, text: text)
     }
 
     func list(limit: Int, after: String?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {

@@ -1,5 +1,6 @@
 import Foundation
 import MeridianCore
+import Synchronization
 
 /// An immutable search index over every flyer in flat arrays: points sorted by grid cell (and by
 /// part within crowded cells), so a cell is a range of slots and nothing but areas needs a pointer.
@@ -39,6 +40,8 @@ final class PackedFlyerIndex: Sendable {
     let areaShapes: [AreaShape]
     let largestPointRadius: Double
     private let categoryCodes: [String: Int32]
+    /// The words of every slot, made at the first text search (`words()`).
+    private let wordIndex = Mutex<WordIndex?>(nil)
 
     private static let flyerEntry: Int32 = -1
     private static let cellEntry: Int32 = -2
@@ -208,9 +211,70 @@ final class PackedFlyerIndex: Sendable {
             guard let code = categoryCodes[name.lowercased()] else { return ([], false) }
             category = code
         }
-        return BestMatches<Match>.page(query) { radius, keep in
-            pass(query, radius: radius, keep: keep, category: category, dead: dead)
+        var text: (words: WordIndex, filter: TextFilter)?
+        if let wanted = query.text {
+            let words = words()
+            let limit = WordIndex.candidateLimit(keep: max(1, query.limit) + 1, count: count)
+            guard let filter = words.filter(wanted, candidateLimit: limit) else { return ([], false) }
+            text = (words, filter)
         }
+        return BestMatches<Match>.page(query) { radius, keep in
+            if let candidates = text?.filter.candidates {
+                return among(candidates, query, radius: radius, keep: keep, category: category, dead: dead)
+            }
+            return pass(query, radius: radius, keep: keep, category: category, dead: dead, text: text)
+        }
+    }
+
+    /// The words of every slot (`WordIndex`), made from the slots' text at the first call.
+    func words() -> WordIndex {
+        wordIndex.withLock { built in
+            if let built { return built }
+            var index = WordIndex()
+            var folder = SearchWords()
+            for slot in 0..<count {
+                guard let fields = texts.withBytes(slot, PackedFlyerTexts.decode) else { continue }
+                index.set(
+                    slot: Int32(slot),
+                    words: folder.words(ofFields: [fields.title, fields.description, fields.address, fields.category]))
+            }
+            index.finish()
+            built = index
+            return index
+        }
+    }
+
+    /// True when `slot` is live and passes the query's category (`category` below `uncategorised`: any) and validity.
+    private func admits(_ slot: Int32, _ query: NearbyQuery, category: Int32, dead: SlotSet) -> Bool {
+        let entry = slots[Int(slot)]
+        if category >= PackedSlot.uncategorised && entry.category != category { return false }
+        if !query.includeInactive && entry.validity != PackedSlot.alwaysValid {
+            let validity = validities[Int(entry.validity)]
+            let time = query.at.timeIntervalSince1970
+            if time < validity.from || time > validity.until { return false }
+        }
+        return !dead.contains(slot)
+    }
+
+    /// One search with a fixed radius among a rare text query's candidate slots, nearest bound first.
+    private func among(
+        _ candidates: [Int32], _ query: NearbyQuery, radius: Double, keep: Int, category: Int32, dead: SlotSet
+    ) -> [Match] {
+        let center = EarthPoint(query.center)
+        return BestMatches<(Int32, Coordinate)>.among(
+            candidates, keep: keep, radius: radius, after: query.after,
+            bound: { slot in
+                guard admits(slot, query, category: category, dead: dead) else { return nil }
+                let entry = slots[Int(slot)]
+                return max(
+                    0, center.chord(to: entry.anchor) - (entry.area >= 0 ? areaShapes[Int(entry.area)].reach : 0))
+            },
+            id: { ids[Int($0)] },
+            measure: { slot in
+                let (distance, point) = distance(slot, from: query.center)
+                return (distance, (slot, point))
+            }
+        ).map { Match(slot: $0.match.0, position: $0.position, nearest: $0.match.1) }
     }
 
     /// Every live slot within `radius` of `center`.
@@ -220,23 +284,18 @@ final class PackedFlyerIndex: Sendable {
         }
     }
 
-    private func pass(_ query: NearbyQuery, radius: Double, keep: Int, category: Int32, dead: SlotSet) -> [Match] {
+    private func pass(
+        _ query: NearbyQuery, radius: Double, keep: Int, category: Int32, dead: SlotSet,
+        text: (words: WordIndex, filter: TextFilter)?
+    ) -> [Match] {
         let center = EarthPoint(query.center)
         let box = Geodesic.wgs84.boundingBox(center: query.center, radius: radius)
-        let time = query.at.timeIntervalSince1970
-        let checkTime = !query.includeInactive
-        let filterCategory = category >= PackedSlot.uncategorised
         var seenAreas = Set<Int32>()
         var best = BestMatches<(Int32, Coordinate)>(keep: keep, radius: radius, after: query.after)
         nearestFirst(from: center, in: box, cutoff: radius) { slot in
-            let entry = slots[Int(slot)]
-            if filterCategory && entry.category != category { return best.cutoff }
-            if checkTime && entry.validity != PackedSlot.alwaysValid {
-                let validity = validities[Int(entry.validity)]
-                if time < validity.from || time > validity.until { return best.cutoff }
-            }
-            if dead.contains(slot) { return best.cutoff }
-            if entry.area >= 0 && !seenAreas.insert(slot).inserted { return best.cutoff }
+            if !admits(slot, query, category: category, dead: dead) { return best.cutoff }
+            if slots[Int(slot)].area >= 0 && !seenAreas.insert(slot).inserted { return best.cutoff }
+            if let text, !text.words.admits(slot, text.filter) { return best.cutoff }
             let (distance, point) = distance(slot, from: query.center)
             best.offer(distance, id: { ids[Int(slot)] }, match: { (slot, point) })
             return best.cutoff

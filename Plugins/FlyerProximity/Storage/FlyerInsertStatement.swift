@@ -6,9 +6,11 @@ final class FlyerInsertStatement {
     private let statement: RawStatement
     /// The geometry column's bytes, reused from row to row.
     private var geometry: [UInt8] = []
+    /// Folds the text into the words of the text index (`SearchWords`).
+    private var folder = SearchWords()
 
-    /// Prepares the statement (cached on `db`) for `sql`, whose 10 parameters `insert` binds (the last one
-    /// is the geometry column, in SpatiaLite's format with SRID 4326).
+    /// Prepares the statement (cached on `db`) for `sql`, whose 11 parameters `insert` binds: the columns of
+    /// `SpatiaLiteFlyerStore.columns`, the geometry column (in SpatiaLite's format with SRID 4326), and `words`.
     init(_ db: Database, sql: String) throws {
         statement = try RawStatement(db, sql: sql)
     }
@@ -26,6 +28,7 @@ final class FlyerInsertStatement {
         statement.bind(flyer.validUntil?.timeIntervalSince1970, at: 9)
         SpatiaLiteBlob.encode(flyer.geometry, srid: 4326, into: &geometry)
         geometry.withUnsafeBytes { statement.bind($0, at: 10) }
+        statement.bind(folder.stored(flyer), at: 11)
         try statement.step()
     }
 }

@@ -1,13 +1,37 @@
+import GRDB
 import MeridianStore
 
 /// The `flyers` table: attributes, validity as Unix seconds, and the geometry in a
 /// SpatiaLite column (SRID 4326, any of Point/Polygon/MultiPolygon) with an R*Tree index.
 /// `flyer_changes` logs the id of every written or deleted flyer (triggers, so writes from any
 /// process count; a NULL id after a bulk write means "everything"), keeping the latest 10,000.
-/// `flyer_search_index` holds the packed search index (`PersistedFlyerIndex`).
+/// `flyer_search_index` holds the packed search index (`PersistedFlyerIndex`). `words` holds each flyer's
+/// `SearchWords` (written by Meridian's writes), indexed by the FTS5 table `flyer_words`, which triggers keep in
+/// step with the column for any writer.
 package enum FlyerSchema {
     static func migrate(_ store: Store) throws(StoreError) {
         try store.migrate(schema)
+    }
+
+    /// Builds the text index (`flyer_words`, FTS5 over the `words` column) again from every row.
+    static func rebuildTextIndex(_ db: Database) throws {
+        try db.execute(sql: "INSERT INTO flyer_words (flyer_words) VALUES ('rebuild')")
+    }
+
+    /// Gives every stored flyer its `words` (`SearchWords`), with the table's triggers set aside: the words are
+    /// not part of the flyer as searches and the change log see it.
+    private static func fillWords(_ db: Database) throws {
+        var rows: [(Int64, [String?])] = []
+        let cursor = try Row.fetchCursor(db, sql: "SELECT rowid, title, description, address, category FROM flyers")
+        while let row = try cursor.next() { rows.append((row[0], [row[1], row[2], row[3], row[4]])) }
+        guard !rows.isEmpty else { return }
+        let triggers = try SpatialTriggers.suspend(on: db, table: "flyers")
+        let update = try db.makeStatement(sql: "UPDATE flyers SET words = ? WHERE rowid = ?")
+        var folder = SearchWords()
+        for (rowid, fields) in rows {
+            try update.execute(arguments: [folder.words(ofFields: fields).joined(separator: " "), rowid])
+        }
+        try triggers.restore(on: db)
     }
 
     /// The flyers' migrations, oldest first (`Store.migrate` applies them).
@@ -50,6 +74,23 @@ package enum FlyerSchema {
             migrations.register("v3-search-index") { db in
                 try db.execute(
                     sql: "CREATE TABLE flyer_search_index (name TEXT NOT NULL PRIMARY KEY, data BLOB NOT NULL)")
+            }
+            migrations.register("v4-text-search") { db in
+                try db.execute(sql: "ALTER TABLE flyers ADD COLUMN words TEXT")
+                try fillWords(db)
+                try db.execute(
+                    sql: """
+                        CREATE VIRTUAL TABLE flyer_words USING fts5(words, content='flyers', content_rowid='rowid',
+                            tokenize = "unicode61 remove_diacritics 0 categories 'L* N* Co M*'");
+                        CREATE TRIGGER flyer_words_insert AFTER INSERT ON flyers
+                            BEGIN INSERT INTO flyer_words (rowid, words) VALUES (NEW.rowid, NEW.words); END;
+                        CREATE TRIGGER flyer_words_delete AFTER DELETE ON flyers
+                            BEGIN INSERT INTO flyer_words (flyer_words, rowid, words) VALUES ('delete', OLD.rowid, OLD.words); END;
+                        CREATE TRIGGER flyer_words_update AFTER UPDATE OF words ON flyers
+                            BEGIN INSERT INTO flyer_words (flyer_words, rowid, words) VALUES ('delete', OLD.rowid, OLD.words);
+                                  INSERT INTO flyer_words (rowid, words) VALUES (NEW.rowid, NEW.words); END;
+                        """)
+                try rebuildTextIndex(db)
             }
         }
     }

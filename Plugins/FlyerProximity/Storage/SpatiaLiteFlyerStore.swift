@@ -112,9 +112,10 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
     ) throws(FlyerStoreError) -> Int {
         let conflict =
             mode == .upsert
-            ? " ON CONFLICT(id) DO UPDATE SET title = excluded.title, description = excluded.description, address = excluded.address, category = excluded.category, url = excluded.url, radius_m = excluded.radius_m, valid_from = excluded.valid_from, valid_until = excluded.valid_until, geom = excluded.geom"
+            ? " ON CONFLICT(id) DO UPDATE SET title = excluded.title, description = excluded.description, address = excluded.address, category = excluded.category, url = excluded.url, radius_m = excluded.radius_m, valid_from = excluded.valid_from, valid_until = excluded.valid_until, geom = excluded.geom, words = excluded.words"
             : ""
-        let sql = "INSERT INTO flyers (\(Self.columns), geom) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)\(conflict)"
+        let sql =
+            "INSERT INTO flyers (\(Self.columns), geom, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)\(conflict)"
         return try run {
             try store.database.write { db -> Int in
                 let insert = try FlyerInsertStatement(db, sql: sql)
@@ -152,6 +153,8 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
                 if let triggers {
                     try PackedSpatialIndex.rebuild(db, table: "flyers", column: "geom")
                     try triggers.restore(on: db)
+                    // So were the text index's: it is built again from every row's words.
+                    try FlyerSchema.rebuildTextIndex(db)
                     // The change log's triggers were set aside too: one entry tells readers to load everything.
                     try db.execute(sql: "INSERT INTO flyer_changes (flyer_id) VALUES (NULL)")
                 }

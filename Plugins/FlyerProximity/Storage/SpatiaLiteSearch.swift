@@ -15,6 +15,7 @@ import Synchronization
 ///   change log.
 /// - Without a radius: growing radii (1 km, then 4× each time), as the index does.
 /// - Listings by id and by title come from SQL in byte order, which is Swift's order of NFC text.
+/// - A text query (`q`) takes the rows the FTS5 index `flyer_words` matches, each checked again in Swift.
 final class SpatiaLiteSearch: FlyerSearching {
     let repository: SpatiaLiteFlyerStore
     private let wideAreas = Mutex<(change: Int64, rowids: String?)?>(nil)
@@ -22,6 +23,10 @@ final class SpatiaLiteSearch: FlyerSearching {
     init(repository: SpatiaLiteFlyerStore) {
         self.repository = repository
     }
+
+    /// The rows whose words the FTS5 text index matches (its bound argument: `TextQuery.fts5Match`). Each is
+    /// then checked with `TextQuery.matches`, as the in-memory index checks, so both find the same flyers.
+    static let textCondition = "rowid IN (SELECT rowid FROM flyer_words WHERE flyer_words MATCH ?)"
 
     static let margin = 1e-6
     static let wide = 0.01
@@ -57,9 +62,13 @@ final class SpatiaLiteSearch: FlyerSearching {
             ]
         }
         let inBox = "rowid IN (SELECT pkid FROM idx_flyers_geom WHERE \(conditions.joined(separator: " OR ")))"
-        let sql = wide == nil ? inBox : "\(inBox) OR rowid IN (SELECT value FROM json_each(?))"
+        var sql = wide == nil ? inBox : "(\(inBox) OR rowid IN (SELECT value FROM json_each(?)))"
         if let wide { arguments.append(wide) }
-        let filter = FlyerFilter(category: query.category, at: query.at, includeInactive: query.includeInactive)
+        if let text = query.text {
+            sql += " AND \(Self.textCondition)"
+            arguments.append(text.fts5Match)
+        }
+        let filter = query.filter
         var best = BestMatches<NearbyMatch>(keep: keep, radius: radius, after: query.after)
         try repository.scan(sql, StatementArguments(arguments)) { flyer in
             guard filter.admits(flyer), let prepared = PreparedFlyer(flyer) else { return true }
@@ -85,7 +94,7 @@ final class SpatiaLiteSearch: FlyerSearching {
 
     func byTitle(
         limit: Int, category: String?, at instant: Date, includeInactive: Bool,
-        after: TitlePosition?
+        after: TitlePosition?, text: TextQuery?
     ) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
         let keep = max(1, limit) + 1
         var condition = "1"
@@ -94,7 +103,11 @@ final class SpatiaLiteSearch: FlyerSearching {
             condition = "(title > ? OR (title = ? AND id > ?))"
             arguments = [after.title, after.title, after.id]
         }
-        let filter = FlyerFilter(category: category, at: instant, includeInactive: includeInactive)
+        if let text {
+            condition += " AND \(Self.textCondition)"
+            arguments += [text.fts5Match]
+        }
+        let filter = FlyerFilter(category: category, at: instant, includeInactive: includeInactive, text: text)
         var found: [Flyer] = []
         try repository.scan("\(condition) ORDER BY title, id", arguments) { flyer in
             guard filter.admits(flyer) else { return true }
