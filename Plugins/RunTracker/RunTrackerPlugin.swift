@@ -25,8 +25,8 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
         try RunTrackerPlugin(options: RunTrackerOptions.decode(options), context: context)
     }
 
-    /// `meridian runs`.
-    package static let commandLine = PluginCommands([RunsCommand.self])
+    /// `meridian runs` and `meridian privacy`.
+    package static let commandLine = PluginCommands([RunsCommand.self, PrivacyCommand.self])
 
     /// Opens (and migrates) the run tables in the context's store.
     package init(options: RunTrackerOptions, context: PluginContext, clock: @escaping @Sendable () -> Date = Date.init)
@@ -36,6 +36,7 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
         self.context = context
         self.options = options
         runStore = try RunStore(store: context.store(), matcher: options.matcher)
+        try PrivacyBook.synchronise(options.privacy.zones, in: runStore.store)
         let settings = options.settings(units: context.units)
         importer = RunImporter(runStore: runStore, settings: settings)
         controller = LiveRunController(

@@ -16,10 +16,11 @@ package struct RunAnalysis: Sendable, Equatable, Codable {
     /// Default maximum number of points of the simplified route.
     package static let defaultMaxPoints = 500
 
-    /// Analyses a run's points; heart-rate zones are taken from `maxHeartRate` (beats per minute).
+    /// Analyses a run's points; heart-rate zones are taken from `maxHeartRate` (beats per minute). The route leaves
+    /// out what `privacy` hides; every figure is the whole route's.
     package init(
         points: [TrackPoint], start: Date, activity: Activity, maxPoints: Int = defaultMaxPoints,
-        maxHeartRate: Double = TrackerSettings().maxHeartRate
+        maxHeartRate: Double = TrackerSettings().maxHeartRate, privacy: PrivacyZones = .none
     ) {
         let progress = RunProgress(points: points, start: start)
         let heartRate = HeartRateSeries(points: points, start: start)
@@ -36,7 +37,8 @@ package struct RunAnalysis: Sendable, Equatable, Codable {
         heartRateZones = HeartRateZones(series: heartRate, maxHeartRate: maxHeartRate)
         profile = Profile(points: points)
         route = RouteAnalysis(
-            segments: Self.segments(of: points), distance: progress.totalDistance, maxPoints: maxPoints)
+            segments: Self.segments(of: privacy.cut(points).visible(points, keepDistances: true)),
+            distance: progress.totalDistance, maxPoints: maxPoints)
         quality = DataQuality(points: points, start: start)
         bestEfforts = progress.bestEfforts(for: activity)
     }

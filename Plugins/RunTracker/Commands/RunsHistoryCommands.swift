@@ -22,6 +22,7 @@ struct RunsStoreOptions: ParsableArguments {
         let store = try location.openExistingStore(config)
         try RunTrackerSchema.migrate(store)
         let options = try RunsImportCommand.trackerOptions(config)
+        try PrivacyBook.synchronise(options.privacy.zones, in: store)
         return (
             RunHistory(store: store, maxHeartRate: options.maxHeartRate, training: options.training),
             RunTextStyle(units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current)
@@ -297,6 +298,12 @@ struct RunsExportCommand: AsyncParsableCommand {
         name: [.short, .long],
         help: "Write to this file, ending in .gpx, .tcx, .geojson or .fit (default: standard output).") var output:
         String?
+    @OptionGroup var privacy: PrivacyFlags
+    @Flag(
+        name: .long,
+        help:
+            "Times from the start instead of the day and hour: the run starts at 1989-12-31T00:00:00Z, the FIT epoch.")
+    var relativeTime = false
 
     func run() async throws {
         try await reportingFailures {
@@ -314,7 +321,10 @@ struct RunsExportCommand: AsyncParsableCommand {
             let (history, _) = try store.open()
             let (run, points) = try await history.track(id: id)
             try write(
-                format.file(run: run, points: points, laps: laps, deviceLaps: try await history.laps(id: id)),
+                format.file(
+                    run: run, points: points, laps: laps, deviceLaps: try await history.laps(id: id),
+                    privacy: try await history.privacyZones(keepPrivate: privacy.keepPrivate),
+                    relativeTime: relativeTime),
                 to: output)
         }
     }
@@ -329,6 +339,7 @@ struct RunsRenderCommand: AsyncParsableCommand {
     @Option(name: [.short, .long], help: "SVG file to write, ending in .svg (default: standard output).") var output:
         String?
     @Option(name: .long, help: "Picture width in pixels (320...4000).") var width = RouteRenderer.defaultWidth
+    @OptionGroup var privacy: PrivacyFlags
 
     /// The only format `render` writes.
     enum Picture: String { case svg }
@@ -341,7 +352,10 @@ struct RunsRenderCommand: AsyncParsableCommand {
             }
             let (history, units) = try store.open()
             let (run, points) = try await history.track(id: id)
-            try write(Data(RouteRenderer(units: units, width: width).svg(run: run, points: points).utf8), to: output)
+            let zones = try await history.privacyZones(keepPrivate: privacy.keepPrivate)
+            try write(
+                Data(RouteRenderer(units: units, width: width).svg(run: run, points: points, privacy: zones).utf8),
+                to: output)
         }
     }
 }

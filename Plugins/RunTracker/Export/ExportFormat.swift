@@ -20,15 +20,22 @@ package enum ExportFormat: String, Sendable, CaseIterable, ConfigEnum {
     package var fileExtension: String { rawValue }
 
     /// The run in this format; TCX and FIT with `laps` (the device's `deviceLaps` when it has them, else one per
-    /// kilometre, unless told).
+    /// kilometre, unless told). `privacy` cuts what its zones hide (totals, laps and splits stay the whole route's);
+    /// `relativeTime` starts the run at `RelativeTime.epoch`.
     package func file(
-        run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps = .device, deviceLaps: [DeviceLap] = []
+        run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps = .device, deviceLaps: [DeviceLap] = [],
+        privacy: PrivacyZones = .none, relativeTime: Bool = false
     ) -> Data {
+        let cut = privacy.cut(points)
+        var (run, points, deviceLaps) = (run, points, deviceLaps)
+        if relativeTime { (run, points, deviceLaps) = RelativeTime.shift(run: run, points: points, laps: deviceLaps) }
         switch self {
-        case .gpx: return Data(GPXExport.document(run: run, points: points).utf8)
-        case .tcx: return Data(TCXExport.document(run: run, points: points, laps: laps, deviceLaps: deviceLaps).utf8)
-        case .geojson: return Data(GeoJSONExport.document(run: run, points: points).utf8)
-        case .fit: return Data(FITExport.file(run: run, points: points, laps: laps, deviceLaps: deviceLaps))
+        case .gpx: return Data(GPXExport.document(run: run, points: cut.visible(points)).utf8)
+        case .tcx:
+            return Data(
+                TCXExport.document(run: run, points: points, laps: laps, deviceLaps: deviceLaps, cut: cut).utf8)
+        case .geojson: return Data(GeoJSONExport.document(run: run, points: cut.visible(points)).utf8)
+        case .fit: return Data(FITExport.file(run: run, points: points, laps: laps, deviceLaps: deviceLaps, cut: cut))
         }
     }
 }

@@ -7,16 +7,21 @@ import MeridianCore
 /// file keeps the run's time and heart rate and adds no distance), a timer stop and start between segments, its laps
 /// (the device's, one per kilometre or a single one, as in TCX), and its own totals in the session.
 package enum FITExport {
-    package static func file(run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps, deviceLaps: [DeviceLap] = [])
-        -> [UInt8]
-    {
-        FITEncoder.encode(activity(run: run, points: points, laps: laps, deviceLaps: deviceLaps))
+    /// The file; `cut` turns the points in privacy zones into records without a position, and leaves the distance
+    /// run in them out of the records' distances (the laps and the session keep the whole route's).
+    package static func file(
+        run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps, deviceLaps: [DeviceLap] = [],
+        cut: PrivacyCut? = nil
+    ) -> [UInt8] {
+        FITEncoder.encode(activity(run: run, points: points, laps: laps, deviceLaps: deviceLaps, cut: cut))
     }
 
     /// The run as the activity a device would have recorded.
-    static func activity(run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps, deviceLaps: [DeviceLap] = [])
-        -> RecordedActivity
-    {
+    static func activity(
+        run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps, deviceLaps: [DeviceLap] = [],
+        cut: PrivacyCut? = nil
+    ) -> RecordedActivity {
+        let cut = cut ?? .whole(points)
         let records = points.filter {
             $0.rejection != .paused && $0.rejection != .outOfOrder && ($0.distance != nil || !$0.isAccepted)
         }
@@ -40,14 +45,14 @@ package enum FITExport {
                 ascent: run.ascent, descent: run.descent),
             laps: fileLaps,
             samples: records.map { point in
-                guard point.isAccepted else {
+                guard point.isAccepted, let shown = cut.shown(point) else {
                     return RecordedSample(
                         time: point.time, heartRate: point.sensors.heartRate, cadence: point.sensors.cadence,
                         power: point.sensors.power, temperature: point.sensors.temperature)
                 }
                 return RecordedSample(
                     time: point.time, coordinate: point.coordinate, altitude: point.altitude, speed: point.speed,
-                    distance: point.distance, heartRate: point.sensors.heartRate, cadence: point.sensors.cadence,
+                    distance: shown.distance, heartRate: point.sensors.heartRate, cadence: point.sensors.cadence,
                     power: point.sensors.power, temperature: point.sensors.temperature,
                     horizontalAccuracy: point.horizontalAccuracy)
             },

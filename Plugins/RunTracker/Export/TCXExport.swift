@@ -20,9 +20,12 @@ package enum TCXExport {
     /// Garmin's ActivityExtension (speed, run cadence, power per trackpoint).
     package static let activityExtensionNamespace = "http://www.garmin.com/xmlschemas/ActivityExtension/v2"
 
-    package static func document(run: RunSummary, points: [TrackPoint], laps: Laps, deviceLaps: [DeviceLap] = [])
-        -> String
-    {
+    /// The document; `cut` leaves out the points in privacy zones (a new Track after each cut) and the distance run
+    /// in them, while the laps keep the whole route's figures.
+    package static func document(
+        run: RunSummary, points: [TrackPoint], laps: Laps, deviceLaps: [DeviceLap] = [], cut: PrivacyCut? = nil
+    ) -> String {
+        let cut = cut ?? .whole(points)
         let measured = points.filter { $0.isAccepted && $0.distance != nil }
         let progress = RunProgress(points: points, start: run.startedAt)
         let sport: String
@@ -53,7 +56,7 @@ package enum TCXExport {
             xml += "        <Calories>0</Calories>\n        <Intensity>Active</Intensity>\n"
             xml += "        <TriggerMethod>\(tcxWord(lap.trigger))</TriggerMethod>\n"
             var segment: Int?
-            for point in lapPoints {
+            for point in cut.visible(lapPoints) {
                 if point.segment != segment {
                     if segment != nil { xml += "        </Track>\n" }
                     xml += "        <Track>\n"

@@ -31,10 +31,12 @@ package enum RunHistoryRoutes {
             return JSONResponse(try await mapped { try await history.delete(ids: ids) })
         }
         runs.get("{id}") { request, context in
-            try request.allowQuery(["max_points"])
+            try request.allowQuery(["max_points", "keep_private"])
             let id = try context.parameters.decoded("id")
             let maxPoints = try request.intQuery("max_points", in: 2...10_000) ?? RunAnalysis.defaultMaxPoints
-            return JSONResponse(try await mapped { try await history.detail(id: id, maxPoints: maxPoints) })
+            let keepPrivate = try PrivacyQuery.flag(request, "keep_private")
+            return JSONResponse(
+                try await mapped { try await history.detail(id: id, maxPoints: maxPoints, keepPrivate: keepPrivate) })
         }
         runs.patch("{id}") { request, context in
             try request.allowQuery([])
@@ -59,22 +61,27 @@ package enum RunHistoryRoutes {
         }
         for format in ExportFormat.allCases {
             runs.get("{id}.\(format.fileExtension)") { request, context in
-                try request.allowQuery([])
+                try request.allowQuery(["keep_private", "relative_time"])
                 let id = try context.parameters.decoded("id")
                 let (run, points) = try await mapped { try await history.track(id: id) }
                 let laps = try await mapped { try await history.laps(id: id) }
+                let privacy = try await history.privacyZones(keepPrivate: PrivacyQuery.flag(request, "keep_private"))
                 return document(
-                    format.file(run: run, points: points, deviceLaps: laps), type: format.contentType,
+                    format.file(
+                        run: run, points: points, deviceLaps: laps, privacy: privacy,
+                        relativeTime: try PrivacyQuery.flag(request, "relative_time")),
+                    type: format.contentType,
                     filename: "\(id).\(format.fileExtension)", text: format != .fit)
             }
         }
         runs.get("{id}/route.svg") { request, context in
-            try request.allowQuery(["width"])
+            try request.allowQuery(["width", "keep_private"])
             let id = try context.parameters.decoded("id")
             let (run, points) = try await mapped { try await history.track(id: id) }
             let width = try request.intQuery("width", in: 320...4000) ?? RouteRenderer.defaultWidth
+            let privacy = try await history.privacyZones(keepPrivate: PrivacyQuery.flag(request, "keep_private"))
             return document(
-                RouteRenderer(units: units, width: width).svg(run: run, points: points),
+                RouteRenderer(units: units, width: width).svg(run: run, points: points, privacy: privacy),
                 type: "image/svg+xml", filename: nil)
         }
         v1.get("records") { request, _ in

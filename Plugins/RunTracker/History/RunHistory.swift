@@ -108,7 +108,10 @@ package struct RunHistory: Sendable {
     }
 
     /// The full detail of run `id`: summary, analysis, records it set, its edit log and its training load.
-    package func detail(id: String, maxPoints: Int = RunAnalysis.defaultMaxPoints) async throws -> RunDetail {
+    package func detail(id: String, maxPoints: Int = RunAnalysis.defaultMaxPoints, keepPrivate: Bool = false)
+        async throws -> RunDetail
+    {
+        let privacy = try await privacyZones(keepPrivate: keepPrivate)
         var detail = try await store.database.read { db in
             let run = try Self.liveRun(db, id: id)
             let points = try RunPoints.load(db, runID: id)
@@ -116,7 +119,7 @@ package struct RunHistory: Sendable {
                 run: run,
                 analysis: RunAnalysis(
                     points: points, start: run.startedAt, activity: run.activity, maxPoints: maxPoints,
-                    maxHeartRate: maxHeartRate),
+                    maxHeartRate: maxHeartRate, privacy: privacy),
                 newRecords: try RecordBook.setBy(runID: id, in: db),
                 edits: try Self.edits(db, runID: id))
         }

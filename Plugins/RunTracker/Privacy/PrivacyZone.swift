@@ -66,11 +66,12 @@ package struct ZoneSecret: Sendable, Equatable, Codable {
     /// The offset's length, metres.
     package var offsetDistance: Double { (offsetNorth * offsetNorth + offsetEast * offsetEast).squareRoot() }
 
-    /// The share of the radius the offset's length is drawn from (uniformly): never less than 0.4, so the centre of
-    /// what is cut is at least 0.4 × radius from the door (120 m for a 300 m zone).
-    package static let offsetShare: ClosedRange<Double> = 0.4...0.8
+    /// The share of the radius the offset's length is drawn from (uniformly): the centre of what is cut is at least
+    /// 0.8 × radius from the door (240 m for a 300 m zone). Runs leaving the door in every direction cross the cut
+    /// circle at points whose centre lies half the offset from the door, so that estimate misses by 0.4 × radius.
+    package static let offsetShare: ClosedRange<Double> = 0.8...1.0
     /// The share of the radius the jitter is drawn from (uniformly).
-    package static let jitterShare: ClosedRange<Double> = 0.1...0.4
+    package static let jitterShare: ClosedRange<Double> = 0.1...0.3
 
     /// A new secret for a zone of `radius` metres: a direction drawn uniformly, a length within `offsetShare` and a
     /// jitter within `jitterShare` of the radius.

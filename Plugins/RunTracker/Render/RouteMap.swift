@@ -17,12 +17,19 @@ struct RouteMap {
     let height: Double
     /// The tracker's distance at the last route point, metres.
     let totalDistance: Double
+    /// Whether the map marks every kilometre or mile (not once a privacy zone cut the route).
+    private let marksDistances: Bool
 
     /// Space kept free above and below the route.
     private static let padding = 24.0
 
-    init(points: [TrackPoint], profile: Profile, activity: Activity, units: UnitSystem, width: Double) {
-        usable = RunProgress.usable(points)
+    /// The map of `points`, leaving out what `cut` hides (the whole route without one).
+    init(
+        points: [TrackPoint], profile: Profile, activity: Activity, units: UnitSystem, width: Double,
+        cut: PrivacyCut? = nil
+    ) {
+        usable = RunProgress.usable(cut?.visible(points, keepDistances: true) ?? points)
+        marksDistances = cut?.marksDistances ?? true
         distances = usable.map { $0.distance ?? 0 }
         totalDistance = RunProgress(points: points, start: points.first?.time ?? .distantPast).totalDistance
         colours = PaceColours(profile: profile)
@@ -58,8 +65,8 @@ struct RouteMap {
                 ? "<polyline fill=\"none\" stroke=\"\(piece.colour)\" stroke-width=\"2\" stroke-dasharray=\"4 4\" points=\"\(line)\"/>\n"
                 : "<polyline fill=\"none\" stroke=\"\(piece.colour)\" stroke-width=\"4\" stroke-linecap=\"round\" stroke-linejoin=\"round\" points=\"\(line)\"/>\n"
         }
-        for mark in DistanceMarks(distances: distances, unit: units == .metric ? 1000 : UnitSystem.metresPerMile).marks
-        {
+        let marks = DistanceMarks(distances: distances, unit: units == .metric ? 1000 : UnitSystem.metresPerMile).marks
+        for mark in marksDistances ? marks : [] {
             let a = point(mark.index - 1), b = point(mark.index)
             let markX = a.0 + (b.0 - a.0) * mark.t, markY = a.1 + (b.1 - a.1) * mark.t
             svg +=

@@ -18,12 +18,14 @@ package struct RouteRenderer: Sendable {
     private static let headerHeight = 56.0
     private static let profileHeight = 170.0
 
-    package func svg(run: RunSummary, points: [TrackPoint]) -> String {
+    /// The picture; the map leaves out what `privacy` hides (the header and the charts are the whole route's).
+    package func svg(run: RunSummary, points: [TrackPoint], privacy: PrivacyZones = .none) -> String {
         let profile = Profile(points: points)
         let fullWidth = Double(width)
         let m: Double = Self.margin
         let map = RouteMap(
-            points: points, profile: profile, activity: run.activity, units: units, width: fullWidth - 2 * m)
+            points: points, profile: profile, activity: run.activity, units: units, width: fullWidth - 2 * m,
+            cut: privacy.cut(points))
         let top = Self.headerHeight
         let height = top + map.height + Self.profileHeight + m
         var svg = """
@@ -47,10 +49,13 @@ package struct RouteRenderer: Sendable {
     }
 
     /// The route alone (to scale, coloured by pace, marks, scale bar and legend) as an SVG that fills the width of
-    /// its container: the map of the run page when the browser draws none.
-    package func mapSVG(points: [TrackPoint], profile: Profile, activity: Activity) -> String {
+    /// its container: the map of the run page when the browser draws none. It leaves out what `privacy` hides.
+    package func mapSVG(points: [TrackPoint], profile: Profile, activity: Activity, privacy: PrivacyZones = .none)
+        -> String
+    {
         let map = RouteMap(
-            points: points, profile: profile, activity: activity, units: units, width: Double(width) - 2 * Self.margin)
+            points: points, profile: profile, activity: activity, units: units, width: Double(width) - 2 * Self.margin,
+            cut: privacy.cut(points))
         return """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(width) \(Int(map.height))" font-family="sans-serif" role="img">\
             <title>The route, coloured by pace</title><rect width="100%" height="100%" fill="#f3f5ef"/>

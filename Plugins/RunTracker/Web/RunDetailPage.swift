@@ -13,6 +13,8 @@ package struct RunDetailPage: Sendable {
     let site: WebSite
     /// What the run's training load is computed with.
     var training = TrainingSettings()
+    /// The admin setting `privacy.pages_show_zones`: the map shows the whole route, privacy zones included.
+    var showsZones = false
 
     package init(store: Store, site: WebSite) {
         self.store = store
@@ -40,7 +42,8 @@ package struct RunDetailPage: Sendable {
             }
         }
         let load = try await TrainingBook.load(of: id, settings: training, in: store.database)
-        var model = try RunDetailModel(run: run, points: points, records: records, site: site)
+        let cut = try await RunHistory(store: store).privacyZones(keepPrivate: showsZones).cut(points)
+        var model = try RunDetailModel(run: run, points: points, records: records, site: site, cut: cut)
         if let load { model.details.append(.init(label: "Training load", value: TrainingText.load(load))) }
         model.saved = saved
         model.restored = restored
@@ -98,7 +101,10 @@ struct RunDetailModel {
         var label, href: String
     }
 
-    init(run: RunSummary, points: [TrackPoint], records: [PersonalRecord], site: WebSite) throws {
+    /// The model of the page; the map leaves out what `cut` hides.
+    init(run: RunSummary, points: [TrackPoint], records: [PersonalRecord], site: WebSite, cut: PrivacyCut? = nil)
+        throws
+    {
         let units = site.units
         let figures = RunFigures(units: units)
         let analysis = RunAnalysis(points: points, start: run.startedAt, activity: run.activity, maxPoints: .max)
@@ -145,7 +151,8 @@ struct RunDetailModel {
         pictureURL = "\(path)/route.svg"
         mapData =
             leaflet
-            ? site.mapData(RunRouteMap.view(points: points, profile: analysis.profile, units: units), id: "route-data")
+            ? site.mapData(
+                RunRouteMap.view(points: points, profile: analysis.profile, units: units, cut: cut), id: "route-data")
             : ""
         let colours = PaceColours(profile: analysis.profile)
         fast = PaceOrSpeed.text(secondsPerKilometre: colours.fast, activity: run.activity, units: units)

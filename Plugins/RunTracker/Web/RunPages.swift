@@ -17,6 +17,7 @@ extension RunTrackerPlugin: WebPages {
 
     package func addPages(to pages: RouterGroup<MeridianRequestContext>, site: WebSite) {
         let history = RunHistory(store: runStore.store, training: options.training)
+        let pagesShowZones = options.privacy.pagesShowZones
         let live = LiveRunSection(controller: controller, history: history)
         pages.get("now/run") { _, _ in site.fragment(try await live.html(site: site)) }
         pages.get("runs") { request, _ in
@@ -24,13 +25,16 @@ extension RunTrackerPlugin: WebPages {
         }
         pages.get("runs/{id}") { request, context in
             let id = try context.parameters.decoded("id")
-            return try await RunDetailPage(history: history, site: site).response(id: id, request: request)
+            var page = RunDetailPage(history: history, site: site)
+            page.showsZones = pagesShowZones
+            return try await page.response(id: id, request: request)
         }
         pages.get("runs/{id}/route.svg") { request, context in
             let id = try context.parameters.decoded("id")
             let (run, points) = try await RunHistoryRoutes.mapped { try await history.track(id: id) }
+            let privacy = try await history.privacyZones(keepPrivate: pagesShowZones)
             let svg = RouteRenderer(units: site.units).mapSVG(
-                points: points, profile: Profile(points: points), activity: run.activity)
+                points: points, profile: Profile(points: points), activity: run.activity, privacy: privacy)
             return RunHistoryRoutes.document(svg, type: "image/svg+xml", filename: nil)
         }
         pages.post("runs/{id}/edit") { request, context in

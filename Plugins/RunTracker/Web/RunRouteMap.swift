@@ -8,8 +8,11 @@ enum RunRouteMap {
     /// At most this many route points go to the browser.
     static let maxPoints = 2000
 
-    static func view(points: [TrackPoint], profile: Profile, units: UnitSystem, maxPoints: Int = maxPoints) -> MapView {
-        let usable = RunProgress.usable(points)
+    /// The map of `points`, leaving out what `cut` hides (and then the distance marks).
+    static func view(
+        points: [TrackPoint], profile: Profile, units: UnitSystem, maxPoints: Int = maxPoints, cut: PrivacyCut? = nil
+    ) -> MapView {
+        let usable = RunProgress.usable(cut?.visible(points, keepDistances: true) ?? points)
         let coordinates = usable.compactMap(\.coordinate)
         guard coordinates.count == usable.count, let first = coordinates.first, let last = coordinates.last else {
             return MapView()
@@ -33,7 +36,8 @@ enum RunRouteMap {
                 points: piece.indices.map { coordinates[route[$0]] }, colour: piece.colour, dashed: piece.dashed)
         }
         let unitName = units == .metric ? "km" : "mi"
-        let marks = DistanceMarks(distances: distances, unit: units == .metric ? 1000 : UnitSystem.metresPerMile).marks
+        let every = units == .metric ? 1000 : UnitSystem.metresPerMile
+        let marks = (cut?.marksDistances ?? true ? DistanceMarks(distances: distances, unit: every).marks : [])
             .compactMap { mark in
                 let a = coordinates[mark.index - 1], b = coordinates[mark.index]
                 let point = try? Coordinate(
