@@ -19,6 +19,8 @@ struct StartupBenchmark {
     let limit: Int
     let expected: [String]
     var restarts = 3
+    /// The flyers consumer's `database` (a `postgres://` URL), when the flyers are not in the store's file.
+    var flyersDatabase: String?
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -63,8 +65,9 @@ struct StartupBenchmark {
         let port = try FreePort.next()
         let config = directory.appendingPathComponent("serve.yaml")
         let token = "startup-benchmark-token-0123456789"
+        let flyersOptions = flyersDatabase.map { "    database: '\($0)'\n" } ?? ""
         try
-            "http:\n  port: \(port)\n  token: \(token)\nstore:\n  path: \(database)\nlog_level: debug\nconsumers:\n  - type: flyers\n"
+            "http:\n  port: \(port)\n  token: \(token)\nstore:\n  path: \(database)\nlog_level: debug\nconsumers:\n  - type: flyers\n\(flyersOptions)"
             .write(to: config, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)

@@ -12,7 +12,7 @@ import Synchronization
 /// called after each own write and by `FlyerChangeFeed` when another writer changed something).
 /// Reads use the cache when it is warm, else the database when it can answer; while the database is
 /// unreachable, a warm cache answers flagged as stale. How the cache is kept is the store's choice
-/// (`FlyerStore.makeCache`: `StoredIndexCache` for SpatiaLite, `WholeTableCache` for PostGIS). Writes:
+/// (`FlyerStore.makeCache`: `StoredIndexCache` for SpatiaLite, `PostGISIndexCache` for PostGIS). Writes:
 /// `FlyerCatalogWrites.swift`.
 package final class FlyerCatalog: Sendable {
     package let store: any FlyerStore

@@ -69,7 +69,7 @@ extension FlyersCommand {
                             })
                         progress?.finish()
                         // A service started next reads the search index instead of building it.
-                        try repository.finishBulkWrite()
+                        try await repository.finishBulkWrite()
                         return imported
                     } catch {
                         progress?.finish()

@@ -195,27 +195,27 @@ package final class PostGISFlyerStore: FlyerStore {
 
     package func changes(after: Int64) async throws(FlyerStoreError) -> FlyerChanges {
         let (client, logger) = (self.client, self.logger)
-        let limit = FlyerChanges.limit + 1
-        let (rows, oldest) = try await perform { () async throws -> ([Change], Int64?) in
-            var rows: [Change] = []
-            let query: PostgresQuery =
-                "SELECT seq, flyer_id FROM flyer_changes WHERE seq > \(after) ORDER BY seq LIMIT \(limit)"
-            for try await (seq, id) in try await client.query(query, logger: logger).decode((Int64, String?).self) {
-                rows.append(Change(seq: seq, id: id))
+        return try await perform {
+            try await client.withConnection { connection in
+                try await Self.changes(after: after, on: connection, logger: logger)
             }
-            var oldest: Int64?
-            for try await value in try await client.query("SELECT min(seq) FROM flyer_changes", logger: logger).decode(
-                Int64?.self)
-            {
-                oldest = value
-            }
-            return (rows, oldest)
         }
-        return FlyerChanges(after: after, rows: rows.map { ($0.seq, $0.id) }, oldestLogged: oldest)
     }
 
-    private struct Change: Sendable {
-        var seq: Int64
-        var id: String?
+    /// What changed after change `after`, read on `connection` (within its transaction's snapshot, if any).
+    static func changes(after: Int64, on connection: PostgresConnection, logger: Logger) async throws -> FlyerChanges {
+        var rows: [(seq: Int64, id: String?)] = []
+        let query: PostgresQuery =
+            "SELECT seq, flyer_id FROM flyer_changes WHERE seq > \(after) ORDER BY seq LIMIT \(FlyerChanges.limit + 1)"
+        for try await (seq, id) in try await connection.query(query, logger: logger).decode((Int64, String?).self) {
+            rows.append((seq, id))
+        }
+        var oldest: Int64?
+        for try await value in try await connection.query("SELECT min(seq) FROM flyer_changes", logger: logger).decode(
+            Int64?.self)
+        {
+            oldest = value
+        }
+        return FlyerChanges(after: after, rows: rows, oldestLogged: oldest)
     }
 }

@@ -6,9 +6,9 @@ extension PostGISFlyerStore {
         PostGISSearch(store: self)
     }
 
-    /// Every flyer in memory, loaded in full at start and after a reconnect.
+    /// The packed search index stored in PostgreSQL, read back at start and after a reconnect (`PostGISIndexCache`).
     package func makeCache(cellSize: Double) -> any FlyerCache {
-        WholeTableCache(store: self, cellSize: cellSize)
+        PostGISIndexCache(store: self, cellSize: cellSize)
     }
 
     /// PostGIS answers one search by itself.
@@ -21,6 +21,9 @@ extension PostGISFlyerStore {
         await FlyerChangeFeed(catalog: catalog, logger: logger).listen(self)
     }
 
-    /// Nothing: every instance reads PostGIS itself at start.
-    package func finishBulkWrite() throws(FlyerStoreError) {}
+    /// Builds the search index from every stored flyer and stores it, so that instances read it at start.
+    package func finishBulkWrite() async throws(FlyerStoreError) {
+        let built = try await buildIndex(cellSize: 0.05)
+        try await saveIndex(built.index, change: built.change)
+    }
 }

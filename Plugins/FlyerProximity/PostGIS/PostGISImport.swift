@@ -1,11 +1,17 @@
 import Foundation
 import PostgresNIO
 
-/// A write of any size to PostGIS in one transaction: the rows are streamed with `COPY … FROM
-/// STDIN` into a temporary table, then inserted into `flyers` with one statement (replacing
-/// existing ids with `.upsert`). Any invalid flyer, repeated id or existing id (with `.create`)
-/// rolls everything back. A large write (20,000 flyers and at least an eighth of those stored)
-/// drops the secondary indexes and builds them once after the insert, in the same transaction.
+/// A write of any size to PostGIS in one transaction, its rows streamed with `COPY … FROM STDIN` (every flyer
+/// validated and its geometry encoded by the reader before it is sent, so an invalid one names its row and field
+/// and rolls everything back):
+///
+/// - into an empty table, straight into `flyers`, its secondary indexes dropped first and built once after (the
+///   table is locked for the write; the change log's statement trigger runs once, for the whole `COPY`);
+/// - else into a temporary table, then into `flyers` with one `INSERT … SELECT` (replacing existing ids with
+///   `.upsert`); a large write (20,000 flyers and at least an eighth of those stored) builds the secondary indexes
+///   once after it, in the same transaction.
+///
+/// A repeated id, or an existing id with `.create`, rolls everything back too.
 struct PostGISImport {
     let store: PostGISFlyerStore
 
@@ -19,8 +25,6 @@ struct PostGISImport {
         let logger = store.logger
         let columns = PostGISRows.writeColumns
         let list = columns.joined(separator: ", ")
-        let values = columns.map { $0 == "search_boxes" ? "ST_SetSRID(search_boxes, 4326)" : $0 }.joined(
-            separator: ", ")
         let conflict =
             mode == .upsert
             ? " ON CONFLICT (id) DO UPDATE SET "
@@ -32,13 +36,28 @@ struct PostGISImport {
         var written = 0
         do {
             try await store.client.withTransaction(logger: logger) { connection in
-                try await connection.query(
-                    """
-                    CREATE TEMPORARY TABLE flyers_import (id text COLLATE "C", title text, description text, address text, category text,
-                        category_key text, url text, radius_m double precision, valid_from double precision, valid_until double precision,
-                        geog geography, search_boxes geometry, words text) ON COMMIT DROP
-                    """, logger: logger)
-                try await connection.copyFrom(table: "flyers_import", columns: columns, logger: logger) { writer in
+                try await connection.query("LOCK TABLE flyers IN SHARE ROW EXCLUSIVE MODE", logger: logger)
+                var empty = true
+                for try await exists in try await connection.query(
+                    "SELECT EXISTS (SELECT 1 FROM flyers)", logger: logger
+                ).decode(Bool.self) {
+                    empty = !exists
+                }
+                if empty {
+                    for index in PostGISSchema.bulkIndexes {
+                        try await connection.query(PostgresQuery(unsafeSQL: "DROP INDEX \(index.name)"), logger: logger)
+                    }
+                } else {
+                    try await connection.query(
+                        """
+                        CREATE TEMPORARY TABLE flyers_import (id text COLLATE "C", title text, description text, address text, category text,
+                            category_key text, url text, radius_m double precision, valid_from double precision, valid_until double precision,
+                            geog geography, search_boxes geometry, words text) ON COMMIT DROP
+                        """, logger: logger)
+                }
+                try await connection.copyFrom(
+                    table: empty ? "flyers" : "flyers_import", columns: columns, logger: logger
+                ) { writer in
                     var seen: [String: Int] = [:]
                     var text = ""
                     var scratch: [UInt8] = []
@@ -69,22 +88,26 @@ struct PostGISImport {
                         if flyer == nil { break }
                     }
                 }
-                // Like SpatiaLite's bulk mode: a write that is large, absolutely and against what is stored,
-                // builds the indexes once afterwards instead of row by row (still inside the transaction).
-                var stored = 0
-                for try await count in try await connection.query("SELECT count(*) FROM flyers", logger: logger).decode(
-                    Int.self)
-                { stored = count }
-                let rebuild = SpatiaLiteFlyerStore.rebuildsIndex(expected: Double(written), stored: stored)
-                if rebuild {
-                    for index in PostGISSchema.bulkIndexes {
-                        try await connection.query(PostgresQuery(unsafeSQL: "DROP INDEX \(index.name)"), logger: logger)
+                var rebuild = empty
+                if !empty {
+                    // Like SpatiaLite's bulk mode: a write that is large, absolutely and against what is stored,
+                    // builds the indexes once afterwards instead of row by row (still inside the transaction).
+                    var stored = 0
+                    for try await count in try await connection.query(
+                        "SELECT count(*) FROM flyers", logger: logger
+                    ).decode(Int.self) { stored = count }
+                    rebuild = SpatiaLiteFlyerStore.rebuildsIndex(expected: Double(written), stored: stored)
+                    if rebuild {
+                        for index in PostGISSchema.bulkIndexes {
+                            try await connection.query(
+                                PostgresQuery(unsafeSQL: "DROP INDEX \(index.name)"), logger: logger)
+                        }
                     }
+                    try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL: "INSERT INTO flyers (\(list)) SELECT \(list) FROM flyers_import\(conflict)"),
+                        logger: logger)
                 }
-                try await connection.query(
-                    PostgresQuery(
-                        unsafeSQL: "INSERT INTO flyers (\(list)) SELECT \(values) FROM flyers_import\(conflict)"),
-                    logger: logger)
                 if rebuild {
                     for index in PostGISSchema.bulkIndexes {
                         try await connection.query(PostgresQuery(unsafeSQL: index.create), logger: logger)

@@ -3,7 +3,8 @@ import MeridianCore
 import PostgresNIO
 
 /// Flyer rows in PostGIS: the columns read back, and each flyer as a line of `COPY … FROM STDIN`
-/// text (tab-separated, `\N` for NULL, geometry as hex WKB, which PostGIS's input functions read).
+/// text (tab-separated, `\N` for NULL, geometry as hex WKB, the search boxes as hex EWKB with SRID 4326, which
+/// PostGIS's input functions read).
 enum PostGISRows {
     /// The columns of `flyers` that make a flyer, the geometry as WKB last.
     static let selectColumns =
@@ -57,6 +58,9 @@ enum PostGISRows {
         text.append("\t")
         if let boxes = searchBoxes(flyer.geometry) {
             WKB.encode(boxes, into: &scratch)
+            // EWKB: the SRID the column's type names, after the byte order and the type (with its SRID flag).
+            scratch[4] |= 0x20
+            scratch.insert(contentsOf: [0xE6, 0x10, 0x00, 0x00], at: 5)
             appendHex(scratch, to: &text)
         } else {
             text.append("\\N")

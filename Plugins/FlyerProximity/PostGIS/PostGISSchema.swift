@@ -13,12 +13,15 @@ import PostgresNIO
 ///   more than 10,000 rows at once means "everything"), the latest 10,000 kept, each commit announced
 ///   with `NOTIFY meridian_flyers`. Writers take an advisory lock in the trigger, so change numbers
 ///   follow commit order.
+/// - `flyer_search_index`: the packed search index, stored as `PersistedFlyerIndex` describes (`PostGISSearchIndex`).
 enum PostGISSchema {
     /// The channel of change notifications.
     static let channel = "meridian_flyers"
     /// Advisory lock keys: migrations, and the change log's writer.
     static let migrationLock = 7_302_218
     static let changeLock = 7_302_219
+    /// Advisory lock key of the stored search index's writer (`PostGISSearchIndex`).
+    static let indexLock = 7_302_220
 
     /// The secondary indexes of `flyers`, which a large write drops and builds again (`PostGISImport`).
     static let bulkIndexes = spatialIndexes + [wordsIndex]
@@ -105,6 +108,14 @@ enum PostGISSchema {
                 CREATE TRIGGER flyer_changes_delete AFTER DELETE ON flyers REFERENCING OLD TABLE AS old_rows
                     FOR EACH STATEMENT EXECUTE FUNCTION flyer_changes_log()
                 """
+            ]
+        ),
+        (
+            "flyers.search_index.v1",
+            [
+                // Stored uncompressed: the arrays compress little, and reading them back is the start of every instance.
+                "CREATE TABLE flyer_search_index (name text COLLATE \"C\" PRIMARY KEY, data bytea NOT NULL)",
+                "ALTER TABLE flyer_search_index ALTER COLUMN data SET STORAGE EXTERNAL"
             ]
         ),
         ("flyers.words.v1", ["ALTER TABLE flyers ADD COLUMN words text", wordsIndex.create])

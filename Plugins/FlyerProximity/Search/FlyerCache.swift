@@ -1,8 +1,8 @@
 import MeridianStore
 
 /// How a catalogue caches its store's flyers. The store makes it (`FlyerStore.makeCache`), so the catalogue
-/// never asks which backend it has: `WholeTableCache` holds every flyer in memory (PostGIS), `StoredIndexCache`
-/// a packed index the store keeps with the flyers changed since on top (SpatiaLite).
+/// never asks which backend it has: both keep a packed index the store keeps with the flyers changed since on top
+/// (`StoredIndexCache` for SpatiaLite, `PostGISIndexCache` for PostGIS).
 ///
 /// The catalogue keeps the state (latest change, warm, loaded) and runs `load` and the updates one at a time;
 /// the cache's methods that take the catalogue read and set that state.

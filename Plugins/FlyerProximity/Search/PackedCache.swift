@@ -58,6 +58,33 @@ final class PackedCache: @unchecked Sendable {
         }
     }
 
+    /// Puts `found` in and takes out the flyers of `ids` that are not among them.
+    func apply(_ found: [Flyer], changed ids: Set<String>) {
+        let present = Set(found.map(\.id))
+        upsert(found)
+        for id in ids where !present.contains(id) { remove(id: id) }
+    }
+
+    /// A page of flyers in id order, after id `after`.
+    func list(limit: Int, after: String?) -> (flyers: [Flyer], hasMore: Bool) {
+        let keep = max(1, limit) + 1
+        let written = changed.list(limit: keep, after: after).flyers
+        let packed = lock.reading {
+            // The first slot in id order whose id comes after `after`.
+            var low = 0, high = packedIndex.byID.count
+            let key = Array((after ?? "").utf8)
+            while after != nil, low < high {
+                let middle = (low + high) / 2
+                let id = packedIndex.ids.bytes(Int(packedIndex.byID[middle]))
+                if key.lexicographicallyPrecedes(id) { high = middle } else { low = middle + 1 }
+            }
+            return packedIndex.byID[low...].lazy.filter { !self.dead.contains($0) }.prefix(keep)
+                .map { self.packedIndex.flyer($0) }
+        }
+        let merged = (packed + written).sorted { Array($0.id.utf8).lexicographicallyPrecedes($1.id.utf8) }
+        return (Array(merged.prefix(keep - 1)), merged.count >= keep)
+    }
+
     /// The query's page: the packed index's and the written flyers' pages merged.
     func nearby(_ query: NearbyQuery) -> NearbyMatches {
         let (index, packed, written) = lock.reading {
@@ -106,7 +133,7 @@ extension PackedCache: ProximitySource {
 /// Searches through a `PackedCache`; listings by id and by title come from the database.
 struct PackedSearch: FlyerSearching {
     let cache: PackedCache
-    let database: SpatiaLiteSearch
+    let database: any FlyerSearching
 
     func nearby(_ query: NearbyQuery) async throws(FlyerStoreError) -> NearbyMatches {
         cache.nearby(query)
@@ -120,8 +147,13 @@ struct PackedSearch: FlyerSearching {
             limit: limit, category: category, at: instant, includeInactive: includeInactive, after: after, text: text)
     }
 
+    /// From the database; from the cache (as far as it has followed the change log) while the database is away.
     func list(limit: Int, after: String?) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
-        try await database.list(limit: limit, after: after)
+        do {
+            return try await database.list(limit: limit, after: after)
+        } catch .unavailable(_) {
+            return cache.list(limit: limit, after: after)
+        }
     }
 
     /// The flyer as far as the cache has followed the change log (as searches see it).

@@ -52,7 +52,7 @@ package protocol FlyerStore: Sendable {
     func followChanges(of catalog: FlyerCatalog, logger: Logger) async
 
     /// Leaves what the next service start reads after a command's bulk write (SpatiaLite: the search index).
-    func finishBulkWrite() throws(FlyerStoreError)
+    func finishBulkWrite() async throws(FlyerStoreError)
 
     /// Releases what the store holds open; nothing may be asked of it after.
     func close() async

@@ -68,16 +68,12 @@ extension SpatiaLiteFlyerStore {
         try run {
             try store.database.read { db in
                 guard let logged = try Self.changes(db, after: change).ids else { return nil }
-                let changed = known.union(logged)
-                var unchanged = 0, same = 0
-                try Self.eachFlyer(db) { flyer in
-                    guard !changed.contains(flyer.id) else { return true }
-                    unchanged += 1
-                    if let slot = index.slot(id: flyer.id), index.flyer(slot) == flyer { same += 1 }
+                var agreement = IndexAgreement(index, changed: known.union(logged))
+                try Self.eachFlyer(db) {
+                    agreement.visit($0)
                     return true
                 }
-                let indexedUnchanged = index.count - changed.filter { index.slot(id: $0) != nil }.count
-                return (unchanged - same) + (indexedUnchanged - same)
+                return agreement.differences
             }
         }
     }

@@ -32,9 +32,7 @@ final class StoredIndexCache: FlyerCache {
     var damage: StoreError? { repository.store.damage }
 
     func apply(_ found: [Flyer], changed ids: Set<String>) {
-        let present = Set(found.map(\.id))
-        packed.upsert(found)
-        for id in ids where !present.contains(id) { packed.remove(id: id) }
+        packed.apply(found, changed: ids)
     }
 
     func first(_ limit: Int) -> [Flyer] {
