@@ -80,10 +80,10 @@ package struct FlyerWorkload: Sendable {
     }
 
     /// The benchmarks' catalogue: `count` flyers from `seed` (80 % clustered around cities, 20 % uniform),
-    /// validity judged at `now`.
+    /// validity judged at `now`, with titles, descriptions and addresses (`FlyerText`).
     package static func benchmarkFlyers(count: Int, seed: UInt64, now: Date) -> [Flyer] {
         var workload = FlyerWorkload(.init(seed: seed, uniformShare: 0.2, referenceTime: now))
-        return (0..<count).map { workload.flyer(number: $0) }
+        return (0..<count).map { FlyerText.described(workload.flyer(number: $0), number: $0, seed: seed) }
     }
 
     /// The benchmarks' query points for the catalogue of `seed`: `count` points from the same distribution.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MeridianCore
 import MeridianTesting
 import Testing
@@ -204,6 +205,41 @@ struct TextSearchTests {
                 }
             }
         }
+    }
+
+    @Test("GET /v1/flyers/nearby?q= over a real socket: nearest first with the words; a q without words is a 400")
+    func overHTTP() async throws {
+        try await FlyerServer.with(.spatialite) { server in
+            try await server.plugin?.catalog.write(try Self.flyers(), mode: .create)
+            let center = "lat=\(Self.origin.latitude)&lon=\(Self.origin.longitude)"
+            let found = try await server.send("GET", "/v1/flyers/nearby?\(center)&q=Caf%C3%A9%20%22OR%22")
+            #expect(found.status == 200)
+            #expect(try (found.json()["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [])
+            let cafes = try await server.send("GET", "/v1/flyers/nearby?\(center)&q=CAF&limit=3")
+            #expect(
+                try (cafes.json()["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+                    == ["cafeteria", "cafe-lumiere", "obrien"])
+            #expect(try cafes.json()["next_cursor"] is String)
+            let refused = try await server.send("GET", "/v1/flyers/nearby?\(center)&q=%2A%3A%28%29")
+            #expect(refused.status == 400)
+            #expect(try refused.error().code == "invalid_parameter")
+            #expect(try refused.error().message.contains("'q'"))
+        }
+    }
+
+    @Test("PostGIS: flyers stored before text search (no words yet) are given their words when a store opens")
+    func postgisFillsWords() async throws {
+        let database = try FlyerBackend.postgis.makeDatabase()
+        guard case .postgis(let url) = database else { return }
+        let first = try await PostGISFlyerStore.open(url: url, logger: Logger(label: "test"))
+        try await first.write(try Self.flyers(), mode: .create)
+        try await first.client.query("UPDATE flyers SET words = NULL", logger: Logger(label: "test"))
+        #expect(try await Self.ids(PostGISSearch(store: first), "caf") == [])
+        await first.close()
+        let reopened = try await PostGISFlyerStore.open(url: url, logger: Logger(label: "test"))
+        #expect(
+            try await Self.ids(PostGISSearch(store: reopened), "caf") == ["cafeteria", "cafe-lumiere", "obrien", "far"])
+        await reopened.close()
     }
 
     /// Every case through the cache and the database, nearest first, with a radius, by pages, and by title.

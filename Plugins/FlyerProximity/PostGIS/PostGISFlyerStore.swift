@@ -90,6 +90,8 @@ package final class PostGISFlyerStore: FlyerStore {
         try await perform(deadline: max(deadline, 10)) {
             try await PostGISSchema.migrate(client, location: location, logger: logger)
         }
+        let filled = try await perform(deadline: 600) { try await PostGISWords.fill(client, logger: logger) }
+        if filled > 0 { logger.info("flyers: gave \(filled) stored flyers their search words") }
     }
 
     /// Runs `body` against the pool within the deadline, with errors as `FlyerStoreError`.

@@ -40,7 +40,7 @@ package struct TextQuery: Sendable, Equatable, Hashable {
     }
 
     /// The `tsquery` text: each word a quoted prefix lexeme, all of them required.
-    var tsquery: String {
+    package var tsquery: String {
         words.map { word in
             "'" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "':*"
         }.joined(separator: " & ")
