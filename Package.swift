@@ -212,7 +212,7 @@ let package = Package(
         .target(
             name: "RunTracker",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI", "ActivityFiles",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI", "ActivityFiles", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -372,7 +372,7 @@ let package = Package(
         .testTarget(
             name: "RunTrackerTests",
             dependencies: [
-                "RunTracker", "MeridianTesting", "ActivityFiles", "Workloads",
+                "RunTracker", "MeridianTesting", "ActivityFiles", "Workloads", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

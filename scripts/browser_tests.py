@@ -194,7 +194,7 @@ def pages():
     state["run"] = runs[0]
     weights = []
     assets = sum(len(fetch(link)) for link in ["/assets/app.css", "/assets/app.js"])
-    for path in ["/", "/runs", "/runs/" + runs[0]["id"], "/records", "/fitness", "/flyers", "/flyers?lat=49.43&lon=11.127", "/devices"]:
+    for path in ["/", "/runs", "/runs/" + runs[0]["id"], "/records", "/fitness", "/heatmap", "/flyers", "/flyers?lat=49.43&lon=11.127", "/devices"]:
         load(path)
         check(driver.find_element(By.TAG_NAME, "h1").text, path + " has no heading")
         weight = driver.execute_script(PAGE_SIZE) + assets
@@ -362,10 +362,32 @@ def devices_page():
     check(post_owntracks(name, key) == 401, "a revoked key still posts")
 
 
+@test("the heatmap draws the seeded routes as a picture from the service; goals show their progress on / and /records")
+def heatmap_and_goals():
+    load("/heatmap?activity=run")
+    image = driver.find_element(By.CSS_SELECTOR, ".heatmap img")
+    wait(lambda: driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) == 800,
+         "the heatmap picture loads at 800 px")
+    check(image.size["width"] <= 1280, "the picture is wider than the window")
+    svg = fetch("/heatmap.svg?activity=run").decode()
+    check("data:image/png;base64," in svg and "<title>Heatmap of " in svg, "the picture: " + svg[:300])
+    check(len(re.findall(r'https?://', svg)) == 1, "the picture refers to something outside it")
+    body = json.dumps({"period": "year", "activity": "run", "distance_m": 500000}).encode()
+    request = urllib.request.Request(BASE + "/v1/goals", data=body, method="POST", headers={
+        "Authorization": "Bearer " + args.token, "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        check(response.status == 201, "the goal is not stored")
+    for path in ["/", "/records"]:
+        load(path)
+        card = driver.find_element(By.CSS_SELECTOR, ".goals")
+        check("500 km a year (run)" in card.text and "of 500 km" in card.text, path + " goals: " + card.text)
+
+
 @test("screenshots at 1280 and 390 px are not blank and nothing scrolls sideways")
 def screenshots():
     for name, path in [("now", "/"), ("runs", "/runs"), ("run", "/runs/" + state["run"]["id"]), ("records", "/records"),
-                       ("fitness", "/fitness"), ("flyers", "/flyers?lat=49.4300&lon=11.1270"), ("devices", "/devices")]:
+                       ("fitness", "/fitness"), ("heatmap", "/heatmap"), ("flyers", "/flyers?lat=49.4300&lon=11.1270"),
+                       ("devices", "/devices")]:
         driver.get(BASE + path)
         for width in (1280, 390):
             screenshot(name, width)

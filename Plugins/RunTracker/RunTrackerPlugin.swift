@@ -25,8 +25,8 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
         try RunTrackerPlugin(options: RunTrackerOptions.decode(options), context: context)
     }
 
-    /// `meridian runs` and `meridian privacy`.
-    package static let commandLine = PluginCommands([RunsCommand.self, PrivacyCommand.self])
+    /// `meridian runs`, `meridian goals` and `meridian privacy`.
+    package static let commandLine = PluginCommands([RunsCommand.self, GoalsCommand.self, PrivacyCommand.self])
 
     /// Opens (and migrates) the run tables in the context's store.
     package init(options: RunTrackerOptions, context: PluginContext, clock: @escaping @Sendable () -> Date = Date.init)
@@ -45,6 +45,13 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
             clock: clock)
     }
 
+    /// Publishes `goal.reached` after saved runs.
+    var goals: GoalWatch {
+        GoalWatch(
+            store: runStore.store, events: context.events, timeZone: context.timeZone, units: context.units,
+            logger: context.logger)
+    }
+
     /// The active run's points held while the store refuses writes (`/health`).
     package var pendingWrites: PendingWrites? { controller.pendingWrites.current }
 
@@ -58,6 +65,9 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
             context.logger.error("cannot restore the active run: \(error)")
         }
         let controller = self.controller
+        let goals = self.goals
+        let following = Task { await goals.followLiveRuns() }
+        defer { following.cancel() }
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(LiveRunController.flushInterval))
@@ -72,8 +82,10 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
         RunHistoryRoutes.add(
             to: v1, store: runStore.store, events: context.events, units: context.units,
             maxHeartRate: importer.settings.maxHeartRate, training: options.training, timeZone: context.timeZone)
-        RunImportRoutes.add(to: v1.group("runs"), importer: importer, events: context.events)
+        RunImportRoutes.add(to: v1.group("runs"), importer: importer, events: context.events, goals: goals)
         TrainingRoutes.add(to: v1, store: runStore.store, training: options.training, timeZone: context.timeZone)
+        GoalRoutes.add(to: v1, store: runStore.store, units: context.units, timeZone: context.timeZone)
+        HeatmapRoutes.add(to: v1, store: runStore.store, units: context.units, timeZone: context.timeZone)
         ProgressRoutes.add(
             to: v1,
             settings: ProgressSettings(units: context.units, timeZone: context.timeZone, matcher: options.matcher),

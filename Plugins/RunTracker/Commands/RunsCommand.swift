@@ -12,7 +12,7 @@ struct RunsCommand: AsyncParsableCommand {
             RunsListCommand.self, RunsShowCommand.self, RunsEditCommand.self, RunsDeleteCommand.self,
             RunsRestoreCommand.self, RunsRecordsCommand.self, RunsExportCommand.self, RunsRenderCommand.self,
             RunsStatsCommand.self, RunsCompareCommand.self, RunsRoutesCommand.self, RunsSegmentsCommand.self,
-            RunsFitnessCommand.self, RunsVdotCommand.self
+            RunsFitnessCommand.self, RunsVdotCommand.self, RunsHeatmapCommand.self
         ]
     )
 }

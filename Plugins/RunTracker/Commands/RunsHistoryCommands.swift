@@ -361,7 +361,7 @@ struct RunsRenderCommand: AsyncParsableCommand {
 }
 
 /// Writes `text` to `path`, or to standard output.
-private func write(_ data: Data, to path: String?) throws {
+func write(_ data: Data, to path: String?) throws {
     guard let path else {
         FileHandle.standardOutput.write(data)
         return

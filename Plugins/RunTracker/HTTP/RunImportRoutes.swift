@@ -29,7 +29,9 @@ enum RunImportRoutes {
         }
     }
 
-    static func add(to runs: RouterGroup<MeridianRequestContext>, importer: RunImporter, events: EventBus) {
+    static func add(
+        to runs: RouterGroup<MeridianRequestContext>, importer: RunImporter, events: EventBus, goals: GoalWatch
+    ) {
         runs.post("import") { request, context in
             try request.allowQuery(["activity", "name", "allow_duplicates", "salvage"])
             let activity = try request.query("activity").map { text in
@@ -94,6 +96,7 @@ enum RunImportRoutes {
                     answer.skipped.append(.init(run: run, reason: reason))
                 }
             }
+            await goals.runsSaved(answer.imported.map(\.id))
             return JSONResponse(answer, status: answer.imported.isEmpty ? .ok : .created)
         }
     }

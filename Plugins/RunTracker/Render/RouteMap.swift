@@ -90,26 +90,9 @@ struct RouteMap {
             svg +=
                 "<text x=\"\(f(x + width / 2))\" y=\"\(f(y + height / 2))\" font-size=\"14\" text-anchor=\"middle\" fill=\"#888\">No GPS positions recorded</text>\n"
         }
-        svg += scaleBar(x: x, y: y + height - 14, metresPerPixel: scale > 0 ? 1 / scale : 0)
+        svg += ScaleBar.svg(x: x, y: y + height - 14, metresPerPixel: scale > 0 ? 1 / scale : 0, units: units)
         svg += legend(x: x + width - 190, y: y + height - 26)
         return svg
-    }
-
-    private func scaleBar(x: Double, y: Double, metresPerPixel: Double) -> String {
-        guard metresPerPixel > 0 else { return "" }
-        let target = 120 * metresPerPixel
-        let steps: [Double] =
-            units == .metric
-            ? [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000]
-            : [50, 100, 200, 500, 1000, 2640, 5280, 10_560, 26_400, 52_800].map { $0 * UnitSystem.metresPerFoot }
-        let length = steps.last { $0 <= target } ?? steps[0]
-        let pixels = length / metresPerPixel
-        return """
-            <g stroke="#333" stroke-width="2"><line x1="\(f(x))" y1="\(f(y))" x2="\(f(x + pixels))" y2="\(f(y))"/>\
-            <line x1="\(f(x))" y1="\(f(y - 5))" x2="\(f(x))" y2="\(f(y + 1))"/><line x1="\(f(x + pixels))" y1="\(f(y - 5))" x2="\(f(x + pixels))" y2="\(f(y + 1))"/></g>\
-            <text x="\(f(x + pixels + 6))" y="\(f(y + 4))" font-size="11" fill="#333">\(DistanceFormat.string(metres: length, units: units))</text>
-
-            """
     }
 
     private func legend(x: Double, y: Double) -> String {

@@ -14,6 +14,7 @@ import MeridianStore
 ///   the run.
 /// - routes, tracks, segments and segment efforts: see `RouteSchema`.
 /// - `run_training_load`: per saved run, its training load (TRIMP or rTSS) and the inputs it came from.
+/// - goals and the periods they were reached in: see `GoalSchema`.
 package enum RunHistorySchema {
     /// The history's migrations, oldest first; they need the run tracker's (`RunSchema.schema`) applied before
     /// (`RunTrackerSchema` applies both in that order).
@@ -102,6 +103,9 @@ package enum RunHistorySchema {
                             inputs TEXT NOT NULL
                         ) WITHOUT ROWID
                         """)
+            }
+            migrations.register("v6-goals") { db in
+                try GoalSchema.create(db)
             }
         }
     }

@@ -3,7 +3,7 @@ import Hummingbird
 import MeridianCore
 import MeridianWeb
 
-/// `/records`: the personal records with how each improved, and the distance of 12 weeks and 12 months: the last ones,
+/// `/records`: the personal records with how each improved, the goals' progress, and the distance of 12 weeks and 12 months: the last ones,
 /// or the latest run's when it is older, or those ending with `?weeks=DATE` and `?months=DATE`, with links to earlier
 /// and later ones.
 struct RecordsPage {
@@ -85,7 +85,8 @@ struct RecordsPage {
             weeksLater: weekMoves.later.map { link(weeks: $0, months: shownMonths) },
             monthsEarlier: monthMoves.earlier.map { link(weeks: shownWeeks, months: $0) },
             monthsLater: monthMoves.later.map { link(weeks: shownWeeks, months: $0) },
-            progressions: progressions, hasProgressions: !progressions.isEmpty)
+            progressions: progressions, hasProgressions: !progressions.isEmpty,
+            goals: try await GoalsSection(history: history, site: site).html())
         return try site.page(title: "Records", body: RunTemplates.set.render("records", model), path: "/records")
     }
 
@@ -117,6 +118,8 @@ struct RecordsPage {
         var weeksEarlier, weeksLater, monthsEarlier, monthsLater: String?
         var progressions: [Progression]
         var hasProgressions: Bool
+        /// The goals' progress (empty without goals).
+        var goals: String
     }
 
     struct Current {

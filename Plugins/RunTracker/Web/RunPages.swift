@@ -5,13 +5,13 @@ import MeridianHTTP
 import MeridianWeb
 
 /// The run tracker's pages: the live run on the "now" page (`/now/run`), the history (`/runs`), one run
-/// (`/runs/{id}`, with its edit, delete and restore forms and its route picture), the records (`/records`) and
-/// fitness (`/fitness`).
+/// (`/runs/{id}`, with its edit, delete and restore forms and its route picture), the records (`/records`),
+/// fitness (`/fitness`) and the heatmap (`/heatmap`, its picture `/heatmap.svg`); the goals on the now page.
 extension RunTrackerPlugin: WebPages {
     package var webNavigation: [NavigationLink] {
         [
             NavigationLink("Runs", path: "/runs"), NavigationLink("Records", path: "/records"),
-            NavigationLink("Fitness", path: "/fitness")
+            NavigationLink("Fitness", path: "/fitness"), NavigationLink("Heatmap", path: "/heatmap")
         ]
     }
 
@@ -62,12 +62,16 @@ extension RunTrackerPlugin: WebPages {
         pages.get("fitness") { _, _ in
             try await FitnessPage(history: history, site: site).response()
         }
+        pages.get("heatmap") { request, _ in try HeatmapPage(site: site).response(request) }
+        HeatmapRoutes.add(to: pages, store: runStore.store, units: site.units, timeZone: site.timeZone)
     }
 
     package func nowSections(site: WebSite) async -> [String] {
-        let live = LiveRunSection(controller: controller, history: RunHistory(store: runStore.store))
+        let history = RunHistory(store: runStore.store)
+        let live = LiveRunSection(controller: controller, history: history)
         do {
-            return [try await live.html(site: site)]
+            let goals = try await GoalsSection(history: history, site: site).html()
+            return [try await live.html(site: site)] + (goals.isEmpty ? [] : [goals])
         } catch {
             context.logger.error("cannot show the live run: \(error)")
             return [

@@ -13,6 +13,12 @@ extension RunTrackerPlugin {
         .ramp .c4 { background: #fee08b; } .ramp .c5 { background: #fdae61; } .ramp .c6 { background: #f46d43; } .ramp .c7 { background: #d73027; }
         .chart { margin: 0; }
         .chart figcaption { font-weight: 650; margin-bottom: 6px; }
+        .goal-list { list-style: none; margin: 0; padding: 0; display: grid; gap: 12px; }
+        .goal-list p { margin: 4px 0 0; }
+        .goal-list .reached meter { accent-color: #1a9850; }
+        .heatmap { margin: 0; padding: 0; overflow: hidden; }
+        .heatmap img { display: block; width: 100%; height: auto; background: #15181c; }
+        .heatmap figcaption { padding: 8px 14px; }
         """#
     }
 }

@@ -117,6 +117,7 @@ enum RunTemplates {
         {{/current}}</tbody></table></div>{{/hasRecords}}
         {{^hasRecords}}<p class="muted">No records yet: they come from saved runs, rides and hikes.</p>{{/hasRecords}}
         </section>
+        {{{goals}}}
         <div class="grid-2">
         <figure class="card chart" id="weeks"><figcaption>Distance per week · {{weeksSpan}}</figcaption>{{{weeks}}}
         <p class="actions">{{#weeksEarlier}}<a href="{{weeksEarlier}}#weeks">‹ Earlier weeks</a>{{/weeksEarlier}} {{#weeksLater}}<a href="{{weeksLater}}#weeks">Later weeks ›</a>{{/weeksLater}}</p></figure>
