@@ -77,6 +77,10 @@ struct PostGISBenchmark {
         )
         output("(a) / plain SQL: \(ratio(cachedTiming, plain.timing))")
         output("(b) / plain SQL: \(ratio(uncachedTiming, plain.timing))")
+        try await PolygonBenchmark(
+            searcher: try catalog.searcher(), peer: peer, queries: settings.polygonQueries, seed: settings.seed, now: now,
+            output: output
+        ).run()
         try await TextBenchmark(
             cache: try catalog.searcher(), database: PostGISSearch(store: store), client: store.client,
             queries: min(1000, settings.queries), seed: settings.seed, now: now, output: output

@@ -14,6 +14,8 @@ struct ProximityBenchmark {
         var queries = 10_000
         /// The SQL baseline (b) runs on the first this many queries only (~0.1 s each in dense clusters).
         var sqlQueries = 300
+        /// Polygon queries (PostGIS run only, `PolygonBenchmark`).
+        var polygonQueries = 1000
         var radius = 5000.0
         var limit = 10
         var seed: UInt64 = 42

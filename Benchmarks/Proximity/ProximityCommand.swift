@@ -18,6 +18,9 @@ struct ProximityCommand: AsyncParsableCommand {
     )
     var sqlQueries = 300
 
+    @Option(help: "With --postgres-url: the number of city-sized polygon queries (200 vertices) beside PostGIS.")
+    var polygonQueries = 1000
+
     @Option(help: "A release meridian binary: time `meridian serve` starting on the benchmark's database.")
     var meridian: String?
 
@@ -34,6 +37,7 @@ struct ProximityCommand: AsyncParsableCommand {
             settings.queries = workload.queries
             settings.seed = workload.seed
             settings.sqlQueries = sqlQueries
+            settings.polygonQueries = polygonQueries
             settings.redisPort = workload.redisPort
             settings.meridianBinary = meridian
             if let postgresURL {

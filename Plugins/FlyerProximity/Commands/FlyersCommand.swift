@@ -12,9 +12,10 @@ struct FlyersCommand: AsyncParsableCommand {
             MERIDIAN_CONFIG or Config/meridian.yaml). Examples:
               meridian flyers import flyers.geojson
               meridian flyers near 48.8584,2.2945 --radius 2km --limit 5
+              meridian flyers within district.geojson --limit 50
               meridian flyers export --format csv > flyers.csv
             """,
-        subcommands: [Import.self, Export.self, Add.self, Get.self, Delete.self, List.self, Near.self]
+        subcommands: [Import.self, Export.self, Add.self, Get.self, Delete.self, List.self, Near.self, Within.self]
     )
 
     /// The file formats of import and export.

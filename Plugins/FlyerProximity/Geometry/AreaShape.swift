@@ -13,7 +13,7 @@ struct LatLonBox: Sendable, Equatable {
 
 /// An area flyer prepared for search: geodesic edges, containment, distance and bounds.
 struct AreaShape: Sendable {
-    private struct Ring: Sendable {
+    struct Ring: Sendable {
         let edges: [GeodesicEdge]
         /// The ring winds around the north pole (flips the parity of meridian crossings).
         let enclosesNorthPole: Bool
@@ -21,8 +21,9 @@ struct AreaShape: Sendable {
     }
 
     /// Polygons, each an outer ring followed by its holes.
-    private let polygons: [[Ring]]
-    private let edges: [GeodesicEdge]
+    let polygons: [[Ring]]
+    /// Every edge of every ring (each ring's vertices are its edges' starts).
+    let edges: [GeodesicEdge]
     /// Boxes containing the whole area.
     let boxes: [LatLonBox]
     /// Every point of the area is within `reach` metres (geodesic) of `anchor`.

@@ -50,7 +50,7 @@ struct GeodesicEdge: Sendable {
     }
 
     /// The point of the edge `distance` metres from `start`, and the edge's azimuth there.
-    private func position(at distance: Double) -> Geodesic.Direct? {
+    func position(at distance: Double) -> Geodesic.Direct? {
         try? Geodesic.wgs84.direct(from: start, bearing: azimuth, distance: distance)
     }
 
@@ -102,21 +102,27 @@ struct GeodesicEdge: Sendable {
         guard straddles else { return false }
         if point.latitude < minLatitude { return true }
         if point.latitude > maxLatitude { return false }
-        // Bisect for where the edge meets the meridian; longitude is monotone along the edge.
-        let startSide = startOffset <= 0
+        guard let crossing = crossing(ofMeridian: point.longitude) else { return false }
+        return crossing.latitude > point.latitude
+    }
+
+    /// Where the edge meets the meridian of `longitude`, which it must straddle (bisection to 1 µm along the
+    /// edge; longitude is monotone along a geodesic, by Clairaut's relation); nil when PROJ fails.
+    func crossing(ofMeridian longitude: Double) -> Coordinate? {
+        let startSide = wrappedLongitudeDifference(start.longitude - longitude) <= 0
         var low = 0.0, high = length
         var crossing = start
         for _ in 0..<64 {
             let middle = (low + high) / 2
-            guard let here = position(at: middle)?.destination else { return false }
+            guard let here = position(at: middle)?.destination else { return nil }
             crossing = here
-            if (wrappedLongitudeDifference(here.longitude - point.longitude) <= 0) == startSide {
+            if (wrappedLongitudeDifference(here.longitude - longitude) <= 0) == startSide {
                 low = middle
             } else {
                 high = middle
             }
             if high - low < 1e-6 { break }
         }
-        return crossing.latitude > point.latitude
+        return crossing
     }
 }

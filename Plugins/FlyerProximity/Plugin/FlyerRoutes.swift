@@ -13,7 +13,12 @@ extension FlyerPlugin {
             try query.allow(["lat", "lon", "radius_m", "limit", "category", "cursor", "at", "include_inactive", "q"])
             return JSONResponse(try await self.nearby(query))
         }
+        group.post("search") { request, _ in
+            try request.allowQuery([])
+            return JSONResponse(try await self.areaSearch(request))
+        }
         group.get { request, _ in
+            if request.query("bbox") != nil { return JSONResponse(try await self.viewport(request)) }
             try request.allowQuery(["limit", "cursor"])
             return JSONResponse(try await self.list(request))
         }
@@ -53,14 +58,7 @@ extension FlyerPlugin {
         default:
             throw APIError.badRequest("give both 'lat' and 'lon', or neither to search around the current position")
         }
-        var at = Date()
-        if let text = query.string("at") {
-            guard let date = ISO8601.date(from: text) else {
-                throw APIError.badRequest(
-                    "query parameter 'at' must be an ISO 8601 date-time such as 2024-05-01T18:00:00Z, got '\(text)'")
-            }
-            at = date
-        }
+        let at = try Self.instant(query)
         let nearbyRequest = NearbyRequest(
             center: center, radius: try query.double("radius_m") ?? options.defaultRadiusM,
             limit: try query.int("limit", in: 1...options.maxResults) ?? options.defaultLimit,
@@ -76,7 +74,17 @@ extension FlyerPlugin {
         }
     }
 
-    private static func flag(_ query: QueryParameters, _ name: String) throws -> Bool {
+    /// The `at` parameter, else now.
+    static func instant(_ query: QueryParameters) throws -> Date {
+        guard let text = query.string("at") else { return Date() }
+        guard let date = ISO8601.date(from: text) else {
+            throw APIError.badRequest(
+                "query parameter 'at' must be an ISO 8601 date-time such as 2024-05-01T18:00:00Z, got '\(text)'")
+        }
+        return date
+    }
+
+    static func flag(_ query: QueryParameters, _ name: String) throws -> Bool {
         switch query.string(name) {
         case nil, "false", "0": return false
         case "true", "1": return true

@@ -28,11 +28,11 @@ package struct PostGISSearch: FlyerSearching {
     }
 
     /// The widening of the sphere radius (see above) and one metre for rounding.
-    private static let sphereFactor = 1.0057
+    static let sphereFactor = 1.0057
     /// From the sphere distance of a point to a sphere radius holding every point no farther on the
     /// ellipsoid: at most 1.0045 times farther there, then widened by `sphereFactor`.
     private static let boundFactor = 1.0103
-    private static let worldRadius = 20_100_000.0
+    static let worldRadius = 20_100_000.0
 
     package func nearby(_ query: NearbyQuery) async throws(FlyerStoreError) -> NearbyMatches {
         let keep = max(1, query.limit) + 1
@@ -112,8 +112,12 @@ package struct PostGISSearch: FlyerSearching {
 
     /// ` OR …`: areas whose boxes meet the latitude/longitude box of `radius` around the centre.
     private static func areas(_ radius: Double, _ query: NearbyQuery, _ filter: inout Filter) -> String {
-        let box = Geodesic.wgs84.boundingBox(center: query.center, radius: radius)
-        return box.longitudeRanges.map { range in
+        areas(in: Geodesic.wgs84.boundingBox(center: query.center, radius: radius), &filter)
+    }
+
+    /// ` OR …`: areas whose boxes meet `box`.
+    static func areas(in box: BoundingBox, _ filter: inout Filter) -> String {
+        box.longitudeRanges.map { range in
             " OR search_boxes && ST_MakeEnvelope(\(filter.bind(range.lowerBound)), \(filter.bind(box.minLatitude)), "
                 + "\(filter.bind(range.upperBound)), \(filter.bind(box.maxLatitude)), 4326)"
         }.joined()
@@ -153,7 +157,7 @@ package struct PostGISSearch: FlyerSearching {
     }
 
     /// The category and validity conditions, with their bound values (`$1`, `$2`, …).
-    private struct Filter {
+    struct Filter {
         var bindings = PostgresBindings()
         var conditions = "TRUE"
 

@@ -183,6 +183,30 @@ package final class FlyerIndex: @unchecked Sendable {
         return best.items.map(\.match)
     }
 
+    /// The area query's page: every flyer within its reach passing its filters is tested exactly.
+    package func area(_ query: AreaQuery) -> NearbyMatches {
+        lock.reading {
+            guard let category = categoryCode(query.category) else { return NearbyMatches(matches: [], hasMore: false) }
+            let time = query.at.timeIntervalSince1970
+            var seenAreas = Set<Int32>()
+            var found: [NearbyMatch] = []
+            state.grid.nearestFirst(from: query.anchorPoint, in: query.searchBox, cutoff: query.reach) { slot in
+                let entry = state.bounds[Int(slot)]
+                if category != Self.noCategory && entry.category != category { return query.reach }
+                if !query.includeInactive && (time < entry.validFrom || time > entry.validUntil) { return query.reach }
+                if entry.isArea && !seenAreas.insert(slot).inserted { return query.reach }
+                guard let prepared = state.slots[Int(slot)], let distance = query.match(prepared.shape) else {
+                    return query.reach
+                }
+                if let after = query.after, !after.precedes(distance, prepared.flyer.id) { return query.reach }
+                found.append(
+                    NearbyMatch(flyer: prepared.flyer, distance: distance, nearest: prepared.target(from: nil)))
+                return query.reach
+            }
+            return query.page(found)
+        }
+    }
+
     /// Flyers sorted by title then id (for a user without a location).
     package func byTitle(
         limit: Int, category: String?, at instant: Date, includeInactive: Bool,

@@ -6,6 +6,8 @@ import MeridianCore
 package protocol FlyerSearching: Sendable {
     /// The query's page: flyers sorted by exact distance, then id.
     func nearby(_ query: NearbyQuery) async throws(FlyerStoreError) -> NearbyMatches
+    /// The area query's page: the flyers it matches, by its distance (see `AreaQuery`), then id.
+    func area(_ query: AreaQuery) async throws(FlyerStoreError) -> NearbyMatches
     /// Flyers sorted by title then id (for a user without a location), only those with `text`'s words when given.
     func byTitle(
         limit: Int, category: String?, at instant: Date, includeInactive: Bool,

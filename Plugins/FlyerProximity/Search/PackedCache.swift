@@ -90,7 +90,23 @@ final class PackedCache: @unchecked Sendable {
         let (index, packed, written) = lock.reading {
             (packedIndex, packedIndex.nearby(query, excluding: dead), changed.nearby(query))
         }
-        let limit = max(1, query.limit)
+        return Self.merge(packed, of: index, written, limit: query.limit)
+    }
+
+    /// The area query's page: the packed index's and the written flyers' pages merged.
+    func area(_ query: AreaQuery) -> NearbyMatches {
+        let (index, packed, written) = lock.reading {
+            (packedIndex, packedIndex.area(query, excluding: dead), changed.area(query))
+        }
+        return Self.merge(packed, of: index, written, limit: query.limit)
+    }
+
+    /// One page from the packed index's page and the written flyers' page, both in (distance, id) order.
+    private static func merge(
+        _ packed: (matches: [PackedFlyerIndex.Match], hasMore: Bool), of index: PackedFlyerIndex,
+        _ written: NearbyMatches, limit: Int
+    ) -> NearbyMatches {
+        let limit = max(1, limit)
         let read = packed.matches.map(index.nearbyMatch)
         guard !written.matches.isEmpty else { return NearbyMatches(matches: read, hasMore: packed.hasMore) }
         let all = (read + written.matches).sorted { $0.position.precedes($1.distance, $1.flyer.id) }
@@ -137,6 +153,10 @@ struct PackedSearch: FlyerSearching {
 
     func nearby(_ query: NearbyQuery) async throws(FlyerStoreError) -> NearbyMatches {
         cache.nearby(query)
+    }
+
+    func area(_ query: AreaQuery) async throws(FlyerStoreError) -> NearbyMatches {
+        cache.area(query)
     }
 
     func byTitle(

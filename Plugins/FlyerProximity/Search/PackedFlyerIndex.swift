@@ -303,6 +303,51 @@ final class PackedFlyerIndex: Sendable {
         return best.items.map { Match(slot: $0.match.0, position: $0.position, nearest: $0.match.1) }
     }
 
+    /// The area query's page of live slots (those not in `dead`): every slot within its reach passing its
+    /// filters is tested exactly (`AreaQuery.match`); sorted by its distance, then id.
+    func area(_ query: AreaQuery, excluding dead: SlotSet) -> (matches: [Match], hasMore: Bool) {
+        var category = PackedSlot.uncategorised - 1
+        if let name = query.category {
+            guard let code = categoryCodes[name.lowercased()] else { return ([], false) }
+            category = code
+        }
+        let filterCategory = category >= PackedSlot.uncategorised
+        let time = query.at.timeIntervalSince1970
+        let after = query.after.map { (distance: $0.distance, id: Array($0.id.utf8)) }
+        var seenAreas = Set<Int32>()
+        var found: [(slot: Int32, distance: Double)] = []
+        nearestFirst(from: query.anchorPoint, in: query.searchBox, cutoff: query.reach) { slot in
+            let entry = slots[Int(slot)]
+            if filterCategory && entry.category != category { return query.reach }
+            if !query.includeInactive && entry.validity != PackedSlot.alwaysValid {
+                let validity = validities[Int(entry.validity)]
+                if time < validity.from || time > validity.until { return query.reach }
+            }
+            if dead.contains(slot) || (entry.area >= 0 && !seenAreas.insert(slot).inserted) { return query.reach }
+            let shape: PreparedFlyer.Shape =
+                entry.area >= 0 ? .area(areaShapes[Int(entry.area)]) : .point(entry.coordinate)
+            guard let distance = query.match(shape) else { return query.reach }
+            if let after,
+                distance < after.distance || (distance == after.distance && ids.compare(Int(slot), after.id) <= 0)
+            {
+                return query.reach
+            }
+            found.append((slot, distance))
+            return query.reach
+        }
+        let limit = max(1, query.limit)
+        found.sort {
+            $0.distance < $1.distance || ($0.distance == $1.distance && ids.precedes(Int($0.slot), Int($1.slot)))
+        }
+        let page = found.prefix(limit).map { hit in
+            let entry = slots[Int(hit.slot)]
+            return Match(
+                slot: hit.slot, position: DistancePosition(distance: hit.distance, id: ids[Int(hit.slot)]),
+                nearest: entry.area >= 0 ? areaShapes[Int(entry.area)].representative : entry.coordinate)
+        }
+        return (page, found.count > limit)
+    }
+
     /// Offers the slots that may meet `box` to `visit` in increasing order of a lower bound of their
     /// distance from `center` (areas may come more than once); `visit` returns the new cutoff.
     private func nearestFirst(

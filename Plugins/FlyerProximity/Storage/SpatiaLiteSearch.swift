@@ -52,25 +52,14 @@ final class SpatiaLiteSearch: FlyerSearching {
         -> [NearbyMatch]
     {
         let box = Geodesic.wgs84.boundingBox(center: query.center, radius: radius)
-        var conditions: [String] = []
-        var arguments: [(any DatabaseValueConvertible)?] = []
-        for range in box.longitudeRanges {
-            conditions.append("(xmax >= ? AND xmin <= ? AND ymax >= ? AND ymin <= ?)")
-            arguments += [
-                range.lowerBound - Self.margin, range.upperBound + Self.margin, box.minLatitude - Self.margin,
-                box.maxLatitude + Self.margin
-            ]
-        }
-        let inBox = "rowid IN (SELECT pkid FROM idx_flyers_geom WHERE \(conditions.joined(separator: " OR ")))"
-        var sql = wide == nil ? inBox : "(\(inBox) OR rowid IN (SELECT value FROM json_each(?)))"
-        if let wide { arguments.append(wide) }
+        var (sql, arguments) = Self.candidates(in: box, wide: wide)
         if let text = query.text {
-            sql += " AND \(Self.textCondition)"
-            arguments.append(text.fts5Match)
+            sql = "(\(sql)) AND \(Self.textCondition)"
+            arguments += [text.fts5Match]
         }
         let filter = query.filter
         var best = BestMatches<NearbyMatch>(keep: keep, radius: radius, after: query.after)
-        try repository.scan(sql, StatementArguments(arguments)) { flyer in
+        try repository.scan(sql, arguments) { flyer in
             guard filter.admits(flyer), let prepared = PreparedFlyer(flyer) else { return true }
             let (distance, point) = prepared.distance(from: query.center)
             best.offer(
@@ -82,7 +71,7 @@ final class SpatiaLiteSearch: FlyerSearching {
 
     /// The row ids of the areas wider than `wide` degrees as a JSON array (one parameter, however many there
     /// are), nil when there are none; read again when the change log has moved.
-    private func wideAreaRowids() throws(FlyerStoreError) -> String? {
+    func wideAreaRowids() throws(FlyerStoreError) -> String? {
         let change = try repository.lastChange()
         if let known = wideAreas.withLock({ $0 }), known.change == change { return known.rowids }
         let rowids = try repository.rowids(
