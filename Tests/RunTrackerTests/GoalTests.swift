@@ -207,6 +207,10 @@ struct GoalTests {
                 #expect(answer.status == 400, "\(bad): \(answer.text)")
             }
 
+            let before = try await server.call("GET", "/v1/goals")
+            let open = try #require((try before.json()["goals"] as? [[String: Any]])?.first)
+            #expect(open["reached_at"] is NSNull && open["per_day_to_go"] is Double, "every key, null when absent")
+
             // An import of a run today (3 km) does not reach 4 km; the second does, once.
             let events = server.server.host.events.subscribe(names: ["goal.reached"])
             let now = Date()

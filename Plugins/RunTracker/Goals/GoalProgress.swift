@@ -17,10 +17,10 @@ package struct GoalProgress: Sendable, Equatable, Encodable {
     /// Calendar days from today to the period's last day, both included (0 once the period is over).
     package var daysLeft: Int
     /// `remaining` over `days_left` (null once reached or over).
-    package var perDayToGo: Double?
+    @NullWhenAbsent package var perDayToGo: Double?
     package var reached: Bool
     /// When a saved run first brought the period to the target (null before, or when that was not seen by the service).
-    package var reachedAt: Date?
+    @NullWhenAbsent package var reachedAt: Date?
     package var text: String
 
     package struct Period: Sendable, Equatable, Encodable {
@@ -39,13 +39,15 @@ package struct GoalProgress: Sendable, Equatable, Encodable {
         self.done = done
         target = goal.target
         unit = goal.metric == .distance ? "m" : "s"
-        remaining = max(0, goal.target - done)
-        daysLeft = Self.daysLeft(in: interval, now: now, calendar: calendar)
-        reached = done >= goal.target
-        perDayToGo = reached || daysLeft == 0 ? nil : remaining / Double(daysLeft)
-        self.reachedAt = reachedAt
+        let remaining = max(0, goal.target - done)
+        let daysLeft = Self.daysLeft(in: interval, now: now, calendar: calendar)
+        let reached = done >= goal.target
+        let perDay = reached || daysLeft == 0 ? nil : remaining / Double(daysLeft)
+        (self.remaining, self.daysLeft, self.reached) = (remaining, daysLeft, reached)
+        _perDayToGo = NullWhenAbsent(wrappedValue: perDay)
+        _reachedAt = NullWhenAbsent(wrappedValue: reachedAt)
         text = GoalText.progress(
-            done: done, target: goal.target, metric: goal.metric, daysLeft: daysLeft, perDay: perDayToGo,
+            done: done, target: goal.target, metric: goal.metric, daysLeft: daysLeft, perDay: perDay,
             reached: reached, units: units)
     }
 
