@@ -6,10 +6,12 @@ import MeridianTesting
 /// first `/health` answer and to the first nearby answer that is correct (the ids the in-process search
 /// gave), with its resident memory then.
 ///
-/// The first start after the import checks the whole file before serving (nothing has stamped it yet)
-/// and builds nothing (the import stored the search index); it is stopped with SIGTERM, which stamps the
+/// The first start after the import checks the whole file in the background (the import stamped the file it
+/// created) and builds nothing (the import stored the search index); it is stopped with SIGTERM, which stamps the
 /// checked file. The restarts that follow are what a service restarted by its supervisor, or started
-/// again after an upgrade, does.
+/// again after an upgrade, does. Then the starts after anything but a clean stop: after `kill -9`, after
+/// `meridian runs import` wrote the file, and after `sqlite3` changed a flyer's title (each waits for the
+/// background check before it is stopped, so that the next start finds the file as a checked service left it).
 struct StartupBenchmark {
     let binary: String
     let database: String
@@ -37,8 +39,10 @@ struct StartupBenchmark {
             let index =
                 log.contains("stored search index read") ? "stored search index read" : "search index not read back"
             let check =
-                log.contains("as this service left it after its last check")
-                ? "whole-file check in the background" : "whole-file check before serving"
+                log.contains("was not closed cleanly")
+                ? "whole-file check in the background, writes held until it passed"
+                : log.contains("as this service left it after its last check")
+                    ? "whole-file check in the background" : "whole-file check before serving"
             return
                 "/health after \(NumberText.fixed(health, decimals: 0)) ms, first correct nearby answer after \(NumberText.fixed(nearby, decimals: 0)) ms, "
                 + "RSS then \(NumberText.fixed(residentMB, decimals: 0)) MB (\(index); \(check))"
@@ -58,10 +62,43 @@ struct StartupBenchmark {
         output(
             "meridian serve restart (median of \(restarts)): ready after \(NumberText.fixed(median.nearby, decimals: 0)) ms, RSS \(NumberText.fixed(median.residentMB, decimals: 0)) MB"
         )
+        // The starts after an unclean stop are about the SpatiaLite file.
+        guard flyersDatabase == nil else { return }
+        _ = try await start(killed: true)
+        output("meridian serve after kill -9: " + (try await start(waitingForCheck: true)).line)
+        let gpx = directory.appendingPathComponent("startup-run.gpx")
+        try Self.walk.write(to: gpx, atomically: true, encoding: .utf8)
+        try runTool(binary, ["runs", "import", gpx.path, "--db", database])
+        output("meridian serve after meridian runs import: " + (try await start(waitingForCheck: true)).line)
+        try runTool("/usr/bin/sqlite3", [database, "UPDATE flyers SET title = title || ' (edited)' WHERE rowid = 1"])
+        output("meridian serve after a write by sqlite3: " + (try await start(waitingForCheck: true)).line)
     }
 
-    /// Launches the service, waits for a correct answer, measures, and stops it with SIGTERM (a clean stop).
-    private func start() async throws -> Start {
+    /// A three-point walk for `meridian runs import`.
+    static let walk = """
+        <?xml version="1.0"?><gpx version="1.1" creator="meridian-bench"><trk><trkseg>
+        <trkpt lat="48.1000" lon="11.5000"><time>2024-05-01T08:00:00Z</time></trkpt>
+        <trkpt lat="48.1005" lon="11.5000"><time>2024-05-01T08:00:30Z</time></trkpt>
+        <trkpt lat="48.1010" lon="11.5000"><time>2024-05-01T08:01:00Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """
+
+    /// Runs `tool` with `arguments` and fails unless it exits with 0.
+    private func runTool(_ tool: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(
+                description: "\(tool) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+        }
+    }
+
+    /// Launches the service, waits for a correct answer, measures, and stops it: with SIGTERM (a clean stop, after
+    /// the background check said what it found with `waitingForCheck`), or with SIGKILL when `killed`.
+    private func start(killed: Bool = false, waitingForCheck: Bool = false) async throws -> Start {
         let port = try FreePort.next()
         let config = directory.appendingPathComponent("serve.yaml")
         let token = "startup-benchmark-token-0123456789"
@@ -110,7 +147,12 @@ struct StartupBenchmark {
             if nearby == nil { try await Task.sleep(for: .milliseconds(2)) }
         }
         let resident = residentMegabytes(process.processIdentifier)
-        process.terminate()
+        while waitingForCheck, process.isRunning,
+            !((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("store check:")
+        {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        if killed { kill(process.processIdentifier, SIGKILL) } else { process.terminate() }
         process.waitUntilExit()
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         return Start(

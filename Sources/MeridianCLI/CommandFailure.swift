@@ -19,9 +19,12 @@ public struct CommandFailure: Error, CustomStringConvertible {
 
 extension AsyncParsableCommand {
     /// Runs `body`, turning `CommandFailure`s and other errors into a stderr line and an exit code.
+    /// The stores it opens through `StoreLocationOptions` are closed when it ends (`CommandStores`).
     public func reportingFailures(_ body: () async throws -> Void) async throws {
+        let stores = CommandStores()
+        defer { stores.closeAll() }
         do {
-            try await body()
+            try await CommandStores.$current.withValue(stores) { try await body() }
         } catch let failure as CommandFailure {
             Standard.error("meridian: \(failure.message)")
             throw ExitCode(failure.code)

@@ -66,7 +66,8 @@ public struct StoreLocationOptions: ParsableArguments {
 
     private static func open(_ path: String, _ config: MeridianConfig?) throws -> Store {
         do {
-            return try Store.open(path: path, busyTimeout: config?.store.busyTimeout ?? Store.defaultBusyTimeout)
+            return CommandStores.opened(
+                try Store.open(path: path, busyTimeout: config?.store.busyTimeout ?? Store.defaultBusyTimeout))
         } catch {
             throw CommandFailure(error.description)
         }

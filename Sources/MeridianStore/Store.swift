@@ -13,20 +13,47 @@ public final class Store: Sendable {
     /// The file path, or ":memory:".
     public let path: String
     private let foundDamage = Mutex<String?>(nil)
+    private let condition: Mutex<Condition>
+    /// Where the whole-file check run before a migration says what it found.
+    private let logger: Logger
 
-    /// The whole-file check was left for later (`checkInBackground`): the file was as a checked store left it.
-    public let wholeFileCheckDeferred: Bool
-    /// The file was created by this open, checked whole when opened, or was as a checked store left it:
-    /// a clean close stamps it (`VerifiedStamp`).
-    private let verified: Bool
+    /// What is known of the file beyond damage.
+    private struct Condition {
+        /// The file was created by this open, checked whole, or was as a checked store left it: a clean close
+        /// stamps it (`VerifiedStamp`).
+        var verified: Bool
+        /// The whole-file check is still to run (`checkInBackground`).
+        var checkPending: Bool
+        /// The file was created by this open or was as a checked store left it; else (a crash, `kill -9`, or
+        /// another program wrote it) writes wait for the whole-file check (`holdWritesUntilChecked`).
+        var trusted: Bool
+        /// Writes are refused (`PRAGMA query_only`) until that check passes.
+        var writesHeld = false
+        var closed = false
+    }
+
+    /// The whole-file check was left for later (`checkInBackground`) and has not run yet.
+    public var wholeFileCheckDeferred: Bool { condition.withLock { $0.checkPending } }
+
+    /// True while writes wait for the whole-file check (the file was not as a checked store left it).
+    public var writesHeldUntilChecked: Bool { condition.withLock { $0.writesHeld } }
+
+    /// Why writes are refused now (damage found, or the whole-file check still running), or nil.
+    public var writeRefusal: String? {
+        if let damage { return damage.description }
+        return writesHeldUntilChecked
+            ? "the database \(path) is being checked after an unclean stop (a crash, kill -9, or another program wrote it); writes resume when the check passes, in a few seconds"
+            : nil
+    }
 
     private init(
-        database: any DatabaseWriter, path: String, verified: Bool = false, wholeFileCheckDeferred: Bool = false
+        database: any DatabaseWriter, path: String, verified: Bool = false, wholeFileCheckDeferred: Bool = false,
+        trusted: Bool = true, logger: Logger = Logger(label: "meridian.store")
     ) {
         self.database = database
         self.path = path
-        self.verified = verified
-        self.wholeFileCheckDeferred = wholeFileCheckDeferred
+        self.logger = logger
+        condition = Mutex(Condition(verified: verified, checkPending: wholeFileCheckDeferred, trusted: trusted))
     }
 
     /// How thoroughly `open` checks the file before using it.
@@ -36,9 +63,11 @@ public final class Store: Sendable {
         /// `PRAGMA integrity_check`, also that every index matches its table, and `rtreecheck` of every R*Tree
         /// (about 2 s per million flyers; for the service, which then runs for a long time on what it read).
         case integrity
-        /// `integrity`, unless the file is exactly as a checked store left it at its last clean close
-        /// (`VerifiedStamp`); then nothing now, and `wholeFileCheckDeferred` asks for `checkInBackground`.
-        case integrityUnlessUnchanged
+        /// `integrity`, run by `checkInBackground` while the service answers (`wholeFileCheckDeferred`). When the
+        /// file is not exactly as a checked store left it at its last clean close (`VerifiedStamp`), a plugin whose
+        /// tables must be migrated has the file checked first, at once, and `holdWritesUntilChecked` refuses
+        /// writes from then until the check passes.
+        case integrityInBackground
     }
 
     /// Opens (creating if needed) the database at `path`, loads SpatiaLite,
@@ -61,7 +90,7 @@ public final class Store: Sendable {
         // now is sound by construction, as much as one it was found as a checked store left it.
         let created = ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) == 0
         let stamped = VerifiedStamp.matches(path)
-        let unchanged = check == .integrityUnlessUnchanged && stamped
+        let deferred = check == .integrityInBackground
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration(busyTimeout: busyTimeout))
@@ -69,9 +98,9 @@ public final class Store: Sendable {
             throw classify(error, path: path)
         }
         let store = Store(
-            database: pool, path: path, verified: created || stamped || check != .quick,
-            wholeFileCheckDeferred: unchanged)
-        if !unchanged { try store.checkIntegrity(check) }
+            database: pool, path: path, verified: created || stamped || check == .integrity,
+            wholeFileCheckDeferred: deferred, trusted: created || stamped, logger: logger)
+        if !deferred { try store.checkIntegrity(check) }
         try store.initialiseSpatialMetadata()
         logger.debug("store opened", metadata: ["path": "\(path)"])
         return store
@@ -100,6 +129,11 @@ public final class Store: Sendable {
     /// `schema` does not know (written by a newer Meridian) is refused (`StoreError.newerSchema`) and left unchanged.
     public func migrate(_ schema: PluginSchema) throws(StoreError) {
         let migrator = schema.migrator
+        if condition.withLock({ !$0.trusted && $0.checkPending }),
+            (try? database.read({ try !migrator.hasCompletedMigrations($0) })) ?? true
+        {
+            try checkNow()
+        }
         var attempt = 1
         while true {
             do {
@@ -138,7 +172,7 @@ public final class Store: Sendable {
                             StoreCheck.Check(
                                 name: "quick_check", subject: nil, problems: rows.isEmpty ? ["no answer"] : rows)
                         ]
-                case .integrity, .integrityUnlessUnchanged:
+                case .integrity, .integrityInBackground:
                     return StoreCheck.checks(db, full: false).filter { !$0.isOK }
                 }
             }
@@ -160,7 +194,9 @@ public final class Store: Sendable {
     /// store refuses writes from then on (`PRAGMA query_only`), `damage` says what was found, and the log
     /// says it with what to do. Returns the report.
     @discardableResult
-    public func checkInBackground(logger: Logger) async throws(StoreError) -> StoreCheckReport {
+    public func checkInBackground(logger: Logger = Logger(label: "meridian.store")) async throws(StoreError)
+        -> StoreCheckReport
+    {
         let started = ContinuousClock.now
         let path = self.path
         let result = await BlockingWork.onOwnThread(lowPriority: true) {
@@ -178,10 +214,48 @@ public final class Store: Sendable {
         let report = try result.get()
         let seconds = (ContinuousClock.now - started) / .milliseconds(1) / 1000
         if report.isHealthy {
+            let held = writesHeldUntilChecked
+            passed()
             logger.info(
-                "store check: \(path) is sound (integrity_check, rtreecheck; \(String(format: "%.2f", seconds)) s)")
+                "store check: \(path) is sound (integrity_check, rtreecheck; \(String(format: "%.2f", seconds)) s)\(held ? "; writes are taken again" : "")"
+            )
         }
         return report
+    }
+
+    /// From now until the whole-file check passes, refuses writes (`PRAGMA query_only`; they fail read-only), when
+    /// the file was not as a checked store left it and the check has not run yet. The service calls this once its
+    /// plugins are set up (their start-up writes are small: configuration kept in tables).
+    public func holdWritesUntilChecked() throws(StoreError) {
+        guard condition.withLock({ !$0.trusted && $0.checkPending }) else { return }
+        do {
+            try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+        condition.withLock { $0.writesHeld = true }
+    }
+
+    /// Runs the whole-file check now (a migration must write before the background check could run).
+    private func checkNow() throws(StoreError) {
+        try checkIntegrity(.integrity)
+        passed()
+        logger.info("store check: \(path) is sound (integrity_check, rtreecheck; before tables were added)")
+    }
+
+    /// The whole-file check passed: writes are taken again unless damage was found meanwhile, and a clean close
+    /// stamps the file.
+    private func passed() {
+        try? database.writeWithoutTransaction { db in
+            // Inside the writer, so that damage recorded meanwhile (`recordDamage`, also a write) keeps writes refused.
+            guard foundDamage.withLock({ $0 == nil }) else { return }
+            if condition.withLock({ $0.writesHeld }) { try db.execute(sql: "PRAGMA query_only = 0") }
+            condition.withLock {
+                $0.writesHeld = false
+                $0.checkPending = false
+                $0.verified = true
+            }
+        }
     }
 
     /// Records damage found in the file (by the background check, or by a read SQLite answered with "malformed"):
@@ -196,10 +270,15 @@ public final class Store: Sendable {
         )
     }
 
-    /// Closes the database (every later use fails). When the file was created by this open, checked whole
-    /// at open, or was as a checked store left it, and no check found damage since, stamps it
+    /// Closes the database (every later use fails; closing again does nothing). When the file was created by this
+    /// open, checked whole, or was as a checked store left it, and no check found damage since, stamps it
     /// (`VerifiedStamp`) so that the next start on it can skip the whole-file check.
-    public func close(logger: Logger) {
+    public func close(logger: Logger = Logger(label: "meridian.store", factory: { _ in SwiftLogNoOpLogHandler() })) {
+        let alreadyClosed = condition.withLock { state in
+            defer { state.closed = true }
+            return state.closed
+        }
+        guard !alreadyClosed else { return }
         var emptied = false
         do {
             // The write-ahead log is copied into the file and emptied now: the pool closes its writer first,
@@ -221,7 +300,7 @@ public final class Store: Sendable {
             logger.warning("store: \(path) could not be closed cleanly: \(error)")
             return
         }
-        guard emptied, verified, damage == nil else { return }
+        guard emptied, condition.withLock({ $0.verified }), damage == nil else { return }
         if !VerifiedStamp.record(path) {
             logger.warning(
                 "store: cannot write \(VerifiedStamp.path(for: path)); the next start checks the whole file again")

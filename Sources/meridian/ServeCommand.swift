@@ -48,11 +48,12 @@ struct ServeCommand: AsyncParsableCommand {
             let resources = Resources()
             let store: Store
             do {
-                // The service runs for a long time on what it reads now: every page and index is checked before
-                // it starts, unless the file is exactly as this service left it after such a check (then the
-                // check runs in the background, `StoreCheckService`, and the service answers at once).
+                // The service runs for a long time on what it reads: every page and index is checked, in the
+                // background (`StoreCheckService`) while the service answers. Unless the file is exactly as this
+                // service left it after such a check, writes are refused from when the plugins are set up until
+                // the check passes (`holdWritesUntilChecked`).
                 store = try Store.open(
-                    path: settings.store.path, check: .integrityUnlessUnchanged,
+                    path: settings.store.path, check: .integrityInBackground,
                     busyTimeout: settings.store.busyTimeout, logger: logger)
                 // A new database receives every schema `meridian --version` names, whatever plugins are configured.
                 for schema in StandardPlugins.schemas { try store.migrate(schema) }
@@ -82,6 +83,11 @@ struct ServeCommand: AsyncParsableCommand {
             } catch let error as ConfigError {
                 throw CommandFailure("\(error)", code: 2)
             }
+            do {
+                try store.holdWritesUntilChecked()
+            } catch {
+                throw CommandFailure("\(error)")
+            }
             // Shutdown runs in reverse order: the host drains the consumers first, the HTTP server stops last.
             let group = ServiceGroup(
                 configuration: .init(
@@ -96,7 +102,11 @@ struct ServeCommand: AsyncParsableCommand {
                     gracefulShutdownSignals: [.sigterm, .sigint],
                     logger: logger
                 ))
-            if store.wholeFileCheckDeferred {
+            if store.writesHeldUntilChecked {
+                logger.notice(
+                    "store: \(store.path) was not closed cleanly by a checked service (a crash, kill -9, or another program wrote it); checking it in the background, writes are refused (503) until the check passes"
+                )
+            } else if store.wholeFileCheckDeferred {
                 logger.notice(
                     "store: \(store.path) is as this service left it after its last check; checking it again in the background"
                 )

@@ -102,8 +102,10 @@ enum PersistedFlyerIndex {
     private static func unusedRows(_ db: Database) throws -> [String] {
         let generation = try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name = 'meta'")
             .flatMap { try? JSONDecoder().decode(Meta.self, from: $0) }?.generation
-        return try String.fetchAll(db, sql: "SELECT name FROM flyer_search_index WHERE name NOT IN ('meta', 'changed')")
-            .filter { name in generation.map { !name.hasPrefix($0 + "/") } ?? true }
+        let names = try String.fetchAll(
+            db, sql: "SELECT name FROM flyer_search_index WHERE name NOT IN ('meta', 'changed', ?)",
+            arguments: [ChangeLogProof.rowName])
+        return names.filter { name in generation.map { !name.hasPrefix($0 + "/") } ?? true }
     }
 
     /// Deletes the rows `names` lists, one per transaction (a row may hold megabytes).

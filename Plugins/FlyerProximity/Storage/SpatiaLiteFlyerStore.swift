@@ -304,6 +304,9 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
             // A page SQLite cannot read is damage like any the whole-file check finds: writes are refused from now on.
             store.recordDamage(error.message ?? "\(error)", foundBy: "flyers", logger: Logger(label: "meridian.flyers"))
             throw .unavailable(store.damage?.description ?? "\(error)")
+        } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_READONLY {
+            // Damage found, or the whole-file check after an unclean stop still running.
+            throw .unavailable(store.writeRefusal ?? error.message ?? "\(error)")
         } catch let error as DatabaseError {
             throw .database(error.message ?? "\(error)")
         } catch {

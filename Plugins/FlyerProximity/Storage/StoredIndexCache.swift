@@ -80,12 +80,14 @@ final class StoredIndexCache: FlyerCache {
     }
 
     /// Takes the stored index when it is sound and the change log reaches back to it, and applies the
-    /// changes since; true when the cache is warm then. When SQLite cannot read it (the file is damaged there),
+    /// changes since; true when the cache is warm then. The cache answers at once only when the change log is
+    /// proven to name every write since the index last matched the table (`ChangeLogProof`); else SpatiaLite
+    /// answers until `prepare` has compared the two. When SQLite cannot read it (the file is damaged there),
     /// the store refuses writes and the cache stays cold: SpatiaLite answers from the file itself.
     private func openStoredIndex(_ catalog: FlyerCatalog) throws(FlyerStoreError) -> Bool {
-        let found: PersistedFlyerIndex.Found, latest: Int64
+        let found: PersistedFlyerIndex.Found, latest: Int64, proven: Bool
         do {
-            (found, latest) = try repository.storedIndex(cellSize: cellSize)
+            (found, latest, proven) = try repository.storedIndex(cellSize: cellSize)
         } catch {
             guard damage != nil else { throw error }
             catalog.logger.error(
@@ -122,13 +124,18 @@ final class StoredIndexCache: FlyerCache {
                 $0.lastChange = changes.latest
                 $0.storedChange = since
                 $0.readBack = true
-                $0.warm = true
-                $0.loaded = true
+                $0.warm = proven
+                $0.loaded = proven
             }
             catalog.logger.info(
                 "flyers: stored search index read",
                 metadata: ["flyers": "\(packed.count)", "changes since": "\(ids.count)"])
-            return true
+            if !proven {
+                catalog.logger.notice(
+                    "flyers: the flyer table's schema changed since the stored search index last matched it (a program may have written flyers past the change log); SpatiaLite answers until the two are compared"
+                )
+            }
+            return proven
         }
     }
 
@@ -145,7 +152,7 @@ final class StoredIndexCache: FlyerCache {
     ) {
         let built = try repository.buildIndex(cellSize: cellSize)
         do {
-            try repository.saveIndex(built.index, change: built.change)
+            try repository.saveIndex(built.index, change: built.change, builtAtSchema: built.schema)
             return (built.index, built.change, true)
         } catch {
             catalog.logger.warning(
@@ -183,10 +190,11 @@ final class StoredIndexCache: FlyerCache {
 
     /// SpatiaLite (the service calls this once it runs): builds the index when the stored one could not
     /// be used; else compares the stored one with the flyer table, off the cooperative threads, and builds
-    /// it again when they differ (a write that bypassed the change log).
+    /// it again when they differ (a write that bypassed the change log), or, when they agree and the index
+    /// was not proven current at start, lets it answer from then on.
     func prepare(for catalog: FlyerCatalog) async throws(FlyerStoreError) {
         let (warm, readBack) = catalog.state.withLock { ($0.warm, $0.readBack) }
-        guard warm else {
+        guard warm || readBack else {
             return try await catalog.serialised { () async throws(FlyerStoreError) in
                 try await buildInBackground(catalog)
             }
@@ -199,11 +207,27 @@ final class StoredIndexCache: FlyerCache {
         }
         let result = await BlockingWork.onOwnThread(lowPriority: true) {
             Result { () throws(FlyerStoreError) in
-                try repository.differences(from: index, excluding: known, loggedAfter: since)
+                // Read before comparing: a schema change meanwhile leaves the proof behind it, never ahead.
+                let schema = try repository.flyerSchema()
+                return (schema, try repository.differences(from: index, excluding: known, loggedAfter: since))
             }
         }
-        guard let differences = try result.get(), differences > 0 else {
+        let (schema, found) = try result.get()
+        guard let differences = found, differences > 0 else {
+            if found == nil, !warm {
+                catalog.logger.info(
+                    "flyers: too much changed since the stored search index was built; building it again")
+                return try await catalog.load()
+            }
             catalog.logger.debug("flyers: the stored search index matches the flyer table")
+            guard !warm else { return }
+            // Proven now; a proof refused while the store's check holds writes means another comparison next start.
+            try? await onWriteQueue { (repository) throws(FlyerStoreError) in try repository.saveProof(schema) }
+            catalog.state.withLock {
+                $0.warm = true
+                $0.loaded = true
+            }
+            catalog.logger.info("flyers: the stored search index matches the flyer table; it answers searches")
             return
         }
         catalog.logger.warning(
