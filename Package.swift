@@ -99,10 +99,27 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Webhooks: the outbox's delivery, signing and /v1/hooks. A core module, not a plugin: every plugin's events
+        // feed it, and the application (MeridianApp) runs it beside the host.
+        .target(
+            name: "MeridianHooks",
+            dependencies: [
+                "MeridianCore", "MeridianStore", "MeridianHTTP",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(
             name: "MeridianApp",
             dependencies: [
-                "MeridianCore", "MeridianHTTP", "MeridianWeb",
+                "MeridianCore", "MeridianHTTP", "MeridianWeb", "MeridianHooks", "MeridianStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -1,6 +1,8 @@
 import Logging
 import MeridianCore
 import MeridianHTTP
+import MeridianHooks
+import MeridianStore
 import MeridianWeb
 import Metrics
 import Prometheus
@@ -27,10 +29,31 @@ public struct MeridianApplication: Sendable {
     ) throws {
         let metrics = metrics ?? PrometheusMetricsFactory(registry: prometheus)
         host = try PluginHost(config: config, registry: plugins, logger: logger, resources: resources, metrics: metrics)
+        let hooks = try Self.hooks(config: config, store: resources[StoreKey.self], logger: logger)
+        if let hooks { host.events.attach(journal: hooks) }
         let site = WebShell(host: host, config: config, leafletDirectory: leafletDirectory, logger: logger)
         let app = try MeridianServer.makeApplication(
             host: host, settings: config.http, registry: prometheus, metrics: metrics,
-            site: site, certificate: certificate, logger: logger, onListening: onListening)
-        services = [app] + host.services
+            site: site, routes: hooks.map { [$0.routes] } ?? [], certificate: certificate, logger: logger,
+            onListening: onListening)
+        // The hooks' delivery stops first; the consumers' events while they drain are in the outbox for the next start.
+        services = [app] + host.services + (hooks.map { [$0] } ?? [])
+    }
+
+    /// The webhooks' dispatcher on `store` (nil without a store; `hooks:` without one is refused).
+    private static func hooks(config: MeridianConfig, store: Store?, logger: Logger) throws -> HookDispatcher? {
+        guard let store else {
+            guard config.hooks.isEmpty else {
+                throw ConfigError(
+                    file: config.file, path: "hooks", message: "webhooks keep their outbox in the store; set store.path"
+                )
+            }
+            return nil
+        }
+        do {
+            return try HookDispatcher(store: store, configured: config.hooks, logger: logger)
+        } catch let refusal as HookTable.Refusal {
+            throw ConfigError(file: config.file, path: "hooks", message: refusal.description)
+        }
     }
 }

@@ -34,9 +34,6 @@ struct EventStream {
     }
 
     static func matches(_ name: String, _ patterns: [String]) -> Bool {
-        guard !patterns.isEmpty else { return true }
-        return patterns.contains { pattern in
-            pattern.hasSuffix(".*") ? name.hasPrefix(pattern.dropLast(1)) : name == pattern
-        }
+        patterns.isEmpty || EventPattern.matches(name, patterns)
     }
 }

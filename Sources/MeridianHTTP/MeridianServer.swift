@@ -46,10 +46,11 @@ public enum MeridianServer {
         return ranges
     }
 
-    /// The router with every route mounted (also used by tests without a socket); `site` adds the pages.
+    /// The router with every route mounted (also used by tests without a socket); `site` adds the pages, `routes`
+    /// core routes beyond `CoreRoutes` (the webhooks').
     public static func makeRouter(
         host: PluginHost, settings: HTTPSettings, registry: PrometheusCollectorRegistry,
-        metrics: any MetricsFactory, site: (any BrowserSite)? = nil
+        metrics: any MetricsFactory, site: (any BrowserSite)? = nil, routes: [any HTTPRoutes] = []
     ) -> Router<MeridianRequestContext> {
         let router = Router(context: MeridianRequestContext.self, options: .autoGenerateHeadEndpoints)
         let routeMethods = RouteMethods()
@@ -80,6 +81,7 @@ public enum MeridianServer {
         for case let routes as any HTTPRoutes in plugins {
             routes.addRoutes(to: v1)
         }
+        for core in routes { core.addRoutes(to: v1) }
         site?.addRoutes(to: router, sessions: sessions)
         routeMethods.record(router)
         return router
@@ -89,8 +91,8 @@ public enum MeridianServer {
     /// `onListening` receives the bound port (useful with port 0).
     public static func makeApplication(
         host: PluginHost, settings: HTTPSettings, registry: PrometheusCollectorRegistry, metrics: any MetricsFactory,
-        site: (any BrowserSite)? = nil, certificate: ServerCertificate? = nil, logger: Logger,
-        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+        site: (any BrowserSite)? = nil, routes: [any HTTPRoutes] = [], certificate: ServerCertificate? = nil,
+        logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(ConfigError) -> some ApplicationProtocol {
         try validate(settings)
         guard !(settings.token ?? "").isEmpty || settings.openLoopback else {
@@ -100,7 +102,8 @@ public enum MeridianServer {
                     "no token to require: set http.token or MERIDIAN_TOKEN (`meridian serve` makes one beside the database), or set http.open_loopback: true to answer loopback requests without one"
             )
         }
-        let router = makeRouter(host: host, settings: settings, registry: registry, metrics: metrics, site: site)
+        let router = makeRouter(
+            host: host, settings: settings, registry: registry, metrics: metrics, site: site, routes: routes)
         return Application(
             router: router,
             server: .guardedHTTP1(settings, certificate: certificate),

@@ -331,6 +331,8 @@ public final class Store: Sendable {
             // (0, …) runs inside GRDB's transaction; 'WGS84' limits the reference systems to the ones we use.
             try db.execute(sql: "SELECT InitSpatialMetaData(0, 'WGS84')")
         }
+        // The webhooks' outbox: a core feature every plugin's events feed, so every store has it.
+        migrations.register("hooks", EventOutbox.createTables)
     }
 
     /// Seconds a write waits for another process's write (a long import) before giving up busy.

@@ -17,7 +17,8 @@ struct Meridian: AsyncParsableCommand {
             FormatCommand.self,
             StoreCommand.self,
             BackupCommand.self,
-            RestoreCommand.self
+            RestoreCommand.self,
+            HooksCommand.self
         ] + StandardPlugins.commandLine.commands
     )
 }

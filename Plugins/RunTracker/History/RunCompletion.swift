@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MeridianCore
+import MeridianStore
 
 /// What the run tracker calls when a run is saved (stopped and long enough, or imported).
 package enum RunCompletion {
@@ -31,13 +32,17 @@ package enum RunCompletion {
         try ProgressStore.save(progress, runID: runID, in: db)
         try RunGeometry.didSave(
             run: run, geometry: geometry ?? RunGeometry(points: points, start: run.startedAt), matcher: matcher, in: db)
-        return try RecordBook.recordNewBests(
+        let records = try RecordBook.recordNewBests(
             progress.bestEfforts(for: run.activity ?? .other), run: run, now: now, in: db)
+        // In the webhooks' outbox with the records themselves: both are stored, or neither.
+        for record in records { try EventOutbox.append("record.new", record, in: db) }
+        return records
     }
 
-    /// Publishes each new record as a `record.new` event (payload: the record object).
+    /// Publishes each new record as a `record.new` event (payload: the record object); `didSave` put it in the
+    /// webhooks' outbox already.
     package static func publish(_ records: [PersonalRecord], to events: EventBus) {
-        for record in records { events.publish("record.new", record) }
+        for record in records { events.publish("record.new", record, journaled: true) }
     }
 }
 

@@ -90,7 +90,7 @@ public enum ConfigLoader {
         var config = MeridianConfig(
             http: http, store: store, web: core.web ?? .init(),
             units: core.units ?? .metric, timeZone: timeZone, logLevel: core.logLevel ?? "info",
-            providers: providers, consumers: consumers, file: file)
+            providers: providers, consumers: consumers, hooks: core.hooks ?? [], file: file)
         try validate(&config, root: mapping, file: file)
         return config
     }
@@ -102,9 +102,10 @@ public enum ConfigLoader {
         var units: UnitSystem?
         var timeZone: String?
         var logLevel: String?
+        var hooks: [HookSpec]?
 
         enum CodingKeys: String, CodingKey {
-            case http, store, web, units, providers, consumers
+            case http, store, web, units, providers, consumers, hooks
             case timeZone = "time_zone"
             case logLevel = "log_level"
         }
@@ -117,6 +118,7 @@ public enum ConfigLoader {
             units = try container.decodeIfPresent(UnitSystem.self, forKey: .units)
             timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
             logLevel = try container.decodeIfPresent(String.self, forKey: .logLevel)
+            hooks = try container.decodeIfPresent([HookSpec].self, forKey: .hooks)
             // Read apart (`pluginList`), but asked for here so that a misspelt top-level key (`provider:`) is
             // matched against them too and they are listed among the expected keys.
             _ = container.contains(.providers)
@@ -170,10 +172,29 @@ public enum ConfigLoader {
         if let url = config.web.tileURL, let problem = WebSettings.problem(withTileURL: url) {
             throw ConfigError(file: file, line: line("web"), path: "web.tile_url", message: problem)
         }
+        try validateHooks(config.hooks, root: root, file: file)
         if config.web.tileAttribution != nil && config.web.tileURL == nil {
             throw ConfigError(
                 file: file, line: line("web"), path: "web.tile_attribution",
                 message: "is only used with web.tile_url; set the tile URL or remove the attribution")
+        }
+    }
+
+    /// Refuses a `hooks:` entry that cannot be used, naming it and its key, and two entries with one id.
+    private static func validateHooks(_ hooks: [HookSpec], root: Node.Mapping, file: String?) throws(ConfigError) {
+        let section = root.first { $0.key.keyText == "hooks" }?.value
+        var seen: Set<String> = []
+        for (index, hook) in hooks.enumerated() {
+            var line = section?.mark?.line
+            if case .sequence(let entries)? = section, index < entries.count { line = entries[index].mark?.line }
+            if let (key, message) = hook.problem {
+                throw ConfigError(file: file, line: line, path: "hooks[\(index)].\(key)", message: message)
+            }
+            guard seen.insert(hook.id).inserted else {
+                throw ConfigError(
+                    file: file, line: line, path: "hooks[\(index)].id",
+                    message: "duplicate id '\(hook.id)'; give every hook its own id")
+            }
         }
     }
 

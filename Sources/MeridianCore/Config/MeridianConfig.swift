@@ -19,13 +19,15 @@ public struct MeridianConfig: Sendable {
     public var providers: [PluginSpec]
     /// Consumers, in file order.
     public var consumers: [PluginSpec]
+    /// Webhooks (`hooks:`), each the user's choice to send events off the machine.
+    public var hooks: [HookSpec]
     /// The file this configuration was read from, if any.
     public var file: String?
 
     public init(
         http: HTTPSettings = .init(), store: StoreSettings = .init(), web: WebSettings = .init(),
         units: UnitSystem = .metric, timeZone: TimeZone = .current, logLevel: String = "info",
-        providers: [PluginSpec] = [], consumers: [PluginSpec] = [], file: String? = nil
+        providers: [PluginSpec] = [], consumers: [PluginSpec] = [], hooks: [HookSpec] = [], file: String? = nil
     ) {
         self.http = http
         self.store = store
@@ -35,6 +37,7 @@ public struct MeridianConfig: Sendable {
         self.logLevel = logLevel
         self.providers = providers
         self.consumers = consumers
+        self.hooks = hooks
         self.file = file
     }
 }

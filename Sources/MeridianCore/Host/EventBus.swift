@@ -10,13 +10,23 @@ public struct MeridianEvent: Sendable, Equatable {
     public let json: String
 }
 
+/// What keeps events durably for later delivery (the webhooks' outbox): asked for every published event it wants.
+public protocol EventJournal: Sendable {
+    /// True when some webhook takes events named `name` (asked on every publish: keep it cheap).
+    func wants(_ name: String) -> Bool
+    /// Keeps the event `name` with its JSON payload before `publish` returns.
+    func record(_ name: String, json: String)
+}
+
 /// Broadcasts events to every subscriber. Each subscriber has its own bounded
 /// buffer: a slow reader loses its oldest events, never blocks the publisher.
+/// With a journal attached, every event it wants is also handed to it (the webhooks' outbox).
 public final class EventBus: Sendable {
     private struct State {
         var nextSequence: UInt64 = 1
         var nextSubscriber = 0
         var subscribers: [Int: Subscriber] = [:]
+        var journal: (any EventJournal)?
     }
 
     private struct Subscriber {
@@ -31,24 +41,36 @@ public final class EventBus: Sendable {
 
     public init() {}
 
-    /// Publishes `payload` encoded with Meridian's JSON conventions.
+    /// Publishes `payload` encoded with Meridian's JSON conventions. `journaled`: the writer already put the
+    /// event into the outbox in its own transaction (`EventOutbox.append`), so the journal does not keep it again.
     /// Nothing is encoded while nobody wants `name` (fixes are published on every epoch).
-    public func publish<Payload: Encodable>(_ name: String, _ payload: Payload) {
-        guard state.withLock({ $0.subscribers.values.contains { $0.wants(name) } }),
+    public func publish<Payload: Encodable>(_ name: String, _ payload: Payload, journaled: Bool = false) {
+        guard
+            state.withLock({ state in
+                state.subscribers.values.contains { $0.wants(name) }
+                    || (!journaled && state.journal?.wants(name) == true)
+            }),
             let json = try? MeridianJSON.string(payload)
         else { return }
-        publish(name, json: json)
+        publish(name, json: json, journaled: journaled)
     }
 
-    /// Publishes an already encoded JSON payload.
-    public func publish(_ name: String, json: String) {
-        state.withLock { state in
+    /// Publishes an already encoded JSON payload (`journaled` as in `publish(_:_:journaled:)`).
+    public func publish(_ name: String, json: String, journaled: Bool = false) {
+        let journal = state.withLock { state in
             let event = MeridianEvent(sequence: state.nextSequence, name: name, json: json)
             state.nextSequence += 1
             for subscriber in state.subscribers.values where subscriber.wants(name) {
                 subscriber.continuation.yield(event)
             }
+            return journaled ? nil : state.journal
         }
+        if let journal, journal.wants(name) { journal.record(name, json: json) }
+    }
+
+    /// Hands every event published from now on that `journal` wants to it (the webhooks' outbox).
+    public func attach(journal: any EventJournal) {
+        state.withLock { $0.journal = journal }
     }
 
     /// A stream of every event published from now on (only those named in `names`, when given: a plugin that
