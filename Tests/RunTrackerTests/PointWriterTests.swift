@@ -8,17 +8,23 @@ import Testing
 /// `PointWriter` writes 32 rows per statement and the rest one at a time: every point reads back as it was given,
 /// and a point stored twice is refused naming the run and the points.
 @Suite struct PointWriterTests {
+    /// An Edge 500 ride (sensors, pauses, rejected points) imported into `fixture`.
+    static func importedRide(into fixture: HistoryFixture) throws -> ImportedRun? {
+        let importer = RunImporter(runStore: try RunStore(store: fixture.store), settings: TrackerSettings())
+        let path = "fit/fitparse__garmin-edge-500-activity.fit"
+        let outcomes = try importer.importFile(try Data(contentsOf: TestData.url(path)), file: path)
+        guard case .imported(let run) = outcomes.first else {
+            Issue.record("not imported: \(outcomes)")
+            return nil
+        }
+        return run
+    }
+
     @Test("an Edge 500 ride (sensors, pauses, rejected points) reads back point for point, in batches and the rest")
     func roundTrip() throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
-        let importer = RunImporter(runStore: try RunStore(store: fixture.store), settings: TrackerSettings())
-        let path = "fit/fitparse__garmin-edge-500-activity.fit"
-        let outcomes = try importer.importFile(try Data(contentsOf: TestData.url(path)), file: path)
-        guard case .imported(let run) = try #require(outcomes.first) else {
-            Issue.record("not imported: \(outcomes)")
-            return
-        }
+        guard let run = try Self.importedRide(into: fixture) else { return }
         #expect(run.points.count % PointWriter.rowsPerStatement != 0, "both statements are exercised")
         #expect(run.points.contains { $0.rejection != nil } && run.points.contains { $0.sensors.heartRate != nil })
         let stored = try fixture.store.database.read { db in try RunPoints.load(db, runID: run.summary.id) }
@@ -29,13 +35,7 @@ import Testing
     func repeatedPoint() throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
-        let importer = RunImporter(runStore: try RunStore(store: fixture.store), settings: TrackerSettings())
-        let path = "fit/fitparse__garmin-edge-500-activity.fit"
-        let outcomes = try importer.importFile(try Data(contentsOf: TestData.url(path)), file: path)
-        guard case .imported(let run) = try #require(outcomes.first) else {
-            Issue.record("not imported: \(outcomes)")
-            return
-        }
+        guard let run = try Self.importedRide(into: fixture) else { return }
         do {
             try fixture.store.database.write { db in
                 try PointWriter.write(Array(run.points.prefix(40)), runID: run.summary.id, in: db)
