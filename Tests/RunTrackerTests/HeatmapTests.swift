@@ -221,6 +221,7 @@ struct HeatmapTests {
             let page = try await server.call("GET", "/heatmap?activity=run&from=2024-05-01")
             #expect(page.status == 200)
             #expect(page.text.contains("src=\"/heatmap.svg?activity=run&amp;from=2024-05-01\""))
+            #expect(page.text.contains("srcset=\"/heatmap.svg?activity=run&amp;from=2024-05-01&amp;width=400 400w,"))
             let picture = try await server.call("GET", "/heatmap.svg?activity=run&from=2024-05-01")
             #expect(picture.status == 200 && picture.text.contains("<svg"))
             let bad = try await server.call("GET", "/heatmap?activity=swim")

@@ -60,7 +60,7 @@ package struct HeatmapRenderer: Sendable {
         svg += ScaleBar.svg(
             x: 12, y: mapHeight + 20, metresPerPixel: raster.metresPerPixel, units: units, colour: "#e8ebe9")
         // The legend: the ramp with the counts at its ends.
-        let legendWidth = 120.0, x = width - legendWidth - 70, y = mapHeight + 12
+        let legendWidth = min(120, width * 0.2), x = width - legendWidth - 60, y = mapHeight + 12
         svg += "<defs><linearGradient id=\"heat-ramp\">"
         for (index, stop) in HeatColours.stops.enumerated() {
             svg +=
@@ -71,8 +71,10 @@ package struct HeatmapRenderer: Sendable {
             "<rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(legendWidth))\" height=\"10\" fill=\"url(#heat-ramp)\"/>\n"
         svg +=
             "<text x=\"\(f(x - 6))\" y=\"\(f(y + 10))\" text-anchor=\"end\" fill=\"#e8ebe9\">once</text>"
-        let most = raster.maxCount == 1 ? "1 run" : "\(raster.maxCount) runs"
-        svg += "<text x=\"\(f(x + legendWidth + 6))\" y=\"\(f(y + 10))\" fill=\"#e8ebe9\">\(most)</text>\n"
+        if raster.maxCount > 1 {
+            svg +=
+                "<text x=\"\(f(x + legendWidth + 6))\" y=\"\(f(y + 10))\" fill=\"#e8ebe9\">\(raster.maxCount) runs</text>\n"
+        }
         return svg + "</svg>"
     }
 

@@ -31,7 +31,8 @@ struct HeatmapPage {
                     Choice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: activity == $0.rawValue)
                 },
             from: from ?? "", to: to ?? "", error: problem,
-            pictureURL: "/heatmap.svg" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
+            pictureURL: "/heatmap.svg" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")),
+            narrowURL: "/heatmap.svg?" + (query + ["width=400"]).joined(separator: "&"))
         return try site.page(
             title: "Heatmap", body: Self.templates.render("heatmap", model), path: "/heatmap",
             status: problem == nil ? .ok : .badRequest)
@@ -42,7 +43,8 @@ struct HeatmapPage {
         var activities: [Choice]
         var from, to: String
         var error: String?
-        var pictureURL: String
+        /// The picture at 400 pixels, whose text stays legible on a phone.
+        var pictureURL, narrowURL: String
     }
 
     struct Choice {
@@ -61,7 +63,7 @@ struct HeatmapPage {
         <button type="submit">Show</button>
         </form>
         {{#error}}<p class="notice error" role="alert">{{error}}</p>{{/error}}
-        {{^error}}<figure class="card heatmap"><img src="{{pictureURL}}" alt="Heatmap of the chosen routes: bright where run often, dark red where run once">
+        {{^error}}<figure class="card heatmap"><img src="{{pictureURL}}" srcset="{{narrowURL}} 400w, {{pictureURL}} 800w" sizes="(max-width: 600px) 100vw, 1000px" alt="Heatmap of the chosen routes: bright where run often, dark red where run once">
         <figcaption class="muted small">Drawn by Meridian from the stored routes: no map tiles, nothing fetched from elsewhere.</figcaption></figure>{{/error}}
         """#
     ])
