@@ -17,7 +17,7 @@ run: build
 # INTEGRATION, runs real peers (the meridian binary, gpsd, socat, PostgreSQL) with deadlines or changes the process
 # (the locale): one test at a time, so that CPU-heavy tests beside them cannot starve their waits. Every other suite
 # is a hermetic unit test (in-process, a kernel-chosen port, temporary files) and runs in parallel.
-INTEGRATION = ^(meridianTests|FlyerProximityTests|GPSDServerTests)\.|^GPSDProviderTests\.(GPSDProviderTests|GPSDFaultTests)/|^NMEASerialProviderTests\.NMEASerialProviderTests/|^RunTrackerTests\.(DurabilityProcessTests|ProgressCommandsTests|PrivacyCommandTests)/|^MapLinksTests\.LocaleTests/
+INTEGRATION = ^(meridianTests|GPSDServerTests)\.|^FlyerProximityTests\.(OtherWritersTests|PostGISFaultTests)/|^GPSDProviderTests\.(GPSDProviderTests|GPSDFaultTests)/|^NMEASerialProviderTests\.NMEASerialProviderTests/|^RunTrackerTests\.(DurabilityProcessTests|ProgressCommandsTests|LapGearCommandsTests|PrivacyCommandTests)/|^MapLinksTests\.LocaleTests/
 # A parallel run runs as many tests at once as there are cores: with more, CPU-bound tests hold every thread of Swift's
 # cooperative pool and the servers of the tests beside them miss their readiness deadlines.
 PARALLEL = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$$(nproc)

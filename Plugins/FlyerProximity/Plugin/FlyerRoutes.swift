@@ -178,16 +178,16 @@ extension FlyerPlugin {
     }
 
     /// A store error as the API answers it: 409 for an existing id, 400 for a repeated one, 503 with
-    /// `Retry-After` while the database is busy with another writer or unreachable, else 500.
+    /// `Retry-After` while the database is busy with another writer (as every storage refusal is answered) or
+    /// unreachable, else 500.
     static func apiError(_ error: FlyerStoreError) -> APIError {
         var answer: APIError
         switch error {
         case .duplicateID: return APIError.conflict(error.description, code: "duplicate_id")
         case .repeatedID, .invalidInput: return APIError.badRequest(error.description)
-        case .busy:
-            answer = APIError(.serviceUnavailable, code: "database_busy", message: error.description)
-            answer.headers[.retryAfter] = "1"
+        case .busy: return .storageUnavailable(.busy, because: error)
         case .unavailable:
+            // A PostgreSQL server that cannot be reached refuses nothing about the data: it has an answer of its own.
             answer = APIError(.serviceUnavailable, code: "database_unavailable", message: error.description)
             answer.headers[.retryAfter] = "5"
         case .unreadableRow, .database:
