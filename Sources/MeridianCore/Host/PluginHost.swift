@@ -57,6 +57,8 @@ public final class PluginHost: Service, Sendable {
         providerFixes = ProviderFixTap(
             providers: config.providers.map { ProviderFixTap.Provider(id: $0.id, type: $0.type) })
         resources[ProviderFixTap.Key.self] = providerFixes
+        resources[LateFixTap.Key.self] = LateFixTap()
+        resources[SentenceTap.Key.self] = SentenceTap()
         self.units = config.units
         self.logger = logger
         self.fusion = Mutex(

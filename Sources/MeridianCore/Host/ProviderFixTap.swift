@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Every provider's own fixes, before fusion, for consumers that serve one provider's stream (the gpsd server's
 /// `?WATCH={"device":…}`). The host offers it in `Resources` under `ProviderFixTap.Key`.
 public final class ProviderFixTap: Sendable {
@@ -19,7 +17,7 @@ public final class ProviderFixTap: Sendable {
 
     /// The configured providers, in configuration order.
     public let providers: [Provider]
-    private let observers = Mutex<[@Sendable (Fix) -> Void]>([])
+    private let observers = Observers<Fix>()
 
     public init(providers: [Provider]) {
         self.providers = providers
@@ -28,11 +26,11 @@ public final class ProviderFixTap: Sendable {
     /// Calls `observer` with every fix any provider sends from now on (`providerID` set), on the provider's task:
     /// it must not block.
     public func observe(_ observer: @escaping @Sendable (Fix) -> Void) {
-        observers.withLock { $0.append(observer) }
+        observers.observe(observer)
     }
 
     /// Hands `fix` to every observer.
     func offer(_ fix: Fix) {
-        for observer in observers.withLock({ $0 }) { observer(fix) }
+        observers.notify(fix)
     }
 }
