@@ -106,7 +106,7 @@ struct CommandLineConventionTests {
         let unknown = try MeridianBinary.run(["config", "check", config.path])
         #expect(
             unknown.stderr.contains(
-                "expected one of: consumers, http, log_level, providers, store, time_zone, units, web"),
+                "expected one of: consumers, hooks, http, log_level, providers, store, time_zone, units, web"),
             "\(unknown.stderr)")
     }
 
