@@ -186,7 +186,10 @@ struct TextSearchTests {
             // The rest written afterwards: on SpatiaLite they lie on top of the stored packed index.
             try await catalog.write(Array(flyers.suffix(2_000)), mode: .create)
             let now = workload.settings.referenceTime
-            let queries = ["shop", "market", "caf", "creme shop", "xylo", "zebra quay", "s", "n1", "n19999", "b", "q"]
+            let queries = [
+                "shop", "market", "caf", "creme shop", "xylo", "zebra quay", "s", "n1", "n19999", "b", "q", "n",
+                "n xylo"
+            ]
             for number in 0..<120 {
                 let q = queries[number % queries.count]
                 let text = try TextQuery(q)
