@@ -4,7 +4,8 @@ Every page loads without script errors or Content-Security-Policy violations (re
 is required and then works; the run page shows the route on a map and the splits; start, pause, resume and stop
 from the buttons change the live card and the history; flyers near a typed position come nearest first; a flyer
 whose title is a script shows as text; uploads show their errors line by line; at 390 px the run page's splits and
-device-comparison tables fit their card; screenshots at 1280 and 390 px are taken, checked to be non-blank and saved.
+device-comparison tables fit their card; the Lap button's lap shows at once on the card and the run page, a device
+run's page lists its laps, and gear shows on the run page and /records; screenshots at 1280 and 390 px are taken, checked to be non-blank and saved.
 Ends with 'N passed, N failed'.
 """
 import argparse
@@ -266,6 +267,51 @@ def live_start():
     driver.find_element(By.XPATH, "//button[text()='Resume']").click()
     wait(lambda: live_state() == "tracking", "the card shows the run again")
     state["started"] = time.time()
+
+
+@test("the Lap button stores a lap the card shows at once; a device run's page lists its laps; gear on the run page and /records")
+def laps_and_gear():
+    load("/")
+    check(live_state() == "tracking", "the run is not tracking: " + live_state())
+    run_id = api("/v1/runs/active")["run"]["id"]
+    check(not driver.find_element(By.ID, "run-last-lap").is_displayed(), "a last lap is shown before the first press")
+    driver.find_element(By.ID, "lap-button").click()
+    wait(lambda: driver.find_element(By.ID, "run-last-lap").is_displayed()
+         and "lap 1:" in driver.find_element(By.ID, "run-last-lap").text, "the card shows the lap just closed")
+    check(driver.find_element(By.ID, "run-lap").text.startswith("2:"), "the lap in progress is not the second")
+    laps = api("/v1/runs/" + run_id)["laps"]
+    check(len(laps) == 1 and laps[0]["trigger"] == "manual", "the stored laps: %r" % laps)
+    for width in (1280, 390):
+        screenshot("now-lap", width)
+    load("/runs/" + run_id)
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#laps-title ~ .table-wrap tbody tr")) == 1, "the live run's page lists no lap")
+
+    device = api("/v1/runs?q=Fenix%202")["runs"][0]
+    device_laps = api("/v1/runs/" + device["id"])["laps"]
+    check(len(device_laps) > 1, "the Fenix 2 run has %d laps" % len(device_laps))
+    for method, path, body in [
+            ("POST", "/v1/gear", {"name": "Pegasus 40", "activity": "run", "start_distance_m": 795000,
+                                  "retire_distance_m": 800000, "default": True}),
+            ("POST", "/v1/gear", {"name": "Gravel bike", "activity": "ride", "retire_distance_m": 15000000}),
+            ("PUT", "/v1/runs/%s/gear" % device["id"], {"gear_id": 1})]:
+        request = urllib.request.Request(BASE + path, data=json.dumps(body).encode(), method=method, headers={
+            "Authorization": "Bearer " + args.token, "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            check(response.status in (200, 201), "%s %s answered %d" % (method, path, response.status))
+    load("/runs/" + device["id"])
+    rows = driver.find_elements(By.CSS_SELECTOR, "#laps-title ~ .table-wrap tbody tr")
+    check(len(rows) == len(device_laps), "%d lap rows for %d laps" % (len(rows), len(device_laps)))
+    check("Pegasus 40" in driver.find_element(By.ID, "run-gear").text, "the run page does not name its gear")
+    check("past its retirement distance of 800 km" in driver.find_element(By.ID, "gear-notice").text,
+          "the run page does not say the run took the shoes past their retirement distance")
+    for width in (1280, 390):
+        screenshot("run-laps", width)
+    load("/records")
+    section = driver.find_element(By.ID, "gear")
+    check("Pegasus 40" in section.text and "Gravel bike" in section.text and "past its retirement distance" in section.text,
+          "the records page's gear: " + section.text)
+    for width in (1280, 390):
+        screenshot("records-gear", width)
 
 
 @test("flyers near a typed position come nearest first, with distances and map links")

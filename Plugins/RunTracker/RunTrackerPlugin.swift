@@ -25,8 +25,10 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
         try RunTrackerPlugin(options: RunTrackerOptions.decode(options), context: context)
     }
 
-    /// `meridian runs`, `meridian goals` and `meridian privacy`.
-    package static let commandLine = PluginCommands([RunsCommand.self, GoalsCommand.self, PrivacyCommand.self])
+    /// `meridian runs`, `meridian gear`, `meridian goals` and `meridian privacy`.
+    package static let commandLine = PluginCommands([
+        RunsCommand.self, GearCommand.self, GoalsCommand.self, PrivacyCommand.self
+    ])
 
     /// Opens (and migrates) the run tables in the context's store.
     package init(options: RunTrackerOptions, context: PluginContext, clock: @escaping @Sendable () -> Date = Date.init)
@@ -90,5 +92,6 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
             to: v1,
             settings: ProgressSettings(units: context.units, timeZone: context.timeZone, matcher: options.matcher),
             store: runStore.store)
+        GearRoutes.add(to: v1, store: runStore.store)
     }
 }

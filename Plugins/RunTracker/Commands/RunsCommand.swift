@@ -6,7 +6,8 @@ struct RunsCommand: AsyncParsableCommand {
         commandName: "runs",
         abstract: "Track runs live, import recordings, and browse, edit and export the history.",
         subcommands: [
-            RunsStartCommand.self, RunsPauseCommand.self, RunsResumeCommand.self, RunsStopCommand.self,
+            RunsStartCommand.self, RunsPauseCommand.self, RunsResumeCommand.self, RunsLapCommand.self,
+            RunsStopCommand.self,
             RunsDiscardCommand.self,
             RunsStatusCommand.self, RunsImportCommand.self,
             RunsListCommand.self, RunsShowCommand.self, RunsEditCommand.self, RunsDeleteCommand.self,

@@ -114,7 +114,7 @@ struct RunsListCommand: AsyncParsableCommand {
 /// `meridian runs show ID`.
 struct RunsShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "Show a run with splits, records and data quality.")
+        commandName: "show", abstract: "Show a run with splits, laps, gear, records and data quality.")
     @OptionGroup var store: RunsStoreOptions
     @Argument(help: "Run id.") var id: String
     @Option(name: .long, help: "Most points in the simplified route (JSON).") var maxPoints = RunAnalysis
@@ -150,6 +150,11 @@ struct RunsShowCommand: AsyncParsableCommand {
                     "  \(RunText.pad("\(split.index)\(split.partial ? "*" : "")", 5)) \(RunText.pad(DistanceFormat.string(metres: split.distance, units: units), 8)) \(RunText.pad(TimeFormat.duration(seconds: split.timerTime), 8)) \(heartRate ? RunText.pad(pace, 10) : pace)\(beats)\(flag)"
                 )
             }
+            if !detail.laps.isEmpty {
+                print("laps:\n\(LapText.header(activity: run.activity))")
+                for lap in detail.laps { print(LapText.row(lap, activity: run.activity, units: units)) }
+            }
+            if let gear = detail.gear { print("gear: \(gear.text(units: units))") }
             if let zones = detail.analysis.heartRateZones { RunText.zones(zones).forEach { print($0) } }
             let route = detail.analysis.route
             print(

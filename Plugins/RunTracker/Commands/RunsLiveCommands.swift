@@ -185,7 +185,7 @@ enum LiveRunText {
         print("\(status.run.name) (\(status.run.activity.rawValue)) id \(status.run.id): \(status.message)")
         print("distance \(text.distance)  timer \(text.timer)  moving \(text.moving)  elapsed \(text.elapsed)")
         print("pace \(text.pace)  avg \(text.averagePace)  speed \(text.speed)  max \(text.maxSpeed)")
-        print("ascent \(text.ascent)  descent \(text.descent)  split \(text.split)")
+        print("ascent \(text.ascent)  descent \(text.descent)  split \(text.split)  lap \(text.lap)")
         print(
             "signal \(status.signalQuality ?? "none")  pattern \(status.movementPattern)  battery \(status.power.state)"
         )
@@ -201,7 +201,8 @@ enum LiveRunText {
 
         struct Power: Decodable { var state: String }
         struct Texts: Decodable {
-            var distance, elapsed, timer, moving, pace, averagePace, speed, maxSpeed, ascent, descent, split: String
+            var distance, elapsed, timer, moving, pace, averagePace, speed, maxSpeed, ascent, descent, split,
+                lap: String
         }
     }
 }

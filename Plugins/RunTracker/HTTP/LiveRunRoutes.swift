@@ -32,6 +32,13 @@ struct LiveRunRoutes: Sendable {
             }
             return JSONResponse(status)
         }
+        v1.post("runs/active/lap") { request, _ in
+            try request.allowQuery([])
+            guard let status = try await mapped({ try await controller.lap() }) else {
+                throw APIError.notFound("no run is being tracked; start one with POST /v1/runs", code: "no_active_run")
+            }
+            return JSONResponse(status, status: .created)
+        }
         v1.post("runs/:id/pause") { request, context in
             try request.allowQuery([])
             let id = try context.parameters.decoded("id")

@@ -6,9 +6,10 @@ import MeridianStore
 /// What the run tracker calls when a run is saved (stopped and long enough, or imported).
 package enum RunCompletion {
     /// Stores what history needs, inside the caller's transaction: the packed progress (for splits and records),
-    /// the best efforts of the records its activity keeps, and the run's track in its route and its segment efforts (matched with
-    /// `matcher`). `progress` and `geometry` are the run's when the caller built them from the points in memory (an
-    /// import, before its transaction); when `nil` they are built from the stored points.
+    /// the best efforts of the records its activity keeps, the run's track in its route and its segment efforts
+    /// (matched with `matcher`), and its activity's default gear. `progress` and `geometry` are the run's when the
+    /// caller built them from the points in memory (an import, before its transaction); when `nil` they are built from
+    /// the stored points.
     /// Returns the personal records the run sets among runs of its activity (empty when saved again); publish them
     /// with `publish(_:to:)`. Unknown run ids are a `RunHistoryError.notFound`.
     @discardableResult
@@ -32,6 +33,7 @@ package enum RunCompletion {
         try ProgressStore.save(progress, runID: runID, in: db)
         try RunGeometry.didSave(
             run: run, geometry: geometry ?? RunGeometry(points: points, start: run.startedAt), matcher: matcher, in: db)
+        try GearBook.assignDefault(runID: runID, activity: run.activity, in: db)
         let records = try RecordBook.recordNewBests(
             progress.bestEfforts(for: run.activity ?? .other), run: run, now: now, in: db)
         // In the webhooks' outbox with the records themselves: both are stored, or neither.

@@ -107,7 +107,7 @@ package struct RunHistory: Sendable {
         }
     }
 
-    /// The full detail of run `id`: summary, analysis, records it set, its edit log and its training load.
+    /// The full detail of run `id`: summary, analysis, records it set, its edit log, laps, gear and training load.
     package func detail(id: String, maxPoints: Int = RunAnalysis.defaultMaxPoints, keepPrivate: Bool = false)
         async throws -> RunDetail
     {
@@ -121,7 +121,9 @@ package struct RunHistory: Sendable {
                     points: points, start: run.startedAt, activity: run.activity, maxPoints: maxPoints,
                     maxHeartRate: maxHeartRate, privacy: privacy),
                 newRecords: try RecordBook.setBy(runID: id, in: db),
-                edits: try Self.edits(db, runID: id))
+                edits: try Self.edits(db, runID: id),
+                laps: RunLap.list(try RunLaps.load(db, runID: id), runStart: run.startedAt),
+                gear: try GearBook.ofRun(db, run: run))
         }
         detail.trainingLoad = try await TrainingBook.load(of: id, settings: training, in: store.database)
         return detail
@@ -135,7 +137,7 @@ package struct RunHistory: Sendable {
         }
     }
 
-    /// The device's laps of run `id` (FIT `lap`, TCX `Lap`), none for a live run.
+    /// The laps of run `id`: the device's (FIT `lap`, TCX `Lap`) or the lap button's.
     package func laps(id: String) async throws -> [DeviceLap] {
         try await store.database.read { db in try RunLaps.load(db, runID: id) }
     }
@@ -291,6 +293,10 @@ package struct RunDetail: Sendable, Encodable {
     /// Records set by this run when it was saved (flagged even if they have been beaten since).
     package var newRecords: [PersonalRecord]
     package var edits: [RunEditRecord]
+    /// Its laps: the device's, or the lap button's of a live run (empty without).
+    package var laps: [RunLap]
+    /// Its shoes or bike, with the distance they have done once this run is counted.
+    @NullWhenAbsent package var gear: RunGear?
     /// The run's training load (absent without heart rate and threshold pace).
     @NullWhenAbsent package var trainingLoad: TrainingLoad?
 }

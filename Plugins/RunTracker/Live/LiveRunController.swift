@@ -1,3 +1,4 @@
+import ActivityFiles
 import Foundation
 import Logging
 import MeridianCore
@@ -31,6 +32,8 @@ package actor LiveRunController {
     private let clock: @Sendable () -> Date
 
     private var engine: RunEngine?
+    /// The laps the active run's lap button closed, as stored in `run_laps`.
+    private var laps: [DeviceLap] = []
     private var pending: [TrackPoint] = []
     private var lastFlush = Date.distantPast
     private var lastStamp: Date?
@@ -89,6 +92,7 @@ package actor LiveRunController {
             try await runStore.persist(stale.state, summary: stale.summary(at: clock()), points: [])
         }
         engine = RunEngine(restoring: newest, settings: settings)
+        laps = try await runStore.laps(runID: newest.runID)
         refreshPower(force: true)
         logger.info(
             "restored the active run", metadata: ["run": "\(newest.runID)", "state": "\(newest.state.rawValue)"])
@@ -123,6 +127,7 @@ package actor LiveRunController {
         started.setPower(power.state)
         try await runStore.insert(started.state, summary: started.summary(at: now))
         engine = started
+        laps = []
         pending = []
         lastStamp = nil
         publish(started, reason: "started")
@@ -178,10 +183,28 @@ package actor LiveRunController {
         if !current.state.state.isActive { return Self.stopResult(current.summary(at: clock())) }
         var stopped = current
         stopped.stop(at: clock())
+        if let last = stopped.finalLap() {
+            try await runStore.appendLap(last, runID: id)
+            laps.append(last)
+        }
         engine = stopped
         try await flush()
         publish(stopped, reason: "stopped")
         return Self.stopResult(stopped.summary(at: clock()))
+    }
+
+    /// The lap button: closes the active run's lap in progress (stored at once with trigger manual) and starts the
+    /// next; `nil` when no run is active.
+    package func lap() async throws -> LiveStatus? {
+        try await restoreIfNeeded()
+        guard var current = engine, current.state.state.isActive else { return nil }
+        let lap = try current.lap(at: clock())
+        try await runStore.appendLap(lap, runID: current.state.runID)
+        laps.append(lap)
+        engine = current
+        try await flush()
+        publish(current, reason: "lap")
+        return status(current)
     }
 
     /// Deletes draft `id`.
@@ -360,7 +383,7 @@ package actor LiveRunController {
     }
 
     private func status(_ engine: RunEngine) -> LiveStatus {
-        var status = LiveStatus(engine: engine, now: clock(), power: power, units: units)
+        var status = LiveStatus(engine: engine, now: clock(), power: power, units: units, laps: laps)
         status.pendingWrites = pendingWrites.current
         return status
     }
@@ -387,7 +410,7 @@ package struct RunStateEvent: Sendable, Encodable, Equatable {
     package var id: String
     package var state: RunState
     package var autoPaused: Bool
-    /// started, pause, resume, auto-pause, auto-resume, stopped, restored.
+    /// started, pause, resume, auto-pause, auto-resume, lap, stopped, restored.
     package var reason: String
     package var run: RunSummary
 }

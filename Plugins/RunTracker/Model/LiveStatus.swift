@@ -1,3 +1,4 @@
+import ActivityFiles
 import Foundation
 import MeridianCore
 
@@ -20,6 +21,9 @@ package struct LiveStatus: Sendable, Encodable, Equatable {
     @NullWhenAbsent package var currentPaceSPerKm: Double?
     package var currentSplit: CurrentSplit
     package var splits: [Split]
+    /// The laps the lap button closed, and the lap in progress.
+    package var laps: [RunLap] = []
+    package var currentLap: CurrentLap
     package var movementPattern: MovementPattern
     package var samplingPolicy: SamplingPolicy
     package var power: PowerReport
@@ -31,6 +35,13 @@ package struct LiveStatus: Sendable, Encodable, Equatable {
 
     /// The split in progress.
     package struct CurrentSplit: Sendable, Encodable, Equatable {
+        package var index: Int
+        package var distanceM: Double
+        package var timeS: Double
+    }
+
+    /// The lap in progress: its number, distance and timer time so far.
+    package struct CurrentLap: Sendable, Encodable, Equatable {
         package var index: Int
         package var distanceM: Double
         package var timeS: Double
@@ -57,6 +68,7 @@ package struct LiveStatus: Sendable, Encodable, Equatable {
         package var ascent: String
         package var descent: String
         package var split: String
+        package var lap: String
     }
 }
 
@@ -64,8 +76,10 @@ extension LiveStatus {
     /// How long a fix's accuracy stands for the signal, seconds: five missed fixes at 1 Hz.
     package static let signalFreshFor = 5.0
 
-    /// The status of `engine` at `now`.
-    package init(engine: RunEngine, now: Date, power: PowerSupply.Reading, units: UnitSystem) {
+    /// The status of `engine` at `now`, with the `laps` its lap button closed.
+    package init(
+        engine: RunEngine, now: Date, power: PowerSupply.Reading, units: UnitSystem, laps: [DeviceLap] = []
+    ) {
         let state = engine.state
         let run = engine.summary(at: now)
         let speed = engine.currentSpeed
@@ -75,6 +89,8 @@ extension LiveStatus {
             index: completed.count + 1,
             distanceM: max(0, state.distance - completed.reduce(0) { $0 + $1.distance }),
             timeS: max(0, run.timerTime - completed.reduce(0) { $0 + $1.time }))
+        let inLap = engine.currentLap(at: now)
+        let lap = CurrentLap(index: laps.count + 1, distanceM: inLap.distance ?? 0, timeS: inLap.timerTime ?? 0)
         let fixAge = state.lastFixTime.map { max(0, now.timeIntervalSince1970 - $0) }
         let fresh = fixAge.map { $0 <= Self.signalFreshFor } ?? false
         let message: String
@@ -90,6 +106,7 @@ extension LiveStatus {
             signalQuality: fresh ? SignalQuality(horizontalAccuracy: state.lastAccuracy) : nil, lastFixAgeS: fixAge,
             horizontalAccuracyM: state.lastAccuracy,
             currentSpeedMps: speed, currentPaceSPerKm: pace, currentSplit: split, splits: completed,
+            laps: RunLap.list(laps, runStart: run.startedAt), currentLap: lap,
             movementPattern: engine.pattern, samplingPolicy: engine.policy,
             power: PowerReport(state: power.state, capacityPercent: power.capacityPercent, charging: power.charging),
             message: message,
@@ -105,7 +122,9 @@ extension LiveStatus {
                 ascent: ElevationText.string(metres: run.ascent, units: units),
                 descent: ElevationText.string(metres: run.descent, units: units),
                 split:
-                    "\(split.index): \(DistanceFormat.string(metres: split.distanceM, units: units)) in \(TimeFormat.duration(seconds: split.timeS))"
+                    "\(split.index): \(DistanceFormat.string(metres: split.distanceM, units: units)) in \(TimeFormat.duration(seconds: split.timeS))",
+                lap:
+                    "\(lap.index): \(DistanceFormat.string(metres: lap.distanceM, units: units)) in \(TimeFormat.duration(seconds: lap.timeS))"
             ))
     }
 }

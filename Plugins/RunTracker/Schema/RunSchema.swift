@@ -6,7 +6,8 @@ import MeridianStore
 /// `runs` holds one row per run with its summary metrics and, while it is active,
 /// the tracker's state as JSON (`live_state`) for restoring after a crash.
 /// `run_points` holds every received fix with its segment, rejection reason, the run's distance at each accepted
-/// point and the sensor values; `run_laps` an imported run's device laps.
+/// point and the sensor values; `run_laps` a run's laps (a device's or the lap button's); `gear` and `run_gear` shoes
+/// and bikes (`GearSchema`).
 package enum RunSchema {
     /// The run tracker's migrations, oldest first (`RunTrackerSchema` applies them, before the history's).
     package static var schema: PluginSchema {
@@ -97,6 +98,9 @@ package enum RunSchema {
                             PRIMARY KEY (run_id, idx)
                         ) WITHOUT ROWID;
                         """)
+            }
+            migrations.register("v5-gear") { db in
+                try GearSchema.create(db)
             }
         }
     }

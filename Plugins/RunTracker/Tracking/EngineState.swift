@@ -68,6 +68,8 @@ package struct EngineState: Sendable, Equatable, Codable {
     var elevation = ElevationCounter()
     var splits = SplitCounter()
     package var power: PowerState = .normal
+    /// The lap in progress (the lap button of a live run).
+    package var laps = LapCounter()
 
     package init(runID: String, name: String, activity: Activity, startedAt: Double, state: RunState = .tracking) {
         self.runID = runID

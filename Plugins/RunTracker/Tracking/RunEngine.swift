@@ -71,6 +71,7 @@ package struct RunEngine: Sendable {
     package mutating func setPower(_ power: PowerState) {
         state.power = power
     }
+            state.laps.heartRate.add(sensors.heartRate, at: time)
 
     private mutating func classify(_ fix: Fix, time: Double) -> PointRejection? {
         if let last = state.lastFixTime, time <= last { return .outOfOrder }
@@ -79,6 +80,11 @@ package struct RunEngine: Sendable {
         if let accuracy = fix.horizontalAccuracy, accuracy.isFinite { state.lastAccuracy = accuracy }
         if let accuracy = fix.horizontalAccuracy, !(accuracy <= settings.maxAccuracy) { return .poorAccuracy }
         let position = TimedPosition(time: time, coordinate: coordinate)
+    /// Replaces the lap in progress (`LapCounter`).
+    mutating func updateLaps(_ laps: LapCounter) {
+        state.laps = laps
+    }
+
         // Both positions may be off by their accuracy: only movement beyond that must be explained by speed.
         let uncertainty =
             (state.lastUsableAccuracy ?? settings.assumedAccuracy)
@@ -324,6 +330,7 @@ package struct RunEngine: Sendable {
             state.autoPaused = false
             return
         }
+        state.laps.heartRate.interrupt()
         beginPause(at: date.timeIntervalSince1970, automatic: false)
     }
 
@@ -378,6 +385,7 @@ package struct RunEngine: Sendable {
         state.pausedSince = nil
         state.autoPaused = false
         state.state = .tracking
+        state.laps.heartRate.interrupt()
         state.lastTrackedTime = time
     }
 

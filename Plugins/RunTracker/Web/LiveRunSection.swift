@@ -2,9 +2,9 @@ import Foundation
 import MeridianCore
 import MeridianWeb
 
-/// The run card of the "now" page: the active run with live distance, time, pace, moving pattern and power
-/// state and its pause/resume/stop buttons; the run just stopped too short to save, to resume or discard (older drafts
-/// and imports never take the card); or a form to start a run.
+/// The run card of the "now" page: the active run with live distance, time, pace, lap, moving pattern and power
+/// state, the last lap, and its pause/resume/lap/stop buttons; the run just stopped too short to save, to resume or
+/// discard (older drafts and imports never take the card); or a form to start a run.
 struct LiveRunSection {
     let controller: LiveRunController
     let history: RunHistory
@@ -59,7 +59,8 @@ struct LiveRunSection {
             paceLabel: ride ? "Speed" : "Pace", pace: ride ? status.text.speed : status.text.pace,
             average: ride
                 ? figures.speed(run.timerTime > 0 ? run.distance / run.timerTime : 0) : status.text.averagePace,
-            split: status.text.split, pattern: status.movementPattern.rawValue, power: power,
+            split: status.text.split, pattern: status.movementPattern.rawValue, power: power, lap: status.text.lap,
+            lastLap: status.laps.last?.sentence(activity: run.activity, units: figures.units),
             tracking: run.state == .tracking,
             pauseURL: RunLinks.api(run.id, "pause"), resumeURL: RunLinks.api(run.id, "resume"),
             stopURL: RunLinks.api(run.id, "stop"))
@@ -90,7 +91,10 @@ struct LiveRunSection {
     }
 
     struct ActiveModel {
-        var name, activity, message, signal, distance, timer, paceLabel, pace, average, split, pattern, power: String
+        var name, activity, message, signal, distance, timer, paceLabel, pace, average, split, pattern, power,
+            lap: String
+        /// The lap the button closed last, as a sentence; `nil` before the first.
+        var lastLap: String?
         var tracking: Bool
         var pauseURL, resumeURL, stopURL: String
     }

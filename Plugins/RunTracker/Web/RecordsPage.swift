@@ -86,7 +86,8 @@ struct RecordsPage {
             monthsEarlier: monthMoves.earlier.map { link(weeks: shownWeeks, months: $0) },
             monthsLater: monthMoves.later.map { link(weeks: shownWeeks, months: $0) },
             progressions: progressions, hasProgressions: !progressions.isEmpty,
-            goals: try await GoalsSection(history: history, site: site).html())
+            goals: try await GoalsSection(history: history, site: site).html(),
+            gear: try await GearSection(store: GearBook(store: history.store), site: site).html())
         return try site.page(title: "Records", body: RunTemplates.set.render("records", model), path: "/records")
     }
 
@@ -120,6 +121,8 @@ struct RecordsPage {
         var hasProgressions: Bool
         /// The goals' progress (empty without goals).
         var goals: String
+        /// The gear and its distances (empty without gear).
+        var gear: String
     }
 
     struct Current {

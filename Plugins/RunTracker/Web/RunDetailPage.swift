@@ -33,11 +33,12 @@ package struct RunDetailPage: Sendable {
 
     /// The whole page of run `id` (404 or 410 as `APIError`s for unknown and deleted runs).
     package func page(id: String, saved: Bool = false, restored: Bool = false) async throws -> Response {
-        let (run, points, records) = try await RunHistoryRoutes.mapped {
+        let (run, points, records, laps, gear) = try await RunHistoryRoutes.mapped {
             try await store.database.read { db in
-                (
-                    try RunHistory.liveRun(db, id: id), try RunPoints.load(db, runID: id),
-                    try RecordBook.setBy(runID: id, in: db)
+                let run = try RunHistory.liveRun(db, id: id)
+                return (
+                    run, try RunPoints.load(db, runID: id), try RecordBook.setBy(runID: id, in: db),
+                    try RunLaps.load(db, runID: id), try GearBook.ofRun(db, run: run)
                 )
             }
         }
@@ -45,6 +46,8 @@ package struct RunDetailPage: Sendable {
         let cut = try await RunHistory(store: store).privacyZones(keepPrivate: showsZones).cut(points)
         var model = try RunDetailModel(run: run, points: points, records: records, site: site, cut: cut)
         if let load { model.details.append(.init(label: "Training load", value: TrainingText.load(load))) }
+        model.show(
+            laps: RunLap.list(laps, runStart: run.startedAt), gear: gear, activity: run.activity, units: site.units)
         model.saved = saved
         model.restored = restored
         return try site.page(title: run.name, body: RunTemplates.set.render("run", model), path: "/runs/\(id)")
@@ -73,6 +76,13 @@ struct RunDetailModel {
     var splits: [SplitRow]
     var hasSplits: Bool
     var splitHeartRate: Bool
+    var laps: [LapTable.Row] = []
+    var hasLaps = false
+    var lapHeartRate = false
+    var lapTrigger = false
+    /// The run's gear and, when this run took it past its retirement distance, a notice saying so.
+    var gear: String?
+    var gearNotice: String?
     var quality: [Stat]
     var deviceName: String
     var comparison: [ComparisonRow]
@@ -208,6 +218,24 @@ struct RunDetailModel {
             Export(
                 label: format.fileExtension.uppercased(),
                 href: "/v1/runs/\(PercentEncoding.pathSegment(run.id)).\(format.fileExtension)")
+        }
+    }
+
+    /// Adds the run's laps and gear.
+    mutating func show(laps: [RunLap], gear: RunGear?, activity: Activity, units: UnitSystem) {
+        let table = LapTable(laps, activity: activity, units: units)
+        self.laps = table.rows
+        hasLaps = !table.rows.isEmpty
+        lapHeartRate = table.heartRate
+        lapTrigger = table.trigger
+        guard let gear else { return }
+        // The notice says when this run took the item past its retirement distance; the line need not.
+        self.gear = gear.passedRetirement ? gear.summary(units: units) : gear.text(units: units)
+        if gear.passedRetirement, let retire = gear.gear.retireDistanceM {
+            gearNotice =
+                "This run took \(gear.gear.name) past its retirement distance of "
+                + "\(DistanceFormat.string(metres: retire, units: units)): it has done "
+                + "\(DistanceFormat.string(metres: gear.distanceAfterM, units: units))."
         }
     }
 

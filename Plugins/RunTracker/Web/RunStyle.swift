@@ -13,6 +13,10 @@ extension RunTrackerPlugin {
         .ramp .c4 { background: #fee08b; } .ramp .c5 { background: #fdae61; } .ramp .c6 { background: #f46d43; } .ramp .c7 { background: #d73027; }
         .chart { margin: 0; }
         .chart figcaption { font-weight: 650; margin-bottom: 6px; }
+        .notice.warning { border-color: #b7791f; background: #fff4e0; }
+        .gear meter { width: 8rem; max-width: 100%; vertical-align: middle; }
+        .gear tr.warn .status { color: #9a5b00; font-weight: 620; }
+        .gear th .muted { font-weight: 400; }
         .goal-list { list-style: none; margin: 0; padding: 0; display: grid; gap: 12px; }
         .goal-list p { margin: 4px 0 0; }
         .goal-list .reached meter { accent-color: #1a9850; }

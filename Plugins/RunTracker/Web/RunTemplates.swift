@@ -18,10 +18,13 @@ enum RunTemplates {
         <div class="stat"><dt>Split</dt><dd id="run-split" data-live>{{split}}</dd></div>
         <div class="stat"><dt>Moving</dt><dd id="run-pattern" data-live>{{pattern}}</dd></div>
         <div class="stat"><dt>Power</dt><dd id="run-power" data-live>{{power}}</dd></div>
+        <div class="stat"><dt>Lap</dt><dd id="run-lap" data-live>{{lap}}</dd></div>
         </dl>
+        <p id="run-last-lap" class="muted small" data-live{{^lastLap}} hidden{{/lastLap}}>Last {{lastLap}}</p>
         <div class="actions">
         {{#tracking}}<button type="button" data-api="POST {{pauseURL}}" data-autofocus>Pause</button>{{/tracking}}
         {{^tracking}}<button type="button" data-api="POST {{resumeURL}}" data-autofocus>Resume</button>{{/tracking}}
+        <button type="button" class="secondary" data-api="POST /v1/runs/active/lap" id="lap-button">Lap</button>
         <button type="button" class="secondary" data-api="POST {{stopURL}}">Stop</button>
         </div>{{/active}}
         {{#draft}}<h2 id="live-title">{{name}} is too short to save</h2>
@@ -69,9 +72,11 @@ enum RunTemplates {
         <p class="lede"><span class="badge">{{activity}}</span> {{date}}{{#device}} · recorded by {{device}}{{/device}}</p>
         </div></div>
         {{#hasRecords}}<p class="notice"><strong>Personal records set by this run:</strong> {{recordList}}</p>{{/hasRecords}}
+        {{#gearNotice}}<p class="notice warning" role="status" id="gear-notice">{{gearNotice}}</p>{{/gearNotice}}
         {{#hasNotes}}<p>{{notes}}</p>{{/hasNotes}}
         <section class="card" aria-label="Totals"><dl class="stats big">{{#headline}}<div class="stat"><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/headline}}</dl>
-        <dl class="stats">{{#details}}<div class="stat"><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/details}}</dl></section>
+        <dl class="stats">{{#details}}<div class="stat"><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/details}}</dl>
+        {{#gear}}<p class="muted small" id="run-gear">Gear: {{gear}}</p>{{/gear}}</section>
         <section class="card" aria-labelledby="route-title">
         <h2 id="route-title">Route</h2>
         {{#leaflet}}<div class="map" data-map="route-data" role="region" aria-label="Map of the route"><noscript><img src="{{pictureURL}}" alt="The route, coloured by pace"></noscript></div>
@@ -95,6 +100,11 @@ enum RunTemplates {
         <tbody>{{#comparison}}<tr><th scope="row">{{what}}</th><td class="num">{{ours}}</td><td class="num">{{theirs}}</td><td class="num">{{difference}}</td></tr>{{/comparison}}</tbody></table></div>{{/hasComparison}}
         </section>
         </div>
+        {{#hasLaps}}<section class="card" aria-labelledby="laps-title"><h2 id="laps-title">Laps</h2>
+        <div class="table-wrap"><table class="laps">
+        <thead><tr><th scope="col">Lap</th><th scope="col" class="num">Distance</th><th scope="col" class="num">Time</th><th scope="col" class="num">{{splitPaceLabel}}</th>{{#lapHeartRate}}<th scope="col" class="num">Heart rate</th>{{/lapHeartRate}}{{#lapTrigger}}<th scope="col" class="hide-narrow">Ended by</th>{{/lapTrigger}}</tr></thead>
+        <tbody>{{#laps}}<tr><th scope="row">{{index}}</th><td class="num">{{distance}}</td><td class="num">{{time}}</td><td class="num">{{pace}}</td>{{#lapHeartRate}}<td class="num">{{heartRate}}</td>{{/lapHeartRate}}{{#lapTrigger}}<td class="hide-narrow">{{trigger}}</td>{{/lapTrigger}}</tr>
+        {{/laps}}</tbody></table></div></section>{{/hasLaps}}
         <section class="card" aria-labelledby="edit-title"><h2 id="edit-title">Name and notes</h2>
         <form method="post" action="{{editAction}}" class="stack">
         <div class="field"><label for="name">Name</label><input id="name" name="name" value="{{name}}" maxlength="200" required></div>
@@ -128,5 +138,6 @@ enum RunTemplates {
         <div class="table-wrap"><table><thead><tr><th scope="col">Distance</th><th scope="col">Set on</th><th scope="col" class="num">Time</th><th scope="col" class="num">Better by</th><th scope="col" class="hide-narrow">Run</th></tr></thead>
         <tbody>{{#progressions}}{{#entries}}<tr><th scope="row">{{distance}}</th><td>{{date}}</td><td class="num">{{time}}</td><td class="num">{{improvement}}</td><td class="hide-narrow">{{#href}}<a href="{{href}}">{{runName}}</a>{{/href}}{{^href}}{{runName}} <span class="muted small">(deleted)</span>{{/href}}</td></tr>
         {{/entries}}{{/progressions}}</tbody></table></div></section>{{/hasProgressions}}
+        {{{gear}}}
         """#
 }
