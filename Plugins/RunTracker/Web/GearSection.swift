@@ -3,7 +3,8 @@ import MeridianCore
 import MeridianWeb
 
 /// The Gear card of the records page: every pair of shoes and bike with the distance it has done, its retirement
-/// distance and a bar towards it, items past it flagged; retired items last. Nothing without gear.
+/// distance and a bar towards it (left out on a phone), items past it or retired flagged under their name; retired
+/// items last. Nothing without gear.
 struct GearSection {
     let store: GearBook
     let site: WebSite
@@ -45,9 +46,9 @@ struct GearSection {
         <section class="card" aria-labelledby="gear-title" id="gear"><h2 id="gear-title">Gear</h2>
         <div class="table-wrap"><table class="gear">
         <thead><tr><th scope="col">Item</th><th scope="col" class="num">Distance</th><th scope="col" class="hide-narrow">Retire at</th></tr></thead>
-        <tbody>{{#items}}<tr{{#warning}} class="warn"{{/warning}}><th scope="row">{{name}}<div class="muted small">{{kind}} · {{activity}}{{#isDefault}} · default{{/isDefault}}</div></th>
+        <tbody>{{#items}}<tr{{#warning}} class="warn"{{/warning}}><th scope="row">{{name}}<div class="muted small">{{kind}} · {{activity}}{{#isDefault}} · default{{/isDefault}}</div>{{#status}}<div class="small status">{{status}}</div>{{/status}}</th>
         <td class="num"><strong>{{distance}}</strong><div class="muted small">{{runs}}</div></td>
-        <td class="hide-narrow">{{#retire}}<meter min="0" max="1" value="{{share}}" aria-label="{{name}}: {{distance}} of {{retire}}">{{share}}</meter> <span class="small">{{retire}}</span>{{/retire}}{{^retire}}–{{/retire}}{{#status}}<div class="small status">{{status}}</div>{{/status}}</td></tr>
+        <td class="hide-narrow">{{#retire}}<meter min="0" max="1" value="{{share}}" aria-label="{{name}}: {{distance}} of {{retire}}">{{share}}</meter> <span class="small">{{retire}}</span>{{/retire}}{{^retire}}–{{/retire}}</td></tr>
         {{/items}}</tbody></table></div>
         <p class="muted small">Add shoes and bikes with <code>meridian gear add</code> or POST /v1/gear.</p>
         </section>
