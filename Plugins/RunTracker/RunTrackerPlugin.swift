@@ -45,6 +45,10 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
             runStore: runStore, settings: settings, events: context.events, units: context.units,
             powerSupply: PowerSupply(root: URL(fileURLWithPath: options.powerSupplyPath)), logger: context.logger,
             clock: clock)
+        // A phone's offline queue, sent after newer points, goes into the active run in its place in time.
+        context.resources[LateFixTap.Key.self]?.observe { [controller] fixes in
+            Task { await controller.backfill(fixes) }
+        }
     }
 
     /// Publishes `goal.reached` after saved runs.
@@ -88,10 +92,10 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
         TrainingRoutes.add(to: v1, store: runStore.store, training: options.training, timeZone: context.timeZone)
         GoalRoutes.add(to: v1, store: runStore.store, units: context.units, timeZone: context.timeZone)
         HeatmapRoutes.add(to: v1, store: runStore.store, units: context.units, timeZone: context.timeZone)
+        GearRoutes.add(to: v1, store: runStore.store)
         ProgressRoutes.add(
             to: v1,
             settings: ProgressSettings(units: context.units, timeZone: context.timeZone, matcher: options.matcher),
             store: runStore.store)
-        GearRoutes.add(to: v1, store: runStore.store)
     }
 }

@@ -91,6 +91,46 @@ import Testing
             "\(String(describing: error))")
     }
 
+    /// The active run after a phone posted the points of `batches` (seconds after the run's start, a point a second,
+    /// about 3.3 m/s northwards), once it has `points` points.
+    func runFed(_ batches: [[Int]], points: Int) async throws -> [String: Any] {
+        var run: [String: Any] = [:]
+        try await withServer { server in
+            let key = try await feeds.register("pixel", on: server)
+            let phone = feeds.client(server, feeds.basic("pixel", key))
+            let started = try await server.client.request("POST", "/v1/runs", body: Data(#"{"activity":"run"}"#.utf8))
+            #expect(started.status == 201, "\(started.text)")
+            let start = Int(Date().timeIntervalSince1970.rounded(.up))
+            for batch in batches {
+                for second in batch {
+                    let body = ownTracks(52.5 + Double(second) * 0.00003, at: start + second)
+                    #expect(try await phone.request("POST", "/v1/feeds/owntracks", body: body).status == 200)
+                }
+            }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline {
+                run = try await server.client.request("GET", "/v1/runs/active").json()["run"] as? [String: Any] ?? [:]
+                if run["points"] as? Int == points { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        return run
+    }
+
+    @Test("an offline queue sent after newer points goes into the active run in its place: as if sent in order")
+    func lateQueueReachesTheActiveRun() async throws {
+        let inOrder = try await runFed([Array(1...20)], points: 20)
+        // Live, then five seconds offline; the queue comes after the newer points.
+        let late = try await runFed(
+            [[1, 2, 3, 4, 5, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20], [6, 7, 8, 9, 10]], points: 20)
+        #expect(late["points"] as? Int == 20, "\(late)")
+        for key in ["points", "rejected_points", "segments"] {
+            #expect(late[key] as? Int == inOrder[key] as? Int, "\(key): \(late) against \(inOrder)")
+        }
+        let (lateDistance, distance) = (late["distance_m"] as? Double ?? 0, inOrder["distance_m"] as? Double ?? -1)
+        #expect(abs(lateDistance - distance) < 0.01 && distance > 30, "\(lateDistance) m against \(distance) m")
+    }
+
     /// The `sampling` of device `name` in `GET /v1/devices`, once `wanted` is `mode` (the provider follows the run
     /// tracker's events beside the request that caused them).
     func waitForWanted(_ mode: String, _ name: String, on server: TestServer) async throws -> [String: Any] {

@@ -22,6 +22,10 @@ struct ActiveRunEditTests {
             let run = try #require(try await server.call("GET", "/v1/runs/\(id)").json()["run"] as? [String: Any])
             #expect(run["name"] as? String == "Park loop")
             #expect(run["notes"] as? String == "windy")
+            // The live status and the run's events say the new name at once, not only once the run ends.
+            let active = try await server.call("GET", "/v1/runs/active").json()["run"] as? [String: Any]
+            #expect(
+                active?["name"] as? String == "Park loop" && active?["notes"] as? String == "windy", "\(active ?? [:])")
             #expect(try await server.call("POST", "/v1/runs/\(id)/stop").status == 200)
             let stopped = try await server.call("GET", "/v1/runs/\(id)").json()["run"] as? [String: Any]
             #expect(stopped?["name"] as? String == "Park loop")

@@ -36,7 +36,9 @@ final class ManualClock: Sendable {
             clock.advance(step)
             elapsed += step
             east += 3.5 * step
-            await controller.consume(SyntheticTrack.fix(second: 0, east: east, north: 0, speed: 3.5))
+            // A receiver with the right clock: each fix carries the time it is consumed at.
+            let second = clock.now().timeIntervalSince(SyntheticTrack.start)
+            await controller.consume(SyntheticTrack.fix(second: second, east: east, north: 0, speed: 3.5))
         }
     }
 

@@ -20,8 +20,8 @@ package struct DeviceFeedState: Sendable, Equatable, Encodable {
 
 /// Per-device ordering, duplicate and late detection, checks and rate limits of the feeds. Points of one request
 /// are taken in time order; a point with the time of one already received is a duplicate; one older than the newest
-/// is late (counted, never the latest position); one from more than 2 minutes in the future or failing the checks
-/// is rejected with its reason. The rest go to the host.
+/// is late (counted, never the latest position, handed on apart for consumers that keep a history); one from more
+/// than 2 minutes in the future or failing the checks is rejected with its reason. The rest go to the host.
 final class DeviceFeeds: Sendable {
     /// How far ahead of the server's clock a point may be.
     static let futureTolerance: TimeInterval = 120
@@ -45,8 +45,15 @@ final class DeviceFeeds: Sendable {
         self.burst = burst
     }
 
-    /// Takes the decoded points of one request from `device` and returns the points that go through, in time order.
-    func accept(_ decoded: [DecodedPoint], from device: String, now: Date = Date()) -> [PhonePoint] {
+    /// The points of one request that go through, in time order: those newer than any before (`current`) and those
+    /// older than the device's newest (`late`).
+    struct Accepted {
+        var current: [PhonePoint] = []
+        var late: [PhonePoint] = []
+    }
+
+    /// Takes the decoded points of one request from `device` and returns the points that go through.
+    func accept(_ decoded: [DecodedPoint], from device: String, now: Date = Date()) -> Accepted {
         entries.withLock { entries in
             var entry = entries[device] ?? Entry(tokens: burst, refilled: now)
             entry.tokens = min(burst, entry.tokens + now.timeIntervalSince(entry.refilled) * pointsPerSecond)
@@ -59,7 +66,7 @@ final class DeviceFeeds: Sendable {
                 case .rejected(let reason): Self.reject(&entry.state, reason)
                 }
             }
-            var passed: [PhonePoint] = []
+            var passed = Accepted()
             for point in points.sorted(by: { $0.time < $1.time }) {
                 if let problem = point.problem {
                     Self.reject(&entry.state, problem)
@@ -77,12 +84,13 @@ final class DeviceFeeds: Sendable {
                         entry.state.duplicate += 1
                     } else if let last = entry.state.lastFix, point.time <= last {
                         entry.state.late += 1
+                        passed.late.append(point)
                     } else {
                         entry.state.accepted += 1
                         entry.state.lastFix = point.time
                         entry.state.lastArrival = now
                         if let battery = point.battery { entry.state.battery = battery }
-                        passed.append(point)
+                        passed.current.append(point)
                     }
                 }
             }

@@ -93,21 +93,24 @@ struct FeedRoutes: Sendable {
         return OsmAndParameters.parameters(request.uri.query ?? "")["key"]
     }
 
-    /// Checks the points, hands those that pass to the host and updates the counters.
+    /// Checks the points, hands those that pass to the host (late ones to its `LateFixTap`, for the run tracker)
+    /// and updates the counters.
     private func deliver(_ decoded: [DecodedPoint], from device: PhoneDevice) {
-        let passed = feeds.accept(decoded, from: device.id)
+        let accepted = feeds.accept(decoded, from: device.id)
         let source = "\(context.id)/\(device.id)"
-        for point in passed {
+        for point in accepted.current {
             if let fix = point.fix(providerID: source) { context.emit(fix) }
         }
-        if !passed.isEmpty, context.health.snapshot.state != .connected {
+        context.plugin.resources[LateFixTap.Key.self]?.offer(accepted.late.compactMap { $0.fix(providerID: source) })
+        let passed = accepted.current.count + accepted.late.count
+        if passed > 0, context.health.snapshot.state != .connected {
             context.health.update(.connected, message: "receiving from phones")
         }
         context.health.setCounters(feeds.totals())
         let state = feeds.state(of: device.id)
-        if decoded.count > passed.count, let reason = state.lastRejection {
+        if decoded.count > passed, let reason = state.lastRejection {
             context.logger.debug(
-                "device \(String(reflecting: device.id)): \(decoded.count - passed.count) of \(decoded.count) points not taken; last rejection: \(String(reflecting: reason))"
+                "device \(String(reflecting: device.id)): \(decoded.count - passed) of \(decoded.count) points not taken; last rejection: \(String(reflecting: reason))"
             )
         }
     }

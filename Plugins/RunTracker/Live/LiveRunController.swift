@@ -32,11 +32,15 @@ package actor LiveRunController {
     private let clock: @Sendable () -> Date
 
     private var engine: RunEngine?
-    /// The laps the active run's lap button closed, as stored in `run_laps`.
+    /// The laps the active run's lap button closed; the first `storedLaps` are in `run_laps`, the rest go with the
+    /// next write.
     private var laps: [DeviceLap] = []
+    private var storedLaps = 0
     private var pending: [TrackPoint] = []
     private var lastFlush = Date.distantPast
-    private var lastStamp: Date?
+    /// The sources whose fixes the active run has taken: late fixes from others (a backup that fusion passed over)
+    /// stay out of it.
+    private var sources: Set<String> = []
     private var power = PowerSupply.Reading(capacityPercent: nil, charging: false)
     private var lastPowerRead = Date.distantPast
     private var restoring: Task<Void, any Error>?
@@ -52,6 +56,10 @@ package actor LiveRunController {
     /// The stopped run's state once it is stored: later flushes leave it alone, so it is written and completed once
     /// (and an edit made after the stop stays).
     private var storedEnd: EngineState?
+    /// While late points are being put in: flushes wait, so the points read from the store stay all there is.
+    private var replaying = false
+    /// `pending` holds every point of the run, tracked again: the next write replaces the stored points and laps.
+    private var replacePoints = false
 
     package init(
         runStore: RunStore, settings: TrackerSettings, events: EventBus, units: UnitSystem,
@@ -93,6 +101,7 @@ package actor LiveRunController {
         }
         engine = RunEngine(restoring: newest, settings: settings)
         laps = try await runStore.laps(runID: newest.runID)
+        storedLaps = laps.count
         refreshPower(force: true)
         logger.info(
             "restored the active run", metadata: ["run": "\(newest.runID)", "state": "\(newest.state.rawValue)"])
@@ -128,15 +137,19 @@ package actor LiveRunController {
         try await runStore.insert(started.state, summary: started.summary(at: now))
         engine = started
         laps = []
+        storedLaps = 0
         pending = []
-        lastStamp = nil
+        sources = []
         publish(started, reason: "started")
         return status(started)
     }
 
     /// Pauses the active run `id` (idempotent).
     package func pause(id: String) async throws -> LiveStatus {
-        try await command(id: id, "pause") { engine, now throws(RunCommandError) in try engine.pause(at: now) }
+        try await command(id: id, "pause") { engine, now throws(RunCommandError) in
+            try engine.pause(at: now)
+            engine.log(.pause, at: now)
+        }
     }
 
     /// Resumes run `id` (idempotent): the active run, or the current draft (`currentDraft()`). Any other draft is
@@ -147,7 +160,10 @@ package actor LiveRunController {
         if !current, let summary = try await runStore.summary(id: id), summary.state == .draft {
             throw RunCommandError.notCurrentDraft(id: id, endedAt: summary.endedAt)
         }
-        return try await command(id: id, "resume") { engine, now throws(RunCommandError) in try engine.resume(at: now) }
+        return try await command(id: id, "resume") { engine, now throws(RunCommandError) in
+            try engine.resume(at: now)
+            engine.log(.resume, at: now)
+        }
     }
 
     /// The current draft: the live run this service stopped last, too short to save, while it can still be resumed
@@ -174,6 +190,7 @@ package actor LiveRunController {
     /// Stops run `id`: saved when at least 60 s and 100 m, else kept as a draft. Stopping again returns the same.
     package func stop(id: String) async throws -> StopResult {
         try await restoreIfNeeded()
+        if engine?.state.runID == id { try await takeEdits(runID: id) }
         guard let current = engine, current.state.runID == id else {
             if let summary = try await runStore.summary(id: id), !summary.state.isActive {
                 return Self.stopResult(summary)
@@ -183,10 +200,7 @@ package actor LiveRunController {
         if !current.state.state.isActive { return Self.stopResult(current.summary(at: clock())) }
         var stopped = current
         stopped.stop(at: clock())
-        if let last = stopped.finalLap() {
-            try await runStore.appendLap(last, runID: id)
-            laps.append(last)
-        }
+        if let last = stopped.finalLap() { laps.append(last) }
         engine = stopped
         try await flush()
         publish(stopped, reason: "stopped")
@@ -198,9 +212,7 @@ package actor LiveRunController {
     package func lap() async throws -> LiveStatus? {
         try await restoreIfNeeded()
         guard var current = engine, current.state.state.isActive else { return nil }
-        let lap = try current.lap(at: clock())
-        try await runStore.appendLap(lap, runID: current.state.runID)
-        laps.append(lap)
+        laps.append(try current.lap(at: clock()))
         engine = current
         try await flush()
         publish(current, reason: "lap")
@@ -240,6 +252,7 @@ package actor LiveRunController {
         _ apply: (inout RunEngine, Date) throws(RunCommandError) -> Void
     ) async throws -> LiveStatus {
         try await restoreIfNeeded()
+        if engine?.state.runID == id { try await takeEdits(runID: id) }
         guard var current = engine, current.state.runID == id else {
             if let summary = try await runStore.summary(id: id) {
                 throw RunCommandError.notActive(id: id, state: summary.state, command: name)
@@ -257,17 +270,25 @@ package actor LiveRunController {
 
     // MARK: Fixes
 
-    /// Feeds one fix to the active run, timed by the service clock (so replays and receivers with
-    /// a wrong clock still give true durations), and writes when a flush is due.
+    /// Feeds one fix to the active run at the time `LiveFixTime` gives it (its own when believable, else the service
+    /// clock's), and writes when a flush is due. A fix older than the run's newest goes into its place (`backfill`).
     package func consume(_ fix: Fix) async {
         do { try await restoreIfNeeded() } catch {
             logger.error("cannot restore the active run: \(error)")
         }
         guard var current = engine, current.state.state.isActive else { return }
+        sources.insert(fix.providerID)
         var stamped = fix
         let now = clock()
-        stamped.time = max(now, (lastStamp ?? .distantPast).addingTimeInterval(0.001))
-        lastStamp = stamped.time
+        switch LiveFixTime.judge(
+            fix.time, runStart: Date(timeIntervalSince1970: current.state.startedAt),
+            newest: current.state.lastFixTime.map(Date.init(timeIntervalSince1970:)), now: now)
+        {
+        case .next(let time), .serviceClock(let time): stamped.time = time
+        case .late(let time):
+            stamped.time = time
+            return await insertLate([stamped])
+        }
         refreshPower(force: false)
         current.setPower(power.state)
         let before = (current.state.state, current.state.autoPaused)
@@ -279,6 +300,58 @@ package actor LiveRunController {
             publish(current, reason: current.state.state == .paused ? "auto-pause" : "auto-resume")
         }
         if writer == nil, now.timeIntervalSince(lastFlush) >= Self.flushInterval { startWriter() }
+    }
+
+    /// Puts late fixes (a phone's offline queue sent after newer points) into the active run in their place in time:
+    /// the run is tracked again from all its points, so it ends as if they had come in order. Fixes from before the
+    /// run's start are not part of it; fixes newer than its newest are fed as usual; only sources the run has taken
+    /// fixes from are heard.
+    package func backfill(_ fixes: [Fix]) async {
+        do { try await restoreIfNeeded() } catch {
+            logger.error("cannot restore the active run: \(error)")
+        }
+        var late: [Fix] = []
+        for fix in fixes.sorted(by: { $0.time < $1.time }) where sources.contains(fix.providerID) {
+            guard let current = engine, current.state.state.isActive else { return }
+            let judged = LiveFixTime.judge(
+                fix.time, runStart: Date(timeIntervalSince1970: current.state.startedAt),
+                newest: current.state.lastFixTime.map(Date.init(timeIntervalSince1970:)), now: clock())
+            switch judged {
+            case .next: await consume(fix)
+            case .late(let time):
+                var stamped = fix
+                stamped.time = time
+                late.append(stamped)
+            case .serviceClock: continue  // a late fix from before the run's start, or from the future
+            }
+        }
+        await insertLate(late)
+    }
+
+    /// Tracks the active run again with `late` in place (`LiveReplay`); the next write replaces its stored points.
+    private func insertLate(_ late: [Fix]) async {
+        guard !late.isEmpty, let runID = engine?.state.runID else { return }
+        while replaying || writing != nil {
+            if let inFlight = writing { _ = await inFlight.result } else { await Task.yield() }
+        }
+        replaying = true
+        let stored: [TrackPoint]
+        do {
+            stored = replacePoints ? [] : try await runStore.points(runID: runID)
+        } catch {
+            replaying = false
+            logger.error("cannot read the active run to put \(late.count) late points in place: \(error)")
+            return
+        }
+        replaying = false
+        guard let current = engine, current.state.runID == runID, current.state.state.isActive else { return }
+        let replay = LiveReplay.run(current.state, points: stored + pending, late: late, laps: laps, settings: settings)
+        engine = replay.engine
+        laps = replay.laps
+        pending = replay.points
+        replacePoints = true
+        publish(replay.engine, reason: "late points")
+        if writer == nil { startWriter() }
     }
 
     /// Writes beside the fixes, not awaited by them (a store that makes writes wait never holds up the next fix),
@@ -310,14 +383,18 @@ package actor LiveRunController {
     /// (the write that stores it publishes the personal records it sets).
     package func flush() async throws {
         while let inFlight = writing { _ = await inFlight.result }
-        guard let current = engine, current.state != storedEnd else { return }
+        guard !replaying, let current = engine, current.state != storedEnd else { return }
         lastFlush = clock()
         let points = pending
         pending = []
+        let replacing = replacePoints
+        replacePoints = false
+        let lapWrite: RunStore.LapWrite = replacing ? .replace(laps) : .append(Array(laps[storedLaps...]))
+        let lapsWritten = laps.count
         let summary = current.summary(at: clock())
         let state = current.state
         let store = runStore
-        let task = Task { try await store.persist(state, summary: summary, points: points) }
+        let task = Task { try await store.persist(state, summary: summary, points: points, laps: lapWrite) }
         writing = task
         pointsInFlight = points.count
         defer {
@@ -332,6 +409,7 @@ package actor LiveRunController {
                     "the active run is written again: \(points.count) points held since \(ISO8601.string(from: refusedSince)) are stored\(dropped)"
                 )
             }
+            storedLaps = lapsWritten
             refusedSince = nil
             droppedPoints = 0
             pendingWrites.set(nil)
@@ -342,7 +420,11 @@ package actor LiveRunController {
         } catch {
             pending = points + pending
             pointsInFlight = 0
-            if pending.count > maxPendingPoints { dropOldestPending() }
+            if replacing {
+                replacePoints = true  // every point is still pending: none may be dropped
+            } else if pending.count > maxPendingPoints {
+                dropOldestPending()
+            }
             let since = refusedSince ?? lastFlush
             refusedSince = since
             notePending(since: since, problem: "\(error)")
@@ -377,9 +459,21 @@ package actor LiveRunController {
     /// The active run's status, or `nil` when none is active.
     package func activeStatus() async throws -> LiveStatus? {
         try await restoreIfNeeded()
+        guard let runID = engine?.state.runID, engine?.state.state.isActive == true else { return nil }
+        try await takeEdits(runID: runID)
         guard let engine, engine.state.state.isActive else { return nil }
         refreshPower(force: false)
         return status(engine)
+    }
+
+    /// Takes a name or notes edited in the stored row (over HTTP or by `meridian runs edit`) into the active run, so
+    /// its status and events say them at once.
+    private func takeEdits(runID: String) async throws {
+        guard let row = try await runStore.summary(id: runID), var current = engine, current.state.runID == runID,
+            current.state.name != row.name || current.state.notes != row.notes
+        else { return }
+        current.takeEdit(name: row.name, notes: row.notes)
+        engine = current
     }
 
     private func status(_ engine: RunEngine) -> LiveStatus {
@@ -410,7 +504,7 @@ package struct RunStateEvent: Sendable, Encodable, Equatable {
     package var id: String
     package var state: RunState
     package var autoPaused: Bool
-    /// started, pause, resume, auto-pause, auto-resume, lap, stopped, restored.
+    /// started, pause, resume, auto-pause, auto-resume, lap, stopped, restored, late points.
     package var reason: String
     package var run: RunSummary
 }

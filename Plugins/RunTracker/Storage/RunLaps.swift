@@ -42,11 +42,6 @@ package enum RunLaps {
 }
 
 extension RunStore {
-    /// Stores a live run's lap after its last one.
-    func appendLap(_ lap: DeviceLap, runID: String) async throws {
-        try await store.database.write { db in try RunLaps.append(lap, runID: runID, in: db) }
-    }
-
     /// The laps stored for `runID`.
     func laps(runID: String) async throws -> [DeviceLap] {
         try await store.database.read { db in try RunLaps.load(db, runID: runID) }

@@ -37,17 +37,34 @@ package struct RunStore: Sendable {
         }
     }
 
-    /// Appends `points` and updates the run's metrics and live state, in one transaction.
-    /// When the run has just been stopped long enough to save, `RunCompletion.didSave` runs in the same
-    /// transaction; the personal records it sets are returned.
+    /// What a live run's write does with its laps.
+    package enum LapWrite: Sendable {
+        /// Stores these laps after the run's last one.
+        case append([DeviceLap])
+        /// Replaces the run's points and laps with the points written and these laps (a live run tracked again with
+        /// late points).
+        case replace([DeviceLap])
+    }
+
+    /// Appends `points` and `laps` (or replaces the stored ones, `LapWrite.replace`) and updates the run's metrics and
+    /// live state, in one transaction. When the run has just been stopped long enough to save,
+    /// `RunCompletion.didSave` runs in the same transaction; the personal records it sets are returned.
     @discardableResult
-    package func persist(_ state: EngineState, summary: RunSummary, points: [TrackPoint]) async throws
-        -> [PersonalRecord]
-    {
+    package func persist(
+        _ state: EngineState, summary: RunSummary, points: [TrackPoint], laps: LapWrite = .append([])
+    ) async throws -> [PersonalRecord] {
         let liveState: String? = summary.state == .stopped ? nil : try Self.encode(state)
         let matcher = matcher
         return try await database.write { db in
-            try Self.write(db, summary: summary, liveState: liveState, points: points, matcher: matcher)
+            switch laps {
+            case .append(let laps):
+                try RunLaps.write(laps, runID: summary.id, in: db)
+            case .replace(let laps):
+                try db.execute(sql: "DELETE FROM run_points WHERE run_id = ?", arguments: [summary.id])
+                try db.execute(sql: "DELETE FROM run_laps WHERE run_id = ?", arguments: [summary.id])
+                try RunLaps.write(laps, runID: summary.id, in: db)
+            }
+            return try Self.write(db, summary: summary, liveState: liveState, points: points, matcher: matcher)
         }
     }
 

@@ -70,6 +70,9 @@ package struct EngineState: Sendable, Equatable, Codable {
     package var power: PowerState = .normal
     /// The lap in progress (the lap button of a live run).
     package var laps = LapCounter()
+    /// A live run's manual pauses and resumes, so that late points can be put in their place (`LiveReplay`);
+    /// optional, as states stored before it have none.
+    package var commandLog: [LiveCommand]?
 
     package init(runID: String, name: String, activity: Activity, startedAt: Double, state: RunState = .tracking) {
         self.runID = runID

@@ -38,6 +38,24 @@ package struct RunEngine: Sendable {
         if state.state.isActive { breakSegment() }
     }
 
+    /// Takes over what a replay of `saved` keeps as it was: notes, battery state and the command log.
+    mutating func carryOver(from saved: EngineState) {
+        state.notes = saved.notes
+        state.power = saved.power
+        state.commandLog = saved.commandLog
+    }
+
+    /// Takes the name and notes the run was given by an edit of its stored row.
+    mutating func takeEdit(name: String, notes: String) {
+        state.name = name
+        state.notes = notes
+    }
+
+    /// Notes a manual pause or resume at `date` in the command log (live runs).
+    mutating func log(_ kind: LiveCommand.Kind, at date: Date) {
+        state.commandLog = (state.commandLog ?? []) + [LiveCommand(kind: kind, time: date.timeIntervalSince1970)]
+    }
+
     // MARK: Fixes
 
     /// Processes one fix, with what the athlete's sensors measured at the same time, and returns it as a track
@@ -59,6 +77,7 @@ package struct RunEngine: Sendable {
         }
         if rejection != .outOfOrder, state.state == .tracking {
             state.sensors.add(sensors, at: time)
+            state.laps.heartRate.add(sensors.heartRate, at: time)
         }
         point.rejection = rejection
         point.segment = state.segment
@@ -67,11 +86,15 @@ package struct RunEngine: Sendable {
         return point
     }
 
+    /// Replaces the lap in progress (`LapCounter`).
+    mutating func updateLaps(_ laps: LapCounter) {
+        state.laps = laps
+    }
+
     /// Sets the battery state used by the sampling policy.
     package mutating func setPower(_ power: PowerState) {
         state.power = power
     }
-            state.laps.heartRate.add(sensors.heartRate, at: time)
 
     private mutating func classify(_ fix: Fix, time: Double) -> PointRejection? {
         if let last = state.lastFixTime, time <= last { return .outOfOrder }
@@ -80,11 +103,6 @@ package struct RunEngine: Sendable {
         if let accuracy = fix.horizontalAccuracy, accuracy.isFinite { state.lastAccuracy = accuracy }
         if let accuracy = fix.horizontalAccuracy, !(accuracy <= settings.maxAccuracy) { return .poorAccuracy }
         let position = TimedPosition(time: time, coordinate: coordinate)
-    /// Replaces the lap in progress (`LapCounter`).
-    mutating func updateLaps(_ laps: LapCounter) {
-        state.laps = laps
-    }
-
         // Both positions may be off by their accuracy: only movement beyond that must be explained by speed.
         let uncertainty =
             (state.lastUsableAccuracy ?? settings.assumedAccuracy)
@@ -318,6 +336,7 @@ package struct RunEngine: Sendable {
         state.speedWindow.reset()
         state.slowSince = nil
         state.sensors.interrupt()
+        state.laps.heartRate.interrupt()
         state.sensorProgress.baseline = nil
     }
 
@@ -330,7 +349,6 @@ package struct RunEngine: Sendable {
             state.autoPaused = false
             return
         }
-        state.laps.heartRate.interrupt()
         beginPause(at: date.timeIntervalSince1970, automatic: false)
     }
 
@@ -373,6 +391,7 @@ package struct RunEngine: Sendable {
 
     private mutating func beginPause(at time: Double, automatic: Bool) {
         state.sensors.interrupt()
+        state.laps.heartRate.interrupt()
         state.state = .paused
         state.pausedSince = max(time, state.startedAt)
         state.autoPaused = automatic
@@ -385,7 +404,6 @@ package struct RunEngine: Sendable {
         state.pausedSince = nil
         state.autoPaused = false
         state.state = .tracking
-        state.laps.heartRate.interrupt()
         state.lastTrackedTime = time
     }
 
