@@ -91,22 +91,56 @@ import Testing
             "\(String(describing: error))")
     }
 
-    /// The active run after a phone posted the points of `batches` (seconds after the run's start, a point a second,
-    /// about 3.3 m/s northwards), once it has `points` points.
-    func runFed(_ batches: [[Int]], points: Int) async throws -> [String: Any] {
+    /// The four apps' ways of sending points, as their documentation gives them.
+    enum App: String, CaseIterable, Sendable {
+        case ownTracks, osmAnd, overland, gpsLogger
+    }
+
+    /// Sends `seconds` (after `start`; a point a second, about 3.3 m/s northwards) as one request of `app`'s kind, or
+    /// one request per point where the app sends them one by one.
+    func send(_ seconds: [Int], start: Int, as app: App, key: String, on server: TestServer) async throws {
+        func latitude(_ second: Int) -> Double { 52.5 + Double(second) * 0.00003 }
+        switch app {
+        case .ownTracks:
+            let phone = feeds.client(server, feeds.basic("pixel", key))
+            for second in seconds {
+                let body = ownTracks(latitude(second), at: start + second)
+                #expect(try await phone.request("POST", "/v1/feeds/owntracks", body: body).status == 200)
+            }
+        case .osmAnd, .gpsLogger:
+            let phone = feeds.client(server)
+            for second in seconds {
+                let time =
+                    app == .osmAnd
+                    ? "\(start + second)"
+                    : ISO8601.string(from: Date(timeIntervalSince1970: Double(start + second)))
+                let query =
+                    "key=\(key)&id=pixel&lat=\(latitude(second))&lon=13.4&timestamp=\(time)&accuracy=5"
+                    + (app == .gpsLogger ? "&speed_mps=3.3&batt=80" : "&speed=6.4")
+                #expect(try await phone.request("GET", "/v1/feeds/osmand?\(query)").status == 200)
+            }
+        case .overland:
+            let features = seconds.map { second in
+                let time = ISO8601.string(from: Date(timeIntervalSince1970: Double(start + second)))
+                return
+                    #"{"type":"Feature","geometry":{"type":"Point","coordinates":[13.4,\#(latitude(second))]},"properties":{"timestamp":"\#(time)","horizontal_accuracy":5,"speed":3.3}}"#
+            }
+            let body = Data(#"{"locations":[\#(features.joined(separator: ","))]}"#.utf8)
+            let answer = try await feeds.client(server, "Bearer \(key)").request(
+                "POST", "/v1/feeds/overland", body: body)
+            #expect(answer.status == 200 && answer.text == #"{"result":"ok"}"#, "\(answer.text)")
+        }
+    }
+
+    /// The active run after `app` sent the points of `batches`, once it has `points` points.
+    func runFed(_ batches: [[Int]], by app: App, points: Int) async throws -> [String: Any] {
         var run: [String: Any] = [:]
         try await withServer { server in
             let key = try await feeds.register("pixel", on: server)
-            let phone = feeds.client(server, feeds.basic("pixel", key))
             let started = try await server.client.request("POST", "/v1/runs", body: Data(#"{"activity":"run"}"#.utf8))
             #expect(started.status == 201, "\(started.text)")
             let start = Int(Date().timeIntervalSince1970.rounded(.up))
-            for batch in batches {
-                for second in batch {
-                    let body = ownTracks(52.5 + Double(second) * 0.00003, at: start + second)
-                    #expect(try await phone.request("POST", "/v1/feeds/owntracks", body: body).status == 200)
-                }
-            }
+            for batch in batches { try await send(batch, start: start, as: app, key: key, on: server) }
             let deadline = ContinuousClock.now + .seconds(20)
             while ContinuousClock.now < deadline {
                 run = try await server.client.request("GET", "/v1/runs/active").json()["run"] as? [String: Any] ?? [:]
@@ -117,18 +151,19 @@ import Testing
         return run
     }
 
-    @Test("an offline queue sent after newer points goes into the active run in its place: as if sent in order")
-    func lateQueueReachesTheActiveRun() async throws {
-        let inOrder = try await runFed([Array(1...20)], points: 20)
-        // Live, then five seconds offline; the queue comes after the newer points.
-        let late = try await runFed(
-            [[1, 2, 3, 4, 5, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20], [6, 7, 8, 9, 10]], points: 20)
-        #expect(late["points"] as? Int == 20, "\(late)")
+    @Test(
+        "each app's offline queue, sent after newer points, goes into the active run in its place: as if sent in order",
+        arguments: App.allCases)
+    func lateQueueReachesTheActiveRun(_ app: App) async throws {
+        let inOrder = try await runFed([Array(1...40)], by: app, points: 40)
+        // Live, then 20 seconds offline; the queue comes after the newer points.
+        let late = try await runFed([Array(1...10) + Array(31...40), Array(11...30)], by: app, points: 40)
+        #expect(late["points"] as? Int == 40, "\(late)")
         for key in ["points", "rejected_points", "segments"] {
             #expect(late[key] as? Int == inOrder[key] as? Int, "\(key): \(late) against \(inOrder)")
         }
         let (lateDistance, distance) = (late["distance_m"] as? Double ?? 0, inOrder["distance_m"] as? Double ?? -1)
-        #expect(abs(lateDistance - distance) < 0.01 && distance > 30, "\(lateDistance) m against \(distance) m")
+        #expect(abs(lateDistance - distance) < 0.01 && distance > 80, "\(lateDistance) m against \(distance) m")
     }
 
     /// The `sampling` of device `name` in `GET /v1/devices`, once `wanted` is `mode` (the provider follows the run
