@@ -329,6 +329,7 @@ let package = Package(
         ),
         .testTarget(name: "NMEASerialProviderTests", dependencies: [
             "NMEASerialProvider", "NMEA", "MeridianTesting", "MeridianCore",
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "GPSDProtocolTests", dependencies: ["GPSDProtocol", "MeridianTesting", "MeridianCore"]),
         .testTarget(
@@ -344,7 +345,7 @@ let package = Package(
         .testTarget(
             name: "GPSDServerTests",
             dependencies: [
-                "GPSDServer", "GPSDProtocol", "NMEA", "MeridianTesting",
+                "GPSDServer", "GPSDProtocol", "NMEA", "MeridianTesting", "ReplayProvider",
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 "MeridianCore",

@@ -140,6 +140,7 @@ final class GPSDClientHandler: ChannelInboundHandler {
             return GPSDReportWriter.error("No such device as \(device)")
         }
         policy = updated
+        if let clientID { hub.setWantsNMEA(clientID, policy.enable && (policy.nmea || policy.raw > 0)) }
         return GPSDReportWriter.devices(devices) + GPSDReportWriter.watch(policy)
     }
 
@@ -162,11 +163,21 @@ final class GPSDClientHandler: ChannelInboundHandler {
         guard clientID != nil, channel.isActive else { return }
         switch kind {
         case .nmea:
-            if broadcast.device == nil { channel.writeAndFlush(broadcast[.port], promise: nil) }
+            if broadcast.device == nil, broadcast.sentence == nil {
+                channel.writeAndFlush(broadcast[.port], promise: nil)
+            }
         case .json:
-            guard policy.enable, broadcast.device == policy.device else { return }
+            guard policy.enable else { return }
             let nmea = policy.nmea || policy.raw > 0
-            if nmea { channel.write(broadcast[.nmea], promise: nil) }
+            if let sentence = broadcast.sentence {
+                // A receiver's own sentence: for its device's watchers, and the fused stream's while it wins.
+                let watched = broadcast.device == policy.device || (policy.device == nil && broadcast.flag)
+                if nmea, watched { channel.writeAndFlush(sentence, promise: nil) }
+                return
+            }
+            guard broadcast.device == policy.device else { return }
+            // Synthesised sentences only for a provider that hands on none of its own.
+            if nmea, !broadcast.flag { channel.write(broadcast[.nmea], promise: nil) }
             if policy.json { channel.write(broadcast[.json], promise: nil) }
             if nmea || policy.json { channel.flush() }
         }

@@ -5,11 +5,17 @@ import Metrics
 import NIOCore
 import Synchronization
 
-/// One fix as the clients get it: each form encoded once, when the first client that wants it asks, and shared.
+/// One fix as the clients get it: each form encoded once, when the first client that wants it asks, and shared; or
+/// one sentence a receiver sent.
 final class GPSDBroadcast: Sendable {
-    /// The provider whose own fix this is; nil for the fused fix.
+    /// The provider whose own fix this is; nil for the fused fix. For a sentence, the provider that received it.
     let device: String?
-    private let fix: Fix
+    /// For a fix: its provider hands on its own sentences, so NMEA watchers get those rather than synthesised ones.
+    /// For a sentence: its provider won the latest fused fix, so watchers of the fused stream get it too.
+    let flag: Bool
+    /// A receiver's own sentence with its line end, when this is one.
+    let sentence: ByteBuffer?
+    private let fix: Fix?
     private let forms = Mutex<[Form: ByteBuffer]>([:])
 
     enum Form {
@@ -21,14 +27,24 @@ final class GPSDBroadcast: Sendable {
         case port
     }
 
-    init(_ fix: Fix, device: String?) {
+    init(_ fix: Fix, device: String?, passesSentences: Bool) {
         self.fix = fix
         self.device = device
+        flag = passesSentences
+        sentence = nil
     }
 
-    /// The fix encoded as `form`.
+    init(sentence: SentenceTap.Sentence, fromWinner: Bool) {
+        fix = nil
+        device = sentence.providerID
+        flag = fromWinner
+        self.sentence = ByteBuffer(string: sentence.text + "\r\n")
+    }
+
+    /// The fix encoded as `form` (empty for a sentence).
     subscript(form: Form) -> ByteBuffer {
-        forms.withLock { forms in
+        guard let fix else { return ByteBuffer() }
+        return forms.withLock { forms in
             if let encoded = forms[form] { return encoded }
             let encoded = ByteBuffer(string: Self.encode(fix, as: form))
             forms[form] = encoded
@@ -60,6 +76,10 @@ final class GPSDClientHub: Sendable {
         var nextID = 0
         var latestFused: Fix?
         var latestOwn: [String: (fix: Fix, arrived: Date)] = [:]
+        /// Clients whose watch asks for NMEA.
+        var nmeaClients: Set<Int> = []
+        /// Providers that hand on their receivers' own sentences.
+        var sentenceProviders: Set<String> = []
     }
 
     let maxClients: Int
@@ -109,6 +129,7 @@ final class GPSDClientHub: Sendable {
     func remove(_ id: Int) {
         let count = state.withLock { state in
             state.clients.removeValue(forKey: id)
+            state.nmeaClients.remove(id)
             return state.clients.count
         }
         connectedGauge.record(count)
@@ -118,6 +139,13 @@ final class GPSDClientHub: Sendable {
     func countDropped() {
         dropped.add(1, ordering: .relaxed)
         droppedCounter.increment()
+    }
+
+    /// Notes whether client `id`'s watch asks for NMEA (only those clients are handed receivers' sentences).
+    func setWantsNMEA(_ id: Int, _ wants: Bool) {
+        state.withLock { state in
+            if wants { state.nmeaClients.insert(id) } else { state.nmeaClients.remove(id) }
+        }
     }
 
     /// Sends the fused `fix` to every client that watches the fused stream.
@@ -130,13 +158,30 @@ final class GPSDClientHub: Sendable {
         publish(fix, device: fix.providerID) { $0.latestOwn[fix.providerID] = (fix, Date()) }
     }
 
-    private func publish(_ fix: Fix, device: String?, record: (inout State) -> Void) {
-        let clients = state.withLock { state in
-            record(&state)
-            return Array(state.clients.values)
+    /// Sends a receiver's own sentence to the NMEA watchers of its provider, and of the fused stream while that
+    /// provider wins.
+    func publishSentence(_ sentence: SentenceTap.Sentence) {
+        let (clients, fromWinner) = state.withLock { state in
+            state.sentenceProviders.insert(sentence.providerID)
+            return (
+                state.nmeaClients.compactMap { state.clients[$0] },
+                state.latestFused?.providerID == sentence.providerID
+            )
         }
         guard !clients.isEmpty else { return }
-        let broadcast = GPSDBroadcast(fix, device: device)
+        fanOut(GPSDBroadcast(sentence: sentence, fromWinner: fromWinner), to: clients)
+    }
+
+    private func publish(_ fix: Fix, device: String?, record: (inout State) -> Void) {
+        let (clients, passesSentences) = state.withLock { state in
+            record(&state)
+            return (Array(state.clients.values), state.sentenceProviders.contains(fix.providerID))
+        }
+        guard !clients.isEmpty else { return }
+        fanOut(GPSDBroadcast(fix, device: device, passesSentences: passesSentences), to: clients)
+    }
+
+    private func fanOut(_ broadcast: GPSDBroadcast, to clients: [Client]) {
         // One hop per event loop, not per client.
         for (_, group) in Dictionary(grouping: clients, by: { ObjectIdentifier($0.eventLoop) }) {
             group[0].eventLoop.execute {

@@ -36,6 +36,8 @@ package final class GPSDServer: LocationConsumer, Sendable {
         hub = GPSDClientHub(id: context.id, maxClients: options.maxClients, providers: tap?.providers ?? [])
         let hub = self.hub
         tap?.observe { hub.publishOwn($0) }
+        // Observed only here, so NMEA providers hand on their sentences only when a gpsd server is configured.
+        context.resources[SentenceTap.Key.self]?.observe { hub.publishSentence($0) }
     }
 
     package func consume(_ fix: Fix) async {
@@ -57,12 +59,14 @@ package final class GPSDServer: LocationConsumer, Sendable {
                 throw error
             }
         }
-        listening.withLock { $0 = listeners.compactMap { $0.localAddress?.port } }
-        logger.info(
-            "gpsd-server listening",
+        let ports = listeners.compactMap { $0.localAddress?.port }
+        listening.withLock { $0 = ports }
+        // The ports bound, which port 0 leaves to the kernel.
+        logger.notice(
+            "gpsd-server listening on \(Self.endpoint(options.host, ports.first ?? options.port))",
             metadata: [
-                "host": "\(options.host)", "port": "\(options.port)",
-                "nmea_port": "\(options.nmeaPort.map(String.init) ?? "none")"
+                "host": "\(options.host)", "port": "\(ports.first ?? options.port)",
+                "nmea_port": "\(ports.count > 1 ? String(ports[1]) : "none")"
             ])
         try? await gracefulShutdown()
         listening.withLock { $0 = [] }
@@ -70,7 +74,12 @@ package final class GPSDServer: LocationConsumer, Sendable {
         hub.closeAll()
     }
 
-    /// The ports accepting connections now (the gpsd port, then `nmea_port`); empty before `run()` has bound them.
+    /// The `release` (and `rev`) of the VERSION report: Meridian's own, named so. Clients that check anything check
+    /// `proto_major`/`proto_minor` and only print the release (`cgps` warns that it is not its own "3.22" and works on).
+    static let release = "Meridian \(MeridianVersion.current)"
+
+    /// The ports accepting connections now (the gpsd port, then `nmea_port`), as bound (port 0 leaves the choice to
+    /// the kernel); empty before `run()` has bound them.
     var listeningPorts: [Int] { listening.withLock { $0 } }
 
     private func listen(port: Int, kind: GPSDClientHandler.Kind) async throws -> any Channel {
@@ -91,13 +100,13 @@ package final class GPSDServer: LocationConsumer, Sendable {
                         try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: commandTimeout))
                     }
                     try channel.pipeline.syncOperations.addHandler(
-                        GPSDClientHandler(kind: kind, hub: hub, release: MeridianVersion.current))
+                        GPSDClientHandler(kind: kind, hub: hub, release: Self.release))
                 }
             }
         do {
             return try await bootstrap.bind(host: options.host, port: port).get()
         } catch {
-            let endpoint = options.host.contains(":") ? "[\(options.host)]:\(port)" : "\(options.host):\(port)"
+            let endpoint = Self.endpoint(options.host, port)
             let key = kind == .json ? "port" : "nmea_port"
             let problem =
                 "\(error)".localizedCaseInsensitiveContains("in use")
@@ -105,5 +114,9 @@ package final class GPSDServer: LocationConsumer, Sendable {
                 : "\(error); check host and \(key)"
             throw PluginStartError(plugin: id, message: "cannot listen on \(endpoint): \(problem)")
         }
+    }
+
+    private static func endpoint(_ host: String, _ port: Int) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }

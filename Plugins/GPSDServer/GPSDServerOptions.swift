@@ -35,12 +35,13 @@ struct GPSDServerOptions: Decodable, Sendable, Equatable {
             "host", "string", default: "127.0.0.1",
             "address to listen on; gpsd's protocol has no authentication, so keep loopback unless the network is trusted"
         ),
-        OptionInfo("port", "integer 1...65535", default: "2947", "port of gpsd's JSON protocol"),
+        OptionInfo(
+            "port", "integer 0...65535", default: "2947", "port of gpsd's JSON protocol; 0: any free port (logged)"),
         OptionInfo(
             "max_clients", "integer 1...10000", default: "64",
             "connections served at once on both ports; more are refused"),
         OptionInfo(
-            "nmea_port", "integer 1...65535", default: "none",
+            "nmea_port", "integer 0...65535", default: "none",
             "also serve the fused fix as NMEA 0183 (GGA, RMC, VTG) over TCP here, e.g. 10110"),
         OptionInfo(
             "client_buffer", "integer 4096...16777216", default: "65536",
@@ -53,14 +54,18 @@ struct GPSDServerOptions: Decodable, Sendable, Equatable {
         guard !decoded.host.isEmpty else {
             throw options.error(key: "host", "is empty; give an address to listen on, e.g. 127.0.0.1")
         }
-        guard (1...65_535).contains(decoded.port) else {
-            throw options.error(key: "port", "\(decoded.port) is not a TCP port; give 1...65535 (gpsd's is 2947)")
+        guard (0...65_535).contains(decoded.port) else {
+            throw options.error(
+                key: "port", "\(decoded.port) is not a TCP port; give 1...65535 (gpsd's is 2947), or 0 for any free one"
+            )
         }
         if let nmeaPort = decoded.nmeaPort {
-            guard (1...65_535).contains(nmeaPort) else {
-                throw options.error(key: "nmea_port", "\(nmeaPort) is not a TCP port; give 1...65535, e.g. 10110")
+            guard (0...65_535).contains(nmeaPort) else {
+                throw options.error(
+                    key: "nmea_port", "\(nmeaPort) is not a TCP port; give 1...65535, e.g. 10110, or 0 for any free one"
+                )
             }
-            guard nmeaPort != decoded.port else {
+            guard nmeaPort != decoded.port || nmeaPort == 0 else {
                 throw options.error(
                     key: "nmea_port", "\(nmeaPort) is also `port`; give the NMEA stream a port of its own, e.g. 10110")
             }

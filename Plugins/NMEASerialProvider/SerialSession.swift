@@ -13,10 +13,30 @@ final class SerialSession: Sendable {
         self.decoder = Mutex(NMEAStreamDecoder(providerID: context.id, checksum: checksum))
     }
 
-    /// Decodes bytes from the device and emits the fixes they complete.
+    /// Decodes bytes from the device and emits the fixes they complete; while someone observes the sentence tap, the
+    /// receiver's own sentences go there first, as received.
     func feed(_ bytes: some Collection<UInt8>) {
-        let (fixes, counters) = decoder.withLock { decoder in (decoder.feed(bytes), decoder.counters.dictionary) }
+        guard let tap = context.plugin.resources[SentenceTap.Key.self], tap.isObserved else {
+            let (fixes, counters) = decoder.withLock { decoder in (decoder.feed(bytes), decoder.counters.dictionary) }
+            context.health.setCounters(counters)
+            fixes.forEach(context.emit)
+            return
+        }
+        var fixes: [Fix] = []
+        var sentences: [String] = []
+        let counters = decoder.withLock { decoder in
+            func decode(_ buffer: UnsafeRawBufferPointer) {
+                decoder.feed(
+                    buffer, onFix: { fixes.append($0) },
+                    onSentence: { sentences.append("$" + String(decoding: $0, as: UTF8.self)) })
+            }
+            if bytes.withContiguousStorageIfAvailable({ decode(UnsafeRawBufferPointer($0)) }) == nil {
+                Array(bytes).withUnsafeBytes(decode)
+            }
+            return decoder.counters.dictionary
+        }
         context.health.setCounters(counters)
+        for text in sentences { tap.offer(SentenceTap.Sentence(providerID: context.id, text: text)) }
         fixes.forEach(context.emit)
     }
 

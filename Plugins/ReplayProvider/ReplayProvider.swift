@@ -115,18 +115,24 @@ package final class ReplayProvider: LocationProvider {
             if let summary = problems.summary() { logger.warning("\(summary)") }
         }
         var emitted = 0
+        let tap = context.plugin.resources[SentenceTap.Key.self]
+        var pending: [String] = []
         do {
-            while let batch = try reader.nextBatch(onError: { error in
-                health.count("read_errors")
-                if let shown = problems.admit(error) { logger.warning("\(shown)") }
-            }) {
+            while let batch = try nextBatch(
+                reader, passingTo: tap, pending: &pending,
+                onError: { error in
+                    health.count("read_errors")
+                    if let shown = problems.admit(error) { logger.warning("\(shown)") }
+                })
+            {
                 // Published before the batch is paced out: the reader has decoded it (a GPX file whole), and a slow
                 // replay would otherwise show nothing until the batch ends.
                 health.setCounters(reader.counters)
-                for fix in batch {
+                for (fix, sentences) in batch {
                     let wait = pacer.delay(for: fix.time, now: Date())
                     if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
                     try Task.checkCancellation()
+                    for text in sentences { tap?.offer(SentenceTap.Sentence(providerID: id, text: text)) }
                     var replayed = fix
                     replayed.time = pacer.stamp(fix.time)
                     context.emit(replayed)
@@ -145,5 +151,35 @@ package final class ReplayProvider: LocationProvider {
                     "\(url.path) contains no replayable fixes (format \(reader.format.rawValue)); check the file and the format option"
             )
         }
+    }
+
+    /// Sentences of an epoch kept while no fix has used them (a log whose epochs make no fix); older ones are dropped.
+    private static let pendingSentenceLimit = 256
+
+    /// The next batch of fixes, each with the log's own sentences of its epoch, as read, when an NMEA log is replayed
+    /// and someone observes the sentence tap (else none, and the reader does no sentence work); nil at the end.
+    /// `pending` holds the sentences of the epoch that is still open between batches.
+    private func nextBatch(
+        _ reader: TrackFileReader, passingTo tap: SentenceTap?, pending: inout [String],
+        onError: (TrackReadError) -> Void
+    ) throws(TrackReadError) -> [(fix: Fix, sentences: [String])]? {
+        guard let tap, tap.isObserved, reader.format == .nmea else {
+            return try reader.nextBatch(onError: onError)?.map { ($0, []) }
+        }
+        var batch: [(fix: Fix, sentences: [String])] = []
+        var open = pending
+        // The decoder hands a sentence on after the fix it completed: the sentences before a fix are its epoch's.
+        let more = try reader.nextBatch(
+            onError: onError,
+            onFix: { fix in
+                batch.append((fix, open))
+                open.removeAll()
+            },
+            onSentence: { bytes in
+                if open.count >= Self.pendingSentenceLimit { open.removeFirst() }
+                open.append("$" + String(decoding: bytes, as: UTF8.self))
+            })
+        pending = open
+        return more ? batch : nil
     }
 }

@@ -72,10 +72,8 @@ public enum GPSDReportWriter {
                 append("altMSL", fix.altitudeMSL, 3, to: &text)
                 append("alt", fix.altitudeMSL ?? fix.altitudeHAE, 3, to: &text)
             }
-            // Meridian keeps one horizontal error; gpsd's per-axis errors are its share of a circular error.
-            let axis = fix.horizontalAccuracy.map { $0 / 2.0.squareRoot() }
-            append("epx", axis, 3, to: &text)
-            append("epy", axis, 3, to: &text)
+            // No `epx`/`epy`: gpsd derives them from the receiver's x/y DOPs, which a fix does not keep, and leaves
+            // them out when it cannot (as for a receiver whose GSV gives no geometry); a share of `eph` would be made up.
             if fix.mode == .threeD { append("epv", fix.verticalAccuracy, 3, to: &text) }
             append("track", fix.course, 4, to: &text)
             append("speed", fix.speed, 3, to: &text)

@@ -42,13 +42,36 @@ public struct NMEAStreamDecoder: Sendable {
 
     /// The fastest entry point: raw bytes, fixes through `onFix`.
     public mutating func feed(_ buffer: UnsafeRawBufferPointer, onFix: (Fix) -> Void) {
+        feed(buffer, onFix: onFix, onSentence: nil)
+    }
+
+    /// Like `feed(_:onFix:)`, and hands every sentence with a valid checksum, as received (the bytes after `$` up to
+    /// the end of its checksum), to `onSentence`, after any fix it completed. For callers that pass sentences on;
+    /// `feed(_:onFix:)` does none of this work.
+    public mutating func feed(
+        _ buffer: UnsafeRawBufferPointer, onFix: (Fix) -> Void, onSentence: (UnsafeRawBufferPointer) -> Void
+    ) {
+        withoutActuallyEscaping(onSentence) { feed(buffer, onFix: onFix, onSentence: .some($0)) }
+    }
+
+    @inline(__always)
+    private mutating func feed(
+        _ buffer: UnsafeRawBufferPointer, onFix: (Fix) -> Void, onSentence: ((UnsafeRawBufferPointer) -> Void)?
+    ) {
         var index = 0
         while framer.advance(buffer, index: &index) {
             if let body = framer.directBody {
                 let bytes = UnsafeRawBufferPointer(rebasing: buffer[body]).assumingMemoryBound(to: UInt8.self)
                 record(SentenceParser.decode(bytes, into: &assembler), onFix: onFix)
+                if let onSentence {
+                    // The sentence lies in `buffer`: from its body to before the line end that `index` passed.
+                    var end = index
+                    while end > body.upperBound, buffer[end - 1] == 0x0A || buffer[end - 1] == 0x0D { end -= 1 }
+                    onSentence(UnsafeRawBufferPointer(rebasing: buffer[body.lowerBound..<end]))
+                }
             } else {
                 decodeLine(onFix: onFix)
+                if let onSentence { framer.line.withUnsafeBytes(onSentence) }
             }
         }
     }

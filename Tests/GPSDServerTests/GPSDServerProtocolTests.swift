@@ -18,7 +18,7 @@ import Testing
         try await withGPSDServer { server in
             let client = try TestSocket(port: server.port)
             let greeting = try await client.read(until: "\r\n")
-            #expect(greeting.hasPrefix(#"{"class":"VERSION","release":"\#(MeridianVersion.current)","rev":"#))
+            #expect(greeting.hasPrefix(#"{"class":"VERSION","release":"Meridian \#(MeridianVersion.current)","rev":"#))
             #expect(greeting.hasSuffix(#""proto_major":3,"proto_minor":14}"# + "\r\n"))
             try await client.send(#"?WATCH={"enable":true,"json":true};"# + "\n")
             _ = try await client.read(until: #""class":"WATCH""#)
@@ -163,19 +163,11 @@ extension GPSDServerProtocolTests {
     }
 
     @Test func aTakenPortStopsTheServerWithAMessageThatSaysWhatToDo() async throws {
-        let port = try FreePort.next()
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        #expect(bound == 0 && listen(holder, 1) == 0)
+        // The port a running gpsd server holds, as bound.
+        try await withGPSDServer { running in try await refuses(port: running.port) }
+    }
+
+    private func refuses(port: Int) async throws {
         let options = try PluginOptions(yaml: "port: \(port)")
         let server = try #require(
             try GPSDServer.registration.make(options, PluginContext(id: "gpsd-server", logger: Logger(label: "test")))

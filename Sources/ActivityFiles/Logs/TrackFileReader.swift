@@ -136,8 +136,13 @@ public final class TrackFileReader {
         return fixes
     }
 
-    /// Like `nextBatch(onError:)` but hands each fix to `onFix`; returns `false` once the file is exhausted.
-    public func nextBatch(onError: (TrackReadError) -> Void, onFix: (Fix) -> Void) throws(TrackReadError) -> Bool {
+    /// Like `nextBatch(onError:)` but hands each fix to `onFix`; returns `false` once the file is exhausted. With
+    /// `onSentence`, an NMEA log's sentences with a valid checksum go there too, as read (see
+    /// `NMEAStreamDecoder.feed(_:onFix:onSentence:)`).
+    public func nextBatch(
+        onError: (TrackReadError) -> Void, onFix: (Fix) -> Void,
+        onSentence: ((UnsafeRawBufferPointer) -> Void)? = nil
+    ) throws(TrackReadError) -> Bool {
         if case .gpx(let done) = decoder {
             guard !done else { return false }
             decoder = .gpx(done: true)
@@ -155,7 +160,14 @@ public final class TrackFileReader {
         case .nmea(var nmea):
             decoder = .gpx(done: true)  // release the decoder's storage while mutating (no copy-on-write)
             if count > 0 {
-                buffer.withUnsafeBytes { nmea.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count]), onFix: onFix) }
+                buffer.withUnsafeBytes { bytes in
+                    let read = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
+                    if let onSentence {
+                        nmea.feed(read, onFix: onFix, onSentence: onSentence)
+                    } else {
+                        nmea.feed(read, onFix: onFix)
+                    }
+                }
             } else {
                 nmea.finish().forEach(onFix)
             }

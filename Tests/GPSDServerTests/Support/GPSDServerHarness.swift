@@ -9,7 +9,7 @@ import ServiceLifecycle
 @testable import GPSDServer
 
 /// A host in this process with two scripted providers (`primary`, priority 10, and `backup`) and a gpsd-server
-/// consumer on a free loopback port (and a free `nmea_port`), running until `stop()`.
+/// consumer on loopback ports the kernel chose (port 0; the server reports what it bound), running until `stop()`.
 final class GPSDServerHarness: Sendable {
     let port: Int
     let nmeaPort: Int
@@ -23,8 +23,6 @@ final class GPSDServerHarness: Sendable {
         maxClients: Int = 64, clientBuffer: Int = 65_536, staleAfter: Double = 5,
         commandTimeout: TimeAmount = .minutes(15)
     ) async throws {
-        port = try FreePort.next()
-        nmeaPort = try FreePort.next()
         let providers = Locked<[String: ScriptedProvider]>([:])
         var registry = PluginRegistry()
         registry.register(
@@ -40,7 +38,7 @@ final class GPSDServerHarness: Sendable {
               - {id: primary, type: scripted, priority: 10, stale_after: \(staleAfter)}
               - {id: backup, type: scripted, priority: 1, stale_after: \(staleAfter)}
             consumers:
-              - {type: gpsd-server, port: \(port), nmea_port: \(nmeaPort), max_clients: \(maxClients), client_buffer: \(clientBuffer)}
+              - {type: gpsd-server, port: 0, nmea_port: 0, max_clients: \(maxClients), client_buffer: \(clientBuffer)}
             """
         host = try PluginHost(config: try ConfigLoader.parse(yaml), registry: registry, logger: Logger(label: "test"))
         guard let server = host.consumers.first?.consumer as? GPSDServer else {
@@ -52,9 +50,9 @@ final class GPSDServerHarness: Sendable {
             configuration: .init(services: host.services, gracefulShutdownSignals: [], logger: Logger(label: "test")))
         let group = self.group
         running = Task { try await group.run() }
-        try await ManagedProcess.waitUntil(timeout: 30, "gpsd-server to listen") {
-            server.listeningPorts == [port, nmeaPort]
-        }
+        try await ManagedProcess.waitUntil(timeout: 30, "gpsd-server to listen") { server.listeningPorts.count == 2 }
+        port = server.listeningPorts[0]
+        nmeaPort = server.listeningPorts[1]
     }
 
     /// Sends `fix` as provider `id` (`primary` or `backup`).
