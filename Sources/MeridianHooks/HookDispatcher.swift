@@ -28,14 +28,21 @@ public final class HookDispatcher: Service, EventJournal, Sendable {
     /// Deliveries read at once for one hook.
     static let batch = 64
 
-    /// Puts the configuration's `hooks` into the store (replacing the ones of an earlier configuration).
+    /// Puts the configuration's `hooks` into the store (replacing the ones of an earlier configuration); a store
+    /// that already holds them is only read, so a start on a store that refuses writes (damage found, a check still
+    /// running) goes on.
     public init(store: Store, configured: [HookSpec], logger: Logger) throws {
         self.store = store
         self.logger = logger
-        let hooks = try store.database.write { db in
-            try HookTable.syncConfiguration(configured, in: db)
-            return try HookTable.specs(db)
+        let stored = try store.database.read { db in
+            try HookTable.isSynchronised(configured, in: db) ? try HookTable.specs(db) : nil
         }
+        let hooks =
+            try stored
+            ?? store.database.write { db in
+                try HookTable.syncConfiguration(configured, in: db)
+                return try HookTable.specs(db)
+            }
         state = Mutex(State(hooks: hooks))
     }
 

@@ -119,9 +119,15 @@ struct StoreIntegrityTests {
             let foundLater = served.started && served.output.contains("critical")
             if served.started && !foundLater {
                 let now = try MeridianBinary.run(["flyers", "export", "--db", copy])
+                // An overwrite inside a flyer's row leaves every b-tree well formed: no check sees it, and reading the
+                // row refuses it by name with what to do (never a garbled flyer).
+                let rowRefused =
+                    now.status != 0 && now.stdout.isEmpty && now.stderr.contains("cannot be read")
+                    && now.stderr.contains("delete it and add it again")
                 #expect(
-                    now.stdout == export,
-                    "\(within ?? "file") seed \(seed): the service started on a database whose flyers changed")
+                    rowRefused || now.stdout == export,
+                    "\(within ?? "file") seed \(seed): the service started on a database whose flyers changed: \(now.stderr)"
+                )
                 #expect(
                     check.status == 0,
                     "\(within ?? "file") seed \(seed): store check found damage the service did not: \(check.stdout)")

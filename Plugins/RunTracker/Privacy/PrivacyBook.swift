@@ -69,26 +69,44 @@ package enum PrivacyBook {
     /// secret (an unchanged one keeps its own), a zone no longer configured is removed. A configured name that a
     /// zone added with `meridian privacy add` already has is refused.
     package static func synchronise(_ configured: [ConfiguredZone], in db: Database) throws {
-        let stored = try zones(db)
+        let pending = try changes(to: configured, from: zones(db))
+        for name in pending.removed {
+            try db.execute(sql: "DELETE FROM privacy_zones WHERE name = ?", arguments: [name])
+        }
+        for zone in pending.added {
+            try add(name: zone.name, centre: zone.centre, radius: zone.radius, source: .configuration, in: db)
+        }
+    }
+
+    /// `synchronise(_:in:)` in its own transaction of `store`, written only when the configuration changed: a start on
+    /// a store that refuses writes (damage found, a check still running) goes on while the zones are as configured.
+    package static func synchronise(_ configured: [ConfiguredZone], in store: Store) throws {
+        let pending = try store.database.read { db in try Self.changes(to: configured, from: Self.zones(db)) }
+        guard !pending.removed.isEmpty || !pending.added.isEmpty else { return }
+        try store.database.write { db in try synchronise(configured, in: db) }
+    }
+
+    /// The stored configured zones to remove (changed or no longer configured) and the configured ones to add.
+    private static func changes(to configured: [ConfiguredZone], from stored: [PrivacyZone]) throws
+        -> (removed: [String], added: [ConfiguredZone])
+    {
+        var removed: [String] = []
+        var added: [ConfiguredZone] = []
         for zone in configured {
             if let existing = stored.first(where: { $0.name == zone.name }) {
                 guard existing.source == .configuration else {
                     throw PrivacyError.exists(name: zone.name, source: .command)
                 }
                 if existing.centre == zone.centre && existing.radius == zone.radius { continue }
-                try db.execute(sql: "DELETE FROM privacy_zones WHERE name = ?", arguments: [zone.name])
+                removed.append(zone.name)
             }
-            try add(name: zone.name, centre: zone.centre, radius: zone.radius, source: .configuration, in: db)
+            added.append(zone)
         }
         for zone in stored where zone.source == .configuration && !configured.contains(where: { $0.name == zone.name })
         {
-            try db.execute(sql: "DELETE FROM privacy_zones WHERE name = ?", arguments: [zone.name])
+            removed.append(zone.name)
         }
-    }
-
-    /// `synchronise(_:in:)` in its own transaction of `store`.
-    package static func synchronise(_ configured: [ConfiguredZone], in store: Store) throws {
-        try store.database.write { db in try synchronise(configured, in: db) }
+        return (removed, added)
     }
 
     /// The table, created by the migration `run-privacy` `v1-privacy-zones` (`PrivacySchema`).

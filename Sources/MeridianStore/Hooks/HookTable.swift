@@ -107,6 +107,14 @@ public enum HookTable {
         try delete(id, db)
     }
 
+    /// Whether the stored configured hooks are exactly `hooks` (then a start need not write).
+    public static func isSynchronised(_ hooks: [HookSpec], in db: Database) throws -> Bool {
+        let stored = try Row.fetchAll(db, sql: "SELECT id, spec FROM hooks WHERE source = 'config'")
+        var wanted: [String: String] = [:]
+        for hook in hooks { wanted[hook.id] = try encode(hook) }
+        return stored.count == wanted.count && stored.allSatisfy { wanted[$0[0] as String] == $0[1] as String }
+    }
+
     /// Makes the stored configuration hooks those of `hooks` (the service's start): new ones are added, changed ones
     /// replaced (what waits for them stays), and those no longer configured removed with what waits for them.
     /// A configured hook whose id a hook added with `add` has is refused.
