@@ -29,6 +29,13 @@ extension FlyersCommand {
         @Option(help: "Only flyers of this category.")
         var category: String?
 
+        @Option(
+            name: [.customLong("q"), .customLong("text")],
+            help:
+                "Only flyers whose title, description, address or category has every word of this text (word starts match; case and accents do not count: 'caf' finds 'Café')."
+        )
+        var text: String?
+
         @Option(help: "Continue after a previous page (its next_cursor).")
         var cursor: String?
 
@@ -47,7 +54,7 @@ extension FlyersCommand {
                     throw CommandFailure("--limit must be in 1...\(options.maxResults)", code: 2)
                 }
                 let query = try Self.query(
-                    file: file, intersects: intersects, limit: limit, category: category,
+                    file: file, intersects: intersects, limit: limit, category: category, text: text,
                     cursor: cursor, includeInactive: all)
                 let search = NearbySearch(
                     presenter: FlyerPresenter(units: config?.units ?? .metric, mapStyle: options.mapStyle))
@@ -68,7 +75,8 @@ extension FlyersCommand {
         }
 
         private static func query(
-            file: String, intersects: Bool, limit: Int, category: String?, cursor: String?, includeInactive: Bool
+            file: String, intersects: Bool, limit: Int, category: String?, text: String?, cursor: String?,
+            includeInactive: Bool
         ) throws -> AreaQuery {
             let data: Data
             do {
@@ -85,9 +93,11 @@ extension FlyersCommand {
                 }
                 return try AreaQuery.polygon(
                     try AreaRequest.polygons(value, field: "polygon"), intersects: intersects, limit: limit,
-                    category: category, includeInactive: includeInactive, after: try cursor.map(AreaRequest.cursor))
+                    category: category, includeInactive: includeInactive, after: try cursor.map(AreaRequest.cursor),
+                    text: try AreaRequest.text(text))
             } catch let error as AreaQueryError {
-                throw CommandFailure("\(file): \(error.field == "cursor" ? "--cursor" : error.field): \(error.message)")
+                let field = ["cursor", "q"].contains(error.field) ? "--\(error.field)" : "\(file): \(error.field)"
+                throw CommandFailure("\(field): \(error.message)", code: error.field == "q" ? 2 : 1)
             }
         }
 

@@ -21,19 +21,21 @@ extension FlyerPlugin {
     /// The flyers that have a point in the viewport of `bbox=west,south,east,north`.
     func viewport(_ request: Request) async throws -> FlyerList {
         let parameters = QueryParameters(request)
-        try parameters.allow(["bbox", "limit", "cursor", "category", "at", "include_inactive"])
+        try parameters.allow(["bbox", "limit", "cursor", "category", "q", "at", "include_inactive"])
         let box: QueryBox
         var after: DistancePosition?
+        let text: TextQuery?
         do {
             box = try AreaRequest.box(parameters.string("bbox") ?? "")
             after = try parameters.string("cursor").map(AreaRequest.cursor)
+            text = try AreaRequest.text(parameters.string("q"))
         } catch {
             throw APIError.badRequest("query parameter '\(error.field)' \(error.message)")
         }
         let query = AreaQuery(
             .box(box), limit: try parameters.int("limit", in: 1...options.maxResults) ?? options.defaultLimit,
             category: parameters.string("category"), at: try Self.instant(parameters),
-            includeInactive: try Self.flag(parameters, "include_inactive"), after: after)
+            includeInactive: try Self.flag(parameters, "include_inactive"), after: after, text: text)
         return try await answer(query)
     }
 

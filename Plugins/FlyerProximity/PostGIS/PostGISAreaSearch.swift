@@ -7,7 +7,7 @@ extension PostGISSearch {
     /// (`ST_DWithin`, widened as `nearby` widens it) and areas whose `search_boxes` meet the reach's box, each
     /// tested exactly as the cache tests it (`AreaQuery.match`).
     package func area(_ query: AreaQuery) async throws(FlyerStoreError) -> NearbyMatches {
-        var filter = Filter(query.category, at: query.at, includeInactive: query.includeInactive, text: nil)
+        var filter = Filter(query.category, at: query.at, includeInactive: query.includeInactive, text: query.text)
         let points: String
         if query.reach * Self.sphereFactor + 1 < Self.worldRadius {
             let anchor = filter.bind(query.anchor)

@@ -25,13 +25,15 @@ package struct AreaQuery: Sendable {
     package var includeInactive: Bool
     /// Continue after this (distance, id) position, from the previous page's cursor.
     package var after: DistancePosition?
+    /// Only flyers whose text has every word of this (`q`).
+    package var text: TextQuery?
     /// Every match lies within `reach` metres (geodesic) of `anchor`.
     let anchor: Coordinate
     let reach: Double
 
     init(
         _ kind: Kind, limit: Int, category: String? = nil, at: Date = Date(), includeInactive: Bool = false,
-        after: DistancePosition? = nil
+        after: DistancePosition? = nil, text: TextQuery? = nil
     ) {
         self.kind = kind
         self.limit = limit
@@ -39,6 +41,7 @@ package struct AreaQuery: Sendable {
         self.at = at
         self.includeInactive = includeInactive
         self.after = after
+        self.text = text
         switch kind {
         case .within(let polygon), .intersects(let polygon):
             anchor = polygon.shape.anchor.surfaceCoordinate ?? polygon.shape.representative
@@ -56,12 +59,12 @@ package struct AreaQuery: Sendable {
     /// touch them; throws when the polygons cross themselves.
     package static func polygon(
         _ polygons: [[[Coordinate]]], intersects: Bool, limit: Int, category: String? = nil, at: Date = Date(),
-        includeInactive: Bool = false, after: DistancePosition? = nil
+        includeInactive: Bool = false, after: DistancePosition? = nil, text: TextQuery? = nil
     ) throws(AreaQueryError) -> AreaQuery {
         let polygon = try QueryPolygon(polygons, field: intersects ? "intersects" : "within")
         return AreaQuery(
             intersects ? .intersects(polygon) : .within(polygon), limit: limit, category: category, at: at,
-            includeInactive: includeInactive, after: after)
+            includeInactive: includeInactive, after: after, text: text)
     }
 
     /// `anchor` in Earth-centred coordinates.
@@ -105,7 +108,7 @@ package struct AreaQuery: Sendable {
 
     /// `flyer` as a match when it passes the filters, the cursor and the query.
     func match(_ flyer: Flyer) -> NearbyMatch? {
-        guard FlyerFilter(category: category, at: at, includeInactive: includeInactive).admits(flyer),
+        guard FlyerFilter(category: category, at: at, includeInactive: includeInactive, text: text).admits(flyer),
             let prepared = PreparedFlyer(flyer), let distance = match(prepared.shape)
         else { return nil }
         if let after, !after.precedes(distance, flyer.id) { return nil }

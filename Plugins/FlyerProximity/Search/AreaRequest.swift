@@ -13,7 +13,7 @@ package enum AreaRequest {
 
     /// The query in a `POST /v1/flyers/search` body: exactly one of `within`, `intersects` (GeoJSON Polygon,
     /// MultiPolygon, or a Feature of one) or `near_line` (a LineString) with `buffer_m`; optional `limit`,
-    /// `cursor`, `category`, `at`, `include_inactive`.
+    /// `cursor`, `category`, `q`, `at`, `include_inactive`.
     package static func query(body: Data, defaultLimit: Int, maximumLimit: Int) throws(AreaQueryError) -> AreaQuery {
         let object: JSONValue
         do {
@@ -27,7 +27,8 @@ package enum AreaRequest {
                 field: "body", message: "must be a JSON object with 'within', 'intersects' or 'near_line'")
         }
         let known = [
-            "within", "intersects", "near_line", "buffer_m", "limit", "cursor", "category", "at", "include_inactive"
+            "within", "intersects", "near_line", "buffer_m", "limit", "cursor", "category", "q", "at",
+            "include_inactive"
         ]
         if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
             throw AreaQueryError(field: unknown, message: "is not a search field; use \(known.joined(separator: ", "))")
@@ -88,7 +89,24 @@ package enum AreaRequest {
             guard let token = value.string else { throw AreaQueryError(field: "cursor", message: "must be a string") }
             after = try cursor(token)
         }
-        return AreaQuery(kind, limit: limit, category: category, at: at, includeInactive: includeInactive, after: after)
+        var typed: String?
+        if let value = members["q"] {
+            guard let text = value.string else { throw AreaQueryError(field: "q", message: "must be a string") }
+            typed = text
+        }
+        return AreaQuery(
+            kind, limit: limit, category: category, at: at, includeInactive: includeInactive, after: after,
+            text: try text(typed))
+    }
+
+    /// The words of `q` (every one must start a word of a flyer's title, description, address or category).
+    package static func text(_ typed: String?) throws(AreaQueryError) -> TextQuery? {
+        guard let typed else { return nil }
+        do {
+            return try TextQuery(typed)
+        } catch {
+            throw AreaQueryError(field: "q", message: error.description)
+        }
     }
 
     /// The viewport of `bbox=west,south,east,north` (degrees; across ±180° when west > east).

@@ -187,6 +187,13 @@ package final class FlyerIndex: @unchecked Sendable {
     package func area(_ query: AreaQuery) -> NearbyMatches {
         lock.reading {
             guard let category = categoryCode(query.category) else { return NearbyMatches(matches: [], hasMore: false) }
+            var words: TextFilter?
+            if let text = query.text {
+                guard let filter = state.words.filter(text, candidateLimit: 0) else {
+                    return NearbyMatches(matches: [], hasMore: false)
+                }
+                words = filter
+            }
             let time = query.at.timeIntervalSince1970
             var seenAreas = Set<Int32>()
             var found: [NearbyMatch] = []
@@ -194,6 +201,7 @@ package final class FlyerIndex: @unchecked Sendable {
                 let entry = state.bounds[Int(slot)]
                 if category != Self.noCategory && entry.category != category { return query.reach }
                 if !query.includeInactive && (time < entry.validFrom || time > entry.validUntil) { return query.reach }
+                if let words, !state.words.admits(slot, words) { return query.reach }
                 if entry.isArea && !seenAreas.insert(slot).inserted { return query.reach }
                 guard let prepared = state.slots[Int(slot)], let distance = query.match(prepared.shape) else {
                     return query.reach

@@ -312,6 +312,12 @@ final class PackedFlyerIndex: Sendable {
             category = code
         }
         let filterCategory = category >= PackedSlot.uncategorised
+        var text: (words: WordIndex, filter: TextFilter)?
+        if let wanted = query.text {
+            let words = words()
+            guard let filter = words.filter(wanted, candidateLimit: 0) else { return ([], false) }
+            text = (words, filter)
+        }
         let time = query.at.timeIntervalSince1970
         let after = query.after.map { (distance: $0.distance, id: Array($0.id.utf8)) }
         var seenAreas = Set<Int32>()
@@ -323,6 +329,7 @@ final class PackedFlyerIndex: Sendable {
                 let validity = validities[Int(entry.validity)]
                 if time < validity.from || time > validity.until { return query.reach }
             }
+            if let text, !text.words.admits(slot, text.filter) { return query.reach }
             if dead.contains(slot) || (entry.area >= 0 && !seenAreas.insert(slot).inserted) { return query.reach }
             let shape: PreparedFlyer.Shape =
                 entry.area >= 0 ? .area(areaShapes[Int(entry.area)]) : .point(entry.coordinate)
