@@ -249,6 +249,38 @@ def narrow_run_tables():
     screenshot("run-device", width)
 
 
+@test("at 390 px the records table fits its card, a run named after its file included, with every figure shown")
+def narrow_records_table():
+    # A FIT file imported without --name is named after the file: one long word that cannot wrap at a space.
+    run = api("/v1/runs?q=Fenix%202")["runs"][0]
+    def rename(name):
+        request = urllib.request.Request(
+            BASE + "/v1/runs/" + run["id"], data=json.dumps({"name": name}).encode(), method="PATCH",
+            headers={"Authorization": "Bearer " + args.token, "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            check(response.status == 200, "renaming the run answered %d" % response.status)
+    rename("fitparse__activity-small-fenix2-run")
+    try:
+        load("/records")
+        width = 390
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": True})
+        driver.refresh()
+        wait(lambda: driver.execute_script("return document.readyState") == "complete", "the records page to load")
+        tables = driver.execute_script(NARROW_TABLES, ["#current-title ~ .table-wrap", "#progress-title ~ .table-wrap"])
+        text = driver.find_element(By.CSS_SELECTOR, "#current-title ~ .table-wrap").text
+        screenshot("records-narrow", width)
+        check(all(scroll >= 0 for _, scroll, _, _ in tables), "a table is missing: %r" % tables)
+        wide = ["%s is %d px wide in a %d px box, its right edge at %d px" % (selector, scroll, client, right)
+                for selector, scroll, client, right in tables if scroll > client or right > width]
+        check(not wide, "at %d px: " % width + "; ".join(wide))
+        check("/km" in text and "fitparse__activity-small-fenix2-run" in text,
+              "the narrow records table does not show each record's pace and run: " + text)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        rename(run["name"])
+
+
 @test("start, then pause and resume from the buttons change the live card")
 def live_start():
     load("/")

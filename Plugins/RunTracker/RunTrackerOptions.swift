@@ -136,7 +136,6 @@ package struct RunTrackerOptions: Decodable, Sendable, Equatable {
         var settings = TrackerSettings()
         settings.maxAccuracy = maxAccuracy
         settings.pauseGapSeconds = pauseGapSeconds
-        settings.maxHeartRate = maxHeartRate
         settings.splitDistance = units == .metric ? 1000 : UnitSystem.metresPerMile
         for activity in Activity.allCases {
             var profile = ActivityProfile.defaults(for: activity)

@@ -87,7 +87,7 @@ package final class RunTrackerPlugin: LocationConsumer, HTTPRoutes, HoldsPending
         LiveRunRoutes(controller: controller).add(to: v1)
         RunHistoryRoutes.add(
             to: v1, store: runStore.store, events: context.events, units: context.units,
-            maxHeartRate: importer.settings.maxHeartRate, training: options.training, timeZone: context.timeZone)
+            training: options.training, timeZone: context.timeZone)
         RunImportRoutes.add(to: v1.group("runs"), importer: importer, events: context.events, goals: goals)
         TrainingRoutes.add(to: v1, store: runStore.store, training: options.training, timeZone: context.timeZone)
         GoalRoutes.add(to: v1, store: runStore.store, units: context.units, timeZone: context.timeZone)

@@ -171,11 +171,7 @@ struct GoalTests {
         defer { following.cancel() }
         try await ManagedProcess.waitUntil(timeout: 10, "the watch follows run.state") { events.subscriberCount == 2 }
         let run = try await controller.start(name: "Lunch run", activity: .run)
-        for second in 1...120 {
-            clock.advance(1)
-            await controller.consume(
-                SyntheticTrack.fix(second: Double(second), east: 3.5 * Double(second), north: 0, speed: 3.5))
-        }
+        await StopGearTests.runTwoMinutes(controller, clock: clock)
         let stopped = try await controller.stop(id: run.run.id)
         #expect(stopped.saved, "\(stopped.message)")
         let published = await EventCollection.first(1, of: reached, within: 10)

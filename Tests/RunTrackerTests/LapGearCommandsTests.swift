@@ -79,6 +79,55 @@ struct LapGearCommandsTests {
         #expect(noRun.status == 2 && noRun.output.contains("no run with id 'nope'"))
     }
 
+    @Test("runs import and runs stop say when the new run took its gear past its retirement distance")
+    func importAndStopSayRetirement() async throws {
+        let fixture = try HistoryFixture()
+        defer { fixture.remove() }
+        let config = fixture.temporary.directory.appendingPathComponent("meridian.yaml")
+        try Data("consumers:\n  - type: run-tracker\n".utf8).write(to: config)
+        let store = ["--db", fixture.store.path, "--config", config.path]
+        for item in [
+            ["Pegasus 40", "--activity", "run", "--start", "1.5km", "--retire", "6km", "--default"],
+            ["Trail", "--activity", "walk", "--retire", "4km", "--default"]
+        ] {
+            let added = try Self.meridian(["gear", "add"] + item + store)
+            #expect(added.status == 0, "\(added.output)")
+        }
+        let fr110 = TestData.url("fit/fitparse__2013-02-06-12-11-14.fit").path
+        // Several files: one line for the run that took the shoes past 6 km (1.5 km + its 4.7 km), none for the
+        // 2015 Fenix 2 run, which ran on them past it.
+        let bulk = try Self.meridian(
+            ["runs", "import", fr110, TestData.url("fit/fitparse__activity-small-fenix2-run.fit").path] + store)
+        let gearLines = bulk.output.components(separatedBy: "\n").filter { $0.hasPrefix("gear ") }
+        #expect(bulk.status == 0 && gearLines.count == 1, "\(bulk.output)")
+        #expect(
+            gearLines.first
+                == "gear      fitparse__2013-02-06-12-11-14: Pegasus 40 (shoes) · 6.2 km · this run took it past its retirement distance of 6.0 km"
+        )
+        // One file: the run in full, and its gear.
+        let said = "gear: Trail (shoes) · 4.7 km · this run took it past its retirement distance of 4.0 km"
+        let walk = try Self.meridian(["runs", "import", "--activity", "walk", "--allow-duplicates", fr110] + store)
+        #expect(walk.status == 0 && walk.output.contains(said), "\(walk.output)")
+
+        // Stopping a saved run again answers as its stop did, with the gear.
+        let id = try #require(
+            walk.output.components(separatedBy: " id ").dropFirst().first?.prefix { !$0.isWhitespace })
+        let server = try await TrackerServer.start(store: fixture.store)
+        do {
+            let url = "http://127.0.0.1:\(server.server.port)"
+            let stopped = try await Self.meridianAsync(["runs", "stop", "--id", String(id), "--server", url])
+            #expect(stopped.status == 0 && stopped.output.contains(said), "\(stopped.output)")
+        } catch {
+            try await server.stop()
+            throw error
+        }
+        try await server.stop()
+        // (After the stop: another walk at the same start would count before or after it.)
+        let json = try Self.meridian(
+            ["runs", "import", "--activity", "walk", "--allow-duplicates", "--json", fr110] + store)
+        #expect(json.output.contains("\"passed_retirement\"") && json.output.contains("\"Trail\""), "\(json.output)")
+    }
+
     @Test("runs lap: the lap button from the command line; without a run it says how to start one")
     func lapCommand() async throws {
         let folder = try TemporaryStore()

@@ -1,4 +1,5 @@
 import Foundation
+import MeridianCore
 
 /// A run's heart rate over time while the timer ran, for split averages and time in zones.
 ///
@@ -107,5 +108,36 @@ package struct HeartRateZones: Sendable, Equatable, Codable {
                 zone: index + 1, fromBpm: Self.bounds[index] * maxHeartRate,
                 toBpm: index + 1 < Self.bounds.count ? Self.bounds[index + 1] * maxHeartRate : nil, time: times[index])
         }
+    }
+}
+
+extension HeartRateZones {
+    /// One line of the zones as people read them: zone ("-" for the time below the first), bpm range, time, share.
+    struct Row {
+        var zone, range, time, share: String
+    }
+
+    /// The time below the first zone, then each zone, with its share of the time with heart rate.
+    var rows: [Row] {
+        let total = zones.map(\.time).reduce(below, +)
+        func share(_ time: Double) -> String {
+            total > 0 ? "\(NumberText.fixed(time / total * 100, decimals: 0)) %" : "–"
+        }
+        func bpm(_ value: Double) -> String { String(Int(value.rounded())) }
+        let first =
+            zones.first.map {
+                [
+                    Row(
+                        zone: "-", range: "< \(bpm($0.fromBpm))", time: TimeFormat.duration(seconds: below),
+                        share: share(below))
+                ]
+            } ?? []
+        return first
+            + zones.map { zone in
+                Row(
+                    zone: String(zone.zone),
+                    range: zone.toBpm.map { "\(bpm(zone.fromBpm))–\(bpm($0))" } ?? "≥ \(bpm(zone.fromBpm))",
+                    time: TimeFormat.duration(seconds: zone.time), share: share(zone.time))
+            }
     }
 }

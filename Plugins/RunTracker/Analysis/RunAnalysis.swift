@@ -20,7 +20,7 @@ package struct RunAnalysis: Sendable, Equatable, Codable {
     /// out what `privacy` hides; every figure is the whole route's.
     package init(
         points: [TrackPoint], start: Date, activity: Activity, maxPoints: Int = defaultMaxPoints,
-        maxHeartRate: Double = TrackerSettings().maxHeartRate, privacy: PrivacyZones = .none
+        maxHeartRate: Double = TrainingSettings().maxHeartRate, privacy: PrivacyZones = .none
     ) {
         let progress = RunProgress(points: points, start: start)
         let heartRate = HeartRateSeries(points: points, start: start)

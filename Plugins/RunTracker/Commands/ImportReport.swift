@@ -8,6 +8,8 @@ struct ImportReport: Encodable {
     var duplicates: [Duplicate] = []
     var skipped: [Skipped] = []
     var inferred: [RunImporter.Inferred] = []
+    /// The gear each imported run got (its activity's default item), once every file is in.
+    var gear: [RunGearReply] = []
     var failed: [Failure] = []
 
     struct Duplicate: Encodable {
@@ -29,7 +31,7 @@ struct ImportReport: Encodable {
         var salvageable = false
     }
 
-    enum CodingKeys: String, CodingKey { case imported, duplicates, skipped, inferred, failed }
+    enum CodingKeys: String, CodingKey { case imported, duplicates, skipped, inferred, gear, failed }
 
     mutating func add(_ outcomes: [RunImporter.Outcome], file: String) {
         for outcome in outcomes {
@@ -45,20 +47,31 @@ struct ImportReport: Encodable {
         }
     }
 
-    /// Prints every run (in full when `detailed`) with how its activity was inferred when the file named none, every
-    /// duplicate, skipped activity and failure, and the totals.
+    /// Prints every run (in full when `detailed`, with its gear) with how its activity was inferred when the file
+    /// named none, the runs that took their gear past its retirement distance, every duplicate, skipped activity and
+    /// failure, and the totals.
     func print(style: RunTextStyle, detailed: Bool) {
         let units = style.units
         let inferences = Dictionary(inferred.map { ($0.runID, $0.inference) }, uniquingKeysWith: { first, _ in first })
+        let gearOf = Dictionary(
+            gear.compactMap { reply in reply.gear.map { (reply.runId, $0) } }, uniquingKeysWith: { first, _ in first })
         for run in imported {
             let activity = inferences[run.id].map { $0.text(units: units) } ?? run.activity.rawValue
             if detailed {
                 Swift.print(RunText.summary(run, style: style).joined(separator: "\n"))
                 if inferences[run.id] != nil { Swift.print("activity: \(activity) (set it with --activity)") }
+                if let gear = gearOf[run.id] { Swift.print("gear: \(gear.text(units: units))") }
             } else {
                 Swift.print(
                     "imported  \(run.name): \(DistanceFormat.string(metres: run.distance, units: units)) in \(TimeFormat.duration(seconds: run.timerTime)) (\(activity), id \(run.id))"
                 )
+            }
+        }
+        if !detailed {
+            for run in imported {
+                if let gear = gearOf[run.id], gear.passedRetirement {
+                    Swift.print("gear      \(run.name): \(gear.text(units: units))")
+                }
             }
         }
         for duplicate in duplicates {

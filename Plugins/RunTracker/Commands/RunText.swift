@@ -141,26 +141,9 @@ enum RunText {
 
     /// The time in each heart-rate zone: a header line and one line per zone, the time below the first included.
     static func zones(_ zones: HeartRateZones) -> [String] {
-        let total = zones.zones.map(\.time).reduce(zones.below, +)
-        func share(_ time: Double) -> String {
-            total > 0 ? "\(NumberText.fixed(time / total * 100, decimals: 0)) %" : "–"
-        }
-        func bpm(_ value: Double) -> String { String(Int(value.rounded())) }
-        var lines = [
-            "heart rate zones (of max \(bpm(zones.maxHeartRate)) bpm):",
+        [
+            "heart rate zones (of max \(Int(zones.maxHeartRate.rounded())) bpm):",
             "  \(pad("zone", 5)) \(pad("bpm", 9)) \(pad("time", 8)) share"
-        ]
-        if let first = zones.zones.first {
-            lines.append(
-                "  \(pad("-", 5)) \(pad("< \(bpm(first.fromBpm))", 9)) \(pad(TimeFormat.duration(seconds: zones.below), 8)) \(share(zones.below))"
-            )
-        }
-        for zone in zones.zones {
-            let range = zone.toBpm.map { "\(bpm(zone.fromBpm))–\(bpm($0))" } ?? "≥ \(bpm(zone.fromBpm))"
-            lines.append(
-                "  \(pad(String(zone.zone), 5)) \(pad(range, 9)) \(pad(TimeFormat.duration(seconds: zone.time), 8)) \(share(zone.time))"
-            )
-        }
-        return lines
+        ] + zones.rows.map { row in "  \(pad(row.zone, 5)) \(pad(row.range, 9)) \(pad(row.time, 8)) \(row.share)" }
     }
 }

@@ -24,7 +24,7 @@ struct RunsStoreOptions: ParsableArguments {
         let options = try RunsImportCommand.trackerOptions(config)
         try PrivacyBook.synchronise(options.privacy.zones, in: store)
         return (
-            RunHistory(store: store, maxHeartRate: options.maxHeartRate, training: options.training),
+            RunHistory(store: store, training: options.training),
             RunTextStyle(units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current)
         )
     }

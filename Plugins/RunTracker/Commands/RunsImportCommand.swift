@@ -79,6 +79,11 @@ struct RunsImportCommand: AsyncParsableCommand {
                 }
             }
             progress?.finish()
+            // Once every file is in: a run's gear distance counts the runs that started before it.
+            let gearBook = GearBook(store: importer.runStore.store)
+            for run in report.imported {
+                report.gear.append(RunGearReply(runId: run.id, gear: try await gearBook.ofRun(run.id)))
+            }
             if json {
                 print(try MeridianJSON.string(report))
             } else {

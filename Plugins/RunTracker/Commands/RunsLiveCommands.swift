@@ -115,6 +115,7 @@ struct RunsStopCommand: AsyncParsableCommand {
             let style = RunTextStyle(units: config?.units ?? .metric, timeZone: config?.timeZone ?? .current)
             print(RunText.summary(result.run, style: style).joined(separator: "\n"))
             print(result.message)
+            if let gear = result.gear { print("gear: \(gear.text(units: style.units))") }
             if !result.saved {
                 print(
                     "continue it: meridian runs resume --id \(result.run.id); discard it: meridian runs discard --id \(result.run.id)"
@@ -127,6 +128,7 @@ struct RunsStopCommand: AsyncParsableCommand {
         var run: RunSummary
         var saved: Bool
         var message: String
+        var gear: RunGear?
     }
 }
 

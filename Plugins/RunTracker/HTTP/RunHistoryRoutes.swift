@@ -13,10 +13,9 @@ package enum RunHistoryRoutes {
     /// Hummingbird matches constant path components first, so `active` never reaches `{id}`.)
     package static func add(
         to v1: RouterGroup<MeridianRequestContext>, store: Store, events: EventBus, units: UnitSystem,
-        maxHeartRate: Double = TrackerSettings().maxHeartRate, training: TrainingSettings = TrainingSettings(),
-        timeZone: TimeZone = .current
+        training: TrainingSettings = TrainingSettings(), timeZone: TimeZone = .current
     ) {
-        let history = RunHistory(store: store, maxHeartRate: maxHeartRate, training: training)
+        let history = RunHistory(store: store, training: training)
         let runs = v1.group("runs")
 
         runs.get { request, _ in

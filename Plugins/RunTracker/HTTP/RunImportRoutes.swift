@@ -64,7 +64,8 @@ enum RunImportRoutes {
                     try importer.importFile(
                         data, file: name ?? "upload",
                         request: .init(
-                            name: name, activity: activity, allowDuplicates: allowDuplicates, salvage: salvage),
+                            name: name, activity: activity, allowDuplicates: allowDuplicates, salvage: salvage,
+                            fileNamed: false),
                         isCancelled: { cancellation.isCancelled })
                 }
             } catch let error as ActivityFileError {

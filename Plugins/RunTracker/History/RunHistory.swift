@@ -11,21 +11,18 @@ package struct RunHistory: Sendable {
     /// How long a deleted run can be restored before it is purged (30 days).
     package var retention: TimeInterval
 
-    /// The athlete's maximum heart rate, for the heart-rate zones of the run detail.
-    package var maxHeartRate: Double
-
     package static let defaultRetention: TimeInterval = 30 * 86_400
 
-    /// What training load is computed with (the configuration's heart rates, sex and threshold pace).
+    /// What training load and the run detail's heart-rate zones are computed with (the configuration's heart rates,
+    /// sex and threshold pace).
     package var training: TrainingSettings
 
     package init(
         store: Store, retention: TimeInterval = RunHistory.defaultRetention,
-        maxHeartRate: Double = TrackerSettings().maxHeartRate, training: TrainingSettings = TrainingSettings()
+        training: TrainingSettings = TrainingSettings()
     ) {
         self.store = store
         self.retention = retention
-        self.maxHeartRate = maxHeartRate
         self.training = training
     }
 
@@ -119,7 +116,7 @@ package struct RunHistory: Sendable {
                 run: run,
                 analysis: RunAnalysis(
                     points: points, start: run.startedAt, activity: run.activity, maxPoints: maxPoints,
-                    maxHeartRate: maxHeartRate, privacy: privacy),
+                    maxHeartRate: training.maxHeartRate, privacy: privacy),
                 newRecords: try RecordBook.setBy(runID: id, in: db),
                 edits: try Self.edits(db, runID: id),
                 laps: RunLap.list(try RunLaps.load(db, runID: id), runStart: run.startedAt),

@@ -45,7 +45,8 @@ package struct RunImporter: Sendable {
 
     /// What the caller may set for every run of a file.
     package struct Request: Sendable {
-        /// The run name (default: the file's own name for the activity, else the file name).
+        /// The run name (default: the file's own name for the activity, else the file name without its extensions,
+        /// else, with `fileNamed` false, the activity and start time as a live run's).
         package var name: String?
         /// The activity (default: the file's sport, else the one its speeds show).
         package var activity: Activity?
@@ -53,14 +54,18 @@ package struct RunImporter: Sendable {
         package var allowDuplicates: Bool
         /// Keep what a damaged FIT file holds up to its last complete message (the runs are marked salvaged).
         package var salvage: Bool
+        /// Whether the `file` given is the file's own name (false for an upload sent without one).
+        package var fileNamed: Bool
 
         package init(
-            name: String? = nil, activity: Activity? = nil, allowDuplicates: Bool = false, salvage: Bool = false
+            name: String? = nil, activity: Activity? = nil, allowDuplicates: Bool = false, salvage: Bool = false,
+            fileNamed: Bool = true
         ) {
             self.name = name
             self.activity = activity
             self.allowDuplicates = allowDuplicates
             self.salvage = salvage
+            self.fileNamed = fileNamed
         }
     }
 
@@ -111,15 +116,15 @@ package struct RunImporter: Sendable {
         guard !recordings.isEmpty else {
             throw ActivityFileError(file: file, message: "the file holds no recorded samples; nothing to import")
         }
-        let fallbackName = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        let fileName = request.fileNamed ? Self.runName(file: file) : nil
         let count = recordings.count
         var prepared: [PreparedImport] = []
         for index in 0..<count {
             var recording = RecordedActivity(format: recordings[index].format)
             swap(&recording, &recordings[index])
-            var name = request.name ?? recording.name ?? fallbackName
-            if count > 1 { name += " (\(index + 1) of \(count))" }
-            if let problem = RunEdit.nameLimit.problem(name) {
+            let numbered = { (name: String) in count > 1 ? "\(name) (\(index + 1) of \(count))" : name }
+            let given = request.name ?? recording.name ?? fileName
+            if let given, let problem = RunEdit.nameLimit.problem(numbered(given)) {
                 let whose =
                     request.name != nil
                     ? "the run name given" : recording.name != nil ? "the activity's name in the file" : "the file name"
@@ -127,8 +132,12 @@ package struct RunImporter: Sendable {
                     file: file, message: "\(whose) \(problem); give a shorter one (--name, or ?name= over HTTP)")
             }
             if var run = try RunStore.prepareImport(
-                consume recording, name: name, activity: request.activity, settings: settings)
+                consume recording, name: numbered(given ?? ""), activity: request.activity, settings: settings)
             {
+                // Without a name, as a live run: its activity (known once tracked) and start.
+                if given == nil {
+                    run.summary.name = numbered(run.summary.activity.runName(startedAt: run.summary.startedAt))
+                }
                 run.summary.salvaged = salvaged
                 prepared.append(run)
             }
@@ -136,6 +145,14 @@ package struct RunImporter: Sendable {
         return try runStore.store.releasingSpaceOnFailure {
             try runStore.store(prepared, duplicates: request.allowDuplicates ? nil : Self.duplicateRule)
         }
+    }
+
+    /// The name of a run from `file`, whose activity names none: the file's name without its extensions
+    /// (`2024-06-03-07-12.fit.gz` → `2024-06-03-07-12`).
+    static func runName(file: String) -> String {
+        var url = URL(fileURLWithPath: file)
+        if url.pathExtension.lowercased() == "gz" { url.deletePathExtension() }
+        return url.deletingPathExtension().lastPathComponent
     }
 
     /// The rule `importFile` skips duplicates by.

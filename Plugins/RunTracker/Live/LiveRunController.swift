@@ -119,12 +119,8 @@ package actor LiveRunController {
             throw RunCommandError.anotherRunActive(id: engine.state.runID, name: engine.state.name)
         }
         let now = clock()
-        let activityName = activity.rawValue.prefix(1).uppercased() + activity.rawValue.dropFirst()
         let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        let runName =
-            trimmed.isEmpty
-            ? "\(activityName) \(ISO8601.string(from: now).prefix(16).replacingOccurrences(of: "T", with: " "))"
-            : trimmed
+        let runName = trimmed.isEmpty ? activity.runName(startedAt: now) : trimmed
         if let problem = RunEdit.nameLimit.problem(runName) { throw RunCommandError.invalidName(problem) }
         if let id, let existing = try await runStore.summary(id: id) {
             let resumable = engine.map { $0.state.runID == id && isCurrentDraft($0) } ?? false
@@ -185,6 +181,9 @@ package actor LiveRunController {
         /// False when the run was too short and is kept as a draft.
         package var saved: Bool
         package var message: String
+        /// The saved run's gear (its activity's default item), saying whether the run took it past its retirement
+        /// distance; `nil` without gear or for a draft.
+        @NullWhenAbsent package var gear: RunGear?
     }
 
     /// Stops run `id`: saved when at least 60 s and 100 m, else kept as a draft. Stopping again returns the same.
@@ -193,18 +192,26 @@ package actor LiveRunController {
         if engine?.state.runID == id { try await takeEdits(runID: id) }
         guard let current = engine, current.state.runID == id else {
             if let summary = try await runStore.summary(id: id), !summary.state.isActive {
-                return Self.stopResult(summary)
+                return try await withGear(Self.stopResult(summary))
             }
             throw RunCommandError.noSuchRun(id: id)
         }
-        if !current.state.state.isActive { return Self.stopResult(current.summary(at: clock())) }
+        if !current.state.state.isActive { return try await withGear(Self.stopResult(current.summary(at: clock()))) }
         var stopped = current
         stopped.stop(at: clock())
         if let last = stopped.finalLap() { laps.append(last) }
         engine = stopped
         try await flush()
         publish(stopped, reason: "stopped")
-        return Self.stopResult(stopped.summary(at: clock()))
+        return try await withGear(Self.stopResult(stopped.summary(at: clock())))
+    }
+
+    /// `result` with the saved run's gear.
+    private func withGear(_ result: StopResult) async throws -> StopResult {
+        guard result.saved else { return result }
+        var result = result
+        result.gear = try await GearBook(store: runStore.store).ofRun(result.run.id)
+        return result
     }
 
     /// The lap button: closes the active run's lap in progress (stored at once with trigger manual) and starts the

@@ -4,8 +4,6 @@ package struct TrackerSettings: Sendable, Equatable {
     package var maxAccuracy: Double = 50
     /// In an imported file, a longer time without any fix is a pause (the device was stopped), seconds.
     package var pauseGapSeconds: Double = 300
-    /// Maximum heart rate for the heart-rate zones, beats per minute.
-    package var maxHeartRate: Double = 190
     /// Window of the smoothed current speed and pace, seconds.
     package var speedWindow: Double = 30
     /// Each half of the window that derives speed from positions when the receiver reports none, seconds.

@@ -44,7 +44,8 @@ package struct RunDetailPage: Sendable {
         }
         let load = try await TrainingBook.load(of: id, settings: training, in: store.database)
         let cut = try await RunHistory(store: store).privacyZones(keepPrivate: showsZones).cut(points)
-        var model = try RunDetailModel(run: run, points: points, records: records, site: site, cut: cut)
+        var model = try RunDetailModel(
+            run: run, points: points, records: records, site: site, cut: cut, maxHeartRate: training.maxHeartRate)
         if let load { model.details.append(.init(label: "Training load", value: TrainingText.load(load))) }
         model.show(
             laps: RunLap.list(laps, runStart: run.startedAt), gear: gear, activity: run.activity, units: site.units)
@@ -76,6 +77,9 @@ struct RunDetailModel {
     var splits: [SplitRow]
     var hasSplits: Bool
     var splitHeartRate: Bool
+    /// The time in each heart-rate zone, and the maximum heart rate they are of ("185 bpm"); `nil` without heart rate.
+    var zones: [HeartRateZones.Row]
+    var zonesMax: String?
     var laps: [LapTable.Row] = []
     var hasLaps = false
     var lapHeartRate = false
@@ -111,13 +115,15 @@ struct RunDetailModel {
         var label, href: String
     }
 
-    /// The model of the page; the map leaves out what `cut` hides.
-    init(run: RunSummary, points: [TrackPoint], records: [PersonalRecord], site: WebSite, cut: PrivacyCut? = nil)
-        throws
-    {
+    /// The model of the page; the map leaves out what `cut` hides; the heart-rate zones are of `maxHeartRate` (bpm).
+    init(
+        run: RunSummary, points: [TrackPoint], records: [PersonalRecord], site: WebSite, cut: PrivacyCut? = nil,
+        maxHeartRate: Double = TrainingSettings().maxHeartRate
+    ) throws {
         let units = site.units
         let figures = RunFigures(units: units)
-        let analysis = RunAnalysis(points: points, start: run.startedAt, activity: run.activity, maxPoints: .max)
+        let analysis = RunAnalysis(
+            points: points, start: run.startedAt, activity: run.activity, maxPoints: .max, maxHeartRate: maxHeartRate)
         name = run.name
         notes = run.notes
         hasNotes = !run.notes.isEmpty
@@ -207,6 +213,8 @@ struct RunDetailModel {
         }
         hasSplits = !splits.isEmpty
         splitHeartRate = splits.contains { $0.averageHeartRate != nil }
+        zonesMax = analysis.heartRateZones.map { "\(Int($0.maxHeartRate.rounded())) bpm" }
+        zones = analysis.heartRateZones?.rows ?? []
 
         quality = Self.quality(analysis.quality, units: units)
         deviceName = run.device?.name ?? "the device"

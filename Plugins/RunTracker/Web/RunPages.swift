@@ -67,7 +67,7 @@ extension RunTrackerPlugin: WebPages {
     }
 
     package func nowSections(site: WebSite) async -> [String] {
-        let history = RunHistory(store: runStore.store)
+        let history = RunHistory(store: runStore.store, training: options.training)
         let live = LiveRunSection(controller: controller, history: history)
         do {
             let goals = try await GoalsSection(history: history, site: site).html()

@@ -23,6 +23,9 @@ extension RunTrackerPlugin {
         .heatmap { margin: 0; padding: 0; overflow: hidden; }
         .heatmap img { display: block; width: 100%; height: auto; background: #15181c; }
         .heatmap figcaption { padding: 8px 14px; }
+        .record-run { overflow-wrap: anywhere; min-width: 6rem; }
+        .show-narrow { display: none; }
+        @media (max-width: 640px) { .show-narrow { display: block; } }
         """#
     }
 }

@@ -92,6 +92,9 @@ enum RunTemplates {
         <tbody>{{#splits}}<tr{{#fastest}} class="best"{{/fastest}}><th scope="row">{{label}}</th><td class="num">{{pace}}{{#fastest}} <span aria-hidden="true">★</span><span class="visually-hidden">(fastest)</span>{{/fastest}}</td>{{#splitHeartRate}}<td class="num">{{heartRate}}</td>{{/splitHeartRate}}<td><meter min="0" max="1" value="{{relative}}" aria-label="relative speed">{{relative}}</meter></td></tr>
         {{/splits}}</tbody></table></div>{{/hasSplits}}
         {{^hasSplits}}<p class="muted">Too short for a split.</p>{{/hasSplits}}
+        {{#zonesMax}}<h3 class="small" id="zones-title">Heart-rate zones, of max {{zonesMax}}</h3>
+        <div class="table-wrap"><table><thead><tr><th scope="col">Zone</th><th scope="col" class="num">Heart rate</th><th scope="col" class="num">Time</th><th scope="col" class="num">Share</th></tr></thead>
+        <tbody>{{#zones}}<tr><th scope="row">{{zone}}</th><td class="num">{{range}}</td><td class="num">{{time}}</td><td class="num">{{share}}</td></tr>{{/zones}}</tbody></table></div>{{/zonesMax}}
         </section>
         <section class="card" aria-labelledby="quality-title"><h2 id="quality-title">Data quality</h2>
         <dl class="facts">{{#quality}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/quality}}</dl>
@@ -122,8 +125,8 @@ enum RunTemplates {
         <p class="lede">Fastest and longest efforts of your runs, rides and hikes · times in {{zone}}</p>
         <section class="card" aria-labelledby="current-title"><h2 id="current-title">Personal records</h2>
         {{#hasRecords}}<div class="table-wrap"><table>
-        <thead><tr><th scope="col">Distance</th><th scope="col" class="num">Time</th><th scope="col" class="num">Pace or speed</th><th scope="col">When</th></tr></thead>
-        <tbody>{{#current}}<tr><th scope="row">{{distance}}</th><td class="num"><strong>{{time}}</strong></td><td class="num">{{pace}}</td><td>{{#href}}<a href="{{href}}">{{runName}}</a>{{/href}}{{^href}}{{runName}}{{/href}}<div class="muted small">{{date}}</div></td></tr>
+        <thead><tr><th scope="col">Distance</th><th scope="col" class="num">Time</th><th scope="col" class="num hide-narrow">Pace or speed</th><th scope="col">When</th></tr></thead>
+        <tbody>{{#current}}<tr><th scope="row">{{distance}}</th><td class="num"><strong>{{time}}</strong><div class="muted small show-narrow">{{pace}}</div></td><td class="num hide-narrow">{{pace}}</td><td class="record-run">{{#href}}<a href="{{href}}">{{runName}}</a>{{/href}}{{^href}}{{runName}}{{/href}}<div class="muted small">{{date}}</div></td></tr>
         {{/current}}</tbody></table></div>{{/hasRecords}}
         {{^hasRecords}}<p class="muted">No records yet: they come from saved runs, rides and hikes.</p>{{/hasRecords}}
         </section>
