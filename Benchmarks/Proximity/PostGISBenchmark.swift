@@ -78,13 +78,37 @@ struct PostGISBenchmark {
         output("(a) / plain SQL: \(ratio(cachedTiming, plain.timing))")
         output("(b) / plain SQL: \(ratio(uncachedTiming, plain.timing))")
         try await PolygonBenchmark(
-            searcher: try catalog.searcher(), peer: peer, queries: settings.polygonQueries, seed: settings.seed, now: now,
+            searcher: try catalog.searcher(), peer: peer, queries: settings.polygonQueries, seed: settings.seed,
+            now: now,
             output: output
         ).run()
         try await TextBenchmark(
             cache: try catalog.searcher(), database: PostGISSearch(store: store), client: store.client,
             queries: min(1000, settings.queries), seed: settings.seed, now: now, output: output
         ).run()
+        if let binary = settings.meridianBinary, let center = centers.first {
+            try await startups(binary: binary, flyers: flyers, center: center, expected: cached.ids[0])
+        }
+    }
+
+    /// `meridian serve` starting on PostGIS and, in the same run, on a SpatiaLite file holding the same flyers
+    /// (imported and its index stored as `meridian flyers import` does): launch to the first correct answer, RSS then.
+    private func startups(binary: String, flyers: [Flyer], center: Coordinate, expected: [String]) async throws {
+        let host = settings.directory.appendingPathComponent("host.sqlite").path
+        var postgis = StartupBenchmark(
+            binary: binary, database: host, directory: settings.directory, center: center, radius: settings.radius,
+            limit: settings.limit, expected: expected)
+        postgis.flyersDatabase = url
+        output("PostGIS:")
+        try await postgis.run(output)
+        let (spatialite, _, _) = try ProximityBenchmark.importFlyers(flyers, into: settings.directory)
+        try SpatiaLiteFlyerStore(store: spatialite).storeSearchIndex()
+        spatialite.close(logger: Logger(label: "meridian-bench"))
+        output("SpatiaLite, the same flyers:")
+        try await StartupBenchmark(
+            binary: binary, database: spatialite.path, directory: settings.directory, center: center,
+            radius: settings.radius, limit: settings.limit, expected: expected
+        ).run(output)
     }
 
     private func ratio(_ meridian: ProximityBenchmark.Timing, _ other: ProximityBenchmark.Timing) -> String {

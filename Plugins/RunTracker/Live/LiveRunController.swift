@@ -365,9 +365,11 @@ package actor LiveRunController {
     /// again at once while the oldest point still pending is due; a refused write waits for the next due fix.
     private func startWriter() {
         writer = Task {
+            // Not while late points are put in: the flush then writes nothing and returns at once, so the loop would
+            // hold the actor and the replay it waits for could never finish (`insertLate` starts a writer after it).
             repeat {
                 await flushLogging()
-            } while refusedSince == nil
+            } while refusedSince == nil && !replaying
                 && pending.first.map { clock().timeIntervalSince($0.time) >= Self.flushInterval } == true
             writer = nil
         }
