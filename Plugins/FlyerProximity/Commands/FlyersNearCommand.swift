@@ -26,12 +26,7 @@ extension FlyersCommand {
         @Option(help: "Only flyers of this category.")
         var category: String?
 
-        @Option(
-            name: [.customLong("q"), .customLong("text")],
-            help:
-                "Only flyers whose title, description, address or category has every word of this text (word starts match; case and accents do not count: 'caf' finds 'Café')."
-        )
-        var text: String?
+        @OptionGroup var textSearch: TextSearchOption
 
         @Option(help: "metric or imperial (default: the configuration's units).")
         var units: UnitSystem?
@@ -60,7 +55,7 @@ extension FlyersCommand {
                 let search = NearbySearch(presenter: FlyerPresenter(units: units, mapStyle: options.mapStyle))
                 let request = NearbyRequest(
                     center: point, radius: metres, limit: limit, category: category, cursor: cursor,
-                    includeInactive: all, text: text)
+                    includeInactive: all, text: textSearch.text)
                 let response: NearbyResponse
                 do {
                     response = try await store.withFlyerStore { flyers in

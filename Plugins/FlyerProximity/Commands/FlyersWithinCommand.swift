@@ -29,12 +29,7 @@ extension FlyersCommand {
         @Option(help: "Only flyers of this category.")
         var category: String?
 
-        @Option(
-            name: [.customLong("q"), .customLong("text")],
-            help:
-                "Only flyers whose title, description, address or category has every word of this text (word starts match; case and accents do not count: 'caf' finds 'Café')."
-        )
-        var text: String?
+        @OptionGroup var textSearch: TextSearchOption
 
         @Option(help: "Continue after a previous page (its next_cursor).")
         var cursor: String?
@@ -54,7 +49,7 @@ extension FlyersCommand {
                     throw CommandFailure("--limit must be in 1...\(options.maxResults)", code: 2)
                 }
                 let query = try Self.query(
-                    file: file, intersects: intersects, limit: limit, category: category, text: text,
+                    file: file, intersects: intersects, limit: limit, category: category, text: textSearch.text,
                     cursor: cursor, includeInactive: all)
                 let search = NearbySearch(
                     presenter: FlyerPresenter(units: config?.units ?? .metric, mapStyle: options.mapStyle))
