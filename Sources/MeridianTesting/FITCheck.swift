@@ -17,30 +17,23 @@ public struct FITCheck {
     public var fitdecodeMessages: [String: Int]
 
     /// Checks `bytes`, written to a temporary file. Throws when the tools are missing (with how to install them).
-    public static func run(_ bytes: [UInt8]) throws -> FITCheck {
+    public static func run(_ bytes: [UInt8]) async throws -> FITCheck {
         let directory = try TestData.temporaryDirectory("fit-check")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("export.fit")
         try Data(bytes).write(to: file)
-        let root = TestData.repositoryRoot.path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [
-            "-c", "source \"$1/scripts/fit-tools-env\" && exec \"$FIT_TOOLS_PYTHON\" \"$1/scripts/fit-check\" \"$2\"",
-            "fit-check", root, file.path
-        ]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard let json = try? JSONSerialization.jsonObject(with: text) as? [String: Any],
+        let result = try await ProgramRun.run(
+            "/bin/bash",
+            [
+                "-c",
+                "source \"$1/scripts/fit-tools-env\" && exec \"$FIT_TOOLS_PYTHON\" \"$1/scripts/fit-check\" \"$2\"",
+                "fit-check", TestData.repositoryRoot.path, file.path
+            ])
+        guard let json = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
             let garmin = json["garmin"] as? [String: Any], let fitdecode = json["fitdecode"] as? [String: Any]
         else {
             throw TestSupportError(
-                "scripts/fit-check gave no result (exit \(process.terminationStatus)): \(message)"
+                "scripts/fit-check gave no result (exit \(result.status)): \(result.stderr)"
                     + " — garmin-fit-sdk and fitdecode are installed by scripts/bootstrap (see scripts/fit-tools-env)")
         }
         return FITCheck(

@@ -68,32 +68,23 @@ public enum MeridianBinary {
     }
 
     /// Runs `meridian arguments…` (or another `executable`, such as openssl or curl) to completion from `directory`
-    /// (the repository root by default), without the caller's `MERIDIAN_*` settings.
+    /// (the repository root by default), without the caller's `MERIDIAN_*` settings, waiting on the calling thread
+    /// (tests that run in parallel use `ProgramRun.run` with `environment(_:)`).
     public static func run(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL = TestData.repositoryRoot,
         executable: String? = nil
     ) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executable ?? path)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
+        try ProgramRun.blocking(
+            try executable ?? path, arguments, environment: Self.environment(environment), in: directory)
+    }
+
+    /// The test process's environment without its `MERIDIAN_*` settings, with `extra` added.
+    public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var merged = ProcessInfo.processInfo.environment
         for key in ["MERIDIAN_CONFIG", "MERIDIAN_TOKEN", "MERIDIAN_DB", "MERIDIAN_SERVER"] {
             merged.removeValue(forKey: key)
         }
-        merged.merge(environment) { $1 }
-        process.environment = merged
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        return merged.merging(extra) { $1 }
     }
 
     /// Starts `meridian serve --config config` and waits until it logs the address it listens on. The port is read

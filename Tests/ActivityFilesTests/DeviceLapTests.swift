@@ -20,11 +20,11 @@ struct DeviceLapTests {
     @Test(
         "every readable shared FIT file: our laps are the lap messages Garmin's SDK reads, trigger included",
         arguments: try TestData.files(in: "fit", suffix: ".fit"))
-    func fitLapsEqualGarminSDK(url: URL) throws {
+    func fitLapsEqualGarminSDK(url: URL) async throws {
         let bytes = try Data(contentsOf: url)
         guard let activities = try? ActivityFileReader.read(bytes, file: url.lastPathComponent) else { return }
         let ours = activities.flatMap(\.laps).sorted { $0.start < $1.start }
-        let check = try FITCheck.run(Array(bytes))
+        let check = try await FITCheck.run(Array(bytes))
         let theirs = check.laps.sorted { ($0["start_time"] as? Int ?? 0) < ($1["start_time"] as? Int ?? 0) }
         #expect(ours.count == theirs.count)
         for (lap, message) in zip(ours, theirs) {
@@ -61,13 +61,13 @@ struct DeviceLapTests {
     }
 
     @Test("the Edge 500 ride's manual laps survive a FIT export and Garmin's SDK reads them as written")
-    func lapsWrittenBack() throws {
+    func lapsWrittenBack() async throws {
         let ride = try #require(
             try ActivityFileReader.read(contentsOf: TestData.url("fit/fitparse__garmin-edge-500-activity.fit")).first)
         let bytes = FITEncoder.encode(ride)
         let back = try #require(try ActivityFileReader.read(Data(bytes), file: "ride.fit").first)
         #expect(back.laps == ride.laps)
-        let check = try FITCheck.run(bytes)
+        let check = try await FITCheck.run(bytes)
         #expect(
             check.laps.count == ride.laps.count && check.laps.allSatisfy { $0["lap_trigger"] as? String == "manual" })
     }

@@ -76,9 +76,9 @@ struct FITEncoderTests {
             (false, Sport.run, "running", "generic"), (true, .run, "running", "treadmill"),
             (true, .ride, "cycling", "indoor_cycling"), (false, .hike, "hiking", "generic")
         ])
-    func garminSDKValidates(indoor: Bool, sport: Sport, sportName: String, subSport: String) throws {
+    func garminSDKValidates(indoor: Bool, sport: Sport, sportName: String, subSport: String) async throws {
         let original = try Self.activity(indoor: indoor, sport: sport)
-        let check = try FITCheck.run(FITEncoder.encode(original))
+        let check = try await FITCheck.run(FITEncoder.encode(original))
         #expect(check.integrity, "Garmin SDK integrity check")
         #expect(check.garminErrors.isEmpty, "\(check.garminErrors)")
         #expect(check.fitdecodeErrors.isEmpty, "\(check.fitdecodeErrors)")
@@ -106,7 +106,7 @@ struct FITEncoderTests {
     @Test(
         "every readable shared FIT file, written again, passes Garmin's SDK and reads back the same",
         arguments: try TestData.files(in: "fit", suffix: ".fit"))
-    func sharedFilesWrittenAgain(url: URL) throws {
+    func sharedFilesWrittenAgain(url: URL) async throws {
         guard let activities = try? ActivityFileReader.read(contentsOf: url) else { return }  // the damaged ones
         for original in activities {
             let bytes = FITEncoder.encode(original)
@@ -120,7 +120,7 @@ struct FITEncoderTests {
                 back.totals?.timerTime.map { abs($0 - (original.totals?.timerTime ?? 0)) <= 0.001 }
                     ?? (original.totals?.timerTime == nil))
             #expect(back.laps.count == max(1, original.laps.count))
-            let check = try FITCheck.run(bytes)
+            let check = try await FITCheck.run(bytes)
             #expect(
                 check.integrity && check.garminErrors.isEmpty && check.fitdecodeErrors.isEmpty,
                 "\(check.garminErrors) \(check.fitdecodeErrors)")

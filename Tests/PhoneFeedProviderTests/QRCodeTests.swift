@@ -1,4 +1,5 @@
 import Foundation
+import MeridianTesting
 import Testing
 
 @testable import PhoneFeedProvider
@@ -6,7 +7,7 @@ import Testing
 /// Our QR codes, read back by a decoder we did not write: ZBar's `zbarimg` (Debian zbar-tools, scripts/bootstrap).
 @Suite struct QRCodeTests {
     /// What `zbarimg` reads from a picture of `dark` (a square matrix, quiet zone added here).
-    func decode(_ dark: [[Bool]]) throws -> String {
+    func decode(_ dark: [[Bool]]) async throws -> String {
         let zbarimg = "/usr/bin/zbarimg"
         try #require(
             FileManager.default.isExecutableFile(atPath: zbarimg),
@@ -23,15 +24,7 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("qr-\(UUID().uuidString).pbm")
         try Data(pbm.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: zbarimg)
-        process.arguments = ["--quiet", "--raw", "-Sbinary", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try await ProgramRun.run(zbarimg, ["--quiet", "--raw", "-Sbinary", file.path]).stdout
     }
 
     func matrix(_ code: QRCode) -> [[Bool]] {
@@ -46,9 +39,9 @@ import Testing
             "Zoë's 📱 " + String(repeating: "0123456789abcdef", count: 60),
             String(repeating: "Meridian/", count: 259)
         ])
-    func decodes(payload: String) throws {
+    func decodes(payload: String) async throws {
         let code = try #require(QRCode(bytes: Array(payload.utf8)))
-        #expect(try decode(matrix(code)) == payload, "version \((code.size - 17) / 4)")
+        #expect(try await decode(matrix(code)) == payload, "version \((code.size - 17) / 4)")
     }
 
     @Test("more than version 40 holds is refused")
@@ -58,7 +51,7 @@ import Testing
     }
 
     @Test("the SVG and the terminal's half blocks draw the same modules, and those decode")
-    func renderings() throws {
+    func renderings() async throws {
         let link = OwnTracksSetup.link(
             url: "https://meridian.example.net/v1/feeds/owntracks", name: "Zoë's 📱",
             key: String(repeating: "k", count: 43))
@@ -76,7 +69,7 @@ import Testing
             fromSVG[numbers[1] - quiet][numbers[0] - quiet] = true
         }
         #expect(fromSVG == matrix(code))
-        #expect(try decode(fromSVG) == link)
+        #expect(try await decode(fromSVG) == link)
 
         // Terminal: light modules are drawn (█ both, ▀ upper, ▄ lower), dark ones are the background.
         let lines = code.terminalLines()

@@ -14,13 +14,13 @@ struct DeviceLapExportTests {
         "fit/fitparse__2013-02-06-12-11-14.fit", "fit/fitparse__garmin-edge-500-activity.fit",
         "fit/sportstracker__Forerunner405-Running_CadenceSensor.tcx"
     ])
-    func lapsKeptAndWrittenBack(file: String) throws {
+    func lapsKeptAndWrittenBack(file: String) async throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
         let recording = try #require(try ActivityFileReader.read(contentsOf: TestData.url(file)).first)
         #expect(recording.laps.count > 1)
         let stored = try #require(try RunStore(store: fixture.store).importRun(recording, id: "laps", name: "laps"))
-        let laps = try fixture.store.database.read { db in try RunLaps.load(db, runID: "laps") }
+        let laps = try await fixture.store.database.read { db in try RunLaps.load(db, runID: "laps") }
         #expect(laps == recording.laps)
 
         let fit = ExportFormat.fit.file(run: stored.summary, points: stored.points, deviceLaps: laps)
@@ -33,7 +33,7 @@ struct DeviceLapExportTests {
             #expect(abs((written.timerTime ?? -1) - (device.timerTime ?? -1)) <= 0.0005)
             #expect(abs(written.start.timeIntervalSince(device.start)) < 1)
         }
-        let check = try FITCheck.run(Array(fit))
+        let check = try await FITCheck.run(Array(fit))
         #expect(check.integrity && check.garminErrors.isEmpty && check.laps.count == laps.count)
 
         let tcx = ExportFormat.tcx.file(run: stored.summary, points: stored.points, deviceLaps: laps)

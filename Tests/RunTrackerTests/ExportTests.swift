@@ -11,23 +11,14 @@ struct ExportTests {
     static let schemas = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Schemas")
 
     /// Runs xmllint against a vendored schema; returns its exit status and messages.
-    static func validate(_ document: String, schema: String) throws -> (status: Int32, output: String) {
+    static func validate(_ document: String, schema: String) async throws -> (status: Int32, output: String) {
         let directory = try TestData.temporaryDirectory("export")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("document.xml")
         try document.write(to: file, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "xmllint", "--noout", "--nonet", "--schema", schemas.appendingPathComponent(schema).path, file.path
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        let result = try await ProgramRun.run(
+            "xmllint", ["--noout", "--nonet", "--schema", schemas.appendingPathComponent(schema).path, file.path])
+        return (result.status, result.stdout + result.stderr)
     }
 
     /// A 25-minute run with two pauses (three segments), a name that needs escaping, and notes.
@@ -50,11 +41,11 @@ struct ExportTests {
     }
 
     @Test("GPX validates against the GPX 1.1 schema, one trkseg per segment, speed in TrackPointExtension v2")
-    func gpxValidates() throws {
+    func gpxValidates() async throws {
         let (fixture, run, points) = try Self.sample()
         defer { fixture.remove() }
         let gpx = GPXExport.document(run: run, points: points)
-        let result = try Self.validate(gpx, schema: "gpx-1.1.xsd")
+        let result = try await Self.validate(gpx, schema: "gpx-1.1.xsd")
         #expect(result.status == 0, "\(result.output)")
         #expect(gpx.components(separatedBy: "<trkseg>").count - 1 == 3)
         #expect(gpx.contains("<name>Tom &amp; Jerry&apos;s &lt;loop&gt;</name>"))
@@ -70,22 +61,22 @@ struct ExportTests {
     }
 
     @Test("the schema check can fail: a GPX with elements out of order is rejected")
-    func schemaCheckFails() throws {
+    func schemaCheckFails() async throws {
         let (fixture, run, points) = try Self.sample()
         defer { fixture.remove() }
         let broken = GPXExport.document(run: run, points: points).replacingOccurrences(
             of: "<type>run</type>\n", with: ""
         )
         .replacingOccurrences(of: "</trk>", with: "<type>run</type></trk>")
-        #expect(try Self.validate(broken, schema: "gpx-1.1.xsd").status != 0)
+        #expect(try await Self.validate(broken, schema: "gpx-1.1.xsd").status != 0)
     }
 
     @Test("TCX validates against TrainingCenterDatabase v2: one lap per km, a new Track after each pause")
-    func tcxValidates() throws {
+    func tcxValidates() async throws {
         let (fixture, run, points) = try Self.sample()
         defer { fixture.remove() }
         let tcx = TCXExport.document(run: run, points: points, laps: .perKilometre)
-        let result = try Self.validate(tcx, schema: "TrainingCenterDatabasev2.xsd")
+        let result = try await Self.validate(tcx, schema: "TrainingCenterDatabasev2.xsd")
         #expect(result.status == 0, "\(result.output)")
         let progress = RunProgress(points: points, start: run.startedAt)
         let splits = progress.splits(every: 1000, unit: "km").splits
@@ -95,7 +86,7 @@ struct ExportTests {
         #expect(tcx.contains("<Activity Sport=\"Running\">"))
 
         let single = TCXExport.document(run: run, points: points, laps: .single)
-        #expect(try Self.validate(single, schema: "TrainingCenterDatabasev2.xsd").status == 0)
+        #expect(try await Self.validate(single, schema: "TrainingCenterDatabasev2.xsd").status == 0)
         #expect(single.components(separatedBy: "<Lap ").count - 1 == 1)
         #expect(single.components(separatedBy: "<Track>").count - 1 == 3)
     }
@@ -183,7 +174,7 @@ struct ExportTests {
     }
 
     @Test("heart rate, cadence, power and temperature survive export and import", arguments: [ExportFormat.gpx, .tcx])
-    func sensorsSurviveExport(format: ExportFormat) throws {
+    func sensorsSurviveExport(format: ExportFormat) async throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
         var recording = Fixtures.run("sensors", day: 0, duration: 900).recording
@@ -196,7 +187,7 @@ struct ExportTests {
         let stored = try #require(
             try RunStore(store: fixture.store).importRun(recording, id: "sensors", name: "Sensors"))
         let document = String(decoding: format.file(run: stored.summary, points: stored.points), as: UTF8.self)
-        let validation = try Self.validate(
+        let validation = try await Self.validate(
             document, schema: format == .gpx ? "gpx-1.1.xsd" : "TrainingCenterDatabasev2.xsd")
         #expect(validation.status == 0, "\(validation.output)")
         let imported = try Self.roundTrip(stored.summary, stored.points, as: format, into: fixture)

@@ -17,14 +17,14 @@ struct FITExportTests {
     @Test(
         "an imported device file exported as FIT passes Garmin's SDK and imports back with the same distance (±0.1 %), timer (±1 s), pauses and heart rate (±1 bpm)",
         arguments: files)
-    func deviceFileThroughFIT(file: String) throws {
+    func deviceFileThroughFIT(file: String) async throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
         let recording = try #require(try ActivityFileReader.read(contentsOf: TestData.url(file)).first)
         let stored = try #require(try RunStore(store: fixture.store).importRun(recording, id: "device", name: "device"))
         let run = stored.summary
         let bytes = ExportFormat.fit.file(run: run, points: stored.points)
-        let check = try FITCheck.run(Array(bytes))
+        let check = try await FITCheck.run(Array(bytes))
         #expect(
             check.integrity && check.garminErrors.isEmpty && check.fitdecodeErrors.isEmpty,
             "\(check.garminErrors) \(check.fitdecodeErrors)")
@@ -55,7 +55,7 @@ struct FITExportTests {
             #expect(response.status == 200)
             #expect(response.headers["content-type"] == "application/vnd.ant.fit")
             #expect(response.headers["content-disposition"] == "attachment; filename=\"fitrun.fit\"")
-            let check = try FITCheck.run(Array(response.body))
+            let check = try await FITCheck.run(Array(response.body))
             #expect(check.integrity && check.garminErrors.isEmpty, "\(check.garminErrors)")
             #expect(check.events.filter { $0["event_type"] as? String == "stop_all" }.count == 2)
         }

@@ -31,7 +31,7 @@ struct LapDisplayTests {
         let details = try await Self.imported(url, into: fixture)
         guard !details.isEmpty else { return }  // a damaged file: nothing imported
         let ours = details.flatMap(\.laps).sorted { $0.startedAt < $1.startedAt }
-        let theirs = try FITCheck.run(Array(try Data(contentsOf: url))).laps
+        let theirs = try await FITCheck.run(Array(try Data(contentsOf: url))).laps
             .sorted { ($0["start_time"] as? Int ?? 0) < ($1["start_time"] as? Int ?? 0) }
         #expect(ours.count == theirs.count, "\(url.lastPathComponent)")
         for (lap, message) in zip(ours, theirs) {

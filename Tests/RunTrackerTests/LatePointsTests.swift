@@ -146,4 +146,30 @@ import Testing
         #expect(try await runStore.laps(runID: "live").count == 2)
         #expect(saved.pointCount == fixes.count)
     }
+
+    /// A hang seen under load: a late batch waiting for another's read, or for a write that had just ended, looped on
+    /// the controller; a waiter of higher priority always ran again before the read or write could finish.
+    @Test(
+        "late batches sent from tasks of mixed priorities while writes are in flight all go in; nothing waits for ever",
+        .timeLimit(.minutes(1)))
+    func lateBatchesDuringWrites() async throws {
+        let fixes = try Array(Self.rideFixes().prefix(600))
+        let (live, imported, stored) = try await Self.liveAndImported(fixes) { controller, clock in
+            await withTaskGroup(of: Void.self) { group in
+                // Every 20 s of the ride: the newest 10 fixes live (each makes a write due), the 10 before them late.
+                for chunk in stride(from: 0, to: fixes.count, by: 20) {
+                    for fix in fixes[chunk + 10..<chunk + 20] {
+                        clock.set(fix.time.addingTimeInterval(20))
+                        await controller.consume(fix)
+                    }
+                    for (index, fix) in fixes[chunk..<chunk + 10].enumerated() {  // one by one, as OwnTracks sends them
+                        let priority: TaskPriority = index % 2 == 0 ? .low : .high
+                        group.addTask(priority: priority) { await controller.backfill([fix]) }
+                    }
+                }
+            }
+        }
+        Self.expectSameFigures(live, imported)
+        #expect(stored.count == fixes.count)
+    }
 }

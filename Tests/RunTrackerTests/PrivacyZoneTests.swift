@@ -48,13 +48,13 @@ struct PrivacyZoneTests {
     }
 
     @Test("GPX and GeoJSON: no point in the zone, a new trkseg/line after the cut, distances from the first visible")
-    func gpxAndGeoJSON() throws {
+    func gpxAndGeoJSON() async throws {
         let (fixture, run, points, zones, hidden) = try Self.sample()
         defer { fixture.remove() }
         let whole = ExportFormat.gpx.file(run: run, points: points)
         let cut = ExportFormat.gpx.file(run: run, points: points, privacy: zones)
         let gpx = String(decoding: cut, as: UTF8.self)
-        #expect(try ExportTests.validate(gpx, schema: "gpx-1.1.xsd").status == 0)
+        #expect(try await ExportTests.validate(gpx, schema: "gpx-1.1.xsd").status == 0)
         let segments = { (text: String) in text.components(separatedBy: "<trkseg>").count - 1 }
         #expect(segments(gpx) == segments(String(decoding: whole, as: UTF8.self)) + 1)
         let read = try Self.read(cut, "cut.gpx")
@@ -77,12 +77,12 @@ struct PrivacyZoneTests {
     }
 
     @Test("TCX: no position in the zone, laps and their distances are the whole route's, distances skip the zone")
-    func tcx() throws {
+    func tcx() async throws {
         let (fixture, run, points, zones, hidden) = try Self.sample()
         defer { fixture.remove() }
         let data = ExportFormat.tcx.file(run: run, points: points, laps: .perKilometre, privacy: zones)
         let text = String(decoding: data, as: UTF8.self)
-        #expect(try ExportTests.validate(text, schema: "TrainingCenterDatabasev2.xsd").status == 0)
+        #expect(try await ExportTests.validate(text, schema: "TrainingCenterDatabasev2.xsd").status == 0)
         let whole = try Self.read(ExportFormat.tcx.file(run: run, points: points, laps: .perKilometre), "w.tcx")
         let read = try Self.read(data, "cut.tcx")
         #expect(!read.samples.compactMap(\.coordinate).contains { hidden.contains($0) })
@@ -94,7 +94,7 @@ struct PrivacyZoneTests {
     }
 
     @Test("FIT: records in the zone keep their time and heart rate without a position; the session is the whole run")
-    func fit() throws {
+    func fit() async throws {
         let (fixture, run, points, zones, hidden) = try Self.sample()
         defer { fixture.remove() }
         let whole = try Self.read(ExportFormat.fit.file(run: run, points: points), "whole.fit")
@@ -106,7 +106,7 @@ struct PrivacyZoneTests {
         #expect(read.totals?.distance == whole.totals?.distance)
         #expect(read.totals?.timerTime == whole.totals?.timerTime)
         #expect(read.pauses == whole.pauses)
-        let check = try FITCheck.run(Array(data))
+        let check = try await FITCheck.run(Array(data))
         #expect(
             check.integrity && check.garminErrors.isEmpty && check.fitdecodeErrors.isEmpty,
             "\(check.garminErrors) \(check.fitdecodeErrors)")

@@ -9,7 +9,7 @@ import Workloads
 @Suite("Render: route pictures")
 struct RenderTests {
     @Test("the SVG is well-formed XML with start, finish, one mark per km (or mile) and a profile")
-    func svg() throws {
+    func svg() async throws {
         let run = Fixtures.run(
             "pic", day: 0, name: "Hill <repeats>", duration: 1800, pauses: [(offset: 900, length: 45)])
         let tracked = try #require(RunImport.track(run.recording, id: run.id, name: run.name, activity: run.activity))
@@ -22,12 +22,8 @@ struct RenderTests {
             let svg = RouteRenderer(units: units).svg(run: summary, points: points)
             let file = directory.appendingPathComponent("\(units).svg")
             try svg.write(to: file, atomically: true, encoding: .utf8)
-            let lint = Process()
-            lint.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            lint.arguments = ["xmllint", "--noout", file.path]
-            try lint.run()
-            lint.waitUntilExit()
-            #expect(lint.terminationStatus == 0)
+            let lint = try await ProgramRun.run("xmllint", ["--noout", file.path])
+            #expect(lint.status == 0, "\(lint.stderr)")
             #expect(svg.contains(">Start</text>") && svg.contains(">Finish</text>"))
             #expect(svg.contains("Hill &lt;repeats&gt;"))
             let unit = units == .metric ? 1000 : UnitSystem.metresPerMile

@@ -76,7 +76,7 @@ struct SalvageImportTests {
     }
 
     @Test("the bulk import lists salvageable files apart from hopeless ones; --salvage imports them")
-    func bulkImport() throws {
+    func bulkImport() async throws {
         let directory = try TestData.temporaryDirectory("salvage")
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.cutRun().write(to: directory.appendingPathComponent("cut.fit"))
@@ -84,7 +84,9 @@ struct SalvageImportTests {
         try Data(contentsOf: TestData.url("fit/fitparse__garmin-fenix-5-walk.fit")).write(
             to: directory.appendingPathComponent("walk.fit"))
         let db = directory.appendingPathComponent("runs.sqlite").path
-        let refused = try MeridianBinary.run(["runs", "import", directory.path, "--db", db])
+        let meridian = try MeridianBinary.path
+        let refused = try await ProgramRun.run(
+            meridian, ["runs", "import", directory.path, "--db", db], environment: MeridianBinary.environment())
         #expect(refused.status == 1)
         #expect(
             refused.stdout.contains(
@@ -95,9 +97,9 @@ struct SalvageImportTests {
             refused.stderr.contains("salvageable: \(directory.path)/cut.fit: byte 59987:")
                 && refused.stderr.contains("(import it with --salvage)"),
             "\(refused.stderr)")
-        let salvaged = try MeridianBinary.run([
-            "runs", "import", directory.appendingPathComponent("cut.fit").path, "--salvage", "--db", db
-        ])
+        let salvaged = try await ProgramRun.run(
+            meridian, ["runs", "import", directory.appendingPathComponent("cut.fit").path, "--salvage", "--db", db],
+            environment: MeridianBinary.environment())
         #expect(salvaged.status == 0, "\(salvaged.stderr)")
         #expect(salvaged.stdout.contains("salvaged: the file is damaged at byte 59987"), "\(salvaged.stdout)")
     }

@@ -60,6 +60,8 @@ package actor LiveRunController {
     private var replaying = false
     /// `pending` holds every point of the run, tracked again: the next write replaces the stored points and laps.
     private var replacePoints = false
+    /// Tasks waiting for the write in flight or a replay's read to end (`waitForQuiet`).
+    private var quietWaiters: [CheckedContinuation<Void, Never>] = []
 
     package init(
         runStore: RunStore, settings: TrackerSettings, events: EventBus, units: UnitSystem,
@@ -338,19 +340,17 @@ package actor LiveRunController {
     /// Tracks the active run again with `late` in place (`LiveReplay`); the next write replaces its stored points.
     private func insertLate(_ late: [Fix]) async {
         guard !late.isEmpty, let runID = engine?.state.runID else { return }
-        while replaying || writing != nil {
-            if let inFlight = writing { _ = await inFlight.result } else { await Task.yield() }
-        }
+        await waitForQuiet(includingReplays: true)
         replaying = true
         let stored: [TrackPoint]
         do {
             stored = replacePoints ? [] : try await runStore.points(runID: runID)
         } catch {
-            replaying = false
+            endReplay()
             logger.error("cannot read the active run to put \(late.count) late points in place: \(error)")
             return
         }
-        replaying = false
+        endReplay()
         guard let current = engine, current.state.runID == runID, current.state.state.isActive else { return }
         let replay = LiveReplay.run(current.state, points: stored + pending, late: late, laps: laps, settings: settings)
         engine = replay.engine
@@ -391,7 +391,7 @@ package actor LiveRunController {
     /// Writes pending points and the run state in one transaction, after the write in flight; a stopped run once
     /// (the write that stores it publishes the personal records it sets).
     package func flush() async throws {
-        while let inFlight = writing { _ = await inFlight.result }
+        await waitForQuiet(includingReplays: false)
         guard !replaying, let current = engine, current.state != storedEnd else { return }
         lastFlush = clock()
         let points = pending
@@ -409,6 +409,7 @@ package actor LiveRunController {
         defer {
             writing = nil
             pointsInFlight = 0
+            wakeQuietWaiters()
         }
         do {
             let records = try await task.value
@@ -439,6 +440,26 @@ package actor LiveRunController {
             notePending(since: since, problem: "\(error)")
             throw error
         }
+    }
+
+    /// Returns once no write is in flight (and, `includingReplays`, no replay is reading the run). Waiters suspend
+    /// until woken, so the actor is free for the write's end: awaiting a finished write task would not suspend, and a
+    /// loop on it would hold the actor so that the write could never be marked done.
+    private func waitForQuiet(includingReplays: Bool) async {
+        while writing != nil || (includingReplays && replaying) {
+            await withCheckedContinuation { quietWaiters.append($0) }
+        }
+    }
+
+    private func wakeQuietWaiters() {
+        let waiters = quietWaiters
+        quietWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func endReplay() {
+        replaying = false
+        wakeQuietWaiters()
     }
 
     /// Waits until the writes fixes started are done, without starting one.
