@@ -54,6 +54,16 @@ struct PrivacyCommandTests {
         let picture = try Self.run(["runs", "render", "fenix"], db: db)
         let wholePicture = try Self.run(["runs", "render", "fenix", "--keep-private"], db: db)
         #expect(picture.status == 0 && picture.output != wholePicture.output)
+        for keepPrivate in [false, true] {  // `runs show --json` carries the simplified route
+            let show = try Self.run(
+                ["runs", "show", "fenix", "--json"] + (keepPrivate ? ["--keep-private"] : []), db: db)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(show.output.utf8)) as? [String: Any])
+            let route = (json["analysis"] as? [String: Any])?["route"] as? [String: Any]
+            let points = try (route?["segments"] as? [[[Double]]] ?? []).joined().map {
+                try Coordinate(latitude: $0[0], longitude: $0[1])
+            }
+            #expect(!points.isEmpty && points.contains(where: near) == keepPrivate, "--keep-private: \(keepPrivate)")
+        }
 
         for bad in [
             ["privacy", "add", "home", "1,2", "--radius", "300m"], ["privacy", "add", "x", "1,2", "--radius", "20m"],

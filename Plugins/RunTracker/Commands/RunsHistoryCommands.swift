@@ -119,12 +119,14 @@ struct RunsShowCommand: AsyncParsableCommand {
     @Argument(help: "Run id.") var id: String
     @Option(name: .long, help: "Most points in the simplified route (JSON).") var maxPoints = RunAnalysis
         .defaultMaxPoints
+    @OptionGroup var privacy: PrivacyFlags
 
     func run() async throws {
         try await reportingFailures {
             let (history, style) = try store.openStyled()
             let units = style.units
-            let detail = try await history.detail(id: id, maxPoints: max(2, maxPoints))
+            let detail = try await history.detail(
+                id: id, maxPoints: max(2, maxPoints), keepPrivate: privacy.keepPrivate)
             if store.json { return try store.printJSON(detail) }
             let run = detail.run
             RunText.summary(run, style: style).forEach { print($0) }
