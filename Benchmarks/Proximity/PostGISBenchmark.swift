@@ -83,7 +83,8 @@ struct PostGISBenchmark {
             output: output
         ).run()
         try await TextBenchmark(
-            cache: try catalog.searcher(), database: PostGISSearch(store: store), client: store.client,
+            cache: try catalog.searcher(), makeWordIndex: { catalog.makeTextIndex() },
+            database: PostGISSearch(store: store), client: store.client,
             queries: min(1000, settings.queries), seed: settings.seed, now: now, output: output
         ).run()
         if let binary = settings.meridianBinary, let center = centers.first {

@@ -122,6 +122,12 @@ package final class FlyerCatalog: Sendable {
         try await cache.prepare(for: self)
     }
 
+    /// Makes the cache's word index now, for text searches that must not go to the database while it is made
+    /// (benchmarks and tests of the cache's own text search); the service makes it aside at the first text search.
+    package func makeTextIndex() {
+        cache.makeWords()
+    }
+
     // MARK: Cache
 
     /// Fills the cache from the store again (at start, and after a reconnect): PostGIS reads every flyer, the

@@ -96,12 +96,36 @@ struct TextSearchTests {
     }
 
     @Test(
+        "The first text search after a load is the database's: the word index is made aside, then the cache answers",
+        arguments: FlyerBackend.allCases)
+    func firstTextSearchDoesNotWait(_ backend: FlyerBackend) async throws {
+        try await backend.withStore { store in
+            try await store.write(try Self.flyers(), mode: .create)
+            let catalog = FlyerCatalog(store: store)
+            try await catalog.load()
+            let packed = try #require(
+                (catalog.cache as? StoredIndexCache)?.packed ?? (catalog.cache as? PostGISIndexCache)?.packed)
+            let searcher = catalog.cache.searcher
+            #expect(!packed.base.index.hasWords)
+            let expected = ["cafeteria", "cafe-lumiere", "obrien", "far"]
+            #expect(try await Self.ids(searcher, "caf") == expected, "before the words: the database's answer")
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !packed.base.index.hasWords, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(packed.base.index.hasWords, "the first text search started the word index aside")
+            #expect(try await Self.ids(searcher, "caf") == expected, "the cache's answer")
+        }
+    }
+
+    @Test(
         "The same cases find the same flyers in the cache and in the database itself", arguments: FlyerBackend.allCases)
     func sameOnBothPaths(_ backend: FlyerBackend) async throws {
         try await backend.withStore { store in
             try await store.write(try Self.flyers(), mode: .create)
             let catalog = FlyerCatalog(store: store)
             try await catalog.load()
+            catalog.makeTextIndex()  // the cache's own text search, not the database's while it makes it
             try await Self.check(catalog, backend)
         }
     }
@@ -112,6 +136,7 @@ struct TextSearchTests {
             try await store.write(try Self.flyers(), mode: .create)
             let catalog = FlyerCatalog(store: store)
             try await catalog.load()
+            catalog.makeTextIndex()  // the cache's own text search, not the database's while it makes it
             // Replaced: the old words are gone, the new ones found.
             try await catalog.write(
                 [try Self.flyer("cafe-lumiere", "Boulangerie Étoile", north: 300, category: "food")], mode: .upsert)
@@ -136,6 +161,7 @@ struct TextSearchTests {
             }
             _ = try await store.write(from: FlyerArraySource(imported), mode: .upsert, progress: nil)
             try await catalog.refresh()
+            catalog.makeTextIndex()
             for searcher in [catalog.cache.searcher, catalog.databaseSearch] {
                 #expect(try await Self.ids(searcher, "epic") == ["imp7"])
             }
@@ -158,6 +184,7 @@ struct TextSearchTests {
             _ = try await store.write(from: FlyerArraySource(flyers), mode: .upsert, progress: nil)
             let catalog = FlyerCatalog(store: store)
             try await catalog.load()
+            catalog.makeTextIndex()  // the cache's own text search, not the database's while it makes it
             let expected = ["b00003", "b05003", "b10003", "b15003", "b20003"]
             for searcher in [catalog.cache.searcher, catalog.databaseSearch] {
                 #expect(try await Self.ids(searcher, "cafe").sorted() == expected)
@@ -183,6 +210,7 @@ struct TextSearchTests {
             try await store.write(Array(flyers.prefix(18_000)), mode: .create)
             let catalog = FlyerCatalog(store: store)
             try await catalog.load()
+            catalog.makeTextIndex()  // the cache's own text search, not the database's while it makes it
             // The rest written afterwards: on SpatiaLite they lie on top of the stored packed index.
             try await catalog.write(Array(flyers.suffix(2_000)), mode: .create)
             let now = workload.settings.referenceTime

@@ -22,6 +22,10 @@ final class PostGISIndexCache: FlyerCache {
 
     var count: Int { packed.count }
     var proximitySource: any ProximitySource { packed }
+
+    func makeWords() {
+        packed.makeWords()
+    }
     var damage: StoreError? { nil }
 
     func apply(_ found: [Flyer], changed ids: Set<String>) {

@@ -30,6 +30,9 @@ package protocol FlyerCache: Sendable {
     func prepare(for catalog: FlyerCatalog) async throws(FlyerStoreError)
     /// After the cache has followed the store's changes (SpatiaLite: note or build the stored index again).
     func followed(by catalog: FlyerCatalog) async
+    /// Makes the word index of the packed index now (else the first text search starts it aside, the database
+    /// answering until it is made).
+    func makeWords()
 
     /// Writes `flyers` to the store, from async code (SpatiaLite on a queue of its own).
     func write(_ flyers: [Flyer], mode: FlyerWriteMode) async throws(FlyerStoreError)

@@ -85,6 +85,20 @@ final class PackedCache: @unchecked Sendable {
         return (Array(merged.prefix(keep - 1)), merged.count >= keep)
     }
 
+    /// Whether a text query can be answered here without waiting for the packed index's word index. When it cannot,
+    /// the word index is started aside (once per packed index), and the database answers until it is made.
+    func textReady() -> Bool {
+        let index = lock.reading { packedIndex }
+        if index.hasWords { return true }
+        index.makeWordsAside()
+        return false
+    }
+
+    /// Makes the packed index's word index now, if it is not made yet (text searches then find it made).
+    func makeWords() {
+        _ = lock.reading { packedIndex }.words()
+    }
+
     /// The query's page: the packed index's and the written flyers' pages merged.
     func nearby(_ query: NearbyQuery) -> NearbyMatches {
         let (index, packed, written) = lock.reading {
@@ -151,12 +165,21 @@ struct PackedSearch: FlyerSearching {
     let cache: PackedCache
     let database: any FlyerSearching
 
+    /// A text query before the packed index's words are made goes to the database (exact and current) while they
+    /// are made aside, so that it does not wait seconds for them; the cache answers when the database cannot.
     func nearby(_ query: NearbyQuery) async throws(FlyerStoreError) -> NearbyMatches {
-        cache.nearby(query)
+        if query.text != nil, !cache.textReady() {
+            do { return try await database.nearby(query) } catch .unavailable(_) {}
+        }
+        return cache.nearby(query)
     }
 
+    /// As `nearby` for text.
     func area(_ query: AreaQuery) async throws(FlyerStoreError) -> NearbyMatches {
-        cache.area(query)
+        if query.text != nil, !cache.textReady() {
+            do { return try await database.area(query) } catch .unavailable(_) {}
+        }
+        return cache.area(query)
     }
 
     func byTitle(

@@ -28,6 +28,10 @@ final class StoredIndexCache: FlyerCache {
 
     var count: Int { packed.count }
     var proximitySource: any ProximitySource { packed }
+
+    func makeWords() {
+        packed.makeWords()
+    }
     /// What the SpatiaLite store's background check found damaged.
     var damage: StoreError? { repository.store.damage }
 
