@@ -38,8 +38,11 @@ public enum MeridianBinary {
         let skipped = ["MeridianTesting.build", "meridian_bench.build", "Workloads.build"]
         let modules = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         var newest: (path: String, date: Date)?
+        // `…-tool.build` folders are the host builds of package plugins' tools, never linked into the binary.
         for module in modules
-        where module.hasSuffix(".build") && !module.hasSuffix("Tests.build") && !skipped.contains(module) {
+        where module.hasSuffix(".build") && !module.hasSuffix("Tests.build") && !module.hasSuffix("-tool.build")
+            && !skipped.contains(module)
+        {
             let directory = folder.appendingPathComponent(module)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
             where name.hasSuffix(".o") {
