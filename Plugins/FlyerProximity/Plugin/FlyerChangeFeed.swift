@@ -66,12 +66,20 @@ struct FlyerChangeFeed: Sendable {
                 }
                 lastProblem = nil
                 backoff = 0.1
-                for try await _ in notifications {
-                    try await catalog.refresh()
+                // The LISTEN sequence does not always end when the task is cancelled (a service stopped while it
+                // waited for a notification hung the graceful shutdown); closing its connection ends it.
+                try await withTaskCancellationHandler {
+                    for try await _ in notifications {
+                        try await catalog.refresh()
+                    }
+                } onCancel: {
+                    let _: EventLoopFuture<Void> = connection.close()
                 }
+                if Task.isCancelled { return }
                 throw FlyerStoreError.unavailable(
                     "the connection to PostgreSQL at \(store.location.host):\(store.location.port) was closed")
             } catch {
+                if Task.isCancelled { return }
                 let problem = PostGISErrors.describe(error, location: store.location)
                 let text: String
                 if case .unavailable(let detail) = problem { text = detail } else { text = problem.description }
