@@ -28,9 +28,7 @@ struct BackupRestoreTests {
     }
 
     static func sqlite(_ sql: String, on path: String) throws -> String {
-        let shell = try ManagedProcess("sqlite3", [path, sql])
-        shell.waitUntilExit()
-        return shell.output().trimmingCharacters(in: .whitespacesAndNewlines)
+        try SearchIndexDamageTests.sqlite(path, sql)
     }
 
     /// A CSV of `count` flyers.

@@ -64,9 +64,7 @@ struct StoreIntegrityTests {
 
     /// What SQLite's own shell says of the file with `PRAGMA quick_check`.
     static func quickCheck(_ path: String) throws -> String {
-        let shell = try ManagedProcess("sqlite3", [path, "PRAGMA quick_check"])
-        shell.waitUntilExit()
-        return shell.output().trimmingCharacters(in: .whitespacesAndNewlines)
+        try SearchIndexDamageTests.sqlite(path, "PRAGMA quick_check")
     }
 
     /// Launches `meridian serve` on `database` with `consumers` on a port the kernel chooses (the caller stops it, and

@@ -23,28 +23,12 @@ struct SystemdTests {
         return file
     }
 
-    private static func run(_ arguments: [String]) throws -> MeridianBinary.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return .init(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
     @Test("systemd-analyze verify accepts the unit without a warning")
     func unitVerifies() throws {
         let unit = try Self.installedUnit()
         defer { try? FileManager.default.removeItem(at: unit.deletingLastPathComponent()) }
         // --man=no: the man page is installed by `make install` (scripts/install-test verifies with it).
-        let result = try Self.run(["systemd-analyze", "verify", "--man=no", unit.path])
+        let result = try ProgramRun.blocking("systemd-analyze", ["verify", "--man=no", unit.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty && result.stdout.isEmpty, "\(result.stdout)\(result.stderr)")
     }
@@ -53,7 +37,7 @@ struct SystemdTests {
     func unitIsHardened() throws {
         let unit = try Self.installedUnit()
         defer { try? FileManager.default.removeItem(at: unit.deletingLastPathComponent()) }
-        let result = try Self.run(["systemd-analyze", "security", "--offline=true", "--no-pager", unit.path])
+        let result = try ProgramRun.blocking("systemd-analyze", ["security", "--offline=true", "--no-pager", unit.path])
         #expect(result.status == 0, "\(result.stderr)")
         let line = try #require(
             result.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") }, "\(result.stdout)")

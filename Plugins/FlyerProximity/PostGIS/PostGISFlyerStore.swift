@@ -40,7 +40,8 @@ package final class PostGISFlyerStore: FlyerStore {
 
     /// Stops the pool, waiting at most `closeTimeout` for it: postgres-nio's pool does not always end its run when
     /// cancelled (seen in tests: a service stopped soon after PostgreSQL came back never finished stopping), and a
-    /// stop must not wait for ever. Its connections close with the process then.
+    /// stop must not wait for ever. Its connections close with the process then. (Not `withDeadline`: its task group
+    /// would still wait for the pool's task after the deadline.)
     package func close() async {
         let task = runner.withLock { task -> Task<Void, Never>? in
             defer { task = nil }
