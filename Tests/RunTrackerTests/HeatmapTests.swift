@@ -127,8 +127,12 @@ struct HeatmapTests {
         }
         #expect(tracks.first?.first?.count ?? 0 < 10)
         let hidden = zone.hidden
+        // The cut circle may reach the street's west end (it is drawn at random around the door); the map then
+        // starts east of it, and a place off the map is dark too.
         for east in stride(from: 200.0, through: 400, by: 20) {
-            #expect(Self.brightest(raster, near: Self.place(east: east, north: 0), radius: 0) == 0, "\(east) m")
+            let point = Self.place(east: east, north: 0)
+            guard raster.pixel(of: point) != nil else { continue }
+            #expect(Self.brightest(raster, near: point, radius: 0) == 0, "\(east) m")
         }
         for east in stride(from: 20.0, through: 1180, by: 20) {
             let point = Self.place(east: east, north: 0)
