@@ -24,7 +24,7 @@ public final class TestServer: Sendable {
         leafletDirectory: String = WebShell.leafletDirectory
     ) async throws -> TestServer {
         var logger = Logger(label: "test-server")
-        logger.logLevel = .critical
+        logger.logLevel = Self.logLevel
         let resources = Resources()
         if let store { resources[StoreKey.self] = store }
         var config = try ConfigLoader.parse(yaml)
@@ -48,6 +48,13 @@ public final class TestServer: Sendable {
         let headers = token.map { ["Authorization": "Bearer \($0)"] } ?? [:]
         return TestServer(
             host: host, port: port, client: HTTPTestClient(port: port, headers: headers), group: group, task: task)
+    }
+
+    /// The servers' log level: `MERIDIAN_TEST_LOG_LEVEL` (such as `debug`, which shows each service stopping), else
+    /// `critical`.
+    static var logLevel: Logger.Level {
+        ProcessInfo.processInfo.environment["MERIDIAN_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+            ?? .critical
     }
 
     private init(host: PluginHost, port: Int, client: HTTPTestClient, group: ServiceGroup, task: Task<Void, any Error>)

@@ -50,13 +50,14 @@ struct FlyerChangeFeed: Sendable {
                     connection = try await PostgresConnection.connect(
                         on: PostgresClient.defaultEventLoopGroup.next(),
                         configuration: try store.location.connectionConfiguration(),
-                        id: 0, logger: logger
+                        id: -1, logger: logger
                     ).get()
                 } catch {
                     throw PostGISErrors.describe(error, location: store.location)
                 }
                 defer { Task { try? await connection.close() } }
                 let notifications = try await connection.listen(PostGISSchema.channel)
+                logger.debug("flyers: listening for changes")
                 // Changes made while nothing listened are unknown: PostGIS answers while the cache loads again.
                 catalog.markCold()
                 catalog.setAvailable(true)
@@ -79,6 +80,7 @@ struct FlyerChangeFeed: Sendable {
                 throw FlyerStoreError.unavailable(
                     "the connection to PostgreSQL at \(store.location.host):\(store.location.port) was closed")
             } catch {
+                logger.debug("flyers: the change feed stopped: \(error)")
                 if Task.isCancelled { return }
                 let problem = PostGISErrors.describe(error, location: store.location)
                 let text: String

@@ -90,10 +90,13 @@ package final class FlyerPlugin: LocationConsumer, HTTPRoutes, DatabaseBacked {
                         "flyers: the search index cannot be built: \(error); SpatiaLite answers searches meanwhile")
                 }
                 await feed.run()
+                logger.debug("flyers: the change feed ended")
                 group.cancelAll()
             }
         }
+        context.logger.debug("flyers: closing the store")
         await catalog.store.close()
+        context.logger.debug("flyers: stopped")
     }
 
     package var databaseState: DatabaseState { catalog.report }

@@ -61,20 +61,3 @@ enum PostGISErrors {
         return String(detail[open.upperBound..<close.lowerBound])
     }
 }
-
-/// An operation that took longer than its deadline.
-struct DeadlineExceeded: Error {}
-
-/// Runs `body`, giving up after `seconds` (the task is cancelled).
-func withDeadline<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            throw DeadlineExceeded()
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw DeadlineExceeded() }
-        return first
-    }
-}

@@ -38,10 +38,8 @@ package final class PostGISFlyerStore: FlyerStore {
         }
     }
 
-    /// Stops the pool, waiting at most `closeTimeout` for it: postgres-nio's pool does not always end its run when
-    /// cancelled (seen in tests: a service stopped soon after PostgreSQL came back never finished stopping), and a
-    /// stop must not wait for ever. Its connections close with the process then. (Not `withDeadline`: its task group
-    /// would still wait for the pool's task after the deadline.)
+    /// Stops the pool, waiting at most `closeTimeout` for it (a stop must not wait for ever; its connections close with
+    /// the process then).
     package func close() async {
         let task = runner.withLock { task -> Task<Void, Never>? in
             defer { task = nil }
@@ -49,26 +47,17 @@ package final class PostGISFlyerStore: FlyerStore {
         }
         guard let task else { return }
         task.cancel()
-        let first = FirstAnswer()
-        let stopped = await withCheckedContinuation { continuation in
-            first.wait(with: continuation)
-            Task {
-                await task.value
-                first.answer(true)
-            }
-            Task {
-                try? await Task.sleep(for: Self.closeTimeout)
-                first.answer(false)
-            }
-        }
-        if !stopped {
+        do {
+            try await withDeadline(Self.closeTimeout) { await task.value }
+        } catch {
             logger.warning(
-                "flyers: the PostgreSQL connection pool did not stop within \(Self.closeTimeout); stopping without it")
+                "flyers: the PostgreSQL connection pool did not stop within \(Self.closeTimeout) s; stopping without it"
+            )
         }
     }
 
     /// How long `close` waits for the pool to stop.
-    static let closeTimeout = Duration.seconds(5)
+    static let closeTimeout = 5.0
 
     /// Opens the database at `url` for a command: starts the pool, installs PostGIS when permitted and migrates.
     package static func open(url: String, logger: Logger) async throws(FlyerStoreError) -> PostGISFlyerStore {
@@ -241,18 +230,5 @@ package final class PostGISFlyerStore: FlyerStore {
             oldest = value
         }
         return FlyerChanges(after: after, rows: rows, oldestLogged: oldest)
-    }
-}
-
-/// A continuation resumed by whichever answer comes first; later answers are dropped.
-private final class FirstAnswer: Sendable {
-    private let waiting = Mutex<CheckedContinuation<Bool, Never>?>(nil)
-
-    func wait(with continuation: CheckedContinuation<Bool, Never>) {
-        waiting.withLock { $0 = continuation }
-    }
-
-    func answer(_ value: Bool) {
-        waiting.withLock { $0.take() }?.resume(returning: value)
     }
 }
