@@ -36,6 +36,11 @@ struct PostGISFaultTests {
                 #expect(try nearby.items().compactMap { $0["id"] as? String } == ["kept"])
                 let listed = try await server.send("GET", "/v1/flyers")
                 #expect(try listed.json()["stale"] as? Bool == true)
+                // Without a location, by title, from the cache as well.
+                let titled = try await server.send("GET", "/v1/flyers/nearby?q=shop")
+                #expect(titled.status == 200, "\(titled.text)")
+                #expect(try titled.json()["stale"] as? Bool == true)
+                #expect(try titled.items().compactMap { $0["id"] as? String } == ["kept"])
                 let one = try await server.send("GET", "/v1/flyers/kept")
                 #expect(one.status == 200 && one.headers["meridian-stale"] == "true")
 

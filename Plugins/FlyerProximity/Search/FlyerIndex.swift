@@ -227,9 +227,8 @@ package final class FlyerIndex: @unchecked Sendable {
                 guard let filter = state.words.filter(text, candidateLimit: 0) else { return ([], false) }
                 words = filter
             }
-            let keep = max(1, limit) + 1
+            var best = TitleOrder<Flyer>(keep: max(1, limit) + 1)
             let time = instant.timeIntervalSince1970
-            var best: [Flyer] = []
             for (index, entry) in state.bounds.enumerated() {
                 guard let prepared = state.slots[index] else { continue }
                 if category != Self.noCategory && entry.category != category { continue }
@@ -237,18 +236,9 @@ package final class FlyerIndex: @unchecked Sendable {
                 if let words, !state.words.admits(Int32(index), words) { continue }
                 let flyer = prepared.flyer
                 if let after, !after.precedes(flyer.title, flyer.id) { continue }
-                if best.count == keep, let last = best.last,
-                    !TitlePosition(title: flyer.title, id: flyer.id).precedes(last.title, last.id)
-                {
-                    continue
-                }
-                let position = best.partitioningIndex {
-                    !TitlePosition(title: $0.title, id: $0.id).precedes(flyer.title, flyer.id)
-                }
-                best.insert(flyer, at: position)
-                if best.count > keep { best.removeLast() }
+                best.offer(flyer.title, flyer.id, flyer)
             }
-            return (Array(best.prefix(max(1, limit))), best.count > max(1, limit))
+            return (best.items.prefix(max(1, limit)).map(\.element), best.items.count > max(1, limit))
         }
     }
 

@@ -85,6 +85,26 @@ final class PackedCache: @unchecked Sendable {
         return (Array(merged.prefix(keep - 1)), merged.count >= keep)
     }
 
+    /// A page of flyers in title-then-id order (as `FlyerIndex.byTitle`), by a pass over every flyer: for a listing
+    /// without a location while the database is away.
+    func byTitle(
+        limit: Int, category: String?, at instant: Date, includeInactive: Bool, after: TitlePosition?,
+        text: TextQuery?
+    ) -> (flyers: [Flyer], hasMore: Bool) {
+        let keep = max(1, limit) + 1
+        let written = changed.byTitle(
+            limit: keep, category: category, at: instant, includeInactive: includeInactive, after: after, text: text
+        ).flyers
+        let packed = lock.reading {
+            packedIndex.byTitle(
+                keep: keep, category: category, at: instant, includeInactive: includeInactive, after: after,
+                text: text, excluding: dead)
+        }
+        var best = TitleOrder<Flyer>(keep: keep)
+        for flyer in packed + written { best.offer(flyer.title, flyer.id, flyer) }
+        return (best.items.prefix(keep - 1).map(\.element), best.items.count >= keep)
+    }
+
     /// Whether a text query can be answered here without waiting for the packed index's word index. When it cannot,
     /// the word index is started aside (once per packed index), and the database answers until it is made.
     func textReady() -> Bool {
@@ -186,8 +206,15 @@ struct PackedSearch: FlyerSearching {
         limit: Int, category: String?, at instant: Date, includeInactive: Bool,
         after: TitlePosition?, text: TextQuery?
     ) async throws(FlyerStoreError) -> (flyers: [Flyer], hasMore: Bool) {
-        try await database.byTitle(
-            limit: limit, category: category, at: instant, includeInactive: includeInactive, after: after, text: text)
+        do {
+            return try await database.byTitle(
+                limit: limit, category: category, at: instant, includeInactive: includeInactive, after: after,
+                text: text)
+        } catch .unavailable(_) {
+            return cache.byTitle(
+                limit: limit, category: category, at: instant, includeInactive: includeInactive, after: after,
+                text: text)
+        }
     }
 
     /// From the database; from the cache (as far as it has followed the change log) while the database is away.

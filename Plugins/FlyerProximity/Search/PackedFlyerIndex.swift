@@ -210,11 +210,7 @@ final class PackedFlyerIndex: Sendable {
 
     /// The query's page of live slots (those not in `dead`), by exact distance, then id.
     func nearby(_ query: NearbyQuery, excluding dead: SlotSet) -> (matches: [Match], hasMore: Bool) {
-        var category = PackedSlot.uncategorised - 1
-        if let name = query.category {
-            guard let code = categoryCodes[name.lowercased()] else { return ([], false) }
-            category = code
-        }
+        guard let category = categoryCode(query.category) else { return ([], false) }
         var text: (words: WordIndex, filter: TextFilter)?
         if let wanted = query.text {
             let words = words()
@@ -259,16 +255,55 @@ final class PackedFlyerIndex: Sendable {
         Thread { _ = self.words() }.start()
     }
 
+    /// The code of category `name` (any category when nil, below `uncategorised`); nil when no flyer has it.
+    private func categoryCode(_ name: String?) -> Int32? {
+        guard let name else { return PackedSlot.uncategorised - 1 }
+        return categoryCodes[name.lowercased()]
+    }
+
     /// True when `slot` is live and passes the query's category (`category` below `uncategorised`: any) and validity.
     private func admits(_ slot: Int32, _ query: NearbyQuery, category: Int32, dead: SlotSet) -> Bool {
+        admits(slot, at: query.at, includeInactive: query.includeInactive, category: category, dead: dead)
+    }
+
+    /// True when `slot` is live, of `category` (below `uncategorised`: any) and valid at `instant` (or inactive ones
+    /// are included).
+    private func admits(_ slot: Int32, at instant: Date, includeInactive: Bool, category: Int32, dead: SlotSet) -> Bool
+    {
         let entry = slots[Int(slot)]
         if category >= PackedSlot.uncategorised && entry.category != category { return false }
-        if !query.includeInactive && entry.validity != PackedSlot.alwaysValid {
+        if !includeInactive && entry.validity != PackedSlot.alwaysValid {
             let validity = validities[Int(entry.validity)]
-            let time = query.at.timeIntervalSince1970
+            let time = instant.timeIntervalSince1970
             if time < validity.from || time > validity.until { return false }
         }
         return !dead.contains(slot)
+    }
+
+    /// Up to `keep` live flyers in title-then-id order after `after`, by one pass over every slot: a listing without
+    /// a location, answered here only while the database is away.
+    func byTitle(
+        keep: Int, category name: String?, at instant: Date, includeInactive: Bool, after: TitlePosition?,
+        text query: TextQuery?, excluding dead: SlotSet
+    ) -> [Flyer] {
+        guard let category = categoryCode(name) else { return [] }
+        var text: (words: WordIndex, filter: TextFilter)?
+        if let wanted = query {
+            let words = words()
+            guard let filter = words.filter(wanted, candidateLimit: 0) else { return [] }
+            text = (words, filter)
+        }
+        var best = TitleOrder<Int32>(keep: keep)
+        for slot in 0..<Int32(count) {
+            guard admits(slot, at: instant, includeInactive: includeInactive, category: category, dead: dead),
+                text.map({ $0.words.admits(slot, $0.filter) }) ?? true,
+                let title = texts.withBytes(Int(slot), PackedFlyerTexts.decode)?.title
+            else { continue }
+            let id = ids[Int(slot)]
+            if let after, !after.precedes(title, id) { continue }
+            best.offer(title, id, slot)
+        }
+        return best.items.map { flyer($0.element) }
     }
 
     /// One search with a fixed radius among a rare text query's candidate slots, nearest bound first.
@@ -321,11 +356,7 @@ final class PackedFlyerIndex: Sendable {
     /// The area query's page of live slots (those not in `dead`): every slot within its reach passing its
     /// filters is tested exactly (`AreaQuery.match`); sorted by its distance, then id.
     func area(_ query: AreaQuery, excluding dead: SlotSet) -> (matches: [Match], hasMore: Bool) {
-        var category = PackedSlot.uncategorised - 1
-        if let name = query.category {
-            guard let code = categoryCodes[name.lowercased()] else { return ([], false) }
-            category = code
-        }
+        guard let category = categoryCode(query.category) else { return ([], false) }
         let filterCategory = category >= PackedSlot.uncategorised
         var text: (words: WordIndex, filter: TextFilter)?
         if let wanted = query.text {
