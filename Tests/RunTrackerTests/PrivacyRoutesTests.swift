@@ -90,6 +90,47 @@ struct PrivacyRoutesTests {
         }
     }
 
+    @Test("a segment's path leaves out the zone, its start and finish too when inside one; keep_private shows it whole")
+    func segments() async throws {
+        let door = try Self.door()
+        let near = { (pair: [Double]) in
+            Geodesic.wgs84.distance((try? Coordinate(latitude: pair[0], longitude: pair[1])) ?? .zero, door) <= 150
+        }
+        try await TrackerServer.with(yaml: Self.yaml(door), filling: { try $0.insert(Self.run) }) { server in
+            let across = try await server.call(
+                "POST", "/v1/segments", #"{"name": "Across", "run_id": "p", "from_km": 0.5, "to_km": 4.5}"#)
+            #expect(across.status == 201, "\(across.text)")
+            // From the door itself to the run's last quarter.
+            let tracked = try #require(
+                RunImport.track(Self.run.recording, id: Self.run.id, name: Self.run.name, activity: .run))
+            let usable = RunProgress.usable(tracked.points)
+            let end = try #require(usable[usable.count * 7 / 8].coordinate)
+            let home = try await server.call(
+                "POST", "/v1/segments",
+                #"{"name": "From home", "run_id": "p", "from": "\#(door.latitude),\#(door.longitude)", "to": "\#(end.latitude),\#(end.longitude)"}"#
+            )
+            #expect(home.status == 201, "\(home.text)")
+            for path in ["/v1/segments/Across", "/v1/segments/Across/efforts"] {
+                let answer = try await server.call("GET", path)
+                let json = try answer.json()
+                let segment = try #require((json["segment"] as? [String: Any]) ?? json)
+                let points = try #require(segment["path"] as? [[Double]])
+                #expect(points.count > 10 && !points.contains(where: near), "\(path)")
+                #expect(segment["start"] is [Double] && segment["finish"] is [Double])
+                let whole = try await server.call("GET", path + "?keep_private=true").json()
+                let all = try #require(((whole["segment"] as? [String: Any]) ?? whole)["path"] as? [[Double]])
+                #expect(all.contains(where: near), "\(path)")
+            }
+            let listed = try #require(
+                try await server.call("GET", "/v1/segments").json()["segments"] as? [[String: Any]])
+            let fromHome = try #require(listed.first { $0["name"] as? String == "From home" })
+            #expect(fromHome["start"] is NSNull && fromHome["finish"] is [Double], "\(fromHome)")
+            #expect(!(fromHome["path"] as? [[Double]] ?? []).contains(where: near))
+            #expect(try home.json()["start"] is NSNull)
+            #expect(try await server.call("GET", "/v1/segments?keep_private=maybe").status == 400)
+        }
+    }
+
     @Test("pages_show_zones: the owner's run page draws the whole route; downloads stay cut")
     func pagesShowZones() async throws {
         let door = try Self.door()

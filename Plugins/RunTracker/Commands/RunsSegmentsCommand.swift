@@ -26,6 +26,7 @@ struct SegmentsAddCommand: AsyncParsableCommand {
             drifting up to 50 m aside for at most 15 s is forgiven) and reaches the end.
             """)
     @OptionGroup var store: RunsStoreOptions
+    @OptionGroup var privacy: PrivacyFlags
     @Argument(help: "The segment's name (unique).") var name: String
     @Option(name: .long, help: "The run to take the path from.") var run: String
     @Option(name: .customLong("from-km"), help: "Start, kilometres into the run.") var fromKm: Double?
@@ -41,7 +42,9 @@ struct SegmentsAddCommand: AsyncParsableCommand {
                     fromKm: fromKm, toKm: toKm, from: from, to: to,
                     names: ("--from-km", "--to-km", "--from", "--to"))
                 let request = SegmentRequest(name: name, runID: run, bounds: bounds)
-                return try await opened.database.write { db in try SegmentBook.add(request, in: db) }
+                return try await opened.database.write { [privacy] db in
+                    try SegmentBook.add(request, in: db).hiding(PrivacyZones.load(db, keepPrivate: privacy.keepPrivate))
+                }
             }
             if store.json { return try store.printJSON(segment) }
             print("added " + SegmentsListCommand.line(segment, settings: settings))
@@ -53,11 +56,15 @@ struct SegmentsAddCommand: AsyncParsableCommand {
 struct SegmentsListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List segments by name.")
     @OptionGroup var store: RunsStoreOptions
+    @OptionGroup var privacy: PrivacyFlags
 
     func run() async throws {
         try await reportingFailures {
             let (opened, settings) = try store.openProgress()
-            let segments = try await opened.database.read { db in try SegmentBook.list(in: db) }
+            let segments = try await opened.database.read { [privacy] db in
+                let zones = try PrivacyZones.load(db, keepPrivate: privacy.keepPrivate)
+                return try SegmentBook.list(in: db).map { $0.hiding(zones) }
+            }
             if store.json { return try store.printJSON(SegmentList(segments: segments)) }
             if segments.isEmpty {
                 print("No segments; add one with `meridian runs segments add NAME --run ID --from-km X --to-km Y`.")
@@ -81,13 +88,17 @@ struct SegmentsListCommand: AsyncParsableCommand {
 struct SegmentsShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a segment (by id or name).")
     @OptionGroup var store: RunsStoreOptions
+    @OptionGroup var privacy: PrivacyFlags
     @Argument(help: "Segment id or name.") var segment: String
 
     func run() async throws {
         try await reportingFailures {
             let (opened, settings) = try store.openProgress()
             let found = try await usageErrors {
-                try await opened.database.read { [segment] db in try SegmentBook.segment(segment, in: db) }
+                try await opened.database.read { [segment, privacy] db in
+                    try SegmentBook.segment(segment, in: db).hiding(
+                        PrivacyZones.load(db, keepPrivate: privacy.keepPrivate))
+                }
             }
             if store.json { return try store.printJSON(found) }
             print(SegmentsListCommand.line(found, settings: settings))
@@ -103,13 +114,17 @@ struct SegmentsDeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete", abstract: "Delete a segment and its efforts.")
     @OptionGroup var store: RunsStoreOptions
+    @OptionGroup var privacy: PrivacyFlags
     @Argument(help: "Segment id or name.") var segment: String
 
     func run() async throws {
         try await reportingFailures {
             let (opened, _) = try store.openProgress()
             let deleted = try await usageErrors {
-                try await opened.database.write { [segment] db in try SegmentBook.delete(segment, in: db) }
+                try await opened.database.write { [segment, privacy] db in
+                    let zones = try PrivacyZones.load(db, keepPrivate: privacy.keepPrivate)
+                    return try SegmentBook.delete(segment, in: db).hiding(zones)
+                }
             }
             if store.json { return try store.printJSON(deleted) }
             print("deleted segment \(deleted.id) '\(deleted.name)' and its \(deleted.effortCount) efforts")
@@ -122,13 +137,17 @@ struct SegmentsEffortsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "efforts", abstract: "Every effort on a segment, fastest first.")
     @OptionGroup var store: RunsStoreOptions
+    @OptionGroup var privacy: PrivacyFlags
     @Argument(help: "Segment id or name.") var segment: String
 
     func run() async throws {
         try await reportingFailures {
             let (opened, settings) = try store.openProgress()
             let report = try await usageErrors {
-                try await opened.database.read { [segment] db in try SegmentBook.efforts(segment, in: db) }
+                try await opened.database.read { [segment, privacy] db in
+                    try SegmentBook.efforts(segment, in: db).hiding(
+                        PrivacyZones.load(db, keepPrivate: privacy.keepPrivate))
+                }
             }
             if store.json { return try store.printJSON(report) }
             print(SegmentsListCommand.line(report.segment, settings: settings))

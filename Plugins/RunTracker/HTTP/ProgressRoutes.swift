@@ -83,23 +83,38 @@ package enum ProgressRoutes {
                     return try await database.read { db in try RouteBook.route(id: id, in: db) }
                 })
         }
+        // Segments' paths are cut by the privacy zones as runs' routes are (`keep_private=true`: the whole path).
         v1.get("segments") { request, _ in
-            try request.allowQuery([])
-            return JSONResponse(SegmentList(segments: try await database.read { db in try SegmentBook.list(in: db) }))
+            try request.allowQuery(["keep_private"])
+            let keepPrivate = try PrivacyQuery.flag(request, "keep_private")
+            return JSONResponse(
+                SegmentList(
+                    segments: try await database.read { db in
+                        let zones = try PrivacyZones.load(db, keepPrivate: keepPrivate)
+                        return try SegmentBook.list(in: db).map { $0.hiding(zones) }
+                    }))
         }
         v1.post("segments") { request, _ in
-            try request.allowQuery([])
+            try request.allowQuery(["keep_private"])
+            let keepPrivate = try PrivacyQuery.flag(request, "keep_private")
             let segment = try await mapped {
                 let body = try await request.decodeJSON(SegmentRequest.self, limit: 64 << 10)
-                return try await database.write { db in try SegmentBook.add(body, in: db) }
+                return try await database.write { db in
+                    try SegmentBook.add(body, in: db).hiding(PrivacyZones.load(db, keepPrivate: keepPrivate))
+                }
             }
             return JSONResponse(segment, status: .created)
         }
         v1.get("segments/{id}") { request, context in
-            try request.allowQuery([])
+            try request.allowQuery(["keep_private"])
+            let keepPrivate = try PrivacyQuery.flag(request, "keep_private")
             let key = try context.parameters.decoded("id")
             return JSONResponse(
-                try await mapped { try await database.read { db in try SegmentBook.segment(key, in: db) } })
+                try await mapped {
+                    try await database.read { db in
+                        try SegmentBook.segment(key, in: db).hiding(PrivacyZones.load(db, keepPrivate: keepPrivate))
+                    }
+                })
         }
         v1.delete("segments/{id}") { request, context in
             try request.allowQuery([])
@@ -108,10 +123,15 @@ package enum ProgressRoutes {
             return Response(status: .noContent)
         }
         v1.get("segments/{id}/efforts") { request, context in
-            try request.allowQuery([])
+            try request.allowQuery(["keep_private"])
+            let keepPrivate = try PrivacyQuery.flag(request, "keep_private")
             let key = try context.parameters.decoded("id")
             return JSONResponse(
-                try await mapped { try await database.read { db in try SegmentBook.efforts(key, in: db) } })
+                try await mapped {
+                    try await database.read { db in
+                        try SegmentBook.efforts(key, in: db).hiding(PrivacyZones.load(db, keepPrivate: keepPrivate))
+                    }
+                })
         }
     }
 

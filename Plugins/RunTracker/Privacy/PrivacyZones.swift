@@ -23,6 +23,11 @@ package struct PrivacyZones: Sendable {
         PrivacyZones(zones: try PrivacyBook.zones(db))
     }
 
+    /// The stored zones' circles, or none when `keepPrivate` (the owner asked for the whole route).
+    package static func load(_ db: Database, keepPrivate: Bool) throws -> PrivacyZones {
+        keepPrivate ? .none : try load(db)
+    }
+
     package var isEmpty: Bool { circles.isEmpty }
 
     /// True when `coordinate` lies in a zone.

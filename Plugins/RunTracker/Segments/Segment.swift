@@ -16,9 +16,20 @@ package struct Segment: Sendable, Equatable, Encodable {
     package var path: [Coordinate]
     package var effortCount: Int
     @NullWhenAbsent package var best: SegmentEffort?
+    /// The path's ends (nil where a privacy zone hides them, see `hiding`).
+    package var start: Coordinate?
+    package var finish: Coordinate?
 
-    package var start: Coordinate? { path.first }
-    package var finish: Coordinate? { path.last }
+    /// The segment as it is shown: the points of its path inside a privacy zone left out, and its start or finish
+    /// nil when a zone hides it (its distance and efforts stay).
+    package func hiding(_ zones: PrivacyZones) -> Segment {
+        guard !zones.isEmpty else { return self }
+        var shown = self
+        shown.path = path.filter { !zones.hides($0) }
+        shown.start = start.flatMap { zones.hides($0) ? nil : $0 }
+        shown.finish = finish.flatMap { zones.hides($0) ? nil : $0 }
+        return shown
+    }
 
     enum CodingKeys: String, CodingKey {
         case id, name, activity
@@ -72,4 +83,9 @@ package struct SegmentEffort: Sendable, Equatable, Codable {
 package struct SegmentEfforts: Sendable, Equatable, Encodable {
     package var segment: Segment
     package var efforts: [SegmentEffort]
+
+    /// The same efforts of the segment as it is shown (`Segment.hiding`).
+    package func hiding(_ zones: PrivacyZones) -> SegmentEfforts {
+        SegmentEfforts(segment: segment.hiding(zones), efforts: efforts)
+    }
 }

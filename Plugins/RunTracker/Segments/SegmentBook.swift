@@ -164,7 +164,8 @@ package enum SegmentBook {
         let efforts = try efforts(segmentID: id, in: db)
         return Segment(
             id: id, name: row[1], activity: activity, distance: row[3], sourceRunID: row[4],
-            createdAt: Date(timeIntervalSince1970: row[5]), path: path, effortCount: efforts.count, best: efforts.first)
+            createdAt: Date(timeIntervalSince1970: row[5]), path: path, effortCount: efforts.count, best: efforts.first,
+            start: path.first, finish: path.last)
     }
 
     /// The efforts of saved (not deleted) runs on segment `segmentID`, ranked by elapsed time.
