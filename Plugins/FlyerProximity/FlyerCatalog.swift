@@ -141,17 +141,30 @@ package final class FlyerCatalog: Sendable {
     package func refresh() async throws(FlyerStoreError) {
         // A cold cache over a damaged store is not built again: SpatiaLite answers, always up to date.
         if cache.damage != nil, !state.withLock({ $0.warm }) { return }
-        let needsLoad = try await serialised { () async throws(FlyerStoreError) -> Bool in
+        let (needsLoad, applied) = try await serialised { () async throws(FlyerStoreError) -> (Bool, [Flyer]) in
             let since = state.withLock { $0.lastChange }
             let changes = try await store.changes(after: since)
-            guard changes.latest != since else { return false }
-            guard let ids = changes.ids else { return true }
-            cache.apply(try await store.flyers(ids: Array(ids)), changed: ids)
+            guard changes.latest != since else { return (false, []) }
+            guard let ids = changes.ids else { return (true, []) }
+            let found = try await store.flyers(ids: Array(ids))
+            cache.apply(found, changed: ids)
             state.withLock { $0.lastChange = changes.latest }
-            return false
+            return (false, found)
         }
         if needsLoad { try await load() }
+        await repairWords(of: applied)
         await cache.followed(by: self)
+    }
+
+    /// Gives flyers another program wrote the words the database's text search reads (the cache folds their text
+    /// itself); a failure is logged and left for the flyer's next change.
+    private func repairWords(of flyers: [Flyer]) async {
+        guard !flyers.isEmpty, cache.damage == nil, state.withLock({ $0.available }) else { return }
+        do {
+            try await store.repairWords(of: flyers)
+        } catch {
+            logger.warning("flyers: cannot set the text-search words of flyers written by another program: \(error)")
+        }
     }
 
     /// Marks the cache as no longer following the store (the connection was lost: changes may be missed).

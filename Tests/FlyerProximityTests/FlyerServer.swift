@@ -24,9 +24,17 @@ struct FlyerServer {
         _ backend: FlyerBackend = .spatialite, units: UnitSystem = .metric, options: String = "",
         _ body: (FlyerServer) async throws -> Void
     ) async throws {
+        try await with(backend, units: units, options: options) { server, _ in try await body(server) }
+    }
+
+    /// As above, and gives `body` the database too (to write to it as another program would).
+    static func with(
+        _ backend: FlyerBackend, units: UnitSystem = .metric, options: String = "",
+        _ body: (FlyerServer, FlyerDatabase) async throws -> Void
+    ) async throws {
         let database = try backend.makeDatabase()
         defer { database.remove() }
-        try await with(database, units: units, options: options, body)
+        try await with(database, units: units, options: options) { server in try await body(server, database) }
     }
 
     /// Runs `body` against a started server on `database` (see above); waits until its cache is warm.

@@ -50,9 +50,7 @@ struct OtherWritersTests {
         "flyers added, replaced and deleted by the meridian binary reach a running service within 1 s",
         arguments: FlyerBackend.allCases)
     func commandLineWrites(_ backend: FlyerBackend) async throws {
-        let database = try backend.makeDatabase()
-        defer { database.remove() }
-        try await FlyerServer.with(database) { server in
+        try await FlyerServer.with(backend) { server, database in
             let added = try Self.meridian([
                 "add", "--db", database.commandLine, "--id", "cli", "--title", "From the CLI", "--at", "52.521,13.405"
             ])
@@ -80,9 +78,7 @@ struct OtherWritersTests {
         "two service instances on one database: a write or delete on one is found on the other within 1 s",
         arguments: FlyerBackend.allCases)
     func twoInstances(_ backend: FlyerBackend) async throws {
-        let database = try backend.makeDatabase()
-        defer { database.remove() }
-        try await FlyerServer.with(database) { first in
+        try await FlyerServer.with(backend) { first, database in
             try await FlyerServer.with(database) { second in
                 let feature = FlyerIDTests.feature(id: "shared", title: "Shared")
                 #expect(try await first.send("POST", "/v1/flyers", feature).status == 201)

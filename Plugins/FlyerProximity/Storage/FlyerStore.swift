@@ -39,6 +39,10 @@ package protocol FlyerStore: Sendable {
     /// What changed after change `after`.
     func changes(after: Int64) async throws(FlyerStoreError) -> FlyerChanges
 
+    /// Sets the text-search words (`SearchWords.stored`) of `flyers` where the stored ones differ: rows another
+    /// program wrote carry none, or those of an older text. Nothing is written when all match.
+    func repairWords(of flyers: [Flyer]) async throws(FlyerStoreError)
+
     /// Searches the database answers by itself, exactly as a cache would (for a catalogue whose cache is cold).
     func makeDatabaseSearch() -> any FlyerSearching
 

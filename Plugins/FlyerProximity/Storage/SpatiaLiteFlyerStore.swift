@@ -201,6 +201,35 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
         return found
     }
 
+    package func repairWords(of flyers: [Flyer]) throws(FlyerStoreError) {
+        var folder = SearchWords()
+        let wanted = Dictionary(flyers.map { ($0.id, folder.stored($0)) }, uniquingKeysWith: { first, _ in first })
+        var stale: [(id: String, words: String)] = []
+        for chunk in stride(from: 0, to: flyers.count, by: 500) {
+            let part = flyers[chunk..<min(chunk + 500, flyers.count)].map(\.id)
+            let rows = try run {
+                try store.database.read { db in
+                    try Row.fetchAll(
+                        db,
+                        sql: "SELECT id, words FROM flyers WHERE id IN (\(databaseQuestionMarks(count: part.count)))",
+                        arguments: StatementArguments(part))
+                }
+            }
+            for row in rows {
+                let id: String = row[0]
+                if let words = wanted[id], row[1] as String? != words { stale.append((id, words)) }
+            }
+        }
+        guard !stale.isEmpty else { return }
+        try run {
+            try store.database.write { db in
+                for (id, words) in stale {
+                    try db.execute(sql: "UPDATE flyers SET words = ? WHERE id = ?", arguments: [words, id])
+                }
+            }
+        }
+    }
+
     package func lastChange() throws(FlyerStoreError) -> Int64 {
         try run {
             try store.database.read { db in try Self.lastChange(db) }
