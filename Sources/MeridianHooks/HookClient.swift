@@ -55,10 +55,21 @@ final class HookClient {
     private let timeout: Double
     private var channel: (any Channel)?
     private var tlsContext: NIOSSLContext?
+    /// A PEM file of the only CA trusted for an `https://` target (`HookSpec.caFile`); nil: the system's CAs.
+    private let caFile: String?
 
-    init(target: HookTarget, timeout: Double) {
+    init(target: HookTarget, timeout: Double, caFile: String? = nil) {
         self.target = target
         self.timeout = timeout
+        self.caFile = caFile
+    }
+
+    /// TLS as a client: the system's CAs, or only the CA in `caFile`; the receiver's name (or address) must match its
+    /// certificate either way.
+    static func tlsContext(trusting caFile: String?) throws -> NIOSSLContext {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let caFile { configuration.trustRoots = .file(caFile) }
+        return try NIOSSLContext(configuration: configuration)
     }
 
     /// POSTs `body` with `headers`; returns when the receiver answered 2xx, throws `HookDeliveryError` otherwise.
@@ -88,6 +99,10 @@ final class HookClient {
             if case .status = error { throw error }
             close()
             throw NIODeadline.now() >= deadline ? HookDeliveryError.timedOut(timeout) : error
+        } catch ChannelPipelineError.notFound {
+            // The connection closed, and its handlers went with it, before the request was sent.
+            close()
+            throw HookDeliveryError.closed
         } catch {
             close()
             throw NIODeadline.now() >= deadline ? HookDeliveryError.timedOut(timeout) : .unreachable("\(error)")
@@ -105,7 +120,7 @@ final class HookClient {
         close()
         let target = self.target
         do {
-            let tls = try target.tls ? (tlsContext ?? NIOSSLContext(configuration: .makeClientConfiguration())) : nil
+            let tls = try target.tls ? (tlsContext ?? Self.tlsContext(trusting: caFile)) : nil
             tlsContext = tls
             let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(.nanoseconds(max(1, (deadline - NIODeadline.now()).nanoseconds)))
@@ -129,7 +144,9 @@ final class HookClient {
     }
 }
 
-/// Completes the promise of the request in flight with the answer's status, once the whole answer has arrived.
+/// Completes the promise of the request in flight with the answer's status, once the whole answer has arrived. A
+/// connection that failed before the request was sent (a TLS handshake refused as soon as it connected) fails the
+/// next request at once with that error, instead of leaving it waiting for an answer that cannot come.
 private final class ResponseCollector: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
 
@@ -140,8 +157,11 @@ private final class ResponseCollector: ChannelInboundHandler, RemovableChannelHa
 
     private var promise: EventLoopPromise<Answer>?
     private var head: HTTPResponseHead?
+    /// What ended the connection while no request waited.
+    private var failure: (any Error)?
 
     func expect(_ promise: EventLoopPromise<Answer>) {
+        if let failure { return promise.fail(failure) }
         self.promise = promise
         head = nil
     }
@@ -158,14 +178,22 @@ private final class ResponseCollector: ChannelInboundHandler, RemovableChannelHa
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        promise?.fail(HookDeliveryError.closed)
-        promise = nil
+        fail(HookDeliveryError.closed)
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        promise?.fail(error)
-        promise = nil
+        fail(error)
         context.close(promise: nil)
+    }
+
+    /// Fails the request waiting, or the next one (the first error is the one that says why).
+    private func fail(_ error: any Error) {
+        if let promise {
+            promise.fail(error)
+            self.promise = nil
+        } else if failure == nil {
+            failure = error
+        }
     }
 }

@@ -22,13 +22,18 @@ public final class WebhookReceiver: Sendable {
     public let port: Int
     private let process: ManagedProcess
     private let log: URL
+    private let scheme: String
 
-    /// Starts the receiver, checking signatures with `secret`, in `mode` (`ok`, `fail` or `stall`).
-    public init(secret: String, mode: String = "ok") async throws {
+    /// Starts the receiver, checking signatures with `secret`, in `mode` (`ok`, `fail` or `stall`); with `tls`
+    /// (PEM files of a certificate and its key) it answers HTTPS.
+    public init(secret: String, mode: String = "ok", tls: (certificate: String, key: String)? = nil) async throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("hooks-\(UUID().uuidString).jsonl")
+        scheme = tls == nil ? "http" : "https"
         let script = TestData.repositoryRoot.appendingPathComponent("scripts/webhook-receiver").path
         let process = try ManagedProcess(
-            "python3", [script, "--secret", secret, "--log", log.path, "--mode", mode])
+            "python3",
+            [script, "--secret", secret, "--log", log.path, "--mode", mode]
+                + (tls.map { ["--tls-cert", $0.certificate, "--tls-key", $0.key] } ?? []))
         try await ManagedProcess.waitUntil(timeout: 30, "the webhook receiver to listen") {
             guard process.isRunning else { throw TestSupportError("webhook-receiver exited: \(process.output())") }
             return process.output().contains("listening ")
@@ -45,7 +50,7 @@ public final class WebhookReceiver: Sendable {
     }
 
     /// The URL of `path` on this receiver.
-    public func url(_ path: String = "/hook") -> String { "http://127.0.0.1:\(port)\(path)" }
+    public func url(_ path: String = "/hook") -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
 
     /// Every request logged so far (failed ones included), in arrival order.
     public func requests() -> [Request] {

@@ -35,6 +35,10 @@ struct HooksCommand: AsyncParsableCommand {
         @Option(help: "Seconds an event is retried before the dead-letter list.")
         var maxAge: Double = HookSpec.defaultMaxAge
         @Option(help: "Seconds one delivery may take.") var timeout: Double = HookSpec.defaultTimeout
+        @Option(
+            name: .customLong("ca-file"),
+            help: "For an https:// receiver with its own CA or a self-signed certificate: that CA's PEM file.")
+        var caFile: String?
 
         func run() async throws {
             try await reportingFailures {
@@ -45,7 +49,8 @@ struct HooksCommand: AsyncParsableCommand {
                 let spec = HookSpec(
                     id: id, url: url, events: events, secret: secret ?? Self.newSecret(),
                     filter: filter.category == nil && filter.flyerIds == nil && filter.device == nil ? nil : filter,
-                    maxAge: maxAge, timeout: timeout)
+                    maxAge: maxAge, timeout: timeout,
+                    caFile: caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
                 if let (key, message) = spec.problem {
                     throw CommandFailure(
                         "--\(key.replacingOccurrences(of: "_", with: "-")): \(message)", code: CommandFailure.usage)

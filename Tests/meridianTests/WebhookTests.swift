@@ -159,6 +159,93 @@ import Testing
         #expect(try await server.client.request("DELETE", "/v1/hooks/box").status == 404)
     }
 
+    /// In `directory`: a CA (`ca.pem`) and a certificate it signed for `address` (`receiver.pem`, key
+    /// `receiver-key.pem`), as a home server's own CA would make them.
+    static func privateCA(in directory: URL, for address: String) throws {
+        func openssl(_ arguments: [String]) throws {
+            let result = try MeridianBinary.run(arguments, in: directory, executable: "/usr/bin/openssl")
+            guard result.status == 0 else { throw TestSupportError("openssl \(arguments[0]) failed: \(result.stderr)") }
+        }
+        let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try openssl(
+            ["req", "-x509"] + curve + [
+                "-keyout", "ca-key.pem", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Home CA",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign"
+            ])
+        try openssl(["req"] + curve + ["-keyout", "receiver-key.pem", "-out", "receiver.csr", "-subj", "/CN=home"])
+        try Data("subjectAltName=IP:\(address)\n".utf8).write(to: directory.appendingPathComponent("san.ext"))
+        try openssl([
+            "x509", "-req", "-in", "receiver.csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem", "-CAcreateserial",
+            "-out", "receiver.pem", "-days", "2", "-extfile", "san.ext"
+        ])
+    }
+
+    /// Runs `body` with a new store, an HTTPS receiver whose certificate (for `address`) a private CA signed, and the
+    /// path of that CA's PEM file.
+    static func withHTTPSReceiver(
+        for address: String, _ body: (TemporaryStore, WebhookReceiver, String) async throws -> Void
+    ) async throws {
+        let store = try TemporaryStore()
+        defer { store.remove() }
+        let folder = try TestData.temporaryDirectory("meridian-hook-ca")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try privateCA(in: folder, for: address)
+        let receiver = try await WebhookReceiver(
+            secret: secret,
+            tls: (
+                folder.appendingPathComponent("receiver.pem").path,
+                folder.appendingPathComponent("receiver-key.pem").path
+            ))
+        try await body(store, receiver, folder.appendingPathComponent("ca.pem").path)
+    }
+
+    @Test func httpsReceiversWithTheirOwnCAAreTrustedOnlyWithItsFile() async throws {
+        try await Self.withHTTPSReceiver(for: "127.0.0.1") { store, receiver, ca in
+            #expect(receiver.url().hasPrefix("https://127.0.0.1:"))
+            // The same receiver by the system's CAs (refused: its CA is not among them) and by its own CA's file.
+            let server = try await Self.start(
+                [
+                    Self.hook("system", url: receiver.url("/system")),
+                    Self.hook("home", url: receiver.url("/home"), extra: ["ca_file: \(ca)"])
+                ], store: store)
+            defer { Task { try? await server.stop() } }
+            Self.publish(server, 3)
+            try await Self.waitFor("three deliveries over HTTPS") { receiver.delivered(path: "/home").count >= 3 }
+            #expect(Self.flyerOrder(receiver.delivered(path: "/home")) == ["f0", "f1", "f2"])
+            #expect(receiver.delivered(path: "/home").allSatisfy { $0.signatureOk })
+            #expect(receiver.requests().allSatisfy { $0.path == "/home" }, "nothing reached the receiver untrusted")
+            try await Self.waitFor("the untrusted hook's error") {
+                let hooks = try await server.client.request("GET", "/v1/hooks").json()["hooks"] as? [[String: Any]]
+                let system = hooks?.first { $0["id"] as? String == "system" }
+                return (system?["last_error"] as? String)?.lowercased().contains("certificate") == true
+                    && system?["pending"] as? Int == 3
+            }
+            let hooks = try await server.client.request("GET", "/v1/hooks").json()["hooks"] as? [[String: Any]]
+            #expect(hooks?.first { $0["id"] as? String == "home" }?["ca_file"] as? String == ca)
+        }
+    }
+
+    @Test func aCertificateForAnotherAddressIsRefusedEvenFromTheTrustedCA() async throws {
+        try await Self.withHTTPSReceiver(for: "10.0.0.1") { store, receiver, ca in
+            let server = try await Self.start(
+                [
+                    Self.hook(
+                        "home", url: receiver.url(), extra: ["ca_file: \(ca)"])
+                ],
+                store: store)
+            defer { Task { try? await server.stop() } }
+            Self.publish(server, 1)
+            try await Self.waitFor("the hook's error or a delivery") {
+                let hooks = try await server.client.request("GET", "/v1/hooks").json()["hooks"] as? [[String: Any]]
+                return hooks?.first?["last_error"] is String || !receiver.requests().isEmpty
+            }
+            #expect(receiver.requests().isEmpty, "delivered to a certificate for another address")
+            let hooks = try await server.client.request("GET", "/v1/hooks").json()["hooks"] as? [[String: Any]]
+            let error = hooks?.first?["last_error"] as? String ?? ""
+            #expect(error.contains("Hostname") && error.contains("certificate"), "\(error)")
+        }
+    }
+
     @Test func badHookConfigurationsAreRefusedByKey() throws {
         let url = "http://127.0.0.1:9/x"
         for (entry, expected) in [
@@ -168,7 +255,12 @@ import Testing
             (Self.hook("a", url: url, extra: ["max_age: 0"]), "hooks[0].max_age: 0.0 is out of range"),
             (Self.hook("a", url: url, extra: ["filter: {}"]), "hooks[0].filter: names nothing"),
             (Self.hook("a", url: url) + "\n" + Self.hook("a", url: url), "hooks[1].id: duplicate id 'a'"),
-            (Self.hook("a", url: url).replacingOccurrences(of: Self.secret, with: "short"), "hooks[0].secret")
+            (Self.hook("a", url: url).replacingOccurrences(of: Self.secret, with: "short"), "hooks[0].secret"),
+            (Self.hook("a", url: url, extra: ["ca_file: /etc/hostname"]), "hooks[0].ca_file: is for https:// URLs"),
+            (
+                Self.hook("a", url: "https://127.0.0.1:9/x", extra: ["ca_file: /nonexistent/ca.pem"]),
+                "hooks[0].ca_file: cannot read '/nonexistent/ca.pem'"
+            )
         ] {
             #expect(throws: ConfigError.self) { try ConfigLoader.parse("hooks:\n" + entry + "\n") }
             do {

@@ -90,7 +90,12 @@ public enum ConfigLoader {
         var config = MeridianConfig(
             http: http, store: store, web: core.web ?? .init(),
             units: core.units ?? .metric, timeZone: timeZone, logLevel: core.logLevel ?? "info",
-            providers: providers, consumers: consumers, hooks: core.hooks ?? [], file: file)
+            providers: providers, consumers: consumers,
+            hooks: (core.hooks ?? []).map { hook in
+                var hook = hook
+                hook.caFile = hook.caFile.map { resolve($0, relativeTo: file) }
+                return hook
+            }, file: file)
         try validate(&config, root: mapping, file: file)
         return config
     }

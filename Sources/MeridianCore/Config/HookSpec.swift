@@ -22,6 +22,9 @@ public struct HookSpec: Sendable, Codable, Equatable {
     public var backoff: Double
     /// The longest wait between two attempts, in seconds.
     public var backoffMax: Double
+    /// For an `https://` URL: a PEM file of the certificate authority that signed the receiver's certificate (a home
+    /// server's own CA, or its self-signed certificate); only it is trusted then. Without it, the system's CAs.
+    public var caFile: String?
 
     public static let defaultMaxAge = 259_200.0
     public static let defaultTimeout = 10.0
@@ -33,7 +36,7 @@ public struct HookSpec: Sendable, Codable, Equatable {
     public init(
         id: String? = nil, url: String, events: [String], secret: String, filter: HookFilter? = nil,
         maxAge: Double = defaultMaxAge, timeout: Double = defaultTimeout, backoff: Double = defaultBackoff,
-        backoffMax: Double = defaultBackoffMax
+        backoffMax: Double = defaultBackoffMax, caFile: String? = nil
     ) {
         self.id = id ?? Self.defaultID(url: url, events: events)
         self.url = url
@@ -44,12 +47,14 @@ public struct HookSpec: Sendable, Codable, Equatable {
         self.timeout = timeout
         self.backoff = backoff
         self.backoffMax = backoffMax
+        self.caFile = caFile
     }
 
     enum CodingKeys: String, CodingKey {
         case id, url, events, secret, filter, timeout, backoff
         case maxAge = "max_age"
         case backoffMax = "backoff_max"
+        case caFile = "ca_file"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -63,7 +68,8 @@ public struct HookSpec: Sendable, Codable, Equatable {
             maxAge: try container.decodeIfPresent(Double.self, forKey: .maxAge) ?? Self.defaultMaxAge,
             timeout: try container.decodeIfPresent(Double.self, forKey: .timeout) ?? Self.defaultTimeout,
             backoff: try container.decodeIfPresent(Double.self, forKey: .backoff) ?? Self.defaultBackoff,
-            backoffMax: try container.decodeIfPresent(Double.self, forKey: .backoffMax) ?? Self.defaultBackoffMax)
+            backoffMax: try container.decodeIfPresent(Double.self, forKey: .backoffMax) ?? Self.defaultBackoffMax,
+            caFile: try container.decodeIfPresent(String.self, forKey: .caFile))
     }
 
     /// An id from the URL and the events (FNV-1a, stable across runs), for entries that give none.
@@ -102,6 +108,17 @@ public struct HookSpec: Sendable, Codable, Equatable {
             return (key, "\(seconds) is out of range; give seconds from \(range.lowerBound) to \(range.upperBound)")
         }
         if backoffMax < backoff { return ("backoff_max", "must be at least backoff (\(backoff) s)") }
+        if let caFile {
+            guard url.lowercased().hasPrefix("https://") else {
+                return ("ca_file", "is for https:// URLs; remove it or give the receiver's https:// URL")
+            }
+            guard FileManager.default.isReadableFile(atPath: caFile) else {
+                return (
+                    "ca_file",
+                    "cannot read '\(caFile)'; give the PEM file of the CA that signed the receiver's certificate"
+                )
+            }
+        }
         if let filter, filter.isEmpty {
             return ("filter", "names nothing; give category, flyer_ids or device, or remove the filter")
         }

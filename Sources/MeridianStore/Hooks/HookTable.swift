@@ -36,6 +36,8 @@ public enum HookTable {
         public var timeout: Double
         public var backoff: Double
         public var backoffMax: Double
+        /// The only CA trusted for an https:// receiver, when one is given.
+        public var caFile: String?
         public var pending: Int
         public var failed: Int
         public var lastError: String?
@@ -46,6 +48,7 @@ public enum HookTable {
             (source, maxAge, timeout, backoff, backoffMax) = (
                 entry.source.rawValue, spec.maxAge, spec.timeout, spec.backoff, spec.backoffMax
             )
+            caFile = spec.caFile
             (pending, failed, lastError) = (entry.pending, entry.failed, entry.lastError)
         }
     }
