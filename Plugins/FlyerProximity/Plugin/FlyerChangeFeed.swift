@@ -50,7 +50,7 @@ struct FlyerChangeFeed: Sendable {
                     connection = try await PostgresConnection.connect(
                         on: PostgresClient.defaultEventLoopGroup.next(),
                         configuration: try store.location.connectionConfiguration(),
-                        id: -1, logger: logger
+                        id: -1, logger: logger  // apart from the pool's connections (0, 1, …) in the logs
                     ).get()
                 } catch {
                     throw PostGISErrors.describe(error, location: store.location)

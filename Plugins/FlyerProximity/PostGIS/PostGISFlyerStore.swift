@@ -195,20 +195,18 @@ package final class PostGISFlyerStore: FlyerStore {
 
     package func repairWords(of flyers: [Flyer]) async throws(FlyerStoreError) {
         var folder = SearchWords()
-        let wanted = Dictionary(flyers.map { ($0.id, folder.stored($0)) }, uniquingKeysWith: { first, _ in first })
         let (client, logger) = (self.client, self.logger)
         for start in stride(from: 0, to: flyers.count, by: 5000) {
-            let part = flyers[start..<min(start + 5000, flyers.count)].map(\.id)
+            let part = flyers[start..<min(start + 5000, flyers.count)]
+            let ids = part.map(\.id)
+            let words = part.map { folder.stored($0) }
+            // One statement per chunk: only rows whose words differ are written (and so logged as changes).
             try await perform {
-                var stale: [(id: String, words: String)] = []
-                for try await (id, words) in try await client.query(
-                    "SELECT id, words FROM flyers WHERE id = ANY(\(part))", logger: logger
-                ).decode((String, String?).self) {
-                    if let wanted = wanted[id], words != wanted { stale.append((id, wanted)) }
-                }
-                for (id, words) in stale {
-                    try await client.query("UPDATE flyers SET words = \(words) WHERE id = \(id)", logger: logger)
-                }
+                try await client.query(
+                    """
+                    UPDATE flyers SET words = given.words FROM unnest(\(ids)::text[], \(words)::text[]) AS given(id, words)
+                    WHERE flyers.id = given.id AND flyers.words IS DISTINCT FROM given.words
+                    """, logger: logger)
             }
         }
     }

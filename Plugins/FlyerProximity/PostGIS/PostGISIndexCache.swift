@@ -22,11 +22,11 @@ final class PostGISIndexCache: FlyerCache {
 
     var count: Int { packed.count }
     var proximitySource: any ProximitySource { packed }
+    var damage: StoreError? { nil }
 
     func makeWords() {
         packed.makeWords()
     }
-    var damage: StoreError? { nil }
 
     func apply(_ found: [Flyer], changed ids: Set<String>) {
         packed.apply(found, changed: ids)

@@ -8,8 +8,8 @@ struct TitleOrder<Element> {
         self.keep = keep
     }
 
-    /// Whether an item at `title` and `id` would be kept now (so that one that would not needs no more work).
-    func wants(_ title: String, _ id: String) -> Bool {
+    /// Whether an item at `title` and `id` would be kept now.
+    private func wants(_ title: String, _ id: String) -> Bool {
         guard items.count == keep, let last = items.last else { return true }
         return TitlePosition(title: title, id: id).precedes(last.position.title, last.position.id)
     }

@@ -220,6 +220,7 @@ package struct SpatiaLiteFlyerStore: FlyerStore {
                 if let words = wanted[id], row[1] as String? != words { stale.append((id, words)) }
             }
         }
+        // Read first: an UPDATE would take the file's write lock at every refresh, even with nothing to change.
         guard !stale.isEmpty else { return }
         try run {
             try store.database.write { db in

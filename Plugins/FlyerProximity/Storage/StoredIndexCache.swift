@@ -28,12 +28,12 @@ final class StoredIndexCache: FlyerCache {
 
     var count: Int { packed.count }
     var proximitySource: any ProximitySource { packed }
+    /// What the SpatiaLite store's background check found damaged.
+    var damage: StoreError? { repository.store.damage }
 
     func makeWords() {
         packed.makeWords()
     }
-    /// What the SpatiaLite store's background check found damaged.
-    var damage: StoreError? { repository.store.damage }
 
     func apply(_ found: [Flyer], changed ids: Set<String>) {
         packed.apply(found, changed: ids)
