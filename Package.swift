@@ -7,7 +7,7 @@ let package = Package(
     name: "Meridian",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "meridian", targets: ["meridian"]),
+        .executable(name: "meridian", targets: ["meridian"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -24,7 +24,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2")
     ],
     targets: [
         // MARK: Core
@@ -40,7 +40,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Yams", package: "Yams"),
+                .product(name: "Yams", package: "Yams")
             ]
         ),
         .target(name: "NMEA", dependencies: ["MeridianCore"]),
@@ -55,14 +55,18 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
-        .target(name: "ActivityFiles", dependencies: ["MeridianCore", "NMEA", "GPSDProtocol", "CZlib", "CLibXML2"], exclude: ["README.md"]),
+        .systemLibrary(name: "CMalloc"),
+        .target(
+            name: "ActivityFiles",
+            dependencies: ["MeridianCore", "NMEA", "GPSDProtocol", "CZlib", "CLibXML2", "CMalloc"],
+            exclude: ["README.md"]),
         .target(
             name: "MeridianStore",
             dependencies: [
                 "MeridianCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         .target(
@@ -79,7 +83,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Metrics", package: "swift-metrics")
             ]
         ),
         .target(
@@ -89,14 +93,14 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         .target(
             name: "MeridianCLI",
             dependencies: [
                 "MeridianCore", "MeridianStore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         // Webhooks: the outbox's delivery, signing and /v1/hooks. A core module, not a plugin: every plugin's events
@@ -113,7 +117,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]
         ),
         .target(
@@ -123,7 +127,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]
         ),
         .target(
@@ -132,7 +136,7 @@ let package = Package(
                 "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianApp", "FlyerProximity",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]
         ),
 
@@ -144,7 +148,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ],
             path: "Plugins/NMEASerialProvider",
             exclude: ["README.md"]
@@ -157,7 +161,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             path: "Plugins/GPSDServer",
             exclude: ["README.md"]
@@ -170,7 +174,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ],
             path: "Plugins/GPSDProvider",
             exclude: ["README.md"]
@@ -181,7 +185,7 @@ let package = Package(
                 "MeridianCore", "MeridianCLI", "NMEA", "ActivityFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ],
             path: "Plugins/ReplayProvider",
             exclude: ["README.md"]
@@ -194,7 +198,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ],
             path: "Plugins/PhoneFeedProvider",
             exclude: ["README.md"]
@@ -205,7 +209,7 @@ let package = Package(
             dependencies: [
                 "MeridianCore", "MeridianHTTP", "MeridianStore", "MeridianCLI", "MapLinkCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird")
             ],
             path: "Plugins/MapLinks",
             exclude: ["README.md"]
@@ -221,7 +225,7 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             path: "Plugins/FlyerProximity",
             exclude: ["README.md"]
@@ -235,7 +239,7 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ],
             path: "Plugins/RunTracker",
             exclude: ["README.md"]
@@ -260,7 +264,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle")
             ]
         ),
 
@@ -268,13 +272,14 @@ let package = Package(
         .executableTarget(
             name: "meridian-bench",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianCLI", "MeridianWeb", "MeridianTesting", "FlyerProximity", "RunTracker", "Workloads",
+                "MeridianCore", "MeridianStore", "MeridianCLI", "MeridianWeb", "MeridianTesting", "FlyerProximity",
+                "RunTracker", "Workloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                "ActivityFiles",
+                "ActivityFiles"
             ],
             path: "Benchmarks"
         ),
@@ -288,7 +293,7 @@ let package = Package(
             dependencies: [
                 "MeridianApp", "MeridianCore", "MeridianTesting",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]
         ),
         .testTarget(
@@ -296,25 +301,27 @@ let package = Package(
             dependencies: [
                 "MeridianCore", "MeridianTesting",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]
         ),
         .testTarget(
             name: "MeridianCLITests",
             dependencies: [
                 "MeridianCLI", "MeridianCore", "MeridianTesting",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "MeridianTesting", "MeridianCore"]),
-        .testTarget(name: "ActivityFilesTests", dependencies: [
-            "ActivityFiles", "NMEA", "MeridianTesting", "MeridianCore",
-        ]),
+        .testTarget(
+            name: "ActivityFilesTests",
+            dependencies: [
+                "ActivityFiles", "NMEA", "MeridianTesting", "MeridianCore"
+            ]),
         .testTarget(
             name: "MeridianStoreTests",
             dependencies: [
                 "MeridianStore", "MeridianTesting", "MeridianCore",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift")
             ]
         ),
         .testTarget(name: "MeridianWebTests", dependencies: ["MeridianWeb", "MeridianTesting", "MeridianCore"]),
@@ -324,13 +331,15 @@ let package = Package(
                 "MeridianHTTP", "MeridianTesting", "FixCounter",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 "MeridianCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird")
             ]
         ),
-        .testTarget(name: "NMEASerialProviderTests", dependencies: [
-            "NMEASerialProvider", "NMEA", "MeridianTesting", "MeridianCore",
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .testTarget(
+            name: "NMEASerialProviderTests",
+            dependencies: [
+                "NMEASerialProvider", "NMEA", "MeridianTesting", "MeridianCore",
+                .product(name: "Logging", package: "swift-log")
+            ]),
         .testTarget(name: "GPSDProtocolTests", dependencies: ["GPSDProtocol", "MeridianTesting", "MeridianCore"]),
         .testTarget(
             name: "GPSDProviderTests",
@@ -339,7 +348,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                "MeridianCore",
+                "MeridianCore"
             ]
         ),
         .testTarget(
@@ -350,18 +359,20 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 "MeridianCore",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]
         ),
-        .testTarget(name: "ReplayProviderTests", dependencies: [
-            "ReplayProvider", "NMEA", "MeridianTesting", "MeridianCore",
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .testTarget(
+            name: "ReplayProviderTests",
+            dependencies: [
+                "ReplayProvider", "NMEA", "MeridianTesting", "MeridianCore",
+                .product(name: "Logging", package: "swift-log")
+            ]),
         .testTarget(
             name: "PhoneFeedProviderTests",
             dependencies: [
                 "PhoneFeedProvider", "RunTracker", "MeridianTesting", "MeridianCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird")
             ]
         ),
         .testTarget(
@@ -372,7 +383,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "MeridianCore",
-                "MeridianHTTP",
+                "MeridianHTTP"
             ]
         ),
         .testTarget(
@@ -384,7 +395,7 @@ let package = Package(
                 "MeridianCore",
                 "MeridianStore",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         .testTarget(
@@ -396,16 +407,17 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 "MeridianCore",
                 "MeridianStore",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             exclude: ["Schemas"]
         ),
         .testTarget(
             name: "meridianTests",
             dependencies: [
-                "meridian", "MeridianTesting", "MeridianCore", "MeridianStore", "FlyerProximity", "PhoneFeedProvider", "RunTracker",
-                .product(name: "Yams", package: "Yams"),
+                "meridian", "MeridianTesting", "MeridianCore", "MeridianStore", "FlyerProximity", "PhoneFeedProvider",
+                "RunTracker",
+                .product(name: "Yams", package: "Yams")
             ]
-        ),
+        )
     ]
 )

@@ -91,12 +91,18 @@ public enum ActivityFileReader {
         let decoded = bytes.withUnsafeBytes { raw in
             Result { () throws(ActivityFileError) in try FITDecoder(file: file, salvage: salvage).decode(raw) }
         }
-        let files = try decoded.get()
+        var files = try decoded.get()
+        _ = consume decoded
         let damage = files.last?.damage
-        let kept = salvage ? files.filter { !$0.isEmpty } : files
-        return SalvagedActivities(
-            activities: kept.flatMap { FITActivities(contents: $0, file: file).activities() },
-            damage: damage)
+        if salvage { files.removeAll { $0.isEmpty } }
+        var activities: [RecordedActivity] = []
+        for index in files.indices {
+            // Each file's samples move into its activities, so none is held twice.
+            var reader = FITActivities(contents: FITContents(startOffset: 0), file: file)
+            swap(&reader.contents, &files[index])
+            activities += reader.activities()
+        }
+        return SalvagedActivities(activities: activities, damage: damage)
     }
 
     /// The most samples one file may hold (FIT records, GPX and TCX points, log fixes with a time): a million, more
@@ -206,7 +212,8 @@ public enum ActivityFileReader {
         default: break
         }
         switch TrackFormat.logFormat(prefix: prefix) {
-        case .nmea?: return .nmea
+        // Noise may come before a receiver's first sentence, but a log without one in its first 64 KiB is none.
+        case .nmea? where prefix.contains(UInt8(ascii: "$")) || prefix.contains(UInt8(ascii: "!")): return .nmea
         case .gpsd?: return .gpsd
         default: return nil
         }

@@ -23,7 +23,7 @@ public struct RecordedActivity: Sendable, Equatable {
     /// The device's laps (FIT `lap` messages, TCX `Lap`s), in file order.
     public var laps: [DeviceLap]
     /// Every sample with a time, in file order.
-    public var samples: [RecordedSample]
+    public var samples: RecordedSamples
     /// Intervals during which nothing is counted: FIT timer stop→start events, and the
     /// boundaries of GPX `trkseg`s and TCX `Track`s (from the last sample of one to the first
     /// of the next; may be zero long).
@@ -53,7 +53,7 @@ public struct RecordedActivity: Sendable, Equatable {
         self.startTime = startTime
         self.totals = totals
         self.laps = laps
-        self.samples = samples
+        self.samples = RecordedSamples(samples)
         self.pauses = pauses
         self.skipped = skipped
         self.warnings = warnings
@@ -287,24 +287,4 @@ public enum GPSFixType: String, Sendable, CaseIterable {
     case threeD = "3d"
     case dgps
     case pps
-}
-
-/// A measurement that may be missing, stored in 8 bytes: NaN stands for `nil` (an `Optional<Double>` takes 16 in a
-/// struct). No reader keeps a NaN as a value, so none is lost.
-@propertyWrapper
-public struct Measured: Sendable, Equatable {
-    private var stored: Double
-
-    public init(wrappedValue: Double?) {
-        stored = wrappedValue ?? .nan
-    }
-
-    public var wrappedValue: Double? {
-        get { stored.isNaN ? nil : stored }
-        set { stored = newValue ?? .nan }
-    }
-
-    public static func == (lhs: Measured, rhs: Measured) -> Bool {
-        lhs.wrappedValue == rhs.wrappedValue
-    }
 }

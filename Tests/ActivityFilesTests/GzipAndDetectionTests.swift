@@ -79,8 +79,10 @@ struct GzipAndDetectionTests {
         #expect(ActivityFileReader.detect([UInt8]()) == nil)
         #expect(ActivityFileReader.detect([0x1F, 0x8B]) == nil)
         #expect(ActivityFileReader.detect([14, 0x20, 0, 0, 0, 0, 0, 0] + Array(".FIT".utf8)) == .fit)
-        // Not a FIT header: anything else is tried as a receiver log, and refused there when it gives no fix.
-        #expect(ActivityFileReader.detect([13, 0x20, 0, 0, 0, 0, 0, 0] + Array(".FIT".utf8)) == .nmea)
+        // Not a FIT header, and no receiver sentence in it: none of the formats (refused from these bytes). Noise
+        // before a first sentence is a receiver log.
+        #expect(ActivityFileReader.detect([13, 0x20, 0, 0, 0, 0, 0, 0] + Array(".FIT".utf8)) == nil)
+        #expect(ActivityFileReader.detect([13, 0x20, 0, 0, 0, 0, 0, 0] + Array(".FIT\n$GPRMC".utf8)) == .nmea)
     }
 
     @Test func notAnActivityFile() {

@@ -67,12 +67,13 @@ import Testing
     @Test("a walk at 1.4 m/s without a sport is a walk; a recording that never moves is other")
     func walkAndStanding() throws {
         let start = Date(timeIntervalSince1970: 1_700_000_000)
-        func samples(speed: Double) throws -> [RecordedSample] {
-            try (0..<600).map { second in
-                RecordedSample(
-                    time: start.addingTimeInterval(Double(second)),
-                    coordinate: try Coordinate(latitude: 48.1 + speed * Double(second) / 111_200, longitude: 11.5))
-            }
+        func samples(speed: Double) throws -> RecordedSamples {
+            RecordedSamples(
+                try (0..<600).map { second in
+                    RecordedSample(
+                        time: start.addingTimeInterval(Double(second)),
+                        coordinate: try Coordinate(latitude: 48.1 + speed * Double(second) / 111_200, longitude: 11.5))
+                })
         }
         #expect(ActivityInference(try samples(speed: 1.4)).activity == .walk)
         let standing = ActivityInference(try samples(speed: 0))

@@ -20,10 +20,11 @@ struct DeviceLapExportTests {
         let recording = try #require(try ActivityFileReader.read(contentsOf: TestData.url(file)).first)
         #expect(recording.laps.count > 1)
         let stored = try #require(try RunStore(store: fixture.store).importRun(recording, id: "laps", name: "laps"))
+        let points = try fixture.points(ofRun: "laps")
         let laps = try await fixture.store.database.read { db in try RunLaps.load(db, runID: "laps") }
         #expect(laps == recording.laps)
 
-        let fit = ExportFormat.fit.file(run: stored.summary, points: stored.points, deviceLaps: laps)
+        let fit = ExportFormat.fit.file(run: stored.summary, points: points, deviceLaps: laps)
         let back = try #require(try ActivityFileReader.read(fit, file: "laps.fit").first)
         #expect(back.laps.count == laps.count)
         for (written, device) in zip(back.laps, laps) {
@@ -36,7 +37,7 @@ struct DeviceLapExportTests {
         let check = try await FITCheck.run(Array(fit))
         #expect(check.integrity && check.garminErrors.isEmpty && check.laps.count == laps.count)
 
-        let tcx = ExportFormat.tcx.file(run: stored.summary, points: stored.points, deviceLaps: laps)
+        let tcx = ExportFormat.tcx.file(run: stored.summary, points: points, deviceLaps: laps)
         let fromTCX = try #require(try ActivityFileReader.read(tcx, file: "laps.tcx").first)
         #expect(fromTCX.laps.count == laps.count)
         #expect(fromTCX.laps.map(\.trigger) == laps.map { $0.trigger == .distance ? .distance : .manual })
@@ -45,7 +46,7 @@ struct DeviceLapExportTests {
         #expect(
             tcx.count > 0
                 && String(decoding: tcx, as: UTF8.self).components(separatedBy: "<Trackpoint>").count - 1
-                    == stored.points.filter { $0.isAccepted && $0.distance != nil }.count
+                    == points.filter { $0.isAccepted && $0.distance != nil }.count
         )
     }
 }

@@ -22,8 +22,9 @@ struct FITExportTests {
         defer { fixture.remove() }
         let recording = try #require(try ActivityFileReader.read(contentsOf: TestData.url(file)).first)
         let stored = try #require(try RunStore(store: fixture.store).importRun(recording, id: "device", name: "device"))
+        let points = try fixture.points(ofRun: "device")
         let run = stored.summary
-        let bytes = ExportFormat.fit.file(run: run, points: stored.points)
+        let bytes = ExportFormat.fit.file(run: run, points: points)
         let check = try await FITCheck.run(Array(bytes))
         #expect(
             check.integrity && check.garminErrors.isEmpty && check.fitdecodeErrors.isEmpty,
@@ -31,12 +32,12 @@ struct FITExportTests {
         // Every fix but those received while paused or out of order: the unused ones without a position.
         #expect(
             check.garminMessages["record_mesgs"]
-                == stored.points.filter { ![.paused, .outOfOrder].contains($0.rejection) }.count)
-        let indoor = !stored.points.contains { $0.coordinate != nil }
+                == points.filter { ![.paused, .outOfOrder].contains($0.rejection) }.count)
+        let indoor = !points.contains { $0.coordinate != nil }
         #expect(
             check.session["sub_sport"] as? String
                 == (indoor ? (run.activity == .run ? "treadmill" : "indoor_cycling") : "generic"))
-        let again = try ExportTests.roundTrip(run, stored.points, as: .fit, into: fixture).summary
+        let again = try ExportTests.roundTrip(run, points, as: .fit, into: fixture).summary
         #expect(abs(again.distance - run.distance) <= 0.001 * run.distance, "\(again.distance) vs \(run.distance)")
         #expect(abs(again.timerTime - run.timerTime) <= 1, "\(again.timerTime) vs \(run.timerTime)")
         #expect(again.segmentCount == run.segmentCount)

@@ -20,6 +20,11 @@ struct HistoryFixture {
 
     func remove() { temporary.remove() }
 
+    /// The stored points of run `id`, in order.
+    func points(ofRun id: String) throws -> [TrackPoint] {
+        try store.database.read { db in try RunPoints.load(db, runID: id) }
+    }
+
     /// Imports `run` through the tracker's pipeline (`RunStore.importRun`) and returns the records it set.
     @discardableResult
     func insert(_ run: SyntheticRun) throws -> [PersonalRecord] {

@@ -21,7 +21,9 @@ struct RunsImportCommand: AsyncParsableCommand {
 
     @Argument(help: "Activity files or folders (read recursively).")
     var paths: [String]
-    @Option(name: .long, help: "run, walk, hike, ride or other (default: the file's own sport, else run).")
+    @Option(
+        name: .long,
+        help: "run, walk, hike, ride or other (default: the file's own sport, else the one its speeds show).")
     var activity: String?
     @Option(name: .long, help: "Run name (default: the name in the file, else the file name).")
     var name: String?

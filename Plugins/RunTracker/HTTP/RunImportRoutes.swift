@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import MeridianCore
 import MeridianHTTP
+import Synchronization
 
 /// `POST /v1/runs/import`: an activity file as the request body (FIT, TCX, GPX, NMEA or gpsd JSON, optionally
 /// gzip-compressed; the format is detected from the bytes), imported like `meridian runs import`.
@@ -54,7 +55,7 @@ enum RunImportRoutes {
                     guard let value = Bool(text) else { throw APIError.badRequest("salvage must be true or false") }
                     return value
                 } ?? false
-            let data = try await request.collectBody(limit: maximumFileSize, mediaTypes: mediaTypes)
+            let body = Body(try await request.collectBody(limit: maximumFileSize, mediaTypes: mediaTypes))
             let name = request.query("name").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
             let outcomes: [RunImporter.Outcome]
             // Reading stops when the client goes away or the service is stopping: nobody waits for the answer.
@@ -62,7 +63,7 @@ enum RunImportRoutes {
             do {
                 outcomes = try await cancellation.run(for: context) {
                     try importer.importFile(
-                        data, file: name ?? "upload",
+                        body.take(), file: name ?? "upload",
                         request: .init(
                             name: name, activity: activity, allowDuplicates: allowDuplicates, salvage: salvage,
                             fileNamed: false),
@@ -100,6 +101,17 @@ enum RunImportRoutes {
             await goals.runsSaved(answer.imported.map(\.id))
             return JSONResponse(answer, status: answer.imported.isEmpty ? .ok : .created)
         }
+    }
+
+    /// The request body, handed to the import rather than shared with it, so that the import can let go of it once
+    /// read (up to 64 MiB that would otherwise stay held while the run is tracked and stored).
+    private final class Body: Sendable {
+        private let data: Mutex<Data?>
+
+        init(_ data: Data) { self.data = Mutex(data) }
+
+        /// The body; empty for a second caller.
+        func take() -> Data { data.withLock { $0.take() } ?? Data() }
     }
 
     /// The content types accepted for the file (a request without one is read as a file too).

@@ -37,7 +37,7 @@ package struct ActivityInference: Sendable, Equatable, Encodable {
     static let motorShare = 0.1
 
     /// Infers the activity of `samples` (in time order) from their positions, else from the file's distance field.
-    package init(_ samples: [RecordedSample]) {
+    package init(_ samples: RecordedSamples) {
         let positions = samples.compactMap { sample in sample.coordinate.map { (time: sample.time, position: $0) } }
         let stretches =
             positions.count >= 2

@@ -12,11 +12,14 @@ package enum RunImport {
     /// `activity` overrides the file's sport; a file without one gets the activity its speeds show
     /// (`ActivityInference`). A recording is always saved, however short: a device recorded it, and only a live run
     /// can go on as a draft. Returns `nil` when the recording has no samples.
+    /// The recording's samples are let go as they become track points, so an import never holds both whole.
     package static func track(
-        _ recording: RecordedActivity, id: String = UUID().uuidString.lowercased(), name: String,
+        _ recording: consuming RecordedActivity, id: String = UUID().uuidString.lowercased(), name: String,
         activity: Activity? = nil, settings: TrackerSettings = TrackerSettings()
     ) -> TrackedRecording? {
-        let samples = inTimeOrder(recording.samples)
+        var samples = RecordedSamples()
+        swap(&samples, &recording.samples)
+        putInTimeOrder(&samples)
         guard let first = samples.first, let last = samples.last else { return nil }
         let named = activity ?? recording.sport.map(Activity.init)
         let inference = named == nil ? ActivityInference(samples) : nil
@@ -30,7 +33,7 @@ package enum RunImport {
         var points: [TrackPoint] = []
         points.reserveCapacity(samples.count)
         var pauses = PauseSchedule(recording.pauses, silence: settings.pauseGapSeconds)
-        for sample in samples {
+        samples.drain { sample in
             pauses.apply(before: sample.time, to: &engine)
             points.append(
                 engine.feed(sample.fix(providerID: "import"), sensors: sample.sensors(stridesToSteps: stridesToSteps)))
@@ -45,10 +48,10 @@ package enum RunImport {
     }
 
     /// Recordings are nearly always in time order already; a stable sort fixes the others.
-    private static func inTimeOrder(_ samples: [RecordedSample]) -> [RecordedSample] {
-        if zip(samples, samples.dropFirst()).allSatisfy({ $0.time <= $1.time }) { return samples }
-        return samples.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
-            \.element)
+    private static func putInTimeOrder(_ samples: inout RecordedSamples) {
+        if zip(samples, samples.dropFirst()).allSatisfy({ $0.time <= $1.time }) { return }
+        samples = RecordedSamples(
+            samples.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element))
     }
 }
 

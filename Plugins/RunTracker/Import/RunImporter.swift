@@ -73,15 +73,18 @@ package struct RunImporter: Sendable {
     /// tracks every activity in it and stores the runs in one transaction: all of the file, or nothing.
     /// A damaged file throws `ActivityFileError` naming the file and the byte offset or line; so does reading
     /// stopped because `isCancelled` said so, and a file of more than `ActivityFileReader.maximumSamples` samples.
+    /// The bytes are let go once read (pass them with `consume`, or as the only copy, for that to free them).
     package func importFile(
-        _ data: Data, file: String, request: Request = Request(),
+        _ data: consuming Data, file: String, request: Request = Request(),
         isCancelled: () -> Bool = { false }
     ) throws -> [Outcome] {
         guard request.salvage else {
-            return try importRecordings(
-                ActivityFileReader.read(data, file: file, isCancelled: isCancelled), file: file, request: request)
+            let read = try ActivityFileReader.read(data, file: file, isCancelled: isCancelled)
+            _ = consume data
+            return try importRecordings(read, file: file, request: request)
         }
         let salvaged = try ActivityFileReader.salvage(data, file: file, isCancelled: isCancelled)
+        _ = consume data
         return try importRecordings(
             salvaged.activities, file: file, request: request,
             salvaged: salvaged.damage.map { SalvageMark(byteOffset: $0.byteOffset ?? 0, reason: $0.message) })
@@ -143,7 +146,10 @@ package struct RunImporter: Sendable {
             }
         }
         return try runStore.store.releasingSpaceOnFailure {
-            try runStore.store(prepared, duplicates: request.allowDuplicates ? nil : Self.duplicateRule)
+            // Handed over, not shared: the store lets go of each run's points once they are written.
+            var batch: [PreparedImport] = []
+            swap(&batch, &prepared)
+            return try runStore.store(consume batch, duplicates: request.allowDuplicates ? nil : Self.duplicateRule)
         }
     }
 

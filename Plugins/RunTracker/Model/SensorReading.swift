@@ -1,17 +1,19 @@
+import MeridianCore
+
 /// What the athlete's sensors measured at one moment: a heart-rate strap, a foot pod, a power meter, a wheel
 /// sensor. Live fixes from a GPS receiver carry none; imported activity files usually do. `nil` = not measured.
 package struct SensorReading: Sendable, Equatable, Codable {
     /// Heart rate, beats per minute.
-    package var heartRate: Double?
+    @Measured package var heartRate: Double?
     /// Cadence per minute: steps for runs, walks and hikes, revolutions for rides.
-    package var cadence: Double?
+    @Measured package var cadence: Double?
     /// Power, watts.
-    package var power: Double?
+    @Measured package var power: Double?
     /// Temperature, °C.
-    package var temperature: Double?
+    @Measured package var temperature: Double?
     /// A cumulative distance measured by a wheel sensor or foot pod (or the device's own total), metres.
     /// It counts only while the run has no GPS route yet (indoor, treadmill, before the first fix).
-    package var distance: Double?
+    @Measured package var distance: Double?
 
     package init(
         heartRate: Double? = nil, cadence: Double? = nil, power: Double? = nil, temperature: Double? = nil,

@@ -2,7 +2,8 @@ import Foundation
 import MeridianCore
 
 /// One received fix as the run tracker recorded it. Every fix is kept; those
-/// not used for distance carry the reason in `rejection`.
+/// not used for distance carry the reason in `rejection`. An import holds up to a million of them, so the
+/// measurements take 8 bytes each (`Measured`) and `rejection` fills the coordinate's padding: 120 bytes a point.
 package struct TrackPoint: Sendable, Equatable, Codable {
     /// Order of arrival within the run, from 0.
     package var sequence: Int
@@ -10,19 +11,19 @@ package struct TrackPoint: Sendable, Equatable, Codable {
     package var time: Date
     /// Position, when the fix had one.
     package var coordinate: Coordinate?
-    /// Altitude in metres (MSL when known, else above the ellipsoid).
-    package var altitude: Double?
-    /// Speed over ground reported by the receiver, m/s.
-    package var speed: Double?
-    /// Horizontal accuracy, metres.
-    package var horizontalAccuracy: Double?
-    /// Segment number: pauses and unbridged jumps start a new segment; no distance is counted across segments.
-    package var segment: Int
     /// Why the point was not used, or `nil` when it was accepted.
     package var rejection: PointRejection?
+    /// Altitude in metres (MSL when known, else above the ellipsoid).
+    @Measured package var altitude: Double?
+    /// Speed over ground reported by the receiver, m/s.
+    @Measured package var speed: Double?
+    /// Horizontal accuracy, metres.
+    @Measured package var horizontalAccuracy: Double?
+    /// Segment number: pauses and unbridged jumps start a new segment; no distance is counted across segments.
+    package var segment: Int
     /// The run's distance when this point was accepted, metres (`nil` for rejected points). Splits, best efforts
     /// and exports read it, so every figure agrees with the tracker's total.
-    package var distance: Double?
+    @Measured package var distance: Double?
     /// Heart rate, cadence, power and temperature at this point (the sensor distance is not kept per point).
     package var sensors: SensorReading
 

@@ -95,12 +95,12 @@ package struct RunStore: Sendable {
         name: String, activity: Activity? = nil,
         settings: TrackerSettings = TrackerSettings()
     ) throws -> PreparedImport? {
-        guard let tracked = RunImport.track(recording, id: id, name: name, activity: activity, settings: settings)
+        let laps = recording.laps
+        guard
+            let tracked = RunImport.track(consume recording, id: id, name: name, activity: activity, settings: settings)
         else {
             return nil
         }
-        let laps = recording.laps
-        _ = consume recording
         let summary = tracked.summary
         return PreparedImport(
             summary: summary, points: tracked.points, inference: tracked.inference,
@@ -111,13 +111,18 @@ package struct RunStore: Sendable {
 
     /// Stores a prepared import in one transaction: row, points, metrics and `RunCompletion.didSave` (whatever its
     /// `reasonToSkip`: check it first).
-    package func store(_ prepared: PreparedImport) throws -> ImportedRun {
+    package func store(_ prepared: consuming PreparedImport) throws -> ImportedRun {
         let matcher = matcher
-        return try database.write { db in try Self.insert(prepared, matcher: matcher, in: db) }
+        var pending = Optional(consume prepared)
+        return try database.write { db in try Self.insert(&pending, matcher: matcher, in: db) }
     }
 
-    private static func insert(_ prepared: PreparedImport, matcher: RouteMatcher, in db: Database) throws -> ImportedRun
+    /// Inserts `pending` and leaves it `nil`: its points are let go once written, before the history is built from
+    /// its progress and geometry, so a long import holds them through one step only.
+    private static func insert(_ pending: inout PreparedImport?, matcher: RouteMatcher, in db: Database) throws
+        -> ImportedRun
     {
+        guard var prepared = pending.take() else { preconditionFailure("a prepared import stored twice") }
         let summary = prepared.summary
         try db.execute(
             sql: """
@@ -128,11 +133,13 @@ package struct RunStore: Sendable {
                 summary.id, summary.name, summary.notes, summary.activity.rawValue, summary.state.rawValue,
                 summary.startedAt.timeIntervalSince1970, Date().timeIntervalSince1970
             ])
-        let records = try write(
-            db, summary: summary, liveState: nil, points: prepared.points,
-            progress: prepared.progress, geometry: prepared.geometry, matcher: matcher)
+        try PointWriter.write(prepared.points, runID: summary.id, in: db)
+        prepared.points = []
+        let records = try finish(
+            db, summary: summary, liveState: nil, progress: prepared.progress, geometry: prepared.geometry,
+            matcher: matcher)
         try RunLaps.write(prepared.laps, runID: summary.id, in: db)
-        return ImportedRun(summary: summary, points: prepared.points, records: records, inference: prepared.inference)
+        return ImportedRun(summary: summary, records: records, inference: prepared.inference)
     }
 
     /// When a run counts as already stored: a stored run (not deleted) of the same activity that started within
@@ -145,17 +152,22 @@ package struct RunStore: Sendable {
     /// Stores prepared imports in one transaction, each like `store(_:)`; one with a `reasonToSkip` is skipped and
     /// reported with it; with a `duplicates` rule, a run matching a stored one (or one stored earlier in the same
     /// call) is skipped and reported with the run it matches.
-    package func store(_ prepared: [PreparedImport], duplicates: DuplicateRule?) throws -> [RunImporter.Outcome] {
+    package func store(_ prepared: consuming [PreparedImport], duplicates: DuplicateRule?) throws
+        -> [RunImporter.Outcome]
+    {
         let matcher = matcher
+        var pending: [PreparedImport?] = []
+        for item in consume prepared { pending.append(item) }
         return try database.write { db in
-            try prepared.map { prepared in
-                if let reason = prepared.reasonToSkip { return .skipped(prepared.summary, reason: reason) }
-                if let duplicates,
-                    let existing = try Self.storedRun(matching: prepared.summary, rule: duplicates, in: db)
-                {
-                    return .duplicate(prepared.summary, existing: existing)
+            try pending.indices.map { index in
+                guard let summary = pending[index]?.summary else {
+                    preconditionFailure("a prepared import stored twice")
                 }
-                return .imported(try Self.insert(prepared, matcher: matcher, in: db))
+                if let reason = pending[index]?.reasonToSkip { return .skipped(summary, reason: reason) }
+                if let duplicates, let existing = try Self.storedRun(matching: summary, rule: duplicates, in: db) {
+                    return .duplicate(summary, existing: existing)
+                }
+                return .imported(try Self.insert(&pending[index], matcher: matcher, in: db))
             }
         }
     }
@@ -192,6 +204,15 @@ package struct RunStore: Sendable {
         matcher: RouteMatcher
     ) throws -> [PersonalRecord] {
         try PointWriter.write(points, runID: summary.id, in: db)
+        return try finish(
+            db, summary: summary, liveState: liveState, progress: progress, geometry: geometry, matcher: matcher)
+    }
+
+    /// Updates the run row after its points are written and, when the run is saved, calls `RunCompletion.didSave`.
+    private static func finish(
+        _ db: Database, summary: RunSummary, liveState: String?, progress: RunProgress?, geometry: RunGeometry?,
+        matcher: RouteMatcher
+    ) throws -> [PersonalRecord] {
         try update(db, summary: summary, liveState: liveState)
         guard summary.state == .stopped else { return [] }
         return try RunCompletion.didSave(
@@ -287,11 +308,10 @@ package struct PreparedImport: Sendable {
     var laps: [DeviceLap] = []
 }
 
-/// A stored recording: the run object, every point with its rejection reason, the records it set, and how its
-/// activity was inferred (`nil` when the caller or the file gave it).
+/// A stored recording: the run object, the records it set, and how its activity was inferred (`nil` when the caller
+/// or the file gave it). Its points are in the store (`RunStore.points(runID:)`).
 package struct ImportedRun: Sendable {
     package var summary: RunSummary
-    package var points: [TrackPoint]
     package var records: [PersonalRecord]
     package var inference: ActivityInference?
 }

@@ -5,10 +5,11 @@ import MeridianCore
 /// timer pauses go to the session that started last at or before them, or the first), or one
 /// from everything when the file has no session.
 struct FITActivities {
-    let contents: FITContents
+    var contents: FITContents
     let file: String
 
-    func activities() -> [RecordedActivity] {
+    /// The activities; the samples move into them (`contents` is left without samples).
+    mutating func activities() -> [RecordedActivity] {
         var warnings: [ActivityFileError] = []
         let clock = clockOffset(&warnings)
         func date(_ time: FITTime) -> Date { time.date(clockOffset: clock) }
@@ -26,17 +27,20 @@ struct FITActivities {
         var activities = (sessions.isEmpty ? [nil] : sessions.map(Optional.some)).map { summary in
             activity(summary, start: summary?.start.map(date))
         }
-        var samples = contents.samples
+        // Moved, not copied: each chunk of samples is held once, so changing them in place copies nothing.
+        var samples = RecordedSamples()
+        swap(&samples, &contents.samples)
         if clock != 0 {
             for (index, time) in contents.sampleTimes.enumerated() where time < FITTime.systemTimeLimit {
                 samples[index].time = date(time)
             }
         }
         if activities.count == 1 {
-            activities[0].samples = samples
+            swap(&activities[0].samples, &samples)
         } else {
-            for (sample, time) in zip(samples, contents.sampleTimes) {
-                activities[session(of: time)].samples.append(sample)
+            var times = contents.sampleTimes.makeIterator()
+            samples.drain { sample in
+                if let time = times.next() { activities[session(of: time)].samples.append(sample) }
             }
         }
         for index in activities.indices where activities[index].sport?.countsSteps == true {

@@ -362,12 +362,10 @@ private struct FileDecoder {
             if sample.speed == nil { sample.speed = compressed.speed }
             if sample.distance == nil { sample.distance = total }
         }
-        if contents.samples.isEmpty {
+        if contents.sampleTimes.isEmpty {
             // At most this many records fit in the rest of the data: reserving saves the copies of
-            // growing (capacity that is never written costs no memory).
-            let estimate = min(1 << 20, (limit - start) / (definition.size + 1) + 1)
-            contents.samples.reserveCapacity(estimate)
-            contents.sampleTimes.reserveCapacity(estimate)
+            // growing (capacity that is never written costs no memory). The samples grow in chunks.
+            contents.sampleTimes.reserveCapacity(min(1 << 20, (limit - start) / (definition.size + 1) + 1))
         }
         contents.samples.append(sample)
         contents.sampleTimes.append(time)

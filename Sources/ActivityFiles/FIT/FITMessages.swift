@@ -57,7 +57,7 @@ struct FITTimerEvent {
 struct FITContents {
     /// One sample per `record` with a time: cadence as stored (strides for foot sports), times
     /// as if the device's clock was set.
-    var samples: [RecordedSample] = []
+    var samples = RecordedSamples()
     /// Each sample's FIT time.
     var sampleTimes: [FITTime] = []
     var sessions: [FITSummary] = []

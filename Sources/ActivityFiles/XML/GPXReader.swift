@@ -155,8 +155,7 @@ private final class GPXDocument: XMLDocumentReader {
     }
 
     func finish() -> RecordedActivity {
-        activity.samples = track.samples
-        activity.pauses = track.pauses
+        (activity.samples, activity.pauses) = track.take()
         if activity.sport?.countsSteps == true {
             // Devices write cadence for foot sports as strides per minute; Meridian reports steps.
             for index in activity.samples.indices { activity.samples[index].cadence? *= 2 }

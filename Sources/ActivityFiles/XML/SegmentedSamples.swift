@@ -4,7 +4,7 @@ import Foundation
 /// boundary between segments that hold samples: from the last sample of one to the first of
 /// the next (zero long when the next starts at or before the end of the last).
 struct SegmentedSamples {
-    private(set) var samples: [RecordedSample] = []
+    private(set) var samples = RecordedSamples()
     private(set) var pauses: [DateInterval] = []
     private var segmentHasSamples = false
     private var boundaryAfter: Date?
@@ -23,5 +23,11 @@ struct SegmentedSamples {
         }
         samples.append(sample)
         segmentHasSamples = true
+    }
+
+    /// The samples and pauses, moved out (this is empty afterwards).
+    mutating func take() -> (samples: RecordedSamples, pauses: [DateInterval]) {
+        defer { self = SegmentedSamples() }
+        return (samples, pauses)
     }
 }

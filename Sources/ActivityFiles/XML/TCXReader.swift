@@ -140,8 +140,7 @@ private final class TCXDocument: XMLDocumentReader {
 
     private func closeActivity() {
         guard var finished = activity else { return }
-        finished.samples = track.samples
-        finished.pauses = track.pauses
+        (finished.samples, finished.pauses) = track.take()
         finished.name = notes.flatMap(Self.name(fromNotes:))
         finished.startTime = finished.laps.first?.start ?? finished.samples.first?.time
         finished.totals = Self.totals(of: finished.laps)
