@@ -41,47 +41,68 @@ struct PrivacyBruteForceTests {
         }
     }
 
-    /// What each export shows: its first visible position and the distance it says was run there.
-    static func firstVisible(_ runs: [(RunSummary, [TrackPoint])], zones: PrivacyZones) throws -> [(
-        x: Double, y: Double, distance: Double
-    )] {
+    /// What one export shows of where its track appears: the position, and three readings of how far was run
+    /// before it: the distance the file gives there, the time from the file's start to it at the visible stretch's
+    /// pace, and the file's total distance less the visible track's length.
+    struct Seen {
+        var x: Double
+        var y: Double
+        var distance: Double
+        var fromStartTime: Double
+        var fromTotals: Double
+    }
+
+    /// What each export shows (see `Seen`).
+    static func firstVisible(_ runs: [(RunSummary, [TrackPoint])], zones: PrivacyZones) throws -> [Seen] {
         try runs.map { run, points in
             let file = ExportFormat.tcx.file(run: run, points: points, privacy: zones)
-            let sample = try #require(try ActivityFileReader.read(file, file: "run.tcx").first?.samples.first)
-            let (x, y) = plane.project(try #require(sample.coordinate))
-            return (x, y, try #require(sample.distance))
+            let recording = try #require(try ActivityFileReader.read(file, file: "run.tcx").first)
+            let first = try #require(recording.samples.first), last = try #require(recording.samples.last)
+            let (x, y) = plane.project(try #require(first.coordinate))
+            let visibleLength = try #require(last.distance) - (try #require(first.distance))
+            let pace = visibleLength / last.time.timeIntervalSince(first.time)
+            let start = try #require(recording.startTime)
+            return Seen(
+                x: x, y: y, distance: try #require(first.distance),
+                fromStartTime: first.time.timeIntervalSince(start) * pace,
+                fromTotals: try #require(recording.totals?.distance) - visibleLength)
         }
     }
 
     /// The attacker's estimates of the door, metres from it: the centre of the first visible positions, the circle
-    /// fitted through them (Kåsa), and the point whose distance to each first visible position best matches the
-    /// distance its export says was run there (multilateration).
-    static func estimateErrors(_ seen: [(x: Double, y: Double, distance: Double)]) -> [String: Double] {
+    /// fitted through them (Kåsa), and the point whose distance to each first visible position best matches how far
+    /// its export says was run there (multilateration), by each reading of `Seen`.
+    static func estimateErrors(_ seen: [Seen]) -> [String: Double] {
         let n = Double(seen.count)
         let mean = (x: seen.map(\.x).reduce(0, +) / n, y: seen.map(\.y).reduce(0, +) / n)
         let circle = kasa(seen)
-        var guess = mean
-        for _ in 0..<500 {
-            var next = (x: 0.0, y: 0.0)
-            for p in seen {
-                let dx = guess.x - p.x, dy = guess.y - p.y
-                let length = max((dx * dx + dy * dy).squareRoot(), 1e-9)
-                next.x += p.x + p.distance * dx / length
-                next.y += p.y + p.distance * dy / length
+        func multilateration(_ reading: KeyPath<Seen, Double>) -> (x: Double, y: Double) {
+            var guess = mean
+            for _ in 0..<500 {
+                var next = (x: 0.0, y: 0.0)
+                for p in seen {
+                    let dx = guess.x - p.x, dy = guess.y - p.y
+                    let length = max((dx * dx + dy * dy).squareRoot(), 1e-9)
+                    next.x += p.x + p[keyPath: reading] * dx / length
+                    next.y += p.y + p[keyPath: reading] * dy / length
+                }
+                guess = (next.x / n, next.y / n)
             }
-            guess = (next.x / n, next.y / n)
+            return guess
         }
-        let off = { (x: Double, y: Double) in (x * x + y * y).squareRoot() }
+        let off = { (point: (x: Double, y: Double)) in (point.x * point.x + point.y * point.y).squareRoot() }
         return [
-            "centre of first visible points": off(mean.x, mean.y),
-            "circle fit": off(circle.x, circle.y),
-            "multilateration from distances": off(guess.x, guess.y)
+            "centre of first visible points": off(mean),
+            "circle fit": off(circle),
+            "multilateration from distances": off(multilateration(\.distance)),
+            "multilateration from the start time and pace": off(multilateration(\.fromStartTime)),
+            "multilateration from the total distance": off(multilateration(\.fromTotals))
         ]
     }
 
     /// The centre of the circle fitted through the points (Kåsa: x² + y² = a·x + b·y + c in least squares; the centre
     /// is (a/2, b/2)).
-    static func kasa(_ seen: [(x: Double, y: Double, distance: Double)]) -> (x: Double, y: Double) {
+    static func kasa(_ seen: [Seen]) -> (x: Double, y: Double) {
         var m = [[Double]](repeating: [0, 0, 0], count: 3), v = [0.0, 0, 0]
         for p in seen {
             let row = [p.x, p.y, 1.0], target = p.x * p.x + p.y * p.y
@@ -132,7 +153,7 @@ struct PrivacyBruteForceTests {
     }
 
     /// The error of 2 × (centre of the first visible points) − (centre of the circle fitted through them).
-    static func combinedError(_ seen: [(x: Double, y: Double, distance: Double)]) -> Double {
+    static func combinedError(_ seen: [Seen]) -> Double {
         let n = Double(seen.count)
         let mean = (x: seen.map(\.x).reduce(0, +) / n, y: seen.map(\.y).reduce(0, +) / n)
         let circle = kasa(seen)
@@ -140,7 +161,8 @@ struct PrivacyBruteForceTests {
         return (x * x + y * y).squareRoot()
     }
 
-    @Test("the attack works: without the secret the circle gives the door away, and so do unshifted distances")
+    @Test(
+        "the attack works: without the secret the circle gives the door away, and so do the distances and times as run")
     func attackCanSucceed() throws {
         let runs = try Self.runs()
         let bare = PrivacyZone(
@@ -155,12 +177,19 @@ struct PrivacyBruteForceTests {
             name: "home", centre: Self.door, radius: 300, source: .command,
             secret: ZoneSecret(offsetNorth: 150, offsetEast: 90, jitter: 60))
         let zones = PrivacyZones(zones: [secret])
+        // So does the time from the run's start to where its track appears, at its pace (what an export that cut
+        // the points only, keeping the run's start time and totals, gave away).
         let asRun = try runs.map { run, points in
             let first = try #require(points.first { !zones.hides($0.coordinate ?? Self.door) })
             let (x, y) = Self.plane.project(try #require(first.coordinate))
-            return (x: x, y: y, distance: try #require(first.distance))
+            let distance = try #require(first.distance)
+            return Seen(
+                x: x, y: y, distance: distance, fromStartTime: first.time.timeIntervalSince(run.startedAt) * 3,
+                fromTotals: distance)
         }
-        #expect(try #require(Self.estimateErrors(asRun)["multilateration from distances"]) < 20)
+        let asRunErrors = Self.estimateErrors(asRun)
+        #expect(try #require(asRunErrors["multilateration from distances"]) < 20)
+        #expect(try #require(asRunErrors["multilateration from the start time and pace"]) < 20)
         #expect(try #require(Self.estimateErrors(try Self.firstVisible(runs, zones: zones))["circle fit"]) > 100)
     }
 }

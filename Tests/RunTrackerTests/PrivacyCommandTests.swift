@@ -20,7 +20,9 @@ struct PrivacyCommandTests {
         return (process.exitStatus ?? -1, process.output())
     }
 
-    @Test("a zone at the run's start is cut from every export and the picture; --keep-private keeps it; totals stay")
+    @Test(
+        "a zone at the run's start and end is cut from every export and the picture, with its time and distance; --keep-private keeps it"
+    )
     func zoneAtTheStart() throws {
         let fixture = try HistoryFixture()
         defer { fixture.remove() }
@@ -48,7 +50,15 @@ struct PrivacyCommandTests {
             #expect(!shown.samples.compactMap(\.coordinate).contains(where: near), "\(format)")
             #expect(all.samples.compactMap(\.coordinate).contains(where: near), "\(format)")
             if format == .fit {
-                #expect(abs((shown.totals?.distance ?? 0) - stored.summary.distance) < 0.01)
+                // The run starts and ends in the zone: the file is its visible stretch, from its first visible
+                // record, with that stretch's distance (at least the zone's radius shorter at each end).
+                let distances = shown.samples.compactMap(\.distance)
+                let visible = try #require(distances.last) - (try #require(distances.first))
+                #expect(abs((shown.totals?.distance ?? 0) - visible) < 1, "\(String(describing: shown.totals))")
+                #expect(stored.summary.distance - visible > 2 * 300)
+                #expect(shown.startTime == shown.samples.first?.time)
+                #expect(abs((all.totals?.distance ?? 0) - stored.summary.distance) < 0.01)
+                #expect(all.startTime == stored.summary.startedAt)
             }
         }
         let picture = try Self.run(["runs", "render", "fenix"], db: db)

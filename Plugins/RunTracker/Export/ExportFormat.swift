@@ -20,14 +20,16 @@ package enum ExportFormat: String, Sendable, CaseIterable, ConfigEnum {
     package var fileExtension: String { rawValue }
 
     /// The run in this format; TCX and FIT with `laps` (the device's `deviceLaps` when it has them, else one per
-    /// kilometre, unless told). `privacy` cuts what its zones hide (totals, laps and splits stay the whole route's);
-    /// `relativeTime` starts the run at `RelativeTime.epoch`.
+    /// kilometre, unless told). `privacy` cuts what its zones hide; a run that starts or ends in a zone is exported
+    /// as its visible stretch, with that stretch's times and totals (`PrivacyTrim`); otherwise totals, laps and
+    /// splits stay the whole route's. `relativeTime` starts the run at `RelativeTime.epoch`.
     package func file(
         run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps = .device, deviceLaps: [DeviceLap] = [],
         privacy: PrivacyZones = .none, relativeTime: Bool = false
     ) -> Data {
+        var (run, points, deviceLaps) = PrivacyTrim.visibleStretch(
+            run: run, points: points, laps: deviceLaps, cut: privacy.cut(points))
         let cut = privacy.cut(points)
-        var (run, points, deviceLaps) = (run, points, deviceLaps)
         if relativeTime { (run, points, deviceLaps) = RelativeTime.shift(run: run, points: points, laps: deviceLaps) }
         switch self {
         case .gpx: return Data(GPXExport.document(run: run, points: cut.visible(points)).utf8)

@@ -18,8 +18,10 @@ package struct RouteRenderer: Sendable {
     private static let headerHeight = 56.0
     private static let profileHeight = 170.0
 
-    /// The picture; the map leaves out what `privacy` hides (the header and the charts are the whole route's).
+    /// The picture; the map leaves out what `privacy` hides (the header and the charts are the whole route's, or
+    /// the visible stretch's when the run starts or ends in a zone: `PrivacyTrim`).
     package func svg(run: RunSummary, points: [TrackPoint], privacy: PrivacyZones = .none) -> String {
+        let (run, points, _) = PrivacyTrim.visibleStretch(run: run, points: points, laps: [], cut: privacy.cut(points))
         let profile = Profile(points: points)
         let fullWidth = Double(width)
         let m: Double = Self.margin
