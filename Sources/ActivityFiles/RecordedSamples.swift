@@ -80,10 +80,11 @@ public struct RecordedSamples: RandomAccessCollection, MutableCollection, RangeR
             for sample in chunk { try body(sample) }
             released += 1
             // glibc keeps freed chunks of this size for itself; what `body` builds (one large array, mapped apart)
-            // cannot reuse them, so they are handed back to the system every 16 MiB and at the end.
+            // cannot reuse them, so they are handed back to the system every 16 MiB and at the end (not for short
+            // activities: a trim walks every arena).
             if released % 8 == 0 { malloc_trim(0) }
         }
-        if released % 8 != 0 { malloc_trim(0) }
+        if released > 8, released % 8 != 0 { malloc_trim(0) }
     }
 
     public static func == (lhs: RecordedSamples, rhs: RecordedSamples) -> Bool {
