@@ -36,6 +36,22 @@ struct RunsCommand: AsyncParsableCommand {
             let start = Date(timeIntervalSince1970: 1_577_865_600)
             let ids = (0..<runs).map(Self.benchID)
 
+            // Segments for every import to be matched against: three stretches of a run from the same start as all of
+            // them (imported first, not timed), so each run's box meets theirs and its path is compared.
+            let source = try runStore.importRun(
+                Self.recording(0, duration: duration, start: start, origin: origin), id: "segment-source",
+                name: "Segment source", activity: .run)
+            if source != nil {
+                try await store.database.write { db in
+                    for (from, to) in [(0.0, 1.0), (0.5, 2.5), (3.0, 5.0)] {
+                        _ = try SegmentBook.add(
+                            SegmentRequest(
+                                name: "km \(from)–\(to)", runID: "segment-source",
+                                bounds: .kilometres(from: from, to: to)), in: db)
+                    }
+                }
+            }
+
             // Import through `RunStore.prepareImport` and `store` (the two halves of `importRun`), overlapped: run i is
             // tracked on another thread while run i-1 is written. Generating the recordings is not timed.
             var points = 0
@@ -59,8 +75,9 @@ struct RunsCommand: AsyncParsableCommand {
             }
             print(
                 "import: \(runs) runs, \(points) fixes in \(Self.fixed(importSeconds)) s = \(Int(Double(points) / importSeconds)) points/s "
-                    + "(tracking engine, rows, points, packed progress, best efforts, records; one transaction per run; "
-                    + "the next run is tracked while one is written)")
+                    + "(heart rate and cadence at every fix, a pause in every third run; tracking engine, rows, points, "
+                    + "packed progress, best efforts, records, route filing, efforts searched on 3 segments; one transaction per "
+                    + "run; the next run is tracked while one is written)")
 
             var cursors: [RunCursor?] = [nil]
             while cursors.count < 20,
@@ -143,12 +160,19 @@ struct RunsCommand: AsyncParsableCommand {
     static func benchID(_ index: Int) -> String { String(format: "bench-%05d", index) }
 
     /// Generated run `index`: one hour (`duration` s) at 1 Hz, a different pace per run, a pause in every third.
+    /// Run `index`: a generated one from `origin`, with a heart rate and a cadence at every fix, as a watch with a
+    /// strap records.
     static func recording(_ index: Int, duration: Int, start: Date, origin: Coordinate) -> RecordedActivity {
-        SyntheticRun(
+        var recording = SyntheticRun(
             id: benchID(index), name: "Run \(index)", startedAt: start.addingTimeInterval(Double(index) * 86_400),
             origin: origin, duration: duration, paceSecondsPerKilometre: 280 + Double(index % 90),
             pauses: index % 3 == 0 ? [(offset: duration / 2, length: 60)] : [], seed: UInt64(index + 1)
         ).recording
+        for sample in recording.samples.indices {
+            recording.samples[sample].heartRate = Double(130 + (sample + index) % 40)
+            recording.samples[sample].cadence = Double(164 + sample % 12)
+        }
+        return recording
     }
 
     /// The baseline: every saved run's points read back and its best efforts computed from them.
