@@ -11,10 +11,11 @@ import MeridianCore
 /// hides a point before it) and after the last one (likewise) is left out whole: its time, its distance, its
 /// records. Zones crossed in the middle of a run are only cut (`PrivacyCut`).
 package enum PrivacyTrim {
-    /// `run`, `points` and `laps` as their visible stretch: start and end times, distance (the last point's as
-    /// shown), elapsed, timer and moving time, pace and counts of that stretch; the points in it, with distances from its first one; the laps cut to
-    /// it; a name made from the start time made from the new one. Returned unchanged when no zone hides a point before
-    /// the first visible one or after the last, and when none is visible.
+    /// `run`, `points` and `laps` as their visible stretch: its start and end times, elapsed, timer and moving time,
+    /// pace and counts; its points, each with its distance as the cut shows it (from 0, without the zones crossed on
+    /// the way), and the last one's as the distance; the laps cut to it; a name made from the start time made from the
+    /// new one. Returned unchanged when no zone hides a point before the first visible one or after the last, and
+    /// when none is visible.
     package static func visibleStretch(
         run: RunSummary, points: [TrackPoint], laps: [DeviceLap], cut: PrivacyCut
     ) -> (run: RunSummary, points: [TrackPoint], laps: [DeviceLap]) {
