@@ -24,8 +24,10 @@ struct PrivacyTrimTests {
             secret: ZoneSecret(offsetNorth: 250, offsetEast: 90, jitter: 60))
         let cut = PrivacyZones(zones: [zone]).cut(points)
         let first = try #require(points.first { !cut.hides($0) })
-        let (shown, shownPoints, shownLaps) = PrivacyTrim.visibleStretch(
+        let (shown, shownPoints, shownLaps, shownCut) = PrivacyTrim.visibleStretch(
             run: named, points: points, laps: laps, cut: cut)
+        // The stretch's cut is what the zones make of its points.
+        #expect(shownCut.hidden == PrivacyZones(zones: [zone]).cut(shownPoints).hidden)
 
         #expect(shown.startedAt == first.time && shownPoints.first?.time == first.time)
         #expect(shownPoints.allSatisfy { !cut.hides($0) })

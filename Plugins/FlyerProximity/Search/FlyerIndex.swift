@@ -309,15 +309,3 @@ package final class FlyerIndex: @unchecked Sendable {
         return true
     }
 }
-
-extension Array {
-    /// The first index whose element satisfies `belongsInSecondPartition` (elements must be partitioned).
-    func partitioningIndex(where belongsInSecondPartition: (Element) -> Bool) -> Int {
-        var low = 0, high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if belongsInSecondPartition(self[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
-    }
-}

@@ -1,3 +1,5 @@
+import MeridianCore
+
 /// The words (`SearchWords`) of the flyers of an in-memory index, by slot, for text queries: each distinct word
 /// once (a term), the slots that have it, and each slot's terms. The terms are also kept in byte order, so the
 /// words beginning with a query word are one range of it.

@@ -53,6 +53,12 @@ package struct RunProgress: Sendable, Equatable {
     /// Total distance, metres.
     package var totalDistance: Double { distances.last ?? 0 }
 
+    /// The distance at `time` seconds since the start: that of the last sample at or before it (0 before the first).
+    package func distance(at time: Double) -> Double {
+        let after = times.partitioningIndex { $0 > time }
+        return after == 0 ? 0 : distances[after - 1]
+    }
+
     /// The earliest time at which the cumulative distance reaches `distance`, interpolated linearly between
     /// the two samples around it; `nil` beyond the end. `from` is a sample index at or before the answer,
     /// to continue a forward sweep; it is advanced.

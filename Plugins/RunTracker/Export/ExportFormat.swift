@@ -27,9 +27,8 @@ package enum ExportFormat: String, Sendable, CaseIterable, ConfigEnum {
         run: RunSummary, points: [TrackPoint], laps: TCXExport.Laps = .device, deviceLaps: [DeviceLap] = [],
         privacy: PrivacyZones = .none, relativeTime: Bool = false
     ) -> Data {
-        var (run, points, deviceLaps) = PrivacyTrim.visibleStretch(
+        var (run, points, deviceLaps, cut) = PrivacyTrim.visibleStretch(
             run: run, points: points, laps: deviceLaps, cut: privacy.cut(points))
-        let cut = privacy.cut(points)
         if relativeTime { (run, points, deviceLaps) = RelativeTime.shift(run: run, points: points, laps: deviceLaps) }
         switch self {
         case .gpx: return Data(GPXExport.document(run: run, points: cut.visible(points)).utf8)

@@ -14,12 +14,12 @@ package enum PrivacyTrim {
     /// `run`, `points` and `laps` as their visible stretch: its start and end times, elapsed, timer and moving time,
     /// pace and counts; its points, each with its distance as the cut shows it (from 0, without the zones crossed on
     /// the way), and the last one's as the distance; the laps cut to it; a name made from the start time made from the
-    /// new one. Returned unchanged when no zone hides a point before the first visible one or after the last, and
-    /// when none is visible.
+    /// new one; and `cut` for those points (what the zones hide of them, without testing them again). Returned
+    /// unchanged when no zone hides a point before the first visible one or after the last, and when none is visible.
     package static func visibleStretch(
         run: RunSummary, points: [TrackPoint], laps: [DeviceLap], cut: PrivacyCut
-    ) -> (run: RunSummary, points: [TrackPoint], laps: [DeviceLap]) {
-        let unchanged = (run, points, laps)
+    ) -> (run: RunSummary, points: [TrackPoint], laps: [DeviceLap], cut: PrivacyCut) {
+        let unchanged = (run, points, laps, cut)
         guard !cut.isEmpty else { return unchanged }
         let visible = { (point: TrackPoint) in point.coordinate != nil && !cut.hides(point) }
         guard let firstVisible = points.firstIndex(where: visible), let lastVisible = points.lastIndex(where: visible)
@@ -46,8 +46,8 @@ package enum PrivacyTrim {
         trimmed.distance = shownDistance
         trimmed.elapsedTime = max(0, (trimmed.endedAt ?? trimmed.startedAt).timeIntervalSince(trimmed.startedAt))
         let leftOut =
-            (hiddenBefore ? runningTime(Array(points[...firstVisible]), from: run.startedAt, to: nil) : 0)
-            + (hiddenAfter ? runningTime(Array(points[lastVisible...]), from: nil, to: run.endedAt) : 0)
+            (hiddenBefore ? runningTime(points[...firstVisible], from: run.startedAt, to: nil) : 0)
+            + (hiddenAfter ? runningTime(points[lastVisible...], from: nil, to: run.endedAt) : 0)
         trimmed.timerTime = min(trimmed.elapsedTime, max(0, run.timerTime - leftOut))
         trimmed.movingTime = min(trimmed.timerTime, max(0, run.movingTime - leftOut))
         trimmed.averagePace = trimmed.distance > 0 ? trimmed.timerTime / (trimmed.distance / 1000) : nil
@@ -57,12 +57,15 @@ package enum PrivacyTrim {
         if run.name == run.activity.runName(startedAt: run.startedAt) {
             trimmed.name = run.activity.runName(startedAt: trimmed.startedAt)
         }
-        return (trimmed, shownPoints, self.laps(laps, within: trimmed, points: points, shown: shownPoints))
+        return (
+            trimmed, shownPoints, self.laps(laps, within: trimmed, points: points, shown: shownPoints),
+            PrivacyCut(points: shownPoints, hidden: cut.hidden.intersection(shownPoints.map(\.sequence)))
+        )
     }
 
     /// The time the run's timer ran over `points` (consecutive in the run): between each two of one segment, neither
     /// received while paused, and from `start` to the first or from the last to `end` when given.
-    private static func runningTime(_ points: [TrackPoint], from start: Date?, to end: Date?) -> Double {
+    private static func runningTime(_ points: ArraySlice<TrackPoint>, from start: Date?, to end: Date?) -> Double {
         var total = 0.0
         for (before, after) in zip(points, points.dropFirst())
         where before.segment == after.segment && before.rejection != .paused && after.rejection != .paused {
@@ -79,10 +82,8 @@ package enum PrivacyTrim {
         -> [DeviceLap]
     {
         let start = run.startedAt, end = run.endedAt ?? run.startedAt
-        /// The distance of `points` at `time`: that of the last accepted point at or before it.
-        func distance(_ points: [TrackPoint], at time: Date) -> Double {
-            points.last { $0.isAccepted && $0.distance != nil && $0.time <= time }?.distance ?? 0
-        }
+        // The run's distance at any time, as run and as shown (each found by binary search: a long run has many laps).
+        let asRun = RunProgress(points: points, start: start), asShown = RunProgress(points: shown, start: start)
         return laps.compactMap { lap in
             let lapEnd = lap.start.addingTimeInterval(lap.timerTime ?? 0)
             guard lapEnd > start, lap.start < end else { return nil }
@@ -91,8 +92,13 @@ package enum PrivacyTrim {
             cut.start = from
             cut.timerTime = lap.timerTime.map { _ in to.timeIntervalSince(from) }
             cut.distance = lap.distance.map { device in
-                let route = distance(points, at: lapEnd) - distance(points, at: lap.start)
-                return max(0, device - route + distance(shown, at: to) - distance(shown, at: from))
+                let route =
+                    asRun.distance(at: lapEnd.timeIntervalSince(start))
+                    - asRun.distance(at: lap.start.timeIntervalSince(start))
+                let shownRoute =
+                    asShown.distance(at: to.timeIntervalSince(start))
+                    - asShown.distance(at: from.timeIntervalSince(start))
+                return max(0, device - route + shownRoute)
             }
             return cut
         }

@@ -21,13 +21,13 @@ package struct RouteRenderer: Sendable {
     /// The picture; the map leaves out what `privacy` hides (the header and the charts are the whole route's, or
     /// the visible stretch's when the run starts or ends in a zone: `PrivacyTrim`).
     package func svg(run: RunSummary, points: [TrackPoint], privacy: PrivacyZones = .none) -> String {
-        let (run, points, _) = PrivacyTrim.visibleStretch(run: run, points: points, laps: [], cut: privacy.cut(points))
+        let (run, points, _, cut) = PrivacyTrim.visibleStretch(
+            run: run, points: points, laps: [], cut: privacy.cut(points))
         let profile = Profile(points: points)
         let fullWidth = Double(width)
         let m: Double = Self.margin
         let map = RouteMap(
-            points: points, profile: profile, activity: run.activity, units: units, width: fullWidth - 2 * m,
-            cut: privacy.cut(points))
+            points: points, profile: profile, activity: run.activity, units: units, width: fullWidth - 2 * m, cut: cut)
         let top = Self.headerHeight
         let height = top + map.height + Self.profileHeight + m
         var svg = """
