@@ -35,7 +35,14 @@ struct PostGISBenchmark {
         let imported = try await store.write(from: try CSVFlyerReader(csv), mode: .create, progress: nil)
         let importSeconds = seconds(since: importStart)
         output(
-            "import, Meridian (CSV read and validated → COPY straight into the empty table, indexes built after, one transaction): \(fixed(importSeconds, 2)) s, \(fixed(Double(imported) / importSeconds, 0)) flyers/s"
+            "import, Meridian (CSV read and validated → COPY straight into the empty table, spatial and category indexes built after, one transaction): \(fixed(importSeconds, 2)) s, \(fixed(Double(imported) / importSeconds, 0)) flyers/s"
+        )
+        // What `meridian flyers import` does after the import, timed apart and before the peer's load, so that the
+        // peer has the server to itself.
+        let indexStart = DispatchTime.now().uptimeNanoseconds
+        try await store.finishBulkWrite()
+        output(
+            "after the import, as `meridian flyers import` does: search index built from the table and stored in PostgreSQL, the words' GIN index built beside it (CREATE INDEX CONCURRENTLY; the flyers are searchable and writable meanwhile): \(fixed(seconds(since: indexStart), 2)) s"
         )
         let plainStart = DispatchTime.now().uptimeNanoseconds
         try await peer.load(flyers)
@@ -44,11 +51,6 @@ struct PostGISBenchmark {
             "import, plain COPY of the same rows into a table, GiST index built afterwards: \(fixed(plainSeconds, 2)) s, \(fixed(Double(flyers.count) / plainSeconds, 0)) flyers/s"
         )
         output("Meridian import / plain COPY: \(fixed(plainSeconds / importSeconds, 2))× the flyers/s")
-        let indexStart = DispatchTime.now().uptimeNanoseconds
-        try await store.finishBulkWrite()
-        output(
-            "search index built from the table and stored in PostgreSQL (as `meridian flyers import` does after the import): \(fixed(seconds(since: indexStart), 2)) s"
-        )
 
         let loadStart = DispatchTime.now().uptimeNanoseconds
         let catalog = FlyerCatalog(store: store, logger: logger)

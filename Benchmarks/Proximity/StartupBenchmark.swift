@@ -88,11 +88,12 @@ struct StartupBenchmark {
         </trkseg></trk></gpx>
         """
 
-    /// Runs `tool` with `arguments` and fails unless it exits with 0.
+    /// Runs `tool` with `arguments` (its report left out of the benchmark's) and fails unless it exits with 0.
     private func runTool(_ tool: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {

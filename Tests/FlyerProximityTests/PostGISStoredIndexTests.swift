@@ -144,6 +144,7 @@ struct PostGISStoredIndexTests {
                 == "0")
         let indexes = try Self.psql(url, "SELECT indexname FROM pg_indexes WHERE tablename = 'flyers'")
         for index in PostGISSchema.bulkIndexes { #expect(indexes.contains(index.name)) }
+        #expect(indexes.contains(PostGISSchema.wordsIndex), "the rolled-back drop of the text index is undone too")
         // The same rows without the bad one: written, with one change-log entry for the whole import.
         csv.removeLast("bad,Bad,95,10\n".count)
         let written = try await store.write(from: try CSVFlyerReader(Data(csv.utf8)), mode: .upsert, progress: nil)
@@ -153,5 +154,43 @@ struct PostGISStoredIndexTests {
                 == "1")
         let rebuilt = try Self.psql(url, "SELECT indexname FROM pg_indexes WHERE tablename = 'flyers'")
         for index in PostGISSchema.bulkIndexes { #expect(rebuilt.contains(index.name)) }
+        // The text index is built after the commit, beside `finishBulkWrite`'s stored index, which waits for it.
+        try await store.finishBulkWrite()
+        #expect(try Self.wordsIndexState(url) == "t")
+    }
+
+    @Test("the words' text index, dropped, or left invalid by a build that stopped, is built again in the background")
+    func wordsIndexBuiltAgain() async throws {
+        let (url, _) = try await Self.stored()
+        #expect(try Self.wordsIndexState(url) == "t", "built after the import")
+        let store = try await PostGISFlyerStore.open(url: url, logger: Logger(label: "test"))
+        defer { Task { await store.close() } }
+        // What a build stopped half-way (a crash, the server going away) leaves: an index PostgreSQL does not use.
+        _ = try Self.psql(url, "UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'flyers_words'::regclass")
+        #expect(try Self.wordsIndexState(url) == "f")
+        store.wordsIndex.ensure(store)
+        await store.wordsIndex.wait()
+        #expect(try Self.wordsIndexState(url) == "t")
+        _ = try Self.psql(url, "DROP INDEX flyers_words")
+        #expect(try Self.wordsIndexState(url) == "")
+        store.wordsIndex.ensure(store)
+        await store.wordsIndex.wait()
+        #expect(try Self.wordsIndexState(url) == "t")
+        // A text search the database answers still finds what the cache finds.
+        let query = NearbyQuery(
+            center: try Coordinate(latitude: 48.85, longitude: 2.35), limit: 5, at: PersistedIndexTests.now,
+            text: try TextQuery("flyer 12"))
+        let (other, catalog) = try await Self.started(url)
+        defer { Task { await other.close() } }
+        catalog.makeTextIndex()
+        let found = try await PostGISSearch(store: store).nearby(query).matches.map(\.flyer.id)
+        #expect(found.count == 5)
+        #expect(found == (try await catalog.searcher().nearby(query).matches.map(\.flyer.id)))
+    }
+
+    /// `t` when the words' text index is there and valid, `f` when it is there and invalid, empty when it is not there.
+    static func wordsIndexState(_ url: String) throws -> String {
+        try psql(url, "SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass('\(PostGISSchema.wordsIndex)')")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

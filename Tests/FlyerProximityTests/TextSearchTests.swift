@@ -85,6 +85,16 @@ struct TextSearchTests {
         #expect(folder.words(of: "ﬁsh＆ＣＨＩＰＳ") == ["fish", "chips"])
         #expect(folder.words(of: "O'Brien's \"pub\"*(near)") == ["o", "brien", "s", "pub", "near"])
         #expect(folder.words(of: "Ærø Straße 2b") == ["ærø", "straße", "2b"])
+        #expect(folder.words(of: "a A á b") == ["a", "a", "a", "b"], "words(of:) keeps repeats")
+        let many = (1...40).map { "w\($0 % 25)" }.joined(separator: " ")
+        #expect(
+            folder.words(ofFields: ["Café cafe", many, nil, "CAFÉ W3 new"])
+                == ["cafe"] + (1...24).map { "w\($0)" } + ["w0", "new"],
+            "distinct in order of first appearance, past the words compared one by one")
+        let flyer = Flyer(
+            id: "f", title: "Fish & Chips", description: "fish, chips; Ærø", radiusM: 0,
+            geometry: .point(try Coordinate(latitude: 1, longitude: 2)))
+        #expect(folder.stored(flyer) == "fish chips ærø")
         #expect(try TextQuery("caf* OR \"x\"").words == ["caf", "or", "x"])
         #expect(try TextQuery("caf caf CAF").words == ["caf"])
         for hostile in ["*", "\"", "'':*", "", "   ", "&|!()"] {

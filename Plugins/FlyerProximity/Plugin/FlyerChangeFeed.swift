@@ -44,6 +44,7 @@ struct FlyerChangeFeed: Sendable {
                 if !prepared {
                     try await store.prepare()
                     prepared = true
+                    store.wordsIndex.ensure(store)
                 }
                 let connection: PostgresConnection
                 do {

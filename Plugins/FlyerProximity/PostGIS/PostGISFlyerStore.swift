@@ -19,6 +19,8 @@ package final class PostGISFlyerStore: FlyerStore {
     /// Seconds an operation may wait for the server.
     let deadline: Double
     private let runner = Mutex<Task<Void, Never>?>(nil)
+    /// The builds of the words' text index after bulk writes and at a service's start.
+    let wordsIndex = PostGISWordsIndex()
 
     /// A store for `location` with at most `connections` connections (nothing is connected yet).
     package init(location: PostgresLocation, connections: Int = 8, deadline: Double = 5, logger: Logger) {
@@ -46,6 +48,7 @@ package final class PostGISFlyerStore: FlyerStore {
             return task
         }
         guard let task else { return }
+        wordsIndex.cancel()
         task.cancel()
         do {
             try await withDeadline(Self.closeTimeout) { await task.value }

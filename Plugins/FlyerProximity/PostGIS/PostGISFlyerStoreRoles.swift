@@ -21,9 +21,12 @@ extension PostGISFlyerStore {
         await FlyerChangeFeed(catalog: catalog, logger: logger).listen(self)
     }
 
-    /// Builds the search index from every stored flyer and stores it, so that instances read it at start.
+    /// Builds the search index from every stored flyer and stores it, so that instances read it at start, while
+    /// PostgreSQL builds the words' text index a bulk write dropped; waits for both.
     package func finishBulkWrite() async throws(FlyerStoreError) {
+        wordsIndex.ensure(self)
         let built = try await buildIndex(cellSize: 0.05)
         try await saveIndex(built.index, change: built.change)
+        await wordsIndex.wait()
     }
 }

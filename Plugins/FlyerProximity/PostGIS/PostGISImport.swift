@@ -1,9 +1,11 @@
 import Foundation
+import Logging
+import MeridianCore
 import PostgresNIO
 
-/// A write of any size to PostGIS in one transaction, its rows streamed with `COPY … FROM STDIN` (every flyer
-/// validated and its geometry encoded by the reader before it is sent, so an invalid one names its row and field
-/// and rolls everything back):
+/// A write of any size to PostGIS in one transaction, its rows streamed with `COPY … FROM STDIN` (every flyer read
+/// and validated on a thread of its own, a few thousand ahead, and its geometry, search boxes and words encoded before
+/// it is sent, so an invalid one names its row and field and rolls everything back):
 ///
 /// - into an empty table, straight into `flyers`, its secondary indexes dropped first and built once after (the
 ///   table is locked for the write; the change log's statement trigger runs once, for the whole `COPY`);
@@ -11,12 +13,11 @@ import PostgresNIO
 ///   `.upsert`); a large write (20,000 flyers and at least an eighth of those stored) builds the secondary indexes
 ///   once after it, in the same transaction.
 ///
+/// Both bulk ways leave the words' text index to `PostGISWordsIndex`, which builds it after the commit.
+///
 /// A repeated id, or an existing id with `.create`, rolls everything back too.
 struct PostGISImport {
     let store: PostGISFlyerStore
-
-    /// Flyers sent to the server per `COPY` chunk.
-    private static let chunk = 4096
 
     func write(
         from source: some FlyerSource, mode: FlyerWriteMode,
@@ -30,10 +31,12 @@ struct PostGISImport {
             ? " ON CONFLICT (id) DO UPDATE SET "
                 + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
             : ""
-        var source = source
         let checkRepeatedIDs = !source.rejectsRepeatedIDs
+        let reader = FlyerReadAhead(source)
+        defer { reader.stop() }
         var failure: FlyerStoreError?
         var written = 0
+        var rebuild = false
         do {
             try await store.client.withTransaction(logger: logger) { connection in
                 try await connection.query("LOCK TABLE flyers IN SHARE ROW EXCLUSIVE MODE", logger: logger)
@@ -44,9 +47,7 @@ struct PostGISImport {
                     empty = !exists
                 }
                 if empty {
-                    for index in PostGISSchema.bulkIndexes {
-                        try await connection.query(PostgresQuery(unsafeSQL: "DROP INDEX \(index.name)"), logger: logger)
-                    }
+                    try await Self.dropIndexes(connection, logger: logger)
                 } else {
                     try await connection.query(
                         """
@@ -59,36 +60,32 @@ struct PostGISImport {
                     table: empty ? "flyers" : "flyers_import", columns: columns, logger: logger
                 ) { writer in
                     var seen: [String: Int] = [:]
-                    var text = ""
+                    var buffer = ByteBuffer()
                     var scratch: [UInt8] = []
-                    var inChunk = 0
+                    var words = SearchWords()
                     while true {
-                        let flyer: Flyer?
-                        do throws(FlyerInputError) {
-                            flyer = try source.next()
+                        let batch: FlyerReadAhead.Batch?
+                        do {
+                            batch = try await BlockingWork.run { try reader.next() }
                         } catch {
-                            failure = .invalidInput(error)
+                            failure = (error as? FlyerInputError).map { .invalidInput($0) }
                             throw error
                         }
-                        if let flyer {
+                        guard let batch else { break }
+                        for flyer in batch.flyers {
                             if checkRepeatedIDs, let first = seen.updateValue(written, forKey: flyer.id) {
                                 failure = .repeatedID(flyer.id, first: first, second: written)
                                 throw FlyerStoreError.repeatedID(flyer.id, first: first, second: written)
                             }
-                            PostGISRows.appendCopyLine(flyer, to: &text, scratch: &scratch)
+                            PostGISRows.appendCopyLine(flyer, to: &buffer, scratch: &scratch, words: &words)
                             written += 1
-                            inChunk += 1
                         }
-                        if inChunk == Self.chunk || (flyer == nil && inChunk > 0) {
-                            try await writer.write(ByteBuffer(string: text))
-                            text.removeAll(keepingCapacity: true)
-                            inChunk = 0
-                            progress?(FlyerWriteProgress(written: written, fractionRead: source.fractionRead))
-                        }
-                        if flyer == nil { break }
+                        try await writer.write(buffer)
+                        buffer.clear()
+                        progress?(FlyerWriteProgress(written: written, fractionRead: batch.fractionRead))
                     }
                 }
-                var rebuild = empty
+                rebuild = empty
                 if !empty {
                     // Like SpatiaLite's bulk mode: a write that is large, absolutely and against what is stored,
                     // builds the indexes once afterwards instead of row by row (still inside the transaction).
@@ -97,12 +94,7 @@ struct PostGISImport {
                         "SELECT count(*) FROM flyers", logger: logger
                     ).decode(Int.self) { stored = count }
                     rebuild = SpatiaLiteFlyerStore.rebuildsIndex(expected: Double(written), stored: stored)
-                    if rebuild {
-                        for index in PostGISSchema.bulkIndexes {
-                            try await connection.query(
-                                PostgresQuery(unsafeSQL: "DROP INDEX \(index.name)"), logger: logger)
-                        }
-                    }
+                    if rebuild { try await Self.dropIndexes(connection, logger: logger) }
                     try await connection.query(
                         PostgresQuery(
                             unsafeSQL: "INSERT INTO flyers (\(list)) SELECT \(list) FROM flyers_import\(conflict)"),
@@ -118,6 +110,17 @@ struct PostGISImport {
             if let failure { throw failure }
             throw PostGISErrors.describe(error, location: store.location)
         }
+        if rebuild { store.wordsIndex.ensure(store) }
         return written
+    }
+
+    /// Drops the secondary indexes a bulk write builds again: the spatial and category ones in its transaction, the
+    /// words' text index after it (`PostGISWordsIndex`).
+    private static func dropIndexes(_ connection: PostgresConnection, logger: Logger) async throws {
+        for index in PostGISSchema.bulkIndexes {
+            try await connection.query(PostgresQuery(unsafeSQL: "DROP INDEX \(index.name)"), logger: logger)
+        }
+        try await connection.query(
+            PostgresQuery(unsafeSQL: "DROP INDEX IF EXISTS \(PostGISSchema.wordsIndex)"), logger: logger)
     }
 }

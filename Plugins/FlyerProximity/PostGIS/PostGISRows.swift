@@ -37,38 +37,40 @@ enum PostGISRows {
             validUntil: columns.8.map(Date.init(timeIntervalSince1970:)), geometry: geometry)
     }
 
-    /// Appends `flyer` as one COPY text line (with its newline); `scratch` is reused between calls.
-    static func appendCopyLine(_ flyer: Flyer, to text: inout String, scratch: inout [UInt8]) {
-        appendField(flyer.id, to: &text)
-        text.append("\t")
-        appendField(flyer.title, to: &text)
+    /// Appends `flyer` as one COPY text line (with its newline) to `buffer`; `scratch` and `words` (which keeps the
+    /// letters it has folded) are reused between calls.
+    static func appendCopyLine(
+        _ flyer: Flyer, to buffer: inout ByteBuffer, scratch: inout [UInt8], words: inout SearchWords
+    ) {
+        appendField(flyer.id, to: &buffer)
+        buffer.writeInteger(UInt8(ascii: "\t"))
+        appendField(flyer.title, to: &buffer)
         for value in [flyer.description, flyer.address, flyer.category, flyer.category?.lowercased(), flyer.url] {
-            text.append("\t")
-            appendField(value, to: &text)
+            buffer.writeInteger(UInt8(ascii: "\t"))
+            appendField(value, to: &buffer)
         }
-        text.append("\t")
-        text.append(flyer.radiusM.description)
+        buffer.writeInteger(UInt8(ascii: "\t"))
+        buffer.writeString(flyer.radiusM.description)
         for date in [flyer.validFrom, flyer.validUntil] {
-            text.append("\t")
-            if let date { text.append(date.timeIntervalSince1970.description) } else { text.append("\\N") }
+            buffer.writeInteger(UInt8(ascii: "\t"))
+            buffer.writeString(date.map { $0.timeIntervalSince1970.description } ?? "\\N")
         }
-        text.append("\t")
+        buffer.writeInteger(UInt8(ascii: "\t"))
         WKB.encode(flyer.geometry, into: &scratch)
-        appendHex(scratch, to: &text)
-        text.append("\t")
+        appendHex(scratch, to: &buffer)
+        buffer.writeInteger(UInt8(ascii: "\t"))
         if let boxes = searchBoxes(flyer.geometry) {
             WKB.encode(boxes, into: &scratch)
             // EWKB: the SRID the column's type names, after the byte order and the type (with its SRID flag).
             scratch[4] |= 0x20
             scratch.insert(contentsOf: [0xE6, 0x10, 0x00, 0x00], at: 5)
-            appendHex(scratch, to: &text)
+            appendHex(scratch, to: &buffer)
         } else {
-            text.append("\\N")
+            buffer.writeString("\\N")
         }
-        text.append("\t")
-        var words = SearchWords()
-        appendField(words.stored(flyer), to: &text)
-        text.append("\n")
+        buffer.writeInteger(UInt8(ascii: "\t"))
+        appendField(words.stored(flyer), to: &buffer)
+        buffer.writeInteger(UInt8(ascii: "\n"))
     }
 
     /// For an area, Meridian's own boxes around it (exact latitude limits of geodesic edges, split
@@ -89,34 +91,41 @@ enum PostGISRows {
         return nil
     }
 
-    private static func appendField(_ value: String?, to text: inout String) {
-        guard let value else {
-            text.append("\\N")
+    /// `value` as COPY text: `\N` for nil, backslash, tab, newline and carriage return escaped (bytes no UTF-8
+    /// sequence of another character contains).
+    private static func appendField(_ value: String?, to buffer: inout ByteBuffer) {
+        guard var value else {
+            buffer.writeString("\\N")
             return
         }
-        guard value.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else {
-            text.append(value)
-            return
-        }
-        for character in value.unicodeScalars {
-            switch character {
-            case "\\": text.append("\\\\")
-            case "\t": text.append("\\t")
-            case "\n": text.append("\\n")
-            case "\r": text.append("\\r")
-            default: text.unicodeScalars.append(character)
+        value.withUTF8 { bytes in
+            var plain = 0
+            for (offset, byte) in bytes.enumerated() {
+                let escape: StaticString
+                switch byte {
+                case 0x5C: escape = "\\\\"
+                case 0x09: escape = "\\t"
+                case 0x0A: escape = "\\n"
+                case 0x0D: escape = "\\r"
+                default: continue
+                }
+                buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[plain..<offset])))
+                buffer.writeStaticString(escape)
+                plain = offset + 1
             }
+            buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[plain...])))
         }
     }
 
-    private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
-    private static func appendHex(_ bytes: [UInt8], to text: inout String) {
-        var scalars = String.UnicodeScalarView()
-        for byte in bytes {
-            scalars.append(hexDigits[Int(byte >> 4)])
-            scalars.append(hexDigits[Int(byte & 0x0F)])
+    private static func appendHex(_ bytes: [UInt8], to buffer: inout ByteBuffer) {
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bytes.count * 2) { output in
+            for (offset, byte) in bytes.enumerated() {
+                output[2 * offset] = hexDigits[Int(byte >> 4)]
+                output[2 * offset + 1] = hexDigits[Int(byte & 0x0F)]
+            }
+            return bytes.count * 2
         }
-        text.unicodeScalars.append(contentsOf: scalars)
     }
 }

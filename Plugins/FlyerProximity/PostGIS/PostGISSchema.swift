@@ -24,9 +24,7 @@ enum PostGISSchema {
     static let indexLock = 7_302_220
 
     /// The secondary indexes of `flyers`, which a large write drops and builds again (`PostGISImport`).
-    static let bulkIndexes = spatialIndexes + [wordsIndex]
-    /// The indexes `flyers.v1` made.
-    private static let spatialIndexes: [(name: String, create: String)] = [
+    static let bulkIndexes: [(name: String, create: String)] = [
         ("flyers_geog", "CREATE INDEX flyers_geog ON flyers USING gist (geog)"),
         (
             "flyers_search_boxes",
@@ -35,13 +33,15 @@ enum PostGISSchema {
         ("flyers_category", "CREATE INDEX flyers_category ON flyers (category_key)")
     ]
 
-    /// The text index: each flyer's `words` (`SearchWords`, as Meridian wrote them) as a `tsvector` of those words
-    /// verbatim (no parser or dictionary of PostgreSQL's), in a GIN index. `PostGISSearch.textCondition` uses it.
-    static let wordsIndex = (
-        name: "flyers_words", create: "CREATE INDEX flyers_words ON flyers USING gin (\(wordsIndexExpression))"
-    )
-    /// The `tsvector` the text index holds (a query must name it so to use the index).
-    static let wordsIndexExpression = "array_to_tsvector(string_to_array(words, ' '))"
+    /// Each flyer's `words` (`SearchWords`, as Meridian wrote them) as a `tsvector` of those words verbatim (no parser
+    /// or dictionary of PostgreSQL's), which a text condition of `PostGISSearch` tests (a query must name it so to
+    /// use `wordsIndex`).
+    static let wordsExpression = "array_to_tsvector(string_to_array(words, ' '))"
+    /// The text index: a GIN index of `wordsExpression`. A bulk write drops it and `PostGISWordsIndex` builds it again
+    /// after the commit, beside the flyers' use.
+    static let wordsIndex = "flyers_words"
+    /// Advisory lock key of the instance building `wordsIndex`.
+    static let wordsIndexLock = 7_302_221
 
     static let migrations: [(name: String, sql: [String])] = [
         (
@@ -63,7 +63,7 @@ enum PostGISSchema {
                     search_boxes geometry(MultiPolygon, 4326)
                 )
                 """
-            ] + spatialIndexes.map(\.create) + [
+            ] + bulkIndexes.map(\.create) + [
                 "CREATE TABLE flyer_changes (seq bigserial PRIMARY KEY, flyer_id text COLLATE \"C\")",
                 """
                 CREATE FUNCTION flyer_changes_log() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -118,7 +118,13 @@ enum PostGISSchema {
                 "ALTER TABLE flyer_search_index ALTER COLUMN data SET STORAGE EXTERNAL"
             ]
         ),
-        ("flyers.words.v1", ["ALTER TABLE flyers ADD COLUMN words text", wordsIndex.create])
+        (
+            "flyers.words.v1",
+            [
+                "ALTER TABLE flyers ADD COLUMN words text",
+                "CREATE INDEX \(wordsIndex) ON flyers USING gin (\(wordsExpression))"
+            ]
+        )
     ]
 
     /// Makes sure PostGIS is there (creating it when permitted) and applies the missing migrations.

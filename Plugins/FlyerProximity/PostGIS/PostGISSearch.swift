@@ -18,7 +18,7 @@ import PostgresNIO
 /// - Without a radius: the `limit + 1` nearest by `ORDER BY geog <-> point` give a radius that
 ///   holds at least that many flyers, measured exactly; then a search within it (widened if a
 ///   cursor leaves too few).
-/// - A text query (`q`): the `tsvector` of each flyer's words (`PostGISSchema.wordsIndex`, GIN) must match every
+/// - A text query (`q`): the `tsvector` of each flyer's words (`PostGISSchema.wordsExpression`) must match every
 ///   query word as a prefix (`'caf':* & 'lum':*`); both stores hold the words Meridian made, so both find the same.
 package struct PostGISSearch: FlyerSearching {
     let store: PostGISFlyerStore
@@ -163,7 +163,7 @@ package struct PostGISSearch: FlyerSearching {
 
         init(_ category: String?, at instant: Date, includeInactive: Bool, text: TextQuery?) {
             if let category { conditions += " AND category_key = \(bind(category.lowercased()))" }
-            if let text { conditions += " AND \(PostGISSchema.wordsIndexExpression) @@ \(bind(text.tsquery))::tsquery" }
+            if let text { conditions += " AND \(PostGISSchema.wordsExpression) @@ \(bind(text.tsquery))::tsquery" }
             if !includeInactive {
                 let time = bind(instant.timeIntervalSince1970)
                 conditions +=

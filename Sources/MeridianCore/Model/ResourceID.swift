@@ -19,7 +19,8 @@ public enum ResourceID {
         guard length <= maximumLength else {
             throw InvalidResourceID(id: id, problem: "is \(length) characters long")
         }
-        if let control = id.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+        // Category Cc is exactly these 65 code points (and stays so: Unicode's stability policy).
+        if let control = id.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
             throw InvalidResourceID(id: id, problem: "contains the control character U+\(hex(control.value))")
         }
         return id
