@@ -159,9 +159,8 @@ struct RunsCommand: AsyncParsableCommand {
 
     static func benchID(_ index: Int) -> String { String(format: "bench-%05d", index) }
 
-    /// Generated run `index`: one hour (`duration` s) at 1 Hz, a different pace per run, a pause in every third.
-    /// Run `index`: a generated one from `origin`, with a heart rate and a cadence at every fix, as a watch with a
-    /// strap records.
+    /// Generated run `index` from `origin`: one hour (`duration` s) at 1 Hz, a different pace per run, a pause in every
+    /// third, a heart rate and a cadence at every fix (as a watch with a strap records).
     static func recording(_ index: Int, duration: Int, start: Date, origin: Coordinate) -> RecordedActivity {
         var recording = SyntheticRun(
             id: benchID(index), name: "Run \(index)", startedAt: start.addingTimeInterval(Double(index) * 86_400),

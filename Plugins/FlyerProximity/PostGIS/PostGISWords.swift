@@ -18,7 +18,7 @@ enum PostGISWords {
                 (String, String, String?, String?, String?).self)
             {
                 ids.append(id)
-                words.append(folder.words(ofFields: [title, description, address, category]).joined(separator: " "))
+                words.append(folder.stored(ofFields: [title, description, address, category]))
             }
             guard !ids.isEmpty else { return filled }
             try await client.query(

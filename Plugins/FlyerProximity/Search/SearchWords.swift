@@ -26,29 +26,45 @@ struct SearchWords {
     /// The distinct words of a flyer's searchable fields (title, description, address, category), in order of
     /// first appearance.
     mutating func words(of flyer: Flyer) -> [String] {
-        words(ofFields: [flyer.title, flyer.description, flyer.address, flyer.category])
+        words(ofFields: Self.fields(of: flyer))
     }
 
     /// The distinct words of `fields`, in order of first appearance.
     mutating func words(ofFields fields: [String?]) -> [String] {
-        var list = WordList(distinct: true)
-        for case let field? in fields { read(field, into: &list) }
-        return list.strings
+        distinct(fields).strings
     }
 
     /// The words of a flyer as the stores keep them: distinct, separated by single spaces.
     mutating func stored(_ flyer: Flyer) -> String {
+        stored(ofFields: Self.fields(of: flyer))
+    }
+
+    /// The distinct words of `fields` as the stores keep them, separated by single spaces.
+    mutating func stored(ofFields fields: [String?]) -> String {
+        distinct(fields).joined
+    }
+
+    /// A flyer's searchable fields.
+    private static func fields(of flyer: Flyer) -> [String?] {
+        [flyer.title, flyer.description, flyer.address, flyer.category]
+    }
+
+    /// The distinct words of `fields`, in order of first appearance.
+    private mutating func distinct(_ fields: [String?]) -> WordList {
         var list = WordList(distinct: true)
-        for case let field? in [flyer.title, flyer.description, flyer.address, flyer.category] {
-            read(field, into: &list)
-        }
-        return list.joined
+        for case let field? in fields { read(field, into: &list) }
+        return list
     }
 
     /// Adds the words of `text` to `list`, in order.
     private mutating func read(_ text: String, into list: inout WordList) {
         var length = 0
         word.removeAll(keepingCapacity: true)
+        func end() {
+            list.add(word)
+            word.removeAll(keepingCapacity: true)
+            length = 0
+        }
         for scalar in text.unicodeScalars {
             let value = scalar.value
             if value < 0x80 {
@@ -59,20 +75,14 @@ struct SearchWords {
                     if length < Self.longestWord { word.append(UInt8(value + 0x20)) }
                     length += 1
                 } else {
-                    list.add(word)
-                    word.removeAll(keepingCapacity: true)
-                    length = 0
+                    end()
                 }
                 continue
             }
             let parts = fold(scalar)
             if parts.isEmpty {
                 // A combining mark (an accent) belongs to the word it sits in; anything else ends the word.
-                if scalar.properties.generalCategory != .nonspacingMark {
-                    list.add(word)
-                    word.removeAll(keepingCapacity: true)
-                    length = 0
-                }
+                if scalar.properties.generalCategory != .nonspacingMark { end() }
                 continue
             }
             for part in parts {
@@ -80,13 +90,11 @@ struct SearchWords {
                     if length < Self.longestWord { word.append(contentsOf: part.utf8) }
                     length += 1
                 } else {
-                    list.add(word)
-                    word.removeAll(keepingCapacity: true)
-                    length = 0
+                    end()
                 }
             }
         }
-        list.add(word)
+        end()
     }
 
     /// `scalar` decomposed for compatibility, lower-cased, without combining marks (empty for a mark); nil for

@@ -29,7 +29,7 @@ package enum FlyerSchema {
         let update = try db.makeStatement(sql: "UPDATE flyers SET words = ? WHERE rowid = ?")
         var folder = SearchWords()
         for (rowid, fields) in rows {
-            try update.execute(arguments: [folder.words(ofFields: fields).joined(separator: " "), rowid])
+            try update.execute(arguments: [folder.stored(ofFields: fields), rowid])
         }
         try triggers.restore(on: db)
     }
