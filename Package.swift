@@ -416,6 +416,7 @@ let package = Package(
             dependencies: [
                 "meridian", "MeridianTesting", "MeridianCore", "MeridianStore", "FlyerProximity", "PhoneFeedProvider",
                 "RunTracker",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams")
             ]
         )

@@ -16,6 +16,7 @@ struct HooksCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a webhook (the service picks it up within a second).",
             discussion: """
                 Each event is POSTed as JSON {"id", "type", "time", "data"} with X-Meridian-Event-Id and \
@@ -70,6 +71,7 @@ struct HooksCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the webhooks, what waits for each and what failed.")
 
         @OptionGroup var store: StoreLocationOptions
@@ -98,6 +100,7 @@ struct HooksCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove a webhook and the events waiting for it.")
 
         @OptionGroup var store: StoreLocationOptions
@@ -114,6 +117,7 @@ struct HooksCommand: AsyncParsableCommand {
 
     struct Failed: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "failed",
             abstract: "List the dead-letter list: events a hook's receiver did not take within its max_age.")
 
         @OptionGroup var store: StoreLocationOptions
@@ -139,6 +143,7 @@ struct HooksCommand: AsyncParsableCommand {
 
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "retry",
             abstract: "Send dead letters again (the service retries them within a second, with their ids).")
 
         @OptionGroup var store: StoreLocationOptions

@@ -7,6 +7,7 @@ extension FlyersCommand {
     /// `meridian flyers add`.
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a point flyer (--at) or an area flyer (--geojson FILE holding one Feature).",
             discussion:
                 "Example: meridian flyers add --title \"Lost cat\" --at 48.85,2.35 --category lost --valid-until 2025-07-01"
@@ -107,7 +108,8 @@ extension FlyersCommand {
 
     /// `meridian flyers get ID`.
     struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print one flyer as a GeoJSON Feature.")
+        static let configuration = CommandConfiguration(
+            commandName: "get", abstract: "Print one flyer as a GeoJSON Feature.")
 
         @OptionGroup var store: StoreLocationOptions
 
@@ -129,7 +131,7 @@ extension FlyersCommand {
 
     /// `meridian flyers delete ID`.
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete one flyer.")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete one flyer.")
 
         @OptionGroup var store: StoreLocationOptions
 

@@ -7,6 +7,7 @@ extension FlyersCommand {
     /// `meridian flyers export`.
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write every flyer as GeoJSON or CSV (points only), in id order.")
 
         @OptionGroup var store: StoreLocationOptions

@@ -7,6 +7,7 @@ extension FlyersCommand {
     /// `meridian flyers import FILE`.
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract:
                 "Import a GeoJSON FeatureCollection or a CSV file in one transaction (existing ids are replaced).",
             discussion:

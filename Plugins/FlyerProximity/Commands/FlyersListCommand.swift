@@ -7,6 +7,7 @@ extension FlyersCommand {
     /// `meridian flyers list`.
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the stored flyers in id order: title, category, where and when they are valid.",
             discussion: "flyers near lists them nearest first; flyers export writes every flyer as GeoJSON or CSV."
         )

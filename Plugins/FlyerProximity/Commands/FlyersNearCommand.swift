@@ -8,6 +8,7 @@ extension FlyersCommand {
     /// `meridian flyers near [LAT,LON]`.
     struct Near: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "near",
             abstract: "List flyers nearest first, by exact WGS84 distance.",
             discussion: "Without LAT,LON there is no location: flyers are listed by title, without distances."
         )

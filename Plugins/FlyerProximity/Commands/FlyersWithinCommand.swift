@@ -7,6 +7,7 @@ extension FlyersCommand {
     /// `meridian flyers within FILE.geojson`.
     struct Within: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "within",
             abstract: "List the flyers inside a GeoJSON polygon (exact WGS84, geodesic edges, holes), by id.",
             discussion: """
                 FILE holds a GeoJSON Polygon or MultiPolygon, a Feature of one, or a FeatureCollection of them \

@@ -17,6 +17,7 @@ struct GPSDCommand: AsyncParsableCommand {
     /// `meridian gpsd watch`: prints fixes as they arrive, like `gpspipe -w`, through the same code as the `gpsd` provider.
     struct Watch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "watch",
             abstract: "Print fixes from gpsd as they arrive (one per epoch) until interrupted, -n fixes or --timeout.",
             discussion: """
                 Connects like the gpsd provider does, merges gpsd's reports into one fix per epoch and prints each. \
