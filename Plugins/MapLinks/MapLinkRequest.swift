@@ -45,7 +45,7 @@ package struct MapLinkRequest: Sendable, Equatable {
             mode = try TravelMode.parse(text)
         } else if from == nil, namesPlace {
             mode = nil
-        } else if defaults.mode.map(style.travelModes.contains) ?? true {
+        } else if defaults.mode.map(style.supports) ?? true {
             mode = defaults.mode
         } else {
             mode = style.defaultMode

@@ -4,17 +4,14 @@ import MeridianCore
 enum LinkText {
     /// Decimal degrees with at most 6 decimals, trailing zeros trimmed, never `-0` or exponent notation.
     static func degrees(_ value: Double) -> String {
-        NumberText.trimmed(value, decimals: 6)
+        NumberText.trimmed(value, decimals: degreeDecimals)
     }
+
+    static let degreeDecimals = 6
 
     /// `LAT,LON`, latitude first, with a literal comma.
     static func coordinate(_ coordinate: Coordinate) -> String {
         "\(degrees(coordinate.latitude)),\(degrees(coordinate.longitude))"
-    }
-
-    /// Percent-encodes UTF-8 `text`, leaving only RFC 3986 unreserved characters literal (`PercentEncoding`).
-    static func encoded(_ text: String) -> String {
-        PercentEncoding.encoded(text)
     }
 }
 
@@ -23,28 +20,72 @@ enum QueryValue {
     case text(String)
     case coordinate(Coordinate)
 
-    var encoded: String {
+    /// The most bytes the value takes in a link.
+    var maximumCount: Int {
         switch self {
-        case .text(let text): return LinkText.encoded(text)
-        case .coordinate(let coordinate): return LinkText.coordinate(coordinate)
+        case .text(let text): return PercentEncoding.maximumCount(text)
+        case .coordinate: return 2 * NumberText.maximumWritten + 1
+        }
+    }
+}
+
+/// A link written into a buffer sized for it (a link is made for every result a search answers).
+private struct LinkWriter {
+    let base: UnsafeMutablePointer<UInt8>
+    /// Bytes written so far.
+    var count = 0
+
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard let start = bytes.baseAddress else { return }
+            (base + count).update(from: start, count: bytes.count)
+            count += bytes.count
+        }
+    }
+
+    mutating func append(_ value: QueryValue) {
+        switch value {
+        case .text(let text):
+            count += PercentEncoding.write(text, to: base + count)
+        case .coordinate(let coordinate):
+            append(degrees: coordinate.latitude)
+            base[count] = UInt8(ascii: ",")
+            count += 1
+            append(degrees: coordinate.longitude)
+        }
+    }
+
+    /// `LinkText.degrees(value)`, written in place.
+    private mutating func append(degrees value: Double) {
+        if let written = NumberText.write(value, decimals: LinkText.degreeDecimals, trimming: true, to: base + count) {
+            count += written
+        } else {
+            append(LinkText.degrees(value))
         }
     }
 }
 
 /// Joins `base` and the query items in order, skipping absent values.
 func linkURL(_ base: String, _ items: [(String, QueryValue?)], fragment: String? = nil) -> String {
-    var url = base
-    var separator = "?"
-    for case (let name, let value?) in items {
-        url += separator
-        url += name
-        url += "="
-        url += value.encoded
-        separator = "&"
+    let capacity = items.reduce(base.utf8.count + 1 + (fragment?.utf8.count ?? 0)) { total, item in
+        total + item.0.utf8.count + 2 + (item.1?.maximumCount ?? 0)
     }
-    if let fragment {
-        url += "#"
-        url += fragment
+    return String(unsafeUninitializedCapacity: capacity) { buffer in
+        var link = LinkWriter(base: buffer.baseAddress!)
+        link.append(base)
+        var separator = "?"
+        for case (let name, let value?) in items {
+            link.append(separator)
+            link.append(name)
+            link.append("=")
+            link.append(value)
+            separator = "&"
+        }
+        if let fragment {
+            link.append("#")
+            link.append(fragment)
+        }
+        return link.count
     }
-    return url
 }

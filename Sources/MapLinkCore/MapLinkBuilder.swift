@@ -24,26 +24,24 @@ package struct MapLinkBuilder: Sendable, Equatable {
 
     /// Checks that the style can express the mode.
     package func validate() throws(MapLinkError) {
-        if let mode, !style.travelModes.contains(mode) { throw .modeNotSupported(mode, style: style) }
+        if let mode, !style.supports(mode) { throw .modeNotSupported(mode, style: style) }
     }
 
     /// The link to `destination`, starting at `source` (nil: the user's current location).
     package func url(to destination: MapDestination, from source: Coordinate? = nil) throws(MapLinkError) -> String {
         try validate()
-        let target = try LinkTarget(destination)
         if let mode {
-            return try directions(to: target, from: source, mode: mode)
+            return try directions(to: LinkTarget.routingValue(of: destination), from: source, mode: mode)
         }
         guard source == nil else { throw .sourceWithoutMode(style: style) }
-        return try show(target)
+        return try show(LinkTarget(destination))
     }
 
     // MARK: Directions
 
-    private func directions(to target: LinkTarget, from source: Coordinate?, mode: TravelMode) throws(MapLinkError)
-        -> String
+    private func directions(to destination: QueryValue, from source: Coordinate?, mode: TravelMode)
+        throws(MapLinkError) -> String
     {
-        let destination = target.routingValue
         let origin = source.map(QueryValue.coordinate)
         switch style {
         case .apple:
@@ -136,9 +134,7 @@ private enum LinkTarget {
     init(_ destination: MapDestination) throws(MapLinkError) {
         switch destination {
         case .coordinate(let point, let name, let address, let accuracy):
-            if let accuracy, !(accuracy.isFinite && accuracy >= 0) {
-                throw .invalidAccuracy(NumberText.trimmed(accuracy, decimals: 3))
-            }
+            try Self.check(accuracy)
             self = .point(point, name: nonBlank(name), address: nonBlank(address), accuracy: accuracy)
         case .address(let text):
             guard let text = nonBlank(text) else { throw .empty(parameter: "address") }
@@ -146,6 +142,21 @@ private enum LinkTarget {
         case .place(let name, let near):
             guard let name = nonBlank(name) else { throw .empty(parameter: "name") }
             self = .place(name: name, near: near)
+        }
+    }
+
+    /// `LinkTarget(destination).routingValue`, without trimming the names a directions link does not carry.
+    static func routingValue(of destination: MapDestination) throws(MapLinkError) -> QueryValue {
+        if case .coordinate(let point, _, _, let accuracy) = destination {
+            try check(accuracy)
+            return .coordinate(point)
+        }
+        return try LinkTarget(destination).routingValue
+    }
+
+    private static func check(_ accuracy: Double?) throws(MapLinkError) {
+        if let accuracy, !(accuracy.isFinite && accuracy >= 0) {
+            throw .invalidAccuracy(NumberText.trimmed(accuracy, decimals: 3))
         }
     }
 

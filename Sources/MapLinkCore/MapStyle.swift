@@ -14,11 +14,14 @@ package enum MapStyle: String, ConfigEnum, Codable, Sendable {
     case osm
 
     /// The travel modes this style can express; empty for styles that only show a place.
-    package var travelModes: [TravelMode] {
+    package var travelModes: [TravelMode] { TravelMode.allCases.filter(supports) }
+
+    /// Whether this style can express `mode` (checked for every link, without building `travelModes`).
+    package func supports(_ mode: TravelMode) -> Bool {
         switch self {
-        case .apple, .google: return TravelMode.allCases
-        case .appleLegacy: return TravelMode.allCases.filter { MapLinkBuilder.legacyFlag($0) != nil }
-        case .geo, .osm: return []
+        case .apple, .google: return true
+        case .appleLegacy: return MapLinkBuilder.legacyFlag(mode) != nil
+        case .geo, .osm: return false
         }
     }
 

@@ -70,21 +70,26 @@ public struct QueryParameters {
 
     /// Refuses query parameters the route does not take and parameters given more than once,
     /// with a 400 `invalid_parameter` naming the parameter (and the ones the route takes).
+    /// A request's few parameters are compared with one another; past `pairwiseLimit` a set finds repeats.
     public func allow(_ names: Set<String>) throws(APIError) {
-        var seen: Set<String> = []
-        for (key, _) in parameters {
-            let name = String(key)
-            guard names.contains(name) else {
+        var seen: Set<Substring> = []
+        for (index, (key, _)) in parameters.enumerated() {
+            guard names.contains(String(key)) else {
                 let accepted =
                     names.isEmpty
                     ? "this route takes none" : "this route takes \(names.sorted().joined(separator: ", "))"
-                throw APIError.badRequest("unknown query parameter '\(name)'; \(accepted)")
+                throw APIError.badRequest("unknown query parameter '\(key)'; \(accepted)")
             }
-            guard seen.insert(name).inserted else {
-                throw APIError.badRequest("query parameter '\(name)' is given more than once; give it once")
+            let repeated =
+                parameters.count <= Self.pairwiseLimit
+                ? parameters.prefix(index).contains { $0.key == key } : !seen.insert(key).inserted
+            guard !repeated else {
+                throw APIError.badRequest("query parameter '\(key)' is given more than once; give it once")
             }
         }
     }
+
+    private static let pairwiseLimit = 16
 
     /// The query parameter `name`, if present and not empty.
     public func string(_ name: String) -> String? {

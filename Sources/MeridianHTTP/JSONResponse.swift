@@ -8,16 +8,32 @@ import NIOHTTP1
 public struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator, Sendable {
     public var status: HTTPResponse.Status
     public var value: Value
+    /// `Value`'s own writer when the response was made knowing it is `DirectJSONEncodable`.
+    private let directJSON: (@Sendable (Value) -> [UInt8]?)?
 
     public init(_ value: Value, status: HTTPResponse.Status = .ok) {
         self.value = value
         self.status = status
+        directJSON = nil
+    }
+
+    /// A response whose value writes its own JSON, chosen where the type is known (no cast per request).
+    public init(_ value: Value, status: HTTPResponse.Status = .ok) where Value: DirectJSONEncodable {
+        self.value = value
+        self.status = status
+        directJSON = { $0.directJSON() }
     }
 
     /// The value's JSON: written directly when it is `DirectJSONEncodable` (the same text), else by `MeridianJSON`'s encoder.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body: ByteBuffer
-        if let direct = value as? any DirectJSONEncodable, let bytes = direct.directJSON() {
+        let direct: [UInt8]?
+        if let directJSON {
+            direct = directJSON(value)
+        } else {
+            direct = (value as? any DirectJSONEncodable)?.directJSON()
+        }
+        if let bytes = direct {
             body = ByteBuffer(bytes: bytes)
         } else {
             do {

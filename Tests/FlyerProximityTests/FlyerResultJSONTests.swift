@@ -14,11 +14,17 @@ struct FlyerResultJSONTests {
         #expect(String(decoding: written, as: UTF8.self) == expected, sourceLocation: sourceLocation)
     }
 
-    /// Texts with every escape JSON has, slashes, DEL, line separators and characters beyond the BMP.
-    static let awkwardTexts = [
-        "", "plain", "quote\" back\\slash /slash", "\u{0}\u{1}\u{8}\u{9}\u{A}\u{B}\u{C}\u{D}\u{1F}\u{7F}",
-        "café Ω \u{2028}\u{2029} 🥐 e\u{301}", "https://example.com/a?b=c&d=%20#e", String(repeating: "\\\"", count: 40)
-    ]
+    /// Texts with every escape JSON has, slashes, DEL, line separators and characters beyond the BMP, and escapes
+    /// at every place of the eight-byte words the writer copies whole.
+    static let awkwardTexts =
+        [
+            "", "plain", "quote\" back\\slash /slash", "\u{0}\u{1}\u{8}\u{9}\u{A}\u{B}\u{C}\u{D}\u{1F}\u{7F}",
+            "café Ω \u{2028}\u{2029} 🥐 e\u{301}", "https://example.com/a?b=c&d=%20#e",
+            String(repeating: "\\\"", count: 40)
+        ]
+        + (0..<17).map {
+            String(repeating: "x", count: $0) + "\u{1F}é\"" + String(repeating: "y", count: 16 - $0) + "\\\n"
+        }
 
     /// Numbers JSONEncoder writes in every shape: integral, short decimals, shortest digits, exponents, signed zero.
     static let awkwardNumbers: [Double] = [

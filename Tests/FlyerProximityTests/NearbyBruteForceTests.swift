@@ -34,7 +34,7 @@ struct NearbyBruteForceTests {
             let reference = BruteForceReference(flyers)
 
             let radii: [Double?] = [nil, nil, nil, 30, 150, 500, 2000, 5000, 20_000, 250_000]
-            var compared = 0, nonEmpty = 0
+            var compared = 0, nonEmpty = 0, bearings = 0
             for number in 0..<1200 {
                 var center = workload.queryPoint()
                 if number % 10 == 0 {
@@ -52,6 +52,12 @@ struct NearbyBruteForceTests {
                 let got = try await catalog.nearby(query)
                 let want = reference.nearby(query)
                 try expectSame(got, want, query)
+                // A bearing the search solved with the distance is the one the answer would solve on its own.
+                for match in got.matches {
+                    guard let bearing = match.bearing else { continue }
+                    #expect(bearing == Geodesic.wgs84.inverse(from: center, to: match.nearest).initialBearing)
+                    bearings += 1
+                }
                 if number % 4 == 0 { try expectSame(try await database.nearby(query), want, query) }
                 compared += 1
                 if !want.matches.isEmpty { nonEmpty += 1 }
@@ -63,6 +69,7 @@ struct NearbyBruteForceTests {
             }
             #expect(compared >= 1200)
             #expect(nonEmpty > 800)
+            #expect(bearings > 1000, "the packed index measures point flyers' bearings with their distances")
         }
     }
 

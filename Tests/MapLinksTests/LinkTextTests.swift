@@ -59,7 +59,7 @@ struct LinkTextTests {
             ("", "")
         ])
     func encoding(text: String, encoded: String) {
-        #expect(LinkText.encoded(text) == encoded)
+        #expect(PercentEncoding.encoded(text) == encoded)
         #expect(encoded.removingPercentEncoding == text)
     }
 
@@ -69,7 +69,7 @@ struct LinkTextTests {
         for byte in UInt8(1)...UInt8(127) {
             let text = String(decoding: [byte], as: UTF8.self)
             let expected = unreserved.contains(byte) ? text : String(format: "%%%02X", byte)
-            #expect(LinkText.encoded(text) == expected, "byte \(byte)")
+            #expect(PercentEncoding.encoded(text) == expected, "byte \(byte)")
         }
     }
 }

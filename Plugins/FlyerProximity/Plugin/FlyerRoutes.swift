@@ -10,7 +10,7 @@ extension FlyerPlugin {
         let group = v1.group("flyers")
         group.get("nearby") { request, _ in
             let query = QueryParameters(request)
-            try query.allow(["lat", "lon", "radius_m", "limit", "category", "cursor", "at", "include_inactive", "q"])
+            try query.allow(Self.nearbyParameters)
             return JSONResponse(try await self.nearby(query))
         }
         group.post("search") { request, _ in
@@ -39,6 +39,11 @@ extension FlyerPlugin {
             return try await self.delete(try context.parameters.decoded("id"))
         }
     }
+
+    /// The query parameters nearby takes.
+    static let nearbyParameters: Set<String> = [
+        "lat", "lon", "radius_m", "limit", "category", "cursor", "at", "include_inactive", "q"
+    ]
 
     /// The media types a flyer body may be sent as.
     static let bodyTypes = ["application/geo+json", "application/json"]

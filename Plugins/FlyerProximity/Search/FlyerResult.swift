@@ -64,7 +64,7 @@ package struct FlyerPresenter: Sendable {
         result.distanceM = match.distance
         result.distanceText = DistanceFormat.string(metres: match.distance, units: units)
         if match.distance > 0 {
-            result.bearing = Geodesic.wgs84.inverse(from: center, to: match.nearest).initialBearing
+            result.bearing = match.bearing ?? Geodesic.wgs84.inverse(from: center, to: match.nearest).initialBearing
         }
         return result
     }

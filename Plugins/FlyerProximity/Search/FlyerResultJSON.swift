@@ -59,9 +59,9 @@ extension FlyerResult {
 
     /// The most bytes `write` takes for this result: its texts escaped, keys, numbers and dates.
     var jsonCapacity: Int {
-        let texts =
-            [id, title, geometryType] + [description, address, category, url, distanceText, mapUrl].compactMap { $0 }
-        return 640 + texts.reduce(0) { $0 + JSONScratchWriter.escapedCapacity($1) }
+        func capacity(_ text: String?) -> Int { text.map(JSONScratchWriter.escapedCapacity) ?? 0 }
+        return 640 + capacity(id) + capacity(title) + capacity(geometryType) + capacity(description)
+            + capacity(address) + capacity(category) + capacity(url) + capacity(distanceText) + capacity(mapUrl)
     }
 
     /// `[` the results `]`, each an object with its keys in sorted order.

@@ -77,8 +77,17 @@ package struct NearbyMatch: Sendable, Equatable {
     package var distance: Double
     /// The flyer's point nearest to the centre (the centre itself inside an area).
     package var nearest: Coordinate
+    /// The initial bearing from the centre to `nearest` when the search solved it with the distance (the same
+    /// geodesic); nil when it did not, and the answer solves it.
+    package var bearing: Double? = nil
 
     package var position: DistancePosition { DistancePosition(distance: distance, id: flyer.id) }
+
+    /// The same flyer at the same distance and nearest point: `bearing` follows from those, whether or not the
+    /// search that found the match solved it on the way.
+    package static func == (left: NearbyMatch, right: NearbyMatch) -> Bool {
+        left.flyer == right.flyer && left.distance == right.distance && left.nearest == right.nearest
+    }
 }
 
 /// One page of matches, and whether more follow.

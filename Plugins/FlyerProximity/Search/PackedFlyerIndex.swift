@@ -188,24 +188,44 @@ final class PackedFlyerIndex: Sendable {
 
     /// The exact distance from `center` to the flyer in `slot`, and its nearest point.
     func distance(_ slot: Int32, from center: Coordinate) -> (distance: Double, point: Coordinate) {
+        let hit = measure(slot, from: center)
+        return (hit.distance, hit.nearest)
+    }
+
+    /// A search's measure of `slot` from `center`: the exact distance, the nearest point and, for a point flyer,
+    /// the initial bearing to it, which the same geodesic gives (an answer would otherwise solve it again).
+    private func measure(_ slot: Int32, from center: Coordinate) -> (
+        distance: Double, nearest: Coordinate, bearing: Double?
+    ) {
         let entry = slots[Int(slot)]
-        if entry.area >= 0 { return areaShapes[Int(entry.area)].distance(to: center) }
+        if entry.area >= 0 {
+            let (distance, point) = areaShapes[Int(entry.area)].distance(to: center)
+            return (distance, point, nil)
+        }
         let point = entry.coordinate
-        return (Geodesic.wgs84.distance(center, point), point)
+        let inverse = Geodesic.wgs84.distanceAndBearing(from: center, to: point)
+        return (inverse.distance, point, inverse.initialBearing)
     }
 
     // MARK: Search
 
-    /// One hit: the slot, its (distance, id) and the flyer's point nearest to the centre.
+    /// One hit: the slot, its (distance, id), the flyer's point nearest to the centre and, when the search
+    /// measured it, the initial bearing to that point.
     struct Match: Sendable {
         var slot: Int32
         var position: DistancePosition
         var nearest: Coordinate
+        var bearing: Double? = nil
     }
+
+    /// What a search keeps of a measured slot until its page is made.
+    private typealias Hit = (slot: Int32, nearest: Coordinate, bearing: Double?)
 
     /// `match` with its flyer, as searches answer it.
     func nearbyMatch(_ match: Match) -> NearbyMatch {
-        NearbyMatch(flyer: flyer(match.slot), distance: match.position.distance, nearest: match.nearest)
+        NearbyMatch(
+            flyer: flyer(match.slot), distance: match.position.distance, nearest: match.nearest,
+            bearing: match.bearing)
     }
 
     /// The query's page of live slots (those not in `dead`), by exact distance, then id.
@@ -311,7 +331,7 @@ final class PackedFlyerIndex: Sendable {
         _ candidates: [Int32], _ query: NearbyQuery, radius: Double, keep: Int, category: Int32, dead: SlotSet
     ) -> [Match] {
         let center = EarthPoint(query.center)
-        return BestMatches<(Int32, Coordinate)>.among(
+        return BestMatches<Hit>.among(
             candidates, keep: keep, radius: radius, after: query.after,
             bound: { slot in
                 guard admits(slot, query, category: category, dead: dead) else { return nil }
@@ -321,10 +341,10 @@ final class PackedFlyerIndex: Sendable {
             },
             id: { ids[Int($0)] },
             measure: { slot in
-                let (distance, point) = distance(slot, from: query.center)
-                return (distance, (slot, point))
+                let hit = measure(slot, from: query.center)
+                return (hit.distance, (slot, hit.nearest, hit.bearing))
             }
-        ).map { Match(slot: $0.match.0, position: $0.position, nearest: $0.match.1) }
+        ).map(Self.match)
     }
 
     /// Every live slot within `radius` of `center`.
@@ -341,16 +361,21 @@ final class PackedFlyerIndex: Sendable {
         let center = EarthPoint(query.center)
         let box = Geodesic.wgs84.boundingBox(center: query.center, radius: radius)
         var seenAreas = Set<Int32>()
-        var best = BestMatches<(Int32, Coordinate)>(keep: keep, radius: radius, after: query.after)
+        var best = BestMatches<Hit>(keep: keep, radius: radius, after: query.after)
         nearestFirst(from: center, in: box, cutoff: radius) { slot in
             if !admits(slot, query, category: category, dead: dead) { return best.cutoff }
             if slots[Int(slot)].area >= 0 && !seenAreas.insert(slot).inserted { return best.cutoff }
             if let text, !text.words.admits(slot, text.filter) { return best.cutoff }
-            let (distance, point) = distance(slot, from: query.center)
-            best.offer(distance, id: { ids[Int(slot)] }, match: { (slot, point) })
+            let hit = measure(slot, from: query.center)
+            best.offer(hit.distance, id: { ids[Int(slot)] }, match: { (slot, hit.nearest, hit.bearing) })
             return best.cutoff
         }
-        return best.items.map { Match(slot: $0.match.0, position: $0.position, nearest: $0.match.1) }
+        return best.items.map(Self.match)
+    }
+
+    /// A kept hit as a page's match.
+    private static func match(_ item: (position: DistancePosition, match: Hit)) -> Match {
+        Match(slot: item.match.slot, position: item.position, nearest: item.match.nearest, bearing: item.match.bearing)
     }
 
     /// The area query's page of live slots (those not in `dead`): every slot within its reach passing its

@@ -39,16 +39,27 @@ enum PackedFlyerTexts {
     /// The fields packed in `bytes`; nil when they are not a packed record (cut short, lengths past the
     /// end, bytes left over, unknown presence bits).
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Fields? {
-        var texts: [String] = []
-        guard let presence = walk(bytes, { texts.append(String(decoding: $0, as: UTF8.self)) }) else { return nil }
-        var next = 1
-        func optional(_ bit: UInt8) -> String? {
-            guard presence & (1 << bit) != 0 else { return nil }
-            defer { next += 1 }
-            return texts[next]
+        var fields = Fields(title: "")
+        // The title comes first, then the present fields in the order of their presence bits (no array between).
+        var titleRead = false
+        var unread = bytes.first ?? 0
+        let presence = walk(bytes) { field in
+            let text = String(decoding: field, as: UTF8.self)
+            guard titleRead else {
+                fields.title = text
+                titleRead = true
+                return
+            }
+            let bit = unread.trailingZeroBitCount
+            unread &= unread &- 1
+            switch bit {
+            case 0: fields.description = text
+            case 1: fields.address = text
+            case 2: fields.category = text
+            default: fields.url = text
+            }
         }
-        return Fields(
-            title: texts[0], description: optional(0), address: optional(1), category: optional(2), url: optional(3))
+        return presence == nil ? nil : fields
     }
 
     /// Calls `field` with the bytes of each field in order (the title first) and returns the presence byte;

@@ -15,16 +15,19 @@ package enum SearchCursor: Sendable, Equatable {
             payload = "t" + String(position.title.utf8.count) + ":" + position.title + position.id
         }
         // Base64url without padding: `+` → `-`, `/` → `_`, no `=`.
-        var token: [UInt8] = []
-        for byte in Data(payload.utf8).base64EncodedString().utf8 {
-            switch byte {
-            case UInt8(ascii: "+"): token.append(UInt8(ascii: "-"))
-            case UInt8(ascii: "/"): token.append(UInt8(ascii: "_"))
-            case UInt8(ascii: "="): break
-            default: token.append(byte)
+        let base64 = Data(payload.utf8).base64EncodedData()
+        return String(unsafeUninitializedCapacity: base64.count) { token in
+            var count = 0
+            for byte in base64 where byte != UInt8(ascii: "=") {
+                switch byte {
+                case UInt8(ascii: "+"): token[count] = UInt8(ascii: "-")
+                case UInt8(ascii: "/"): token[count] = UInt8(ascii: "_")
+                default: token[count] = byte
+                }
+                count += 1
             }
+            return count
         }
-        return String(decoding: token, as: UTF8.self)
     }
 
     /// Parses a token from `token`; nil when it was not made by this type.

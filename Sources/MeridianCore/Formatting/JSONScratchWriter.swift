@@ -153,25 +153,56 @@ public struct JSONScratchWriter: TextOutputStream {
         value.withUTF8 { escape($0) }
     }
 
+    /// Eight bytes at a time while none needs an escape (most text), then byte by byte through the word that does.
     private mutating func escape(_ utf8: UnsafeBufferPointer<UInt8>) {
         byte(UInt8(ascii: "\""))
-        for character in utf8 {
-            switch character {
-            case UInt8(ascii: "\""): append(#"\""#)
-            case UInt8(ascii: "\\"): append(#"\\"#)
-            case 0x08: append(#"\b"#)
-            case 0x09: append(#"\t"#)
-            case 0x0A: append(#"\n"#)
-            case 0x0C: append(#"\f"#)
-            case 0x0D: append(#"\r"#)
-            case ..<0x20:
-                append(#"\u00"#)
-                byte(Self.hexDigit(character >> 4))
-                byte(Self.hexDigit(character & 0x0F))
-            default: byte(character)
+        var index = 0
+        if let start = utf8.baseAddress {
+            let source = UnsafeRawPointer(start)
+            while index + 8 <= utf8.count {
+                let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if Self.bytesToEscape(word) == 0 {
+                    UnsafeMutableRawPointer(base + count).storeBytes(of: word, as: UInt64.self)
+                    count += 8
+                } else {
+                    for offset in index..<(index + 8) { escape(utf8[offset]) }
+                }
+                index += 8
             }
         }
+        for offset in index..<utf8.count { escape(utf8[offset]) }
         byte(UInt8(ascii: "\""))
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Non-zero when a byte of `word` is a control byte, `"` or `\\` (UTF-8 lead and continuation bytes pass as they are).
+    /// Exact for control bytes: with the high bit cleared, adding 0x60 reaches 0x80 from 0x20 up; the zero-byte test
+    /// for the two characters may also mark bytes above a true match, which only sends the word the slow way.
+    @inline(__always)
+    private static func bytesToEscape(_ word: UInt64) -> UInt64 {
+        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highBits }
+        let control = ~((word & ~highBits) &+ ones &* 0x60) & ~word & highBits
+        return control | zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "\"")))) | zeroBytes(word ^ (ones &* 0x5C))
+    }
+
+    @inline(__always)
+    private mutating func escape(_ character: UInt8) {
+        switch character {
+        case UInt8(ascii: "\""): append(#"\""#)
+        case UInt8(ascii: "\\"): append(#"\\"#)
+        case 0x08: append(#"\b"#)
+        case 0x09: append(#"\t"#)
+        case 0x0A: append(#"\n"#)
+        case 0x0C: append(#"\f"#)
+        case 0x0D: append(#"\r"#)
+        case ..<0x20:
+            append(#"\u00"#)
+            byte(Self.hexDigit(character >> 4))
+            byte(Self.hexDigit(character & 0x0F))
+        default: byte(character)
+        }
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {

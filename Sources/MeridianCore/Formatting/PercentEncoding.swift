@@ -12,22 +12,41 @@ public enum PercentEncoding {
         encoded(text) { $0 != UInt8(ascii: ".") && isUnreserved($0) }
     }
 
-    private static func encoded(_ text: String, keeping literal: (UInt8) -> Bool) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            if literal(byte) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                result += "%"
-                result.unicodeScalars.append(hexDigits[Int(byte >> 4)])
-                result.unicodeScalars.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
-        return result
+    /// The most bytes `encoded(text)` takes: three for every byte of `text`.
+    public static func maximumCount(_ text: String) -> Int { text.utf8.count * 3 }
+
+    /// Writes `encoded(text)`'s bytes at `output`, which has room for `maximumCount(text)`, and returns how many,
+    /// for links written as bytes.
+    public static func write(_ text: String, to output: UnsafeMutablePointer<UInt8>) -> Int {
+        write(text, to: output) { isUnreserved($0) }
     }
 
-    private static let hexDigits: [Unicode.Scalar] = Array("0123456789ABCDEF".unicodeScalars)
+    private static func encoded(_ text: String, keeping literal: (UInt8) -> Bool) -> String {
+        guard !text.isEmpty else { return "" }
+        return String(unsafeUninitializedCapacity: maximumCount(text)) { buffer in
+            write(text, to: buffer.baseAddress!, keeping: literal)
+        }
+    }
+
+    private static func write(_ text: String, to output: UnsafeMutablePointer<UInt8>, keeping literal: (UInt8) -> Bool)
+        -> Int
+    {
+        var count = 0
+        for byte in text.utf8 {
+            if literal(byte) {
+                output[count] = byte
+                count += 1
+            } else {
+                output[count] = UInt8(ascii: "%")
+                output[count + 1] = hexDigits[Int(byte >> 4)]
+                output[count + 2] = hexDigits[Int(byte & 0x0F)]
+                count += 3
+            }
+        }
+        return count
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {

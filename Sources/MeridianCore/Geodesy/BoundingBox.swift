@@ -33,10 +33,11 @@ extension Geodesic {
         let polarSemiAxis = equatorialRadius * (1 - flattening)
         guard radius < .pi * polarSemiAxis else { return everything }
 
-        let northPole = Coordinate(uncheckedLatitude: 90, longitude: center.longitude)
-        let southPole = Coordinate(uncheckedLatitude: -90, longitude: center.longitude)
-        let containsNorthPole = distance(center, northPole) <= radius
-        let containsSouthPole = distance(center, southPole) <= radius
+        // Smallest radius of curvature on the ellipsoid: the meridional radius at the equator.
+        let eccentricitySquared = flattening * (2 - flattening)
+        let minimumCurvatureRadius = equatorialRadius * (1 - eccentricitySquared)
+        let containsNorthPole = reaches(pole: 90, from: center, radius, minimumCurvatureRadius)
+        let containsSouthPole = reaches(pole: -90, from: center, radius, minimumCurvatureRadius)
         let margin = 1e-9 + radius * 1e-12
         let maxLatitude = containsNorthPole ? 90 : min(90, meridianEndpoint(center, radius, bearing: 0) + margin)
         let minLatitude = containsSouthPole ? -90 : max(-90, meridianEndpoint(center, radius, bearing: 180) - margin)
@@ -44,9 +45,6 @@ extension Geodesic {
             return BoundingBox(minLatitude: minLatitude, maxLatitude: maxLatitude, longitudeRanges: [-180...180])
         }
 
-        // Smallest radius of curvature on the ellipsoid: the meridional radius at the equator.
-        let eccentricitySquared = flattening * (2 - flattening)
-        let minimumCurvatureRadius = equatorialRadius * (1 - eccentricitySquared)
         let angularRadius = radius / minimumCurvatureRadius * 1.000_001 + 1e-12
         let latitude = center.latitude * .pi / 180
         let ratio = sin(min(angularRadius, .pi / 2)) / cos(latitude)
@@ -68,6 +66,19 @@ extension Geodesic {
             ranges = [west...east]
         }
         return BoundingBox(minLatitude: minLatitude, maxLatitude: maxLatitude, longitudeRanges: ranges)
+    }
+
+    /// Whether the pole at `latitude` (±90) lies within `radius` of `center`. The shortest way to a pole is along the
+    /// meridian, at least as long as its latitude span times the smallest radius of curvature: a pole farther than
+    /// that bound is out without solving the geodesic (every search's box asks).
+    private func reaches(
+        pole latitude: Double, from center: Coordinate, _ radius: Double, _ minimumCurvatureRadius: Double
+    )
+        -> Bool
+    {
+        let span = abs(latitude - center.latitude) * .pi / 180
+        guard span * minimumCurvatureRadius <= radius * 1.000_001 + 1e-6 else { return false }
+        return distance(center, Coordinate(uncheckedLatitude: latitude, longitude: center.longitude)) <= radius
     }
 
     private func meridianEndpoint(_ center: Coordinate, _ radius: Double, bearing: Double) -> Double {

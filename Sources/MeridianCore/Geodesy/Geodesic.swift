@@ -45,6 +45,17 @@ public struct Geodesic: Sendable {
             finalBearing: Self.normalizedBearing(azimuth2))
     }
 
+    /// The distance and initial bearing of the shortest geodesic: `inverse`'s, without the final bearing.
+    public func distanceAndBearing(from: Coordinate, to: Coordinate) -> (distance: Double, initialBearing: Double) {
+        var distance = 0.0, azimuth1 = 0.0
+        withUnsafePointer(to: geodesic) { pointer in
+            geod_inverse(
+                pointer, from.latitude, from.longitude, to.latitude, to.longitude,
+                &distance, &azimuth1, nil)
+        }
+        return (distance, Self.normalizedBearing(azimuth1))
+    }
+
     /// Distance in metres between two points.
     public func distance(_ from: Coordinate, _ to: Coordinate) -> Double {
         var distance = 0.0
