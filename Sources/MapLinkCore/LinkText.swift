@@ -66,18 +66,23 @@ private struct LinkWriter {
     }
 }
 
-/// Joins `base` and the query items in order, skipping absent values.
-func linkURL(_ base: String, _ items: [(String, QueryValue?)], fragment: String? = nil) -> String {
-    let capacity = items.reduce(base.utf8.count + 1 + (fragment?.utf8.count ?? 0)) { total, item in
-        total + item.0.utf8.count + 2 + (item.1?.maximumCount ?? 0)
+/// Joins `base` and the query items in order, skipping absent values. The items are an `InlineArray`: a link is made
+/// for every result a search answers, and its few items need no array on the heap.
+func linkURL<let count: Int>(
+    _ base: String, _ items: InlineArray<count, (String, QueryValue?)>, fragment: String? = nil
+) -> String {
+    var capacity = base.utf8.count + 1 + (fragment?.utf8.count ?? 0)
+    for index in items.indices {
+        capacity += items[index].0.utf8.count + 2 + (items[index].1?.maximumCount ?? 0)
     }
     return String(unsafeUninitializedCapacity: capacity) { buffer in
         var link = LinkWriter(base: buffer.baseAddress!)
         link.append(base)
         var separator = "?"
-        for case (let name, let value?) in items {
+        for index in items.indices {
+            guard let value = items[index].1 else { continue }
             link.append(separator)
-            link.append(name)
+            link.append(items[index].0)
             link.append("=")
             link.append(value)
             separator = "&"

@@ -95,6 +95,27 @@ struct FormattingTests {
         #expect(NumberText.fixed(value, decimals: decimals) == expected)
     }
 
+    @Test("digits: every length, both sides of each power of ten, zero-padded to any width")
+    func digits() {
+        var values: [UInt64] = [0, 1, 9, UInt64.max, UInt64.max - 1]
+        var power: UInt64 = 10
+        for _ in 1...19 {
+            values += [power - 1, power, power + 1]
+            power = power &* 10
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            for value in values {
+                for width in [0, 1, 5, 12, 21] {
+                    let count = NumberText.digits(value, width: width, into: buffer.baseAddress!)
+                    let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
+                    let plain = String(value)
+                    #expect(text == String(repeating: "0", count: max(0, width - plain.count)) + plain)
+                    #expect(NumberText.digitCount(value) == plain.count)
+                }
+            }
+        }
+    }
+
     @Test("trimmed is fixed without its trailing zeros; fixed reads back within half a unit of its last place")
     func fixedAndTrimmedAgree() throws {
         var random = SeededRandom(seed: 11)
