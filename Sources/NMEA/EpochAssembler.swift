@@ -40,8 +40,7 @@ public struct EpochAssembler: Sendable {
 
     /// The fix of the epoch that the last sentence completed, once.
     mutating func takeCompletedFix() -> Fix? {
-        defer { completedFix = nil }
-        return completedFix
+        completedFix.take()
     }
 
     /// Completes the current epoch (end of input).

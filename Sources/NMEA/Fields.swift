@@ -58,15 +58,20 @@ struct Fields {
         self.count = count
     }
 
-    /// The high bit of every byte of `word` that is a comma, and no other bit. Exact for any byte value:
-    /// after `^`, a comma is a zero byte; adding 0x7F to the low seven bits sets the high bit of every
-    /// non-zero byte without carrying into the next one, and `| x` catches bytes whose own high bit is set.
-    @inline(__always)
-    static func commaBits(_ word: UInt64) -> UInt64 {
-        let lowSeven: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        let x = word ^ 0x2C2C_2C2C_2C2C_2C2C
-        return ~(((x & lowSeven) &+ lowSeven) | x) & ~lowSeven
+    /// The fields of a body the framer split while it checked the sentence: `storage` holds the start of each
+    /// field after the first (`commas` of them, as `init(_:storage:)` writes them); `nil` when there are too many.
+    init?(framed bytes: UnsafeBufferPointer<UInt8>, storage: UnsafeMutableBufferPointer<Int>, commas: Int) {
+        guard commas < Self.maximumCount else { return nil }
+        self.bytes = bytes
+        starts = storage
+        storage[0] = 0
+        count = commas + 1
+        storage[count] = bytes.count + 1
     }
+
+    /// The high bit of every byte of `word` that is a comma, and no other bit.
+    @inline(__always)
+    static func commaBits(_ word: UInt64) -> UInt64 { ByteWord.equal(word, UInt8(ascii: ",")) }
 
     @inline(__always)
     func range(_ index: Int) -> Range<Int> {

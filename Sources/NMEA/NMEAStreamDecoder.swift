@@ -58,20 +58,23 @@ public struct NMEAStreamDecoder: Sendable {
     private mutating func feed(
         _ buffer: UnsafeRawBufferPointer, onFix: (Fix) -> Void, onSentence: ((UnsafeRawBufferPointer) -> Void)?
     ) {
-        var index = 0
-        while framer.advance(buffer, index: &index) {
-            if let body = framer.directBody {
-                let bytes = UnsafeRawBufferPointer(rebasing: buffer[body]).assumingMemoryBound(to: UInt8.self)
-                record(SentenceParser.decode(bytes, into: &assembler), onFix: onFix)
-                if let onSentence {
-                    // The sentence lies in `buffer`: from its body to before the line end that `index` passed.
-                    var end = index
-                    while end > body.upperBound, buffer[end - 1] == 0x0A || buffer[end - 1] == 0x0D { end -= 1 }
-                    onSentence(UnsafeRawBufferPointer(rebasing: buffer[body.lowerBound..<end]))
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: Fields.storageCapacity) { fieldStarts in
+            var index = 0
+            while framer.advance(buffer, index: &index, fieldStarts: fieldStarts.baseAddress!) {
+                if let body = framer.directBody {
+                    let bytes = UnsafeRawBufferPointer(rebasing: buffer[body]).assumingMemoryBound(to: UInt8.self)
+                    let fields = Fields(framed: bytes, storage: fieldStarts, commas: framer.directCommas)
+                    record(SentenceParser.decode(fields, into: &assembler), onFix: onFix)
+                    if let onSentence {
+                        // The sentence lies in `buffer`: from its body to before the line end that `index` passed.
+                        var end = index
+                        while end > body.upperBound, buffer[end - 1] == 0x0A || buffer[end - 1] == 0x0D { end -= 1 }
+                        onSentence(UnsafeRawBufferPointer(rebasing: buffer[body.lowerBound..<end]))
+                    }
+                } else {
+                    decodeLine(onFix: onFix)
+                    if let onSentence { framer.line.withUnsafeBytes(onSentence) }
                 }
-            } else {
-                decodeLine(onFix: onFix)
-                if let onSentence { framer.line.withUnsafeBytes(onSentence) }
             }
         }
     }

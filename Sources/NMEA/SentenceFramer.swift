@@ -1,3 +1,5 @@
+import MeridianCore
+
 /// Cuts a byte stream into NMEA sentences and verifies their checksums.
 ///
 /// It resynchronises on every `$`: a sentence cut short and merged into the
@@ -5,7 +7,7 @@
 /// lines, binary noise and text outside sentences are skipped and counted.
 ///
 /// A sentence that lies wholly in the input buffer is checked in place, eight bytes
-/// at a time; others are assembled byte by byte in `line`.
+/// at a time, and split into fields in the same pass; others are assembled byte by byte in `line`.
 struct SentenceFramer: Sendable {
     /// Longest accepted sentence, from `$` to the checksum inclusive (NMEA allows 82;
     /// real receivers send up to about 130; gpsd HEAD accepts more).
@@ -36,10 +38,15 @@ struct SentenceFramer: Sendable {
     /// When the last completed sentence lay wholly inside the input buffer, its body's range there
     /// (read in place, without copying into `line`); `nil` when the body is in `line`.
     private(set) var directBody: Range<Int>?
+    /// The commas in `directBody`, whose field starts `advance` wrote into its `fieldStarts` (see `Fields`).
+    private(set) var directCommas = 0
 
     /// Consumes bytes from `buffer` starting at `index` until a sentence completes
-    /// (returns `true`, with `index` after the terminator) or the buffer ends (`false`).
-    mutating func advance(_ buffer: UnsafeRawBufferPointer, index: inout Int) -> Bool {
+    /// (returns `true`, with `index` after the terminator) or the buffer ends (`false`). A sentence read in
+    /// place (`directBody`) leaves its field starts in `fieldStarts` (`Fields.storageCapacity` of them).
+    mutating func advance(_ buffer: UnsafeRawBufferPointer, index: inout Int, fieldStarts: UnsafeMutablePointer<Int>)
+        -> Bool
+    {
         let end = buffer.count
         var i = index
         while i < end {
@@ -75,7 +82,7 @@ struct SentenceFramer: Sendable {
             case .lineStart:
                 switch byte {
                 case UInt8(ascii: "$"):
-                    if openSentence(buffer, at: &i) {
+                    if openSentence(buffer, at: &i, fieldStarts: fieldStarts) {
                         index = i
                         return true
                     }
@@ -90,7 +97,7 @@ struct SentenceFramer: Sendable {
             case .garbage:
                 switch byte {
                 case UInt8(ascii: "$"):
-                    if openSentence(buffer, at: &i) {
+                    if openSentence(buffer, at: &i, fieldStarts: fieldStarts) {
                         index = i
                         return true
                     }
@@ -113,9 +120,11 @@ struct SentenceFramer: Sendable {
 
     /// Starts a sentence at a `$` and, when the whole sentence lies in `buffer`, reads it in place;
     /// returns true when it completed there (`i` is then after its terminator).
-    private mutating func openSentence(_ buffer: UnsafeRawBufferPointer, at i: inout Int) -> Bool {
+    private mutating func openSentence(
+        _ buffer: UnsafeRawBufferPointer, at i: inout Int, fieldStarts: UnsafeMutablePointer<Int>
+    ) -> Bool {
         directBody = nil
-        if let next = completeInPlace(buffer, from: i) {
+        if let next = completeInPlace(buffer, from: i, fieldStarts: fieldStarts) {
             i = next
             return directBody != nil
         }
@@ -131,13 +140,35 @@ struct SentenceFramer: Sendable {
     }
 
     /// The fast path: when the sentence starting at `start` (just after `$`) ends inside `buffer` with
-    /// only printable bytes, checks it in place. Returns the index after its line end (with `directBody`
-    /// set when it is valid, the rejection counted otherwise), or `nil` to fall back to byte-by-byte framing.
-    private mutating func completeInPlace(_ buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    /// only printable bytes, checks it in place and writes its field starts to `fieldStarts` as `Fields`
+    /// keeps them (the offset after each comma of the body; up to `Fields.maximumCount` of them, all
+    /// counted in `directCommas`). Returns the index after its line end (with `directBody` set when it is
+    /// valid, the rejection counted otherwise), or `nil` to fall back to byte-by-byte framing.
+    private mutating func completeInPlace(
+        _ buffer: UnsafeRawBufferPointer, from start: Int, fieldStarts: UnsafeMutablePointer<Int>
+    ) -> Int? {
         let limit = min(buffer.count, start + Self.maximumLength + 1)
         var j = start
         var sum: UInt8 = 0
         var starIndex = -1
+        var commas = 0
+        /// The field starts of the commas `bits` marks in the word at `j` (at most eight, so the storage's slack
+        /// takes them while fewer than `Fields.maximumCount` came before).
+        @inline(__always) func recordCommas(_ bits: UInt64) {
+            var bits = bits
+            guard commas < Fields.maximumCount else {
+                while bits != 0 {
+                    commas &+= 1
+                    bits &= bits &- 1
+                }
+                return
+            }
+            while bits != 0 {
+                commas &+= 1
+                fieldStarts[commas] = j &- start &+ bits.trailingZeroBitCount &>> 3 &+ 1
+                bits &= bits &- 1
+            }
+        }
         // Eight bytes at a time up to the first byte that needs a look (the `*`, the line end, anything odd).
         var wordSum: UInt64 = 0
         while j &+ 8 <= limit {
@@ -146,23 +177,41 @@ struct SentenceFramer: Sendable {
             if look != 0 {
                 // The lowest marked byte is exact: the bytes before it are plain text and go into the sum.
                 let plain = look.trailingZeroBitCount >> 3
-                wordSum ^= word & ((1 &<< (plain &* 8)) &- 1)
+                let before: UInt64 = (1 &<< (plain &* 8)) &- 1
+                wordSum ^= word & before
+                recordCommas(Fields.commaBits(word) & before)
                 j &+= plain
                 break
             }
             wordSum ^= word
+            recordCommas(Fields.commaBits(word))
             j &+= 8
         }
         wordSum ^= wordSum >> 32
         wordSum ^= wordSum >> 16
         wordSum ^= wordSum >> 8
         sum = UInt8(truncatingIfNeeded: wordSum)
+        // The usual end: `*`, two hex digits and the line end.
+        if j &+ 3 < limit, buffer[j] == UInt8(ascii: "*"), Self.hexValue(buffer[j &+ 1]) != nil,
+            Self.hexValue(buffer[j &+ 2]) != nil, buffer[j &+ 3] == 0x0D || buffer[j &+ 3] == 0x0A
+        {
+            starIndex = j
+            j &+= 3
+        }
         while j < limit {
             let byte = buffer[j]
             if byte == 0x0D || byte == 0x0A { break }
             guard byte >= 0x20, byte <= 0x7E, byte != UInt8(ascii: "$") else { return nil }
             if starIndex < 0 {
-                if byte == UInt8(ascii: "*") { starIndex = j } else { sum ^= byte }
+                if byte == UInt8(ascii: "*") {
+                    starIndex = j
+                } else {
+                    sum ^= byte
+                    if byte == UInt8(ascii: ",") {
+                        commas &+= 1
+                        if commas <= Fields.maximumCount { fieldStarts[commas] = j &- start &+ 1 }
+                    }
+                }
             }
             j &+= 1
         }
@@ -171,6 +220,7 @@ struct SentenceFramer: Sendable {
         let line = UnsafeRawBufferPointer(rebasing: buffer[start..<j])
         let valid = validate(line, star: starIndex < 0 ? nil : starIndex - start, checksum: sum)
         directBody = valid ? start..<(starIndex < 0 ? j : starIndex) : nil
+        directCommas = commas
         // Past a CR LF pair at once (the LF would only be skipped at the next line start).
         if buffer[j] == 0x0D, j &+ 1 < buffer.count, buffer[j &+ 1] == 0x0A { return j &+ 2 }
         return j &+ 1
@@ -212,21 +262,13 @@ struct SentenceFramer: Sendable {
         return true
     }
 
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
     /// Marks (with the high bit) the bytes of `word` that are a control byte, non-ASCII, DEL, `$` or `*`.
     /// The lowest mark is always exact, so `trailingZeroBitCount / 8` is the first such byte; marks above
-    /// a `$` or `*` may be spurious (the borrow of the zero-byte test in "Bit Twiddling Hacks").
+    /// a `$` or `*` may be spurious.
     @inline(__always)
     private static func bytesNeedingALook(_ word: UInt64) -> UInt64 {
-        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highBits }
-        // Per byte and exact: with the high bit cleared, adding 0x60 reaches 0x80 from 0x20 up (so a clear
-        // high bit means a control byte) and adding 0x01 reaches it only from 0x7F (DEL); no carries cross bytes.
-        let low = word & ~highBits
-        let odd = (~(low &+ ones &* 0x60) | (low &+ ones) | word) & highBits
-        return odd | zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "$"))))
-            | zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "*"))))
+        ByteWord.unprintable(word) | ByteWord.firstEqual(word, UInt8(ascii: "$"))
+            | ByteWord.firstEqual(word, UInt8(ascii: "*"))
     }
 
     @inline(__always)

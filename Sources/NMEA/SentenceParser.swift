@@ -31,14 +31,18 @@ public enum SentenceParser {
         -> SentenceOutcome<Sink.Output>
     {
         withUnsafeTemporaryAllocation(of: Int.self, capacity: Fields.storageCapacity) { storage in
-            guard let fields = Fields(body, storage: storage) else {
-                return .invalid(FieldError(index: Fields.maximumCount))
-            }
-            do throws(FieldError) {
-                return try decode(fields, into: &sink)
-            } catch {
-                return .invalid(error)
-            }
+            decode(Fields(body, storage: storage), into: &sink)
+        }
+    }
+
+    /// Decodes a body already split into `fields` (`nil`: it has more than `Fields.maximumCount`).
+    @inline(__always)
+    static func decode<Sink: SentenceSink>(_ fields: Fields?, into sink: inout Sink) -> SentenceOutcome<Sink.Output> {
+        guard let fields else { return .invalid(FieldError(index: Fields.maximumCount)) }
+        do throws(FieldError) {
+            return try decode(fields, into: &sink)
+        } catch {
+            return .invalid(error)
         }
     }
 

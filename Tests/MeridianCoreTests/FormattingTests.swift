@@ -95,6 +95,33 @@ struct FormattingTests {
         #expect(NumberText.fixed(value, decimals: decimals) == expected)
     }
 
+    @Test(
+        "fixed-point rounding at the half and just below it, up to the largest value written",
+        arguments: [
+            (0.49999999999999994, 0, "0"), (0.5, 0, "1"), (-0.5, 0, "-1"), (4503599627370495.5, 0, "4503599627370496"),
+            (8_999_999_999_999_999, 0, "8999999999999999"), (0.125, 2, "0.13"), (1.0000000005, 9, "1.000000001")
+        ] as [(Double, Int, String)])
+    func roundingEdges(value: Double, decimals: Int, expected: String) {
+        #expect(NumberText.fixed(value, decimals: decimals) == expected)
+    }
+
+    @Test("fixed-point digits are the scaled value rounded half away from zero, for halves and random values")
+    func roundingMatchesRounded() {
+        var random = SeededRandom(seed: 12)
+        func unit() -> Double { Double(random.next() >> 11) * 0x1.0p-53 }
+        for index in 0..<20_000 {
+            let decimals = Int(random.next() % 10)
+            let scale = pow(10, Double(decimals))
+            // Every other value lies on a half of the last place (exact in binary), the rest anywhere.
+            let magnitude = pow(10, unit() * 15) / scale
+            let value = index % 2 == 0 ? ((magnitude * scale).rounded(.down) + 0.5) / scale : magnitude
+            let expected = (value.magnitude * scale).rounded()
+            guard expected < 9e15 else { continue }
+            let digits = NumberText.fixed(value, decimals: decimals).filter { $0 != "." && $0 != "-" }
+            #expect(UInt64(digits) == UInt64(expected), "\(value) \(decimals)")
+        }
+    }
+
     @Test("digits: every length, both sides of each power of ten, zero-padded to any width")
     func digits() {
         var values: [UInt64] = [0, 1, 9, UInt64.max, UInt64.max - 1]

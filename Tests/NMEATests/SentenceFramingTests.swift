@@ -1,5 +1,6 @@
 import Foundation
 import MeridianCore
+import MeridianTesting
 import NMEA
 import Testing
 
@@ -124,6 +125,39 @@ struct SentenceFramingTests {
             sentence("GPRMC,123519,A,48x7.038,N,01131.000,E,022.4,084.4,230394,003.1,W")
                 + sentence("GPGGA,123519,9507.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"))
         #expect(result.counters.invalidFields == 2)
+    }
+
+    @Test("sentences read in place (split into fields while framing) and byte by byte give the same fields: real logs")
+    func inPlaceAndByteByByteAgreeOnRealLogs() throws {
+        let folder = TestData.url("nmea")
+        let logs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".log") }
+        #expect(logs.count > 10)
+        for log in logs.sorted() {
+            let data = try Data(contentsOf: folder.appendingPathComponent(log))
+            guard data.count < 200_000 else { continue }
+            var whole = NMEAStreamDecoder(providerID: "t")
+            let inPlace = whole.feed(data) + whole.finish()
+            var bytewise = NMEAStreamDecoder(providerID: "t")
+            var assembled: [Fix] = []
+            for byte in data { assembled += bytewise.feed(CollectionOfOne(byte)) }
+            assembled += bytewise.finish()
+            #expect(inPlace == assembled, "\(log)")
+            #expect(whole.counters == bytewise.counters, "\(log)")
+        }
+    }
+
+    @Test("64 fields are read, 65 and more reject the sentence, in place and byte by byte")
+    func fieldLimitInPlaceAndByteByByte() {
+        let text = (60...70).map { sentence("GPTXT" + String(repeating: ",01", count: $0)) + sentence(rmc) }.joined()
+        let whole = decode(text)
+        var decoder = NMEAStreamDecoder(providerID: "t")
+        var fixes: [Fix] = []
+        for byte in text.utf8 { fixes += decoder.feed(CollectionOfOne(byte)) }
+        fixes += decoder.finish()
+        #expect(whole.counters.invalidFields == 7)
+        #expect(whole.counters.sentences == 4 + 11)
+        #expect(decoder.counters == whole.counters)
+        #expect(fixes == whole.fixes)
     }
 
     @Test func chunkBoundariesDoNotMatter() {

@@ -50,18 +50,23 @@ struct ReplayCommand: AsyncParsableCommand {
                 throw CommandFailure("\(error)", code: 1)
             }
             var output = StandardOutputBuffer()
+            // The parsed options read once: each read of an ArgumentParser property goes through its generic
+            // wrapper, which costs more than writing a fix.
+            let (speed, style) = (speed, json ? FixStyle.json : .text(units))
             var pacer = ReplayPacer(speed: speed, retime: false)
             pacer.startPass(now: Date())
             var pending: [Fix] = []
             var problems = TrackProblemDigest()
             while try readBatch(reader, into: &pending, problems: &problems) {
                 for fix in pending {
-                    let wait = pacer.delay(for: fix.time, now: Date())
-                    if wait > 0 {
-                        output.flush()
-                        try await Task.sleep(for: .seconds(wait))
+                    if speed > 0 {
+                        let wait = pacer.delay(for: fix.time, now: Date())
+                        if wait > 0 {
+                            output.flush()
+                            try await Task.sleep(for: .seconds(wait))
+                        }
                     }
-                    write(fix, to: &output)
+                    Self.write(fix, style: style, to: &output)
                 }
                 if speed > 0 { output.flush() }
             }
@@ -86,11 +91,18 @@ struct ReplayCommand: AsyncParsableCommand {
         }
     }
 
-    private func write(_ fix: Fix, to output: inout StandardOutputBuffer) {
-        if json {
+    /// How fixes are printed: JSON lines, or readable lines in the given units.
+    private enum FixStyle {
+        case json
+        case text(UnitSystem)
+    }
+
+    private static func write(_ fix: Fix, style: FixStyle, to output: inout StandardOutputBuffer) {
+        switch style {
+        case .json:
             FixJSONWriter.append(fix, to: &output.bytes)
             output.bytes.append(0x0A)
-        } else {
+        case .text(let units):
             output.append(FixLine.text(fix, units: units) + "\n")
         }
         output.flushIfFull()

@@ -154,14 +154,18 @@ public struct JSONScratchWriter: TextOutputStream {
     }
 
     /// Eight bytes at a time while none needs an escape (most text), then byte by byte through the word that does.
+    /// The last bytes go as the text's final eight when the word before them was copied as it is: the bytes the two
+    /// words share are written twice, the same both times.
     private mutating func escape(_ utf8: UnsafeBufferPointer<UInt8>) {
         byte(UInt8(ascii: "\""))
         var index = 0
         if let start = utf8.baseAddress {
             let source = UnsafeRawPointer(start)
+            var copiedLastWord = false
             while index + 8 <= utf8.count {
                 let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if Self.bytesToEscape(word) == 0 {
+                copiedLastWord = Self.bytesToEscape(word) == 0
+                if copiedLastWord {
                     UnsafeMutableRawPointer(base + count).storeBytes(of: word, as: UInt64.self)
                     count += 8
                 } else {
@@ -169,22 +173,25 @@ public struct JSONScratchWriter: TextOutputStream {
                 }
                 index += 8
             }
+            let rest = utf8.count - index
+            if copiedLastWord && rest > 0 {
+                let word = source.loadUnaligned(fromByteOffset: utf8.count - 8, as: UInt64.self)
+                if Self.bytesToEscape(word) == 0 {
+                    UnsafeMutableRawPointer(base + count + rest - 8).storeBytes(of: word, as: UInt64.self)
+                    count += rest
+                    index = utf8.count
+                }
+            }
         }
         for offset in index..<utf8.count { escape(utf8[offset]) }
         byte(UInt8(ascii: "\""))
     }
 
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    /// Non-zero when a byte of `word` is a control byte, `"` or `\\` (UTF-8 lead and continuation bytes pass as they are).
-    /// Exact for control bytes: with the high bit cleared, adding 0x60 reaches 0x80 from 0x20 up; the zero-byte test
-    /// for the two characters may also mark bytes above a true match, which only sends the word the slow way.
+    /// Non-zero when a byte of `word` is a control byte, `"` or `\\` (UTF-8 lead and continuation bytes pass as they are);
+    /// a zero answer is exact, a non-zero one may be spurious above a true match, which only sends the word the slow way.
     @inline(__always)
     private static func bytesToEscape(_ word: UInt64) -> UInt64 {
-        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highBits }
-        let control = ~((word & ~highBits) &+ ones &* 0x60) & ~word & highBits
-        return control | zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "\"")))) | zeroBytes(word ^ (ones &* 0x5C))
+        ByteWord.control(word) | ByteWord.firstEqual(word, UInt8(ascii: "\"")) | ByteWord.firstEqual(word, 0x5C)
     }
 
     @inline(__always)

@@ -35,29 +35,34 @@ public enum NumberText {
     {
         guard value.isFinite else { return nil }
         let decimals = min(max(decimals, 0), 9)
-        var scale: Double = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
+        let scaled = value.magnitude * scales[decimals]
+        // At 9e15 and above nothing is left to round (doubles are whole numbers from 2^52), so the limit can be
+        // checked before rounding.
         guard scaled < 9.0e15 else { return nil }
-        let units = UInt64(scaled)
-        let divisor = UInt64(scale)
-        var fraction = units % divisor
-        var width = decimals
-        if trimming {
-            while width > 0 && fraction % 10 == 0 {
-                fraction /= 10
-                width -= 1
-            }
-        }
+        // Half away from zero, as `rounded()` does, without calling libm: below 2^53 the part after the point,
+        // `scaled - whole`, is exact.
+        let whole = UInt64(scaled)
+        let units = scaled - Double(whole) >= 0.5 ? whole &+ 1 : whole
         var count = 0
         if value < 0 && units != 0 {
             output[0] = UInt8(ascii: "-")
             count = 1
         }
-        count += digits(units / divisor, width: 1, into: output + count)
-        if width > 0 {
-            output[count] = UInt8(ascii: ".")
-            count += 1 + digits(fraction, width: width, into: output + count + 1)
+        // All the digits (at least one before the point), then the last `decimals` moved one place on for the
+        // point: no division by a power of ten chosen at run time.
+        count += digits(units, width: decimals + 1, into: output + count)
+        guard decimals > 0 else { return count }
+        let point = count - decimals
+        var index = count
+        while index > point {
+            output[index] = output[index - 1]
+            index -= 1
+        }
+        output[point] = UInt8(ascii: ".")
+        count += 1
+        if trimming {
+            while output[count - 1] == UInt8(ascii: "0") { count -= 1 }
+            if output[count - 1] == UInt8(ascii: ".") { count -= 1 }
         }
         return count
     }
@@ -90,21 +95,24 @@ public enum NumberText {
         return count
     }
 
-    /// The number of decimal digits of `value` (1 for 0).
+    /// The number of decimal digits of `value` (1 for 0): the bit length times log10(2) (1233 / 4096) gives it or one
+    /// less, and one comparison tells which.
     static func digitCount(_ value: UInt64) -> Int {
-        var count = 1
-        var rest = value
-        while rest >= 10_000 {
-            rest /= 10_000
-            count += 4
-        }
-        if rest >= 100 {
-            rest /= 100
-            count += 2
-        }
-        if rest >= 10 { count += 1 }
-        return count
+        // `| 1` makes 0 count as 1 and changes no other count (no power of ten is odd but 1).
+        let odd = value | 1
+        let guess = ((64 &- odd.leadingZeroBitCount) &* 1233) &>> 12
+        return odd < integerPowers[guess] ? guess : guess &+ 1
     }
+
+    /// 10^0 through 10^19 (the largest below 2^64).
+    private static let integerPowers: [UInt64] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000,
+        100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000,
+        10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000, 10_000_000_000_000_000_000
+    ]
+
+    /// 10^0 through 10^9, the scales of `write`'s decimals.
+    private static let scales: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
 
     /// "00", "01", … "99" one after another.
     private static let pairDigits: StaticString =
