@@ -14,8 +14,9 @@ struct FlyerResultJSONTests {
         #expect(String(decoding: written, as: UTF8.self) == expected, sourceLocation: sourceLocation)
     }
 
-    /// Texts with every escape JSON has, slashes, DEL, line separators and characters beyond the BMP, and escapes
-    /// at every place of the eight-byte words the writer copies whole.
+    /// Texts with every escape JSON has, slashes, DEL, line separators and characters beyond the BMP, escapes
+    /// at every place of the eight-byte words the writer copies whole, and plain texts of every length with and
+    /// without an escape at their end (the last bytes go as one word overlapping the one before).
     static let awkwardTexts =
         [
             "", "plain", "quote\" back\\slash /slash", "\u{0}\u{1}\u{8}\u{9}\u{A}\u{B}\u{C}\u{D}\u{1F}\u{7F}",
@@ -25,6 +26,7 @@ struct FlyerResultJSONTests {
         + (0..<17).map {
             String(repeating: "x", count: $0) + "\u{1F}é\"" + String(repeating: "y", count: 16 - $0) + "\\\n"
         }
+        + (1..<20).flatMap { [String(repeating: "w", count: $0), String(repeating: "z", count: $0) + "\""] }
 
     /// Numbers JSONEncoder writes in every shape: integral, short decimals, shortest digits, exponents, signed zero.
     static let awkwardNumbers: [Double] = [

@@ -102,7 +102,9 @@ package final class FlyerIndex: @unchecked Sendable {
     /// The query's page: flyers sorted by exact distance, then id.
     package func nearby(_ query: NearbyQuery) -> NearbyMatches {
         lock.reading {
-            guard let category = categoryCode(query.category) else {
+            // No flyer, no match: skip the search box's geodesics (a packed cache asks its written flyers, most
+            // often none, at every search).
+            guard !state.slotByID.isEmpty, let category = categoryCode(query.category) else {
                 return NearbyMatches(matches: [], hasMore: false)
             }
             var text: TextFilter?

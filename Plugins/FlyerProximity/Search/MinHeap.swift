@@ -1,5 +1,6 @@
-/// A binary min-heap of search entries ordered by `key`.
-struct MinHeap {
+/// A binary min-heap of search entries ordered by `key`, in storage it owns: a search pushes a few hundred
+/// entries, and an array's copy-on-write checks, swaps and early regrowth cost more than the ordering itself.
+struct MinHeap: ~Copyable {
     /// A lower bound `key` and what it bounds: a flyer slot, a grid cell or a part of one.
     struct Entry {
         var key: Double
@@ -7,44 +8,65 @@ struct MinHeap {
         var part: Int32
     }
 
-    private var items: [Entry] = []
+    private var storage: UnsafeMutablePointer<Entry>
+    private var capacity: Int
+    private var count = 0
 
-    var isEmpty: Bool { items.isEmpty }
-
-    mutating func push(_ entry: Entry) {
-        items.append(entry)
-        var child = items.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard items[child].key < items[parent].key else { return }
-            items.swapAt(child, parent)
-            child = parent
-        }
+    /// An empty heap with room for `capacity` entries before it grows.
+    init(capacity: Int = 256) {
+        self.capacity = max(capacity, 1)
+        storage = .allocate(capacity: self.capacity)
     }
 
-    mutating func popMin() -> Entry? {
-        guard !items.isEmpty else { return nil }
-        let top = items[0]
-        let last = items.removeLast()
-        if !items.isEmpty {
-            items[0] = last
-            siftDown(0)
+    deinit {
+        storage.deallocate()
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Adds `entry`, moving larger parents down into the hole until its place is found.
+    mutating func push(_ entry: Entry) {
+        if count == capacity { grow() }
+        var hole = count
+        count += 1
+        while hole > 0 {
+            let parent = (hole &- 1) &>> 1
+            let above = storage[parent]
+            guard entry.key < above.key else { break }
+            storage[hole] = above
+            hole = parent
         }
+        storage[hole] = entry
+    }
+
+    /// Removes and returns the entry with the smallest key.
+    mutating func popMin() -> Entry? {
+        guard count > 0 else { return nil }
+        let top = storage[0]
+        count -= 1
+        if count > 0 { siftDown(storage[count]) }
         return top
     }
 
-    private mutating func siftDown(_ start: Int) {
-        var parent = start
-        let count = items.count
+    /// Places `entry` from the root down, moving the smaller child up into the hole while it is smaller.
+    private mutating func siftDown(_ entry: Entry) {
+        var hole = 0
         while true {
-            let left = 2 * parent + 1
-            guard left < count else { return }
-            var smallest = left
-            let right = left + 1
-            if right < count && items[right].key < items[left].key { smallest = right }
-            guard items[smallest].key < items[parent].key else { return }
-            items.swapAt(parent, smallest)
-            parent = smallest
+            var child = 2 &* hole &+ 1
+            guard child < count else { break }
+            if child &+ 1 < count && storage[child &+ 1].key < storage[child].key { child &+= 1 }
+            guard storage[child].key < entry.key else { break }
+            storage[hole] = storage[child]
+            hole = child
         }
+        storage[hole] = entry
+    }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+        larger.initialize(from: storage, count: count)
+        storage.deallocate()
+        storage = larger
+        capacity *= 2
     }
 }
