@@ -188,13 +188,14 @@ final class PackedFlyerIndex: Sendable {
 
     /// The exact distance from `center` to the flyer in `slot`, and its nearest point.
     func distance(_ slot: Int32, from center: Coordinate) -> (distance: Double, point: Coordinate) {
-        let hit = measure(slot, from: center)
+        let hit = measure(slot, from: center, withBearing: false)
         return (hit.distance, hit.nearest)
     }
 
-    /// A search's measure of `slot` from `center`: the exact distance, the nearest point and, for a point flyer,
-    /// the initial bearing to it, which the same geodesic gives (an answer would otherwise solve it again).
-    private func measure(_ slot: Int32, from center: Coordinate) -> (
+    /// A search's measure of `slot` from `center`: the exact distance, the nearest point and, for a point flyer
+    /// when `withBearing`, the initial bearing to it, which the same geodesic gives (an answer would otherwise solve
+    /// it again; without it the geodesic skips the bearing's arctangent).
+    private func measure(_ slot: Int32, from center: Coordinate, withBearing: Bool = true) -> (
         distance: Double, nearest: Coordinate, bearing: Double?
     ) {
         let entry = slots[Int(slot)]
@@ -203,6 +204,7 @@ final class PackedFlyerIndex: Sendable {
             return (distance, point, nil)
         }
         let point = entry.coordinate
+        guard withBearing else { return (Geodesic.wgs84.distance(center, point), point, nil) }
         let inverse = Geodesic.wgs84.distanceAndBearing(from: center, to: point)
         return (inverse.distance, point, inverse.initialBearing)
     }

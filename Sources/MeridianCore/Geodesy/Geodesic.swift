@@ -34,12 +34,8 @@ public struct Geodesic: Sendable {
 
     /// Shortest geodesic between `from` and `to`.
     public func inverse(from: Coordinate, to: Coordinate) -> Inverse {
-        var distance = 0.0, azimuth1 = 0.0, azimuth2 = 0.0
-        withUnsafePointer(to: geodesic) { pointer in
-            geod_inverse(
-                pointer, from.latitude, from.longitude, to.latitude, to.longitude,
-                &distance, &azimuth1, &azimuth2)
-        }
+        var azimuth1 = 0.0, azimuth2 = 0.0
+        let distance = solveInverse(from, to, &azimuth1, &azimuth2)
         return Inverse(
             distance: distance, initialBearing: Self.normalizedBearing(azimuth1),
             finalBearing: Self.normalizedBearing(azimuth2))
@@ -47,22 +43,26 @@ public struct Geodesic: Sendable {
 
     /// The distance and initial bearing of the shortest geodesic: `inverse`'s, without the final bearing.
     public func distanceAndBearing(from: Coordinate, to: Coordinate) -> (distance: Double, initialBearing: Double) {
-        var distance = 0.0, azimuth1 = 0.0
-        withUnsafePointer(to: geodesic) { pointer in
-            geod_inverse(
-                pointer, from.latitude, from.longitude, to.latitude, to.longitude,
-                &distance, &azimuth1, nil)
-        }
+        var azimuth1 = 0.0
+        let distance = solveInverse(from, to, &azimuth1, nil)
         return (distance, Self.normalizedBearing(azimuth1))
     }
 
     /// Distance in metres between two points.
     public func distance(_ from: Coordinate, _ to: Coordinate) -> Double {
+        solveInverse(from, to, nil, nil)
+    }
+
+    /// PROJ's inverse solution: the distance, and the azimuths asked for (each one it is not asked for saves it an
+    /// arctangent).
+    private func solveInverse(
+        _ from: Coordinate, _ to: Coordinate, _ azimuth1: UnsafeMutablePointer<Double>?,
+        _ azimuth2: UnsafeMutablePointer<Double>?
+    ) -> Double {
         var distance = 0.0
         withUnsafePointer(to: geodesic) { pointer in
             geod_inverse(
-                pointer, from.latitude, from.longitude, to.latitude, to.longitude,
-                &distance, nil, nil)
+                pointer, from.latitude, from.longitude, to.latitude, to.longitude, &distance, azimuth1, azimuth2)
         }
         return distance
     }
