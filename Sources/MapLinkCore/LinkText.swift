@@ -9,9 +9,14 @@ enum LinkText {
 
     static let degreeDecimals = 6
 
-    /// `LAT,LON`, latitude first, with a literal comma.
+    /// `LAT,LON`, latitude first, with a literal comma: as a link's query value writes it.
     static func coordinate(_ coordinate: Coordinate) -> String {
-        "\(degrees(coordinate.latitude)),\(degrees(coordinate.longitude))"
+        let value = QueryValue.coordinate(coordinate)
+        return String(unsafeUninitializedCapacity: value.maximumCount) { buffer in
+            var writer = LinkWriter(base: buffer.baseAddress!)
+            writer.append(value)
+            return writer.count
+        }
     }
 }
 
