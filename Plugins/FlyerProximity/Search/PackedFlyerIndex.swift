@@ -30,6 +30,10 @@ final class PackedFlyerIndex: Sendable {
     /// Per part of a split cell (`partsPerSide`² each, in order): its first point slot and its box.
     let partStart: [Int32]
     let partBoxes: [SpaceBox]
+    /// Per row of `partsPerSide` parts (part `i` is in row `i / partsPerSide`), the box of its parts: a search opens
+    /// a cell's rows and only the rows it reaches open their parts (it most often needs three of a cell's 256 parts).
+    /// Made from `partBoxes` when the index is read; not stored.
+    let partRowBoxes: [SpaceBox]
     /// Per cell, the area slots touching it (`cellAreaStart` has one more entry at the end).
     let cellAreaStart: [Int32]
     let cellAreas: [Int32]
@@ -49,6 +53,8 @@ final class PackedFlyerIndex: Sendable {
 
     private static let flyerEntry: Int32 = -1
     private static let cellEntry: Int32 = -2
+    /// A heap entry's `part` for row `row` of parts: below `cellEntry`.
+    private static func partRowEntry(_ row: Int) -> Int32 { cellEntry - 1 - Int32(row) }
 
     struct Arrays {
         var slots: [PackedSlot]
@@ -144,6 +150,12 @@ final class PackedFlyerIndex: Sendable {
         cellFirstPart = arrays.cellFirstPart
         partStart = arrays.partStart
         partBoxes = arrays.partBoxes
+        let rowLength = GridLayout.partsPerSide
+        partRowBoxes = (0..<(arrays.partBoxes.count / rowLength)).map { row in
+            var box = SpaceBox()
+            for part in (row * rowLength)..<((row + 1) * rowLength) { box.include(arrays.partBoxes[part]) }
+            return box
+        }
         cellAreaStart = arrays.cellAreaStart
         cellAreas = arrays.cellAreas
         largeAreas = arrays.largeAreas
@@ -472,9 +484,16 @@ final class PackedFlyerIndex: Sendable {
                 if first < 0 {
                     pushPoints(Int(cellPointStart[cell])..<Int(cellPointStart[cell + 1]))
                 } else {
-                    for part in first..<(first + side) where partRange(part, cell: cell).count > 0 {
-                        push(partBoxes[Int(part)].distance(from: center), entry.reference, part)
+                    let rowLength = Int32(GridLayout.partsPerSide)
+                    for row in Int(first / rowLength)..<Int((first + side) / rowLength) {
+                        push(partRowBoxes[row].distance(from: center), entry.reference, Self.partRowEntry(row))
                     }
+                }
+            case ..<Self.cellEntry:
+                let rowLength = Int32(GridLayout.partsPerSide)
+                let firstPart = Int32(Int(Self.cellEntry) - 1 - Int(entry.part)) * rowLength
+                for part in firstPart..<(firstPart + rowLength) where partRange(part, cell: cell).count > 0 {
+                    push(partBoxes[Int(part)].distance(from: center), entry.reference, part)
                 }
             default:
                 pushPoints(partRange(entry.part, cell: cell))

@@ -14,6 +14,16 @@ struct SpaceBox: Sendable {
         high.z = max(high.z, point.z + margin)
     }
 
+    /// Grows the box to hold `box` (an empty box changes nothing).
+    mutating func include(_ box: SpaceBox) {
+        low.x = min(low.x, box.low.x)
+        low.y = min(low.y, box.low.y)
+        low.z = min(low.z, box.low.z)
+        high.x = max(high.x, box.high.x)
+        high.y = max(high.y, box.high.y)
+        high.z = max(high.z, box.high.z)
+    }
+
     /// Straight-line distance from `point` to the box: 0 inside, infinity for an empty box.
     func distance(from point: EarthPoint) -> Double {
         let dx = max(0, low.x - point.x, point.x - high.x)
