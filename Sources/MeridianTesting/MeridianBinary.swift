@@ -33,9 +33,9 @@ public enum MeridianBinary {
     }
 
     /// The newest object file of the modules the binary links (every `<Module>.build` folder except the tests', the
-    /// test support's and the benchmarks').
+    /// test support's, the benchmarks' and the example plugin's, which the build may compile after linking the binary).
     private static func newestObject(in folder: URL) -> (path: String, date: Date)? {
-        let skipped = ["MeridianTesting.build", "meridian_bench.build", "Workloads.build"]
+        let skipped = ["MeridianTesting.build", "meridian_bench.build", "Workloads.build", "FixCounter.build"]
         let modules = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         var newest: (path: String, date: Date)?
         // `…-tool.build` folders are the host builds of package plugins' tools, never linked into the binary.
