@@ -55,6 +55,8 @@ final class PackedFlyerIndex: Sendable {
     private static let cellEntry: Int32 = -2
     /// A heap entry's `part` for row `row` of parts: below `cellEntry`.
     private static func partRowEntry(_ row: Int) -> Int32 { cellEntry - 1 - Int32(row) }
+    /// The row of parts a `partRowEntry` stands for.
+    private static func partRow(_ entry: Int32) -> Int { Int(cellEntry - 1 - entry) }
 
     struct Arrays {
         var slots: [PackedSlot]
@@ -491,7 +493,7 @@ final class PackedFlyerIndex: Sendable {
                 }
             case ..<Self.cellEntry:
                 let rowLength = Int32(GridLayout.partsPerSide)
-                let firstPart = Int32(Int(Self.cellEntry) - 1 - Int(entry.part)) * rowLength
+                let firstPart = Int32(Self.partRow(entry.part)) * rowLength
                 for part in firstPart..<(firstPart + rowLength) where partRange(part, cell: cell).count > 0 {
                     push(partBoxes[Int(part)].distance(from: center), entry.reference, part)
                 }
