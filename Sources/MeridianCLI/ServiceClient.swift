@@ -1,10 +1,7 @@
 import ArgumentParser
 import Foundation
 import MeridianCore
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import MeridianHTTP
 
 /// Options of the commands that talk to the running service.
 public struct ServerOptions: ParsableArguments {
@@ -80,49 +77,51 @@ public struct ServiceClient {
         _ method: String, _ path: String, body: [String: String]? = nil,
         explaining: [String: String] = [:]
     ) async throws -> Data {
-        guard let url = URL(string: base.hasSuffix("/") ? String(base.dropLast()) + path : base + path),
-            url.scheme == "http" || url.scheme == "https"
-        else {
+        guard let endpoint = HTTPEndpoint(url: base) else {
             throw CommandFailure(
                 "--server '\(base)' is not an http(s) URL such as http://127.0.0.1:8080", code: CommandFailure.usage)
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.timeoutInterval = 15
-        if let token, !token.isEmpty {
-            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        }
+        var headers: [(String, String)] = []
+        if let token, !token.isEmpty { headers.append(("Authorization", "Bearer \(token)")) }
+        var bytes: [UInt8]?
         if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONEncoder().encode(body)
+            headers.append(("Content-Type", "application/json"))
+            bytes = Array(try JSONEncoder().encode(body))
         }
-        let (data, response): (Data, URLResponse)
+        let prefix = endpoint.path.hasSuffix("/") ? String(endpoint.path.dropLast()) : endpoint.path
+        let connection = HTTPClientConnection(
+            endpoint: endpoint, timeout: Self.timeout, maximumBodyBytes: Self.maximumAnswerBytes)
+        defer { connection.close() }
+        let answer: HTTPClientAnswer
         do {
-            (data, response) = try await Self.load(request)
+            answer = try await connection.send(method, prefix + path, headers: headers, body: bytes)
         } catch {
             throw CommandFailure(
-                "cannot reach the Meridian service at \(base): \(error.localizedDescription); is `meridian serve` running? (give --server URL, MERIDIAN_SERVER or --config)"
+                "cannot reach the Meridian service at \(base): \(error); \(Self.hint(for: error)) (give --server URL, MERIDIAN_SERVER or --config)"
             )
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200..<300).contains(status) else {
+        let data = Data(answer.body)
+        guard (200..<300).contains(answer.status) else {
             if let error = try? MeridianJSON.makeDecoder().decode(ErrorReply.self, from: data) {
                 throw CommandFailure(explaining[error.error.code] ?? error.error.message)
             }
-            throw CommandFailure("the service answered \(method) \(path) with HTTP \(status)")
+            throw CommandFailure("the service answered \(method) \(path) with HTTP \(answer.status)")
         }
         return data
     }
 
-    private static func load(_ request: URLRequest) async throws -> (Data, URLResponse) {
-        try await withCheckedThrowingContinuation { continuation in
-            URLSession.shared.dataTask(with: request) { data, response, error in
-                if let error { return continuation.resume(throwing: error) }
-                guard let response else { return continuation.resume(throwing: URLError(.badServerResponse)) }
-                continuation.resume(returning: (data ?? Data(), response))
-            }.resume()
+    /// What to check when the service could not be asked.
+    private static func hint(for error: HTTPClientError) -> String {
+        switch error {
+        case .tls: "if the service's certificate is its own, add its CA to this machine's trusted certificates"
+        default: "is `meridian serve` running?"
         }
     }
+
+    /// How long one request may take, connecting included.
+    static let timeout = 15.0
+    /// The longest answer read (the service's answers to these commands are a few kilobytes).
+    static let maximumAnswerBytes = 16 << 20
 
     /// Decodes an answer of the service.
     public static func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {

@@ -141,8 +141,8 @@ public final class HookDispatcher: Service, EventJournal, Sendable {
 
     /// Delivers hook `hook`'s line in order until cancelled, waiting on `wake` while there is nothing to send.
     private func deliver(to hook: HookSpec, wake: AsyncStream<Void>, waker: AsyncStream<Void>.Continuation) async {
-        guard let target = HookTarget(url: hook.url) else { return }
-        let client = HookClient(target: target, timeout: hook.timeout, caFile: hook.caFile)
+        guard let endpoint = HTTPEndpoint(url: hook.url) else { return }
+        let client = HookClient(endpoint: endpoint, timeout: hook.timeout, caFile: hook.caFile)
         defer { client.close() }
         var wakes = wake.makeAsyncIterator()
         var failing = false

@@ -32,23 +32,16 @@ public enum MeridianBinary {
         return .success(binary.path)
     }
 
-    /// The newest object file of the modules the binary links (every `<Module>.build` folder except the tests', the
-    /// test support's, the benchmarks' and the example plugin's, which the build may compile after linking the binary).
+    /// The newest object file the binary is linked from, as SwiftPM's link file list for it names them (nil when the
+    /// build wrote none): only those, since the build may compile other targets (tests, examples) after linking it.
     private static func newestObject(in folder: URL) -> (path: String, date: Date)? {
-        let skipped = ["MeridianTesting.build", "meridian_bench.build", "Workloads.build", "FixCounter.build"]
-        let modules = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let list = folder.appendingPathComponent("meridian.product/Objects.LinkFileList")
+        guard let text = try? String(contentsOf: list, encoding: .utf8) else { return nil }
         var newest: (path: String, date: Date)?
-        // `…-tool.build` folders are the host builds of package plugins' tools, never linked into the binary.
-        for module in modules
-        where module.hasSuffix(".build") && !module.hasSuffix("Tests.build") && !module.hasSuffix("-tool.build")
-            && !skipped.contains(module)
-        {
-            let directory = folder.appendingPathComponent(module)
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            where name.hasSuffix(".o") {
-                let file = directory.appendingPathComponent(name)
-                if let date = modified(file), date > newest?.date ?? .distantPast { newest = (file.path, date) }
-            }
+        for line in text.split(separator: "\n") {
+            let path = line.trimmingCharacters(in: CharacterSet(charactersIn: "\"' "))
+            guard path.hasSuffix(".o"), let date = modified(URL(fileURLWithPath: path)) else { continue }
+            if date > newest?.date ?? .distantPast { newest = (path, date) }
         }
         return newest
     }

@@ -20,21 +20,31 @@ struct TestSupportTests {
         #expect(throws: TestSupportError.self) { try MeridianBinary.locate(in: folder).get() }
         let binary = folder.appendingPathComponent("meridian")
         let object = folder.appendingPathComponent("MeridianCore.build/Store.swift.o")
-        try FileManager.default.createDirectory(
-            at: object.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data().write(to: binary)
-        try Data().write(to: object)
+        let spaced = folder.appendingPathComponent("Atomics.build/Unmanaged extensions.swift.o")
+        let linkList = folder.appendingPathComponent("meridian.product/Objects.LinkFileList")
+        for directory in [object, spaced, linkList].map({ $0.deletingLastPathComponent() }) {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        // SwiftPM's list of what it links the binary from: one path a line, quoted when it has a space.
+        try Data("\(object.path)\n'\(spaced.path)'\n".utf8).write(to: linkList)
+        for file in [binary, object, spaced] { try Data().write(to: file) }
         let earlier = Date(timeIntervalSinceNow: -60)
         try FileManager.default.setAttributes([.modificationDate: earlier], ofItemAtPath: binary.path)
         let refused = #expect(throws: TestSupportError.self) { try MeridianBinary.locate(in: folder).get() }
         #expect(refused?.description.contains("swift build --build-tests") == true)
-        // Objects of the tests themselves do not count: the binary does not link them.
+        #expect(
+            refused?.description.contains(object.path) == true || refused?.description.contains(spaced.path) == true)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -120)], ofItemAtPath: object.path)
+        let refusedForSpaced = #expect(throws: TestSupportError.self) { try MeridianBinary.locate(in: folder).get() }
+        #expect(refusedForSpaced?.description.contains(spaced.path) == true)
+        // Objects the list does not name (tests, examples built after the binary) do not count.
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -120)], ofItemAtPath: spaced.path)
         let testObject = folder.appendingPathComponent("MeridianCoreTests.build/StoreTests.swift.o")
         try FileManager.default.createDirectory(
             at: testObject.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data().write(to: testObject)
-        try FileManager.default.setAttributes(
-            [.modificationDate: Date(timeIntervalSinceNow: -120)], ofItemAtPath: object.path)
         #expect(try MeridianBinary.locate(in: folder).get() == binary.path)
     }
 
