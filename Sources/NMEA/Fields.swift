@@ -25,41 +25,37 @@ struct Fields {
 
     /// Splits `bytes` at commas into `storage` (capacity `storageCapacity`); `nil` when there are too many fields.
     init?(_ bytes: UnsafeBufferPointer<UInt8>, storage: UnsafeMutableBufferPointer<Int>) {
-        self.bytes = bytes
-        self.starts = storage
-        var count = 0
-        storage[0] = 0
+        var commas = 0
         let n = bytes.count
         var i = 0
         if let base = bytes.baseAddress {
             // Eight bytes at a time: `commaBits` marks each comma's byte with its high bit.
             let raw = UnsafeRawPointer(base)
             while i &+ 8 <= n {
-                var commas = Self.commaBits(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-                while commas != 0 {
-                    count &+= 1
-                    storage[count] = i &+ commas.trailingZeroBitCount &>> 3 &+ 1
-                    commas &= commas &- 1
+                var bits = Self.commaBits(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                while bits != 0 {
+                    commas &+= 1
+                    storage[commas] = i &+ bits.trailingZeroBitCount &>> 3 &+ 1
+                    bits &= bits &- 1
                 }
-                guard count < Self.maximumCount else { return nil }
+                guard commas < Self.maximumCount else { return nil }
                 i &+= 8
             }
         }
         while i < n {
             if bytes[i] == UInt8(ascii: ",") {
-                count += 1
-                guard count < Self.maximumCount else { return nil }
-                storage[count] = i + 1
+                commas += 1
+                guard commas < Self.maximumCount else { return nil }
+                storage[commas] = i + 1
             }
             i += 1
         }
-        count += 1
-        storage[count] = n + 1
-        self.count = count
+        self.init(framed: bytes, storage: storage, commas: commas)
     }
 
-    /// The fields of a body the framer split while it checked the sentence: `storage` holds the start of each
-    /// field after the first (`commas` of them, as `init(_:storage:)` writes them); `nil` when there are too many.
+    /// The fields of a body split at its commas: `storage` holds the start of each field after the first (`commas`
+    /// of them: the offset after each comma), as the framer writes them while it checks a sentence and
+    /// `init(_:storage:)` when it splits one; `nil` when there are too many.
     init?(framed bytes: UnsafeBufferPointer<UInt8>, storage: UnsafeMutableBufferPointer<Int>, commas: Int) {
         guard commas < Self.maximumCount else { return nil }
         self.bytes = bytes
