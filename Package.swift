@@ -28,6 +28,8 @@ let package = Package(
     ],
     targets: [
         // MARK: Core
+        // PROJ's <geodesic.h>: the C implementation MeridianCore's Swift geodesic is checked against (tests only; the
+        // binary does not link PROJ, whose dependencies cost every process start several milliseconds).
         .systemLibrary(
             name: "CProj",
             pkgConfig: "proj",
@@ -36,7 +38,6 @@ let package = Package(
         .target(
             name: "MeridianCore",
             dependencies: [
-                "CProj",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -296,7 +297,7 @@ let package = Package(
         .testTarget(
             name: "MeridianCoreTests",
             dependencies: [
-                "MeridianCore", "MeridianTesting",
+                "CProj", "MeridianCore", "MeridianTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]

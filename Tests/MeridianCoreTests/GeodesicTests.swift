@@ -3,7 +3,7 @@ import Testing
 
 @testable import MeridianCore
 
-@Suite("Geodesic (WGS84, PROJ)")
+@Suite("Geodesic (WGS84) against GeographicLib")
 struct GeodesicTests {
     /// Angular difference in degrees, allowing for wrap-around at 0/360 and ±180.
     private func angleDifference(_ a: Double, _ b: Double) -> Double {
