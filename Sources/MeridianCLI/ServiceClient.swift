@@ -101,6 +101,12 @@ public struct ServiceClient {
             )
         }
         let data = Data(answer.body)
+        if let location = answer.location {
+            // Not followed: the token would go wherever the redirect points.
+            throw CommandFailure(
+                "the service at \(base) redirects \(method) \(path) to \(location) (HTTP \(answer.status)); give the address it redirects to as --server or MERIDIAN_SERVER"
+            )
+        }
         guard (200..<300).contains(answer.status) else {
             if let error = try? MeridianJSON.makeDecoder().decode(ErrorReply.self, from: data) {
                 throw CommandFailure(explaining[error.error.code] ?? error.error.message)

@@ -30,6 +30,8 @@ public enum HTTPClientError: Error, CustomStringConvertible {
 public struct HTTPClientAnswer: Sendable {
     public var status: Int
     public var keepAlive: Bool
+    /// Where a redirect (3xx) points: its `Location` header.
+    public var location: String?
     /// The body, when the connection keeps bodies (`maximumBodyBytes` > 0).
     public var body: [UInt8]
 }
@@ -189,7 +191,10 @@ private final class AnswerCollector: ChannelInboundHandler, RemovableChannelHand
             body.append(contentsOf: part.readableBytesView)
         case .end:
             guard let head else { return }
-            promise?.succeed(HTTPClientAnswer(status: Int(head.status.code), keepAlive: head.isKeepAlive, body: body))
+            let location = (300..<400).contains(head.status.code) ? head.headers.first(name: "Location") : nil
+            promise?.succeed(
+                HTTPClientAnswer(
+                    status: Int(head.status.code), keepAlive: head.isKeepAlive, location: location, body: body))
             promise = nil
             body = []
         }

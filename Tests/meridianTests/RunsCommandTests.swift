@@ -124,6 +124,46 @@ struct RunsCommandTests {
         #expect(!result.stderr.contains("POST /v1"), "\(result.stderr)")
     }
 
+    @Test("a service address that redirects is named with where it points, and the token is not sent there")
+    func redirectNamed() async throws {
+        // A reverse proxy's plain-HTTP port sending everything to HTTPS, as nginx's `return 301 https://…` does.
+        let script = """
+            import http.server, sys
+            class Redirect(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    self.send_response(301)
+                    self.send_header("Location", "https://meridian.example/" + self.path.lstrip("/"))
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                def log_message(self, *args):
+                    print("auth=" + str(self.headers.get("Authorization")), flush=True)
+            server = http.server.HTTPServer(("127.0.0.1", 0), Redirect)
+            print("listening", server.server_address[1], flush=True)
+            server.serve_forever()
+            """
+        let redirector = try ManagedProcess("python3", ["-c", script])
+        defer { redirector.stop() }
+        try await ManagedProcess.waitUntil(timeout: 20, "the redirecting server to listen") {
+            redirector.output().contains("listening ")
+        }
+        let port = try #require(
+            redirector.output().split(separator: "\n").first { $0.hasPrefix("listening ") }
+                .flatMap { Int($0.dropFirst("listening ".count)) })
+        let result = try MeridianBinary.run(
+            ["runs", "status", "--server", "http://127.0.0.1:\(port)"],
+            environment: ["MERIDIAN_TOKEN": "redirect-test-token-0123"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains(
+                "redirects GET /v1/runs/active to https://meridian.example/v1/runs/active (HTTP 301)")
+                && result.stderr.contains("--server"), "\(result.stderr)")
+        // Asked once, at the address given; nothing went to the address it points to.
+        #expect(
+            redirector.output().components(separatedBy: "auth=Bearer redirect-test-token-0123").count == 2,
+            "\(redirector.output())"
+        )
+    }
+
     static func onlyID(_ history: History) throws -> String {
         let list = try history.run(["list", "--json"])
         let page = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any]
