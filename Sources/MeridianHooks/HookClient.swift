@@ -2,14 +2,14 @@ import MeridianHTTP
 
 /// Why a delivery failed, as the dead-letter list and `meridian hooks list` show it.
 enum HookDeliveryError: Error, CustomStringConvertible {
-    case noAnswer(HTTPClientError, timeout: Double)
+    case noAnswer(HTTPClientError)
     case status(Int)
 
     var description: String {
         switch self {
-        case .noAnswer(.timedOut, let timeout): "no answer within \(timeout) s (the hook's timeout)"
-        case .noAnswer(.closed, _): "the receiver closed the connection before answering"
-        case .noAnswer(let error, _): "\(error)"
+        case .noAnswer(.timedOut(let seconds)): "no answer within \(seconds) s (the hook's timeout)"
+        case .noAnswer(.closed): "the receiver closed the connection before answering"
+        case .noAnswer(let error): "\(error)"
         case .status(let code): "the receiver answered HTTP \(code)"
         }
     }
@@ -19,13 +19,11 @@ enum HookDeliveryError: Error, CustomStringConvertible {
 /// Used by one task.
 final class HookClient {
     private let endpoint: HTTPEndpoint
-    private let timeout: Double
     private let connection: HTTPClientConnection
 
     /// A client of `endpoint` that trusts only the CA in `caFile` for `https://`, or the system's CAs when nil.
     init(endpoint: HTTPEndpoint, timeout: Double, caFile: String? = nil) {
         self.endpoint = endpoint
-        self.timeout = timeout
         connection = HTTPClientConnection(endpoint: endpoint, timeout: timeout, caFile: caFile)
     }
 
@@ -36,7 +34,7 @@ final class HookClient {
             answer = try await connection.send(
                 "POST", endpoint.path, headers: [("Content-Type", "application/json")] + headers, body: body)
         } catch {
-            throw .noAnswer(error, timeout: timeout)
+            throw .noAnswer(error)
         }
         guard (200..<300).contains(answer.status) else { throw .status(answer.status) }
     }
