@@ -13,20 +13,22 @@ public struct FieldError: Error, Sendable, Equatable {
 /// half-used.
 struct Fields {
     static let maximumCount = 64
-    /// The capacity `init` needs: `maximumCount + 1` offsets, plus 8 for the commas of the last word it
-    /// reads before it checks the count (once per word rather than once per comma).
-    static let storageCapacity = maximumCount + 9
+    /// The capacity `init` and the framer need: `maximumCount + 1` offsets, plus 16 for the commas of the last
+    /// block of bytes they read before they check the count (once per block rather than once per comma).
+    static let storageCapacity = maximumCount + 17
 
     let bytes: UnsafeBufferPointer<UInt8>
     /// `starts[i]` is the offset of field `i`; `starts[count]` is one past the end plus one.
-    private let starts: UnsafeMutableBufferPointer<Int>
+    private let starts: UnsafeMutableBufferPointer<UInt32>
     /// Number of fields, including the address.
     let count: Int
 
-    /// Splits `bytes` at commas into `storage` (capacity `storageCapacity`); `nil` when there are too many fields.
-    init?(_ bytes: UnsafeBufferPointer<UInt8>, storage: UnsafeMutableBufferPointer<Int>) {
-        var commas = 0
+    /// Splits `bytes` at commas into `storage` (capacity `storageCapacity`); `nil` when there are too many fields
+    /// (or, beyond any sentence, 4 GiB of bytes).
+    init?(_ bytes: UnsafeBufferPointer<UInt8>, storage: UnsafeMutableBufferPointer<UInt32>) {
         let n = bytes.count
+        guard n < UInt32.max else { return nil }
+        var commas = 0
         var i = 0
         if let base = bytes.baseAddress {
             // Eight bytes at a time: `commaBits` marks each comma's byte with its high bit.
@@ -35,7 +37,7 @@ struct Fields {
                 var bits = Self.commaBits(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
                 while bits != 0 {
                     commas &+= 1
-                    storage[commas] = i &+ bits.trailingZeroBitCount &>> 3 &+ 1
+                    storage[commas] = UInt32(truncatingIfNeeded: i &+ bits.trailingZeroBitCount &>> 3 &+ 1)
                     bits &= bits &- 1
                 }
                 guard commas < Self.maximumCount else { return nil }
@@ -46,7 +48,7 @@ struct Fields {
             if bytes[i] == UInt8(ascii: ",") {
                 commas += 1
                 guard commas < Self.maximumCount else { return nil }
-                storage[commas] = i + 1
+                storage[commas] = UInt32(truncatingIfNeeded: i + 1)
             }
             i += 1
         }
@@ -56,13 +58,13 @@ struct Fields {
     /// The fields of a body split at its commas: `storage` holds the start of each field after the first (`commas`
     /// of them: the offset after each comma), as the framer writes them while it checks a sentence and
     /// `init(_:storage:)` when it splits one; `nil` when there are too many.
-    init?(framed bytes: UnsafeBufferPointer<UInt8>, storage: UnsafeMutableBufferPointer<Int>, commas: Int) {
+    init?(framed bytes: UnsafeBufferPointer<UInt8>, storage: UnsafeMutableBufferPointer<UInt32>, commas: Int) {
         guard commas < Self.maximumCount else { return nil }
         self.bytes = bytes
         starts = storage
         storage[0] = 0
         count = commas + 1
-        storage[count] = bytes.count + 1
+        storage[count] = UInt32(truncatingIfNeeded: bytes.count + 1)
     }
 
     /// The high bit of every byte of `word` that is a comma, and no other bit.
@@ -72,7 +74,7 @@ struct Fields {
     @inline(__always)
     func range(_ index: Int) -> Range<Int> {
         guard index < count else { return 0..<0 }
-        return starts[index]..<(starts[index + 1] - 1)
+        return Int(starts[index])..<(Int(starts[index + 1]) - 1)
     }
 
     @inline(__always)

@@ -58,7 +58,7 @@ public struct NMEAStreamDecoder: Sendable {
     private mutating func feed(
         _ buffer: UnsafeRawBufferPointer, onFix: (Fix) -> Void, onSentence: ((UnsafeRawBufferPointer) -> Void)?
     ) {
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: Fields.storageCapacity) { fieldStarts in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Fields.storageCapacity) { fieldStarts in
             var index = 0
             while framer.advance(buffer, index: &index, fieldStarts: fieldStarts.baseAddress!) {
                 if let body = framer.directBody {

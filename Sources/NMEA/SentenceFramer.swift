@@ -6,7 +6,7 @@ import MeridianCore
 /// next one (`$GPGGA,0301$GPGLL,…`) loses only the broken part. `#` comment
 /// lines, binary noise and text outside sentences are skipped and counted.
 ///
-/// A sentence that lies wholly in the input buffer is checked in place, eight bytes
+/// A sentence that lies wholly in the input buffer is checked in place, sixteen bytes
 /// at a time, and split into fields in the same pass; others are assembled byte by byte in `line`.
 struct SentenceFramer: Sendable {
     /// Longest accepted sentence, from `$` to the checksum inclusive (NMEA allows 82;
@@ -44,7 +44,7 @@ struct SentenceFramer: Sendable {
     /// Consumes bytes from `buffer` starting at `index` until a sentence completes
     /// (returns `true`, with `index` after the terminator) or the buffer ends (`false`). A sentence read in
     /// place (`directBody`) leaves its field starts in `fieldStarts` (`Fields.storageCapacity` of them).
-    mutating func advance(_ buffer: UnsafeRawBufferPointer, index: inout Int, fieldStarts: UnsafeMutablePointer<Int>)
+    mutating func advance(_ buffer: UnsafeRawBufferPointer, index: inout Int, fieldStarts: UnsafeMutablePointer<UInt32>)
         -> Bool
     {
         let end = buffer.count
@@ -121,7 +121,7 @@ struct SentenceFramer: Sendable {
     /// Starts a sentence at a `$` and, when the whole sentence lies in `buffer`, reads it in place;
     /// returns true when it completed there (`i` is then after its terminator).
     private mutating func openSentence(
-        _ buffer: UnsafeRawBufferPointer, at i: inout Int, fieldStarts: UnsafeMutablePointer<Int>
+        _ buffer: UnsafeRawBufferPointer, at i: inout Int, fieldStarts: UnsafeMutablePointer<UInt32>
     ) -> Bool {
         directBody = nil
         if let next = completeInPlace(buffer, from: i, fieldStarts: fieldStarts) {
@@ -145,58 +145,58 @@ struct SentenceFramer: Sendable {
     /// counted in `directCommas`). Returns the index after its line end (with `directBody` set when it is
     /// valid, the rejection counted otherwise), or `nil` to fall back to byte-by-byte framing.
     private mutating func completeInPlace(
-        _ buffer: UnsafeRawBufferPointer, from start: Int, fieldStarts: UnsafeMutablePointer<Int>
+        _ buffer: UnsafeRawBufferPointer, from start: Int, fieldStarts: UnsafeMutablePointer<UInt32>
     ) -> Int? {
         let limit = min(buffer.count, start + Self.maximumLength + 1)
         var j = start
         var sum: UInt8 = 0
         var starIndex = -1
         var commas = 0
-        /// The field starts of the commas `bits` marks in the word at `j` (at most eight, so the storage's slack
-        /// takes them while fewer than `Fields.maximumCount` came before).
-        @inline(__always) func recordCommas(_ bits: UInt64) {
-            var bits = bits
-            guard commas < Fields.maximumCount else {
-                while bits != 0 {
-                    commas &+= 1
-                    bits &= bits &- 1
-                }
-                return
-            }
-            while bits != 0 {
-                commas &+= 1
-                fieldStarts[commas] = j &- start &+ bits.trailingZeroBitCount &>> 3 &+ 1
-                bits &= bits &- 1
+        /// The field starts of the commas `bits` marks in the block at `j` (the storage's slack takes the block's
+        /// while fewer than `Fields.maximumCount` came before).
+        @inline(__always) func recordCommas(_ bits: UInt32) {
+            if commas < Fields.maximumCount {
+                commas &+= SentenceBlock.writeFieldStarts(of: bits, offset: j &- start, to: fieldStarts + (commas &+ 1))
+            } else {
+                commas &+= bits.nonzeroBitCount
             }
         }
-        // Eight bytes at a time up to the first byte that needs a look (the `*`, the line end, anything odd).
+        // Sixteen bytes at a time up to the first byte that needs a look (the `*`, the line end, anything odd).
         var wordSum: UInt64 = 0
-        while j &+ 8 <= limit {
-            let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: j, as: UInt64.self))
-            let look = Self.bytesNeedingALook(word)
-            if look != 0 {
+        while j &+ SentenceBlock.width <= limit {
+            let block = SentenceBlock(buffer, at: j)
+            let low = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+            let high = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: j &+ 8, as: UInt64.self))
+            if block.look != 0 {
                 // The lowest marked byte is exact: the bytes before it are plain text and go into the sum.
-                let plain = look.trailingZeroBitCount >> 3
-                let before: UInt64 = (1 &<< (plain &* 8)) &- 1
-                wordSum ^= word & before
-                recordCommas(Fields.commaBits(word) & before)
+                let plain = block.look.trailingZeroBitCount
+                recordCommas(block.commas & ((1 &<< UInt32(plain)) &- 1))
+                if plain >= 8 {
+                    wordSum ^= low ^ (high & Self.lowBytes(plain &- 8))
+                } else {
+                    wordSum ^= low & Self.lowBytes(plain)
+                }
                 j &+= plain
                 break
             }
-            wordSum ^= word
-            recordCommas(Fields.commaBits(word))
-            j &+= 8
+            wordSum ^= low ^ high
+            recordCommas(block.commas)
+            j &+= SentenceBlock.width
         }
         wordSum ^= wordSum >> 32
         wordSum ^= wordSum >> 16
         wordSum ^= wordSum >> 8
         sum = UInt8(truncatingIfNeeded: wordSum)
-        // The usual end: `*`, two hex digits and the line end.
-        if j &+ 3 < limit, buffer[j] == UInt8(ascii: "*"), Self.hexValue(buffer[j &+ 1]) != nil,
-            Self.hexValue(buffer[j &+ 2]) != nil, buffer[j &+ 3] == 0x0D || buffer[j &+ 3] == 0x0A
+        // The usual end, `*`, two hex digits and the line end, checked at once (what `validate` checks).
+        if j &+ 3 < limit, buffer[j] == UInt8(ascii: "*"), let high = Self.hexValue(buffer[j &+ 1]),
+            let low = Self.hexValue(buffer[j &+ 2]), buffer[j &+ 3] == 0x0D || buffer[j &+ 3] == 0x0A
         {
-            starIndex = j
-            j &+= 3
+            state = .lineStart
+            let valid = high << 4 | low == sum
+            if !valid { counters.badChecksum &+= 1 }
+            directBody = valid ? start..<j : nil
+            directCommas = commas
+            return Self.after(lineEndAt: j &+ 3, in: buffer)
         }
         while j < limit {
             let byte = buffer[j]
@@ -209,7 +209,9 @@ struct SentenceFramer: Sendable {
                     sum ^= byte
                     if byte == UInt8(ascii: ",") {
                         commas &+= 1
-                        if commas <= Fields.maximumCount { fieldStarts[commas] = j &- start &+ 1 }
+                        if commas <= Fields.maximumCount {
+                            fieldStarts[commas] = UInt32(truncatingIfNeeded: j &- start &+ 1)
+                        }
                     }
                 }
             }
@@ -221,9 +223,15 @@ struct SentenceFramer: Sendable {
         let valid = validate(line, star: starIndex < 0 ? nil : starIndex - start, checksum: sum)
         directBody = valid ? start..<(starIndex < 0 ? j : starIndex) : nil
         directCommas = commas
-        // Past a CR LF pair at once (the LF would only be skipped at the next line start).
-        if buffer[j] == 0x0D, j &+ 1 < buffer.count, buffer[j &+ 1] == 0x0A { return j &+ 2 }
-        return j &+ 1
+        return Self.after(lineEndAt: j, in: buffer)
+    }
+
+    /// The index after the line end at `index`: past a CR LF pair at once (the LF would only be skipped at the next
+    /// line start).
+    @inline(__always)
+    private static func after(lineEndAt index: Int, in buffer: UnsafeRawBufferPointer) -> Int {
+        if buffer[index] == 0x0D, index &+ 1 < buffer.count, buffer[index &+ 1] == 0x0A { return index &+ 2 }
+        return index &+ 1
     }
 
     private mutating func startSentence() {
@@ -262,14 +270,9 @@ struct SentenceFramer: Sendable {
         return true
     }
 
-    /// Marks (with the high bit) the bytes of `word` that are a control byte, non-ASCII, DEL, `$` or `*`.
-    /// The lowest mark is always exact, so `trailingZeroBitCount / 8` is the first such byte; marks above
-    /// a `$` or `*` may be spurious.
+    /// The lowest `count` bytes of a word (0–7) set, for the part of a block before the first byte that needs a look.
     @inline(__always)
-    private static func bytesNeedingALook(_ word: UInt64) -> UInt64 {
-        ByteWord.unprintable(word) | ByteWord.firstEqual(word, UInt8(ascii: "$"))
-            | ByteWord.firstEqual(word, UInt8(ascii: "*"))
-    }
+    private static func lowBytes(_ count: Int) -> UInt64 { (1 &<< UInt64(count &* 8)) &- 1 }
 
     @inline(__always)
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -30,7 +30,7 @@ public enum SentenceParser {
     static func decode<Sink: SentenceSink>(_ body: UnsafeBufferPointer<UInt8>, into sink: inout Sink)
         -> SentenceOutcome<Sink.Output>
     {
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: Fields.storageCapacity) { storage in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Fields.storageCapacity) { storage in
             decode(Fields(body, storage: storage), into: &sink)
         }
     }

@@ -30,7 +30,7 @@ struct SentenceFramingTests {
         #expect(result.fixes.count == 2)
     }
 
-    @Test("checksums are right for every body length and byte alignment (the framer reads eight bytes at a time)")
+    @Test("checksums are right for every body length and byte alignment (the framer reads sixteen bytes at a time)")
     func checksumsAtEveryLengthAndAlignment() {
         for length in 0...70 {
             let body = "GPTXT,01,01,02," + String(repeating: "ab~ !%9Z", count: 9).prefix(length)
