@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Prints `message` to stderr and exits with `code` (2 for bad configuration or usage, 1 otherwise).
 public struct CommandFailure: Error, CustomStringConvertible {
     public var message: String
@@ -44,5 +48,25 @@ public enum Standard {
     /// Writes `line` and a newline to standard error.
     public static func error(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Flushes what `print` wrote through C's buffered standard output; a failed write (a full disk, a closed pipe)
+    /// shows only then, and is thrown rather than lost.
+    public static func flushPrinted() throws(CommandFailure) {
+        guard fflush(nil) != 0 else { return }
+        throw CommandFailure("cannot write to standard output (\(String(cString: strerror(errno))))")
+    }
+
+    /// Writes `bytes` to standard output as they are (no copy into `Data`), all of them unless writing fails.
+    public static func output(_ bytes: UnsafeRawBufferPointer) throws(CommandFailure) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure("cannot write to standard output (\(String(cString: strerror(errno))))")
+            }
+            offset += written
+        }
     }
 }

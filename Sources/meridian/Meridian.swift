@@ -47,6 +47,12 @@ enum MeridianMain {
         } catch {
             exit(withError: error)
         }
+        do {
+            try Standard.flushPrinted()
+        } catch {
+            Standard.error("meridian: \(error.message)")
+            exit(withError: ExitCode(1))
+        }
     }
 
     /// Prints what ArgumentParser says about `error` and exits; its usage errors (64, EX_USAGE) exit with 2

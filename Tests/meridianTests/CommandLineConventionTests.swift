@@ -124,6 +124,18 @@ struct CommandLineConventionTests {
             "\(first ?? replay.stderr)")
     }
 
+    @Test("output that cannot be written (a full device) ends the command with a message and status 1, not a crash")
+    func unwritableOutput() throws {
+        let binary = try MeridianBinary.path
+        for arguments in [["replay", "Config/samples/sample-run.nmea", "--json"], ["distance", "0,0", "1,1"]] {
+            let result = try MeridianBinary.run(
+                ["-c", #"exec "$0" "$@" > /dev/full"#, binary] + arguments, executable: "/bin/sh")
+            #expect(result.status == 1, "\(arguments): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("cannot write"), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error"), "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test("store check --full on a sound flyer store reports it healthy and prints no SQL errors")
     func fullCheckIsQuiet() throws {
         let directory = try TestData.temporaryDirectory()

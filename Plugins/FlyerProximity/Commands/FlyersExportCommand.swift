@@ -47,7 +47,8 @@ extension FlyersCommand {
                         throw CommandFailure("\(output): cannot write the file: \(error.localizedDescription)")
                     }
                 } else {
-                    FileHandle.standardOutput.write(Data(text.utf8))
+                    var text = text
+                    try text.withUTF8 { try Standard.output(UnsafeRawBufferPointer($0)) }
                 }
             }
         }

@@ -62,15 +62,15 @@ struct ReplayCommand: AsyncParsableCommand {
                     if speed > 0 {
                         let wait = pacer.delay(for: fix.time, now: Date())
                         if wait > 0 {
-                            output.flush()
+                            try output.flush()
                             try await Task.sleep(for: .seconds(wait))
                         }
                     }
-                    Self.write(fix, style: style, to: &output)
+                    try Self.write(fix, style: style, to: &output)
                 }
-                if speed > 0 { output.flush() }
+                if speed > 0 { try output.flush() }
             }
-            output.flush()
+            try output.flush()
             if let summary = problems.summary() { Standard.error("meridian replay: \(summary)") }
             let counters = reader.counters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             Standard.error("meridian replay: \(reader.format.rawValue): " + counters.joined(separator: " "))
@@ -97,7 +97,7 @@ struct ReplayCommand: AsyncParsableCommand {
         case text(UnitSystem)
     }
 
-    private static func write(_ fix: Fix, style: FixStyle, to output: inout StandardOutputBuffer) {
+    private static func write(_ fix: Fix, style: FixStyle, to output: inout StandardOutputBuffer) throws {
         switch style {
         case .json:
             FixJSONWriter.append(fix, to: &output.bytes)
@@ -105,7 +105,7 @@ struct ReplayCommand: AsyncParsableCommand {
         case .text(let units):
             output.append(FixLine.text(fix, units: units) + "\n")
         }
-        output.flushIfFull()
+        try output.flushIfFull()
     }
 }
 
@@ -122,13 +122,13 @@ struct StandardOutputBuffer {
         bytes.append(contentsOf: text.utf8)
     }
 
-    mutating func flushIfFull() {
-        if bytes.count >= Self.capacity { flush() }
+    mutating func flushIfFull() throws {
+        if bytes.count >= Self.capacity { try flush() }
     }
 
-    mutating func flush() {
+    mutating func flush() throws {
         guard !bytes.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(bytes))
+        try bytes.withUnsafeBytes { try Standard.output($0) }
         bytes.removeAll(keepingCapacity: true)
     }
 }

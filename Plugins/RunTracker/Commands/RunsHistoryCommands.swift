@@ -370,7 +370,7 @@ struct RunsRenderCommand: AsyncParsableCommand {
 /// Writes `text` to `path`, or to standard output.
 func write(_ data: Data, to path: String?) throws {
     guard let path else {
-        FileHandle.standardOutput.write(data)
+        try data.withUnsafeBytes { try Standard.output($0) }
         return
     }
     do {
