@@ -263,7 +263,10 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle")
-            ]
+            ],
+            // The toolchain's static-stdlib link exports every symbol of the executable (55,000 of them), which no
+            // part of Meridian looks up; each start then pays for them (the runtime's `dladdr` alone scans them).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]
         ),
 
         // MARK: Benchmarks (built by scripts/bench-*, not part of the product)
