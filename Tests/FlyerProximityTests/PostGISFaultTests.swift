@@ -104,6 +104,55 @@ struct PostGISFaultTests {
     }
 
     @Test(
+        "PostgreSQL frozen mid-import (its process stopped): the write is given up after its allowance and rolled back"
+    )
+    func frozenDuringImport() async throws {
+        let server = try TestPostgres.shared()
+        let database = try server.createDatabase()
+        let store = try await PostGISFlyerStore.open(url: server.url(database), logger: Logger(label: "test"))
+        defer { Task { await store.close() } }
+        var csv = "id,title,description,lat,lon\n"
+        for number in 0..<400_000 {
+            csv +=
+                "f\(number),Flyer \(number),A flyer to fill the stream,\(Double(number % 80)),\(Double(number % 170))\n"
+        }
+        let reader = try CSVFlyerReader(Data(csv.utf8))
+        let importing = Task {
+            try await PostGISImport(store: store, stepAllowance: 2).write(from: reader, mode: .upsert, progress: nil)
+        }
+        var backend: Int32?
+        try await OtherWritersTests.within(20, "the import's COPY to start") {
+            let pid = try server.psql(
+                #"SELECT pid FROM pg_stat_activity WHERE query LIKE 'COPY "flyers"%' AND state = 'active'"#,
+                database: database)
+            backend = Int32(pid.trimmingCharacters(in: .whitespacesAndNewlines))
+            return backend != nil
+        }
+        let frozen = try #require(backend)
+        #expect(kill(frozen, SIGSTOP) == 0)
+        let stopped = ContinuousClock.now
+        // Bounded here too, so that a write that never gives up fails the test instead of hanging it.
+        let failure = await #expect(throws: FlyerStoreError.self) {
+            _ = try await withDeadline(30) { try await importing.value }
+        }
+        let waited = ContinuousClock.now - stopped
+        #expect(kill(frozen, SIGCONT) == 0)
+        #expect(waited < .seconds(15), "gave up after \(waited)")
+        #expect(
+            failure?.description.contains("stopped answering during the write") == true,
+            "\(String(describing: failure))")
+        #expect(
+            failure?.description.contains("given up") == true && failure?.description.contains("rolled back") == true)
+        try await OtherWritersTests.within(20, "the stopped transaction to be rolled back") {
+            try server.psql("SELECT count(*) FROM flyers", database: database)
+                .trimmingCharacters(in: .whitespacesAndNewlines) == "0"
+        }
+        // The store works on, on another connection of its pool.
+        let few = "id,title,lat,lon\nafter,After,1,2\n"
+        #expect(try await store.write(from: try CSVFlyerReader(Data(few.utf8)), mode: .upsert, progress: nil) == 1)
+    }
+
+    @Test(
         "a URL of another kind, a URL without user or database, wrong credentials and a database without PostGIS are clear errors"
     )
     func clearErrors() async throws {

@@ -10,6 +10,24 @@ struct DeadlineExceeded: Error {}
 /// under it can wait for ever and ignore cancellation (seen with a PostgreSQL stopped while the change feed read the
 /// change log: the feed, and every write after it, hung). A task group would wait for such a body.
 func withDeadline<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await race(body) { try? await Task.sleep(for: .seconds(seconds)) }
+}
+
+/// Like `withDeadline(_:_:)`, giving up when one of `wait`'s waits is past its allowance (checked every `interval`
+/// seconds). The body is cancelled then and not waited for; a body that must not finish its work after that (a
+/// write that would commit) checks for cancellation before it does.
+func withDeadline<T: Sendable>(
+    _ wait: ServerWait, checkingEvery interval: Double = 0.25, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await race(body) {
+        while !Task.isCancelled, !wait.checkOverdue() { try? await Task.sleep(for: .seconds(interval)) }
+    }
+}
+
+/// `body`'s result, or `DeadlineExceeded` once `deadline` returns first.
+private func race<T: Sendable>(
+    _ body: @escaping @Sendable () async throws -> T, deadline: @escaping @Sendable () async -> Void
+) async throws -> T {
     let race = FirstResult<T>()
     let work = Task {
         do {
@@ -19,8 +37,8 @@ func withDeadline<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable ()
         }
     }
     let timer = Task {
-        try? await Task.sleep(for: .seconds(seconds))
-        race.finish(.failure(DeadlineExceeded()))
+        await deadline()
+        if !Task.isCancelled { race.finish(.failure(DeadlineExceeded())) }
     }
     defer {
         timer.cancel()

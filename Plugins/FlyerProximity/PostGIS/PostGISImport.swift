@@ -18,11 +18,52 @@ import PostgresNIO
 /// A repeated id, or an existing id with `.create`, rolls everything back too.
 struct PostGISImport {
     let store: PostGISFlyerStore
+    /// Seconds each wait for the server may take (a statement over every row written gets more, `bulkAllowance`);
+    /// past it the write is given up as `unavailable` (`ServerWait`).
+    var stepAllowance: Double
+
+    init(store: PostGISFlyerStore, stepAllowance: Double? = nil) {
+        self.store = store
+        self.stepAllowance = stepAllowance ?? max(store.deadline, 30)
+    }
+
+    /// A statement over `rows` rows (an `INSERT … SELECT`, an index build): PostgreSQL does at least 5,000 rows a
+    /// second at that, on any machine Meridian runs beside.
+    static func bulkAllowance(rows: Int, step: Double) -> Double { max(step, Double(rows) / 5_000) }
 
     func write(
         from source: some FlyerSource, mode: FlyerWriteMode,
         progress: ((FlyerWriteProgress) -> Void)?
     ) async throws(FlyerStoreError) -> Int {
+        let checkRepeatedIDs = !source.rejectsRepeatedIDs
+        let reader = FlyerReadAhead(source)
+        defer { reader.stop() }
+        let wait = ServerWait()
+        // Called on the write's task while this one waits for it, never beside anything here.
+        nonisolated(unsafe) let report = progress
+        let outcome: (written: Int, rebuilt: Bool)
+        do {
+            outcome = try await withDeadline(wait) { [self] in
+                try await stream(reader, mode: mode, checkRepeatedIDs: checkRepeatedIDs, wait: wait, progress: report)
+            }
+        } catch {
+            if let overdue = wait.overdue {
+                throw .unavailable(
+                    "PostgreSQL at \(store.location.host):\(store.location.port) stopped answering during the write (nothing for \(Int(overdue)) s); the write was given up and its transaction is rolled back; check the server, then write again"
+                )
+            }
+            throw PostGISErrors.describe(error, location: store.location)
+        }
+        if outcome.rebuilt { store.wordsIndex.ensure(store) }
+        return outcome.written
+    }
+
+    /// The write's transaction: the rows streamed with `COPY`, then the statements over all of them. Every wait for
+    /// the server goes through `wait`; once given up (cancelled), it stops before it could commit.
+    private func stream(
+        _ reader: FlyerReadAhead, mode: FlyerWriteMode, checkRepeatedIDs: Bool, wait: ServerWait,
+        progress: ((FlyerWriteProgress) -> Void)?
+    ) async throws(FlyerStoreError) -> (written: Int, rebuilt: Bool) {
         let logger = store.logger
         let columns = PostGISRows.writeColumns
         let list = columns.joined(separator: ", ")
@@ -31,87 +72,98 @@ struct PostGISImport {
             ? " ON CONFLICT (id) DO UPDATE SET "
                 + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
             : ""
-        let checkRepeatedIDs = !source.rejectsRepeatedIDs
-        let reader = FlyerReadAhead(source)
-        defer { reader.stop() }
+        let step = stepAllowance
         var failure: FlyerStoreError?
         var written = 0
         var rebuild = false
         do {
-            try await store.client.withTransaction(logger: logger) { connection in
-                try await connection.query("LOCK TABLE flyers IN SHARE ROW EXCLUSIVE MODE", logger: logger)
-                var empty = true
-                for try await exists in try await connection.query(
-                    "SELECT EXISTS (SELECT 1 FROM flyers)", logger: logger
-                ).decode(Bool.self) {
-                    empty = !exists
-                }
-                if empty {
-                    try await Self.dropIndexes(connection, logger: logger)
-                } else {
-                    try await connection.query(
-                        """
-                        CREATE TEMPORARY TABLE flyers_import (id text COLLATE "C", title text, description text, address text, category text,
-                            category_key text, url text, radius_m double precision, valid_from double precision, valid_until double precision,
-                            geog geography, search_boxes geometry, words text) ON COMMIT DROP
-                        """, logger: logger)
-                }
-                try await connection.copyFrom(
-                    table: empty ? "flyers" : "flyers_import", columns: columns, logger: logger
-                ) { writer in
-                    var seen: [String: Int] = [:]
-                    var buffer = ByteBuffer()
-                    var scratch: [UInt8] = []
-                    var words = SearchWords()
-                    while true {
-                        let batch: FlyerReadAhead.Batch?
-                        do {
-                            batch = try await BlockingWork.run { try reader.next() }
-                        } catch {
-                            failure = (error as? FlyerInputError).map { .invalidInput($0) }
-                            throw error
-                        }
-                        guard let batch else { break }
-                        for flyer in batch.flyers {
-                            if checkRepeatedIDs, let first = seen.updateValue(written, forKey: flyer.id) {
-                                failure = .repeatedID(flyer.id, first: first, second: written)
-                                throw FlyerStoreError.repeatedID(flyer.id, first: first, second: written)
+            try await wait.server(allowing: step) {
+                try await store.client.withTransaction(logger: logger) { connection in
+                    try await connection.query("LOCK TABLE flyers IN SHARE ROW EXCLUSIVE MODE", logger: logger)
+                    var empty = true
+                    for try await exists in try await connection.query(
+                        "SELECT EXISTS (SELECT 1 FROM flyers)", logger: logger
+                    ).decode(Bool.self) {
+                        empty = !exists
+                    }
+                    if empty {
+                        try await Self.dropIndexes(connection, logger: logger)
+                    } else {
+                        try await connection.query(
+                            """
+                            CREATE TEMPORARY TABLE flyers_import (id text COLLATE "C", title text, description text, address text, category text,
+                                category_key text, url text, radius_m double precision, valid_from double precision, valid_until double precision,
+                                geog geography, search_boxes geometry, words text) ON COMMIT DROP
+                            """, logger: logger)
+                    }
+                    try await connection.copyFrom(
+                        table: empty ? "flyers" : "flyers_import", columns: columns, logger: logger
+                    ) { writer in
+                        var seen: [String: Int] = [:]
+                        var buffer = ByteBuffer()
+                        var scratch: [UInt8] = []
+                        var words = SearchWords()
+                        while true {
+                            let batch: FlyerReadAhead.Batch?
+                            do {
+                                batch = try await wait.local { try await BlockingWork.run { try reader.next() } }
+                            } catch {
+                                failure = (error as? FlyerInputError).map { .invalidInput($0) }
+                                throw error
                             }
-                            PostGISRows.appendCopyLine(flyer, to: &buffer, scratch: &scratch, words: &words)
-                            written += 1
+                            guard let batch else { break }
+                            for flyer in batch.flyers {
+                                if checkRepeatedIDs, let first = seen.updateValue(written, forKey: flyer.id) {
+                                    failure = .repeatedID(flyer.id, first: first, second: written)
+                                    throw FlyerStoreError.repeatedID(flyer.id, first: first, second: written)
+                                }
+                                PostGISRows.appendCopyLine(flyer, to: &buffer, scratch: &scratch, words: &words)
+                                written += 1
+                            }
+                            try await wait.server(allowing: step) { try await writer.write(buffer) }
+                            try Task.checkCancellation()
+                            buffer.clear()
+                            progress?(FlyerWriteProgress(written: written, fractionRead: batch.fractionRead))
                         }
-                        try await writer.write(buffer)
-                        buffer.clear()
-                        progress?(FlyerWriteProgress(written: written, fractionRead: batch.fractionRead))
                     }
-                }
-                rebuild = empty
-                if !empty {
-                    // Like SpatiaLite's bulk mode: a write that is large, absolutely and against what is stored,
-                    // builds the indexes once afterwards instead of row by row (still inside the transaction).
-                    var stored = 0
-                    for try await count in try await connection.query(
-                        "SELECT count(*) FROM flyers", logger: logger
-                    ).decode(Int.self) { stored = count }
-                    rebuild = SpatiaLiteFlyerStore.rebuildsIndex(expected: Double(written), stored: stored)
-                    if rebuild { try await Self.dropIndexes(connection, logger: logger) }
-                    try await connection.query(
-                        PostgresQuery(
-                            unsafeSQL: "INSERT INTO flyers (\(list)) SELECT \(list) FROM flyers_import\(conflict)"),
-                        logger: logger)
-                }
-                if rebuild {
-                    for index in PostGISSchema.bulkIndexes {
-                        try await connection.query(PostgresQuery(unsafeSQL: index.create), logger: logger)
+                    // Statements over every row written (copying them in, building indexes) may take a while.
+                    let bulk = Self.bulkAllowance(rows: written, step: step)
+                    rebuild = empty
+                    if !empty {
+                        // Like SpatiaLite's bulk mode: a write that is large, absolutely and against what is stored,
+                        // builds the indexes once afterwards instead of row by row (still inside the transaction).
+                        var stored = 0
+                        try await wait.server(allowing: bulk) {
+                            for try await count in try await connection.query(
+                                "SELECT count(*) FROM flyers", logger: logger
+                            ).decode(Int.self) { stored = count }
+                        }
+                        rebuild = SpatiaLiteFlyerStore.rebuildsIndex(expected: Double(written), stored: stored)
+                        if rebuild { try await Self.dropIndexes(connection, logger: logger) }
+                        try await wait.server(allowing: bulk) {
+                            try await connection.query(
+                                PostgresQuery(
+                                    unsafeSQL:
+                                        "INSERT INTO flyers (\(list)) SELECT \(list) FROM flyers_import\(conflict)"),
+                                logger: logger)
+                        }
                     }
+                    if rebuild {
+                        for index in PostGISSchema.bulkIndexes {
+                            try await wait.server(allowing: bulk) {
+                                try await connection.query(PostgresQuery(unsafeSQL: index.create), logger: logger)
+                            }
+                        }
+                    }
+                    // Given up meanwhile: roll back rather than commit what was reported as not written.
+                    try Task.checkCancellation()
                 }
             }
         } catch {
             if let failure { throw failure }
             throw PostGISErrors.describe(error, location: store.location)
         }
-        if rebuild { store.wordsIndex.ensure(store) }
-        return written
+        return (written, rebuild)
     }
 
     /// Drops the secondary indexes a bulk write builds again: the spatial and category ones in its transaction, the
