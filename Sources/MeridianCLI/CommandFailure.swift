@@ -54,7 +54,7 @@ public enum Standard {
     /// shows only then, and is thrown rather than lost.
     public static func flushPrinted() throws(CommandFailure) {
         guard fflush(nil) != 0 else { return }
-        throw CommandFailure("cannot write to standard output (\(String(cString: strerror(errno))))")
+        throw outputFailure()
     }
 
     /// Writes `bytes` to standard output as they are (no copy into `Data`), all of them unless writing fails.
@@ -64,9 +64,14 @@ public enum Standard {
             let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw CommandFailure("cannot write to standard output (\(String(cString: strerror(errno))))")
+                throw outputFailure()
             }
             offset += written
         }
+    }
+
+    /// The failure of a write to standard output, in the system's words (`errno`).
+    private static func outputFailure() -> CommandFailure {
+        CommandFailure("cannot write to standard output (\(String(cString: strerror(errno))))")
     }
 }

@@ -115,6 +115,31 @@ struct ExitCodesAndJSONTests {
 
     @Test("gpsd watch -n stops after that many fixes, exit 0")
     func gpsdCount() async throws {
+        try await Self.withGPSDLog { port in
+            let result = try MeridianBinary.run([
+                "gpsd", "watch", "--port", "\(port)", "-n", "3", "--json", "--timeout", "20"
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.split(separator: "\n").count == 3, "\(result.stdout)")
+        }
+    }
+
+    @Test("gpsd watch writing into a full device ends with the write error and status 1, not a crash")
+    func gpsdUnwritableOutput() async throws {
+        try await Self.withGPSDLog { port in
+            let result = try MeridianBinary.run(
+                [
+                    "-c", #"exec "$0" "$@" > /dev/full"#, try MeridianBinary.path, "gpsd", "watch", "--port", "\(port)",
+                    "--timeout", "20"
+                ], executable: "/bin/sh")
+            #expect(result.status == 1, "\(result.stderr)")
+            #expect(result.stderr.contains("cannot write to standard output"), "\(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
+        }
+    }
+
+    /// Runs `body` with the port of a one-shot server that sends ten TPV reports as gpsd would.
+    private static func withGPSDLog(_ body: (Int) async throws -> Void) async throws {
         let directory = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var lines = [#"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#]
@@ -133,11 +158,7 @@ struct ExitCodesAndJSONTests {
             guard server.isRunning else { throw TestSupportError("socat exited: \(server.output())") }
             return TestSocket.isListening(port: port)
         }
-        let result = try MeridianBinary.run([
-            "gpsd", "watch", "--port", "\(port)", "-n", "3", "--json", "--timeout", "20"
-        ])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.split(separator: "\n").count == 3, "\(result.stdout)")
+        try await body(port)
     }
 
     @Test("gpsd watch exits 1 when nothing answers, or when --timeout passes without a fix")

@@ -61,15 +61,23 @@ struct GPSDCommand: AsyncParsableCommand {
                 logger.logLevel = .error  // state changes are printed below, once each
                 let json = self.json
                 let printed = Atomic<Int>(0)
+                let outputFailure = Mutex<String?>(nil)
                 let limit = count ?? .max
                 let context = ProviderContext(plugin: PluginContext(id: "gpsd", logger: logger)) { fix in
                     // Exactly `count` fixes, even when more arrive before the watch has stopped.
-                    guard printed.add(1, ordering: .relaxed).oldValue < limit else { return }
-                    Self.print(fix, json: json)
+                    guard outputFailure.withLock({ $0 }) == nil,
+                        printed.add(1, ordering: .relaxed).oldValue < limit
+                    else { return }
+                    do {
+                        try Self.print(fix, json: json)
+                    } catch {
+                        outputFailure.withLock { $0 = "\(error)" }
+                    }
                 }
                 let provider = GPSDProvider(host: host, port: port, device: device, context: context)
                 let watcher = WatchMonitor(
-                    health: context.health, printed: { printed.load(ordering: .relaxed) }, count: count,
+                    health: context.health, printed: { printed.load(ordering: .relaxed) },
+                    outputFailure: { outputFailure.withLock { $0 } }, count: count,
                     deadline: timeout.map { ContinuousClock.now + .seconds($0) })
                 let group = ServiceGroup(
                     configuration: .init(
@@ -85,7 +93,7 @@ struct GPSDCommand: AsyncParsableCommand {
         }
 
         /// Writes one line at once (fixes arrive one at a time, so nothing is buffered).
-        private static func print(_ fix: Fix, json: Bool) {
+        private static func print(_ fix: Fix, json: Bool) throws {
             var bytes: [UInt8] = []
             if json {
                 FixJSONWriter.append(fix, to: &bytes)  // the text MeridianJSON makes of a FixRecord, keys in order
@@ -93,25 +101,29 @@ struct GPSDCommand: AsyncParsableCommand {
                 bytes = Array(FixLine.text(fix, units: .metric).utf8)
             }
             bytes.append(0x0A)
-            FileHandle.standardOutput.write(Data(bytes))
+            try bytes.withUnsafeBytes { try Standard.output($0) }
         }
     }
 }
 
 /// Prints the provider's state to stderr whenever it changes (connected, lost, retrying…), and ends the watch when
-/// `count` fixes were printed, the deadline passed, or the first connection failed (then `failure` says why).
+/// `count` fixes were printed, the deadline passed, the first connection failed or a fix could not be written (then
+/// `failure` says why).
 private final class WatchMonitor: Service, Sendable {
     let health: ProviderHealth
     let printed: @Sendable () -> Int
+    let outputFailure: @Sendable () -> String?
     let count: Int?
     let deadline: ContinuousClock.Instant?
     let failure = Mutex<String?>(nil)
 
     init(
-        health: ProviderHealth, printed: @escaping @Sendable () -> Int, count: Int?, deadline: ContinuousClock.Instant?
+        health: ProviderHealth, printed: @escaping @Sendable () -> Int,
+        outputFailure: @escaping @Sendable () -> String?, count: Int?, deadline: ContinuousClock.Instant?
     ) {
         self.health = health
         self.printed = printed
+        self.outputFailure = outputFailure
         self.count = count
         self.deadline = deadline
     }
@@ -126,6 +138,10 @@ private final class WatchMonitor: Service, Sendable {
                 last = (snapshot.state, snapshot.message)
             }
             connected = connected || snapshot.state == .connected || printed() > 0
+            if let message = outputFailure() {
+                failure.withLock { $0 = message }
+                return
+            }
             if let count, printed() >= count { return }
             // Nothing answers: the first connection attempt itself failed (a connection that was made and closed
             // may have come and gone between two looks; it counts no connect failure).
