@@ -152,6 +152,38 @@ struct PostGISFaultTests {
         #expect(try await store.write(from: try CSVFlyerReader(Data(few.utf8)), mode: .upsert, progress: nil) == 1)
     }
 
+    @Test("a write while another holds the flyer table waits its allowance, then says the database is busy")
+    func writeBehindAnotherWrite() async throws {
+        let server = try TestPostgres.shared()
+        let database = try server.createDatabase()
+        let store = try await PostGISFlyerStore.open(url: server.url(database), logger: Logger(label: "test"))
+        defer { Task { await store.close() } }
+        // Another session holds the table for 8 s, as a long import elsewhere does.
+        let holder = Thread {
+            _ = try? server.psql(
+                "BEGIN; LOCK TABLE flyers IN EXCLUSIVE MODE; SELECT pg_sleep(8); COMMIT;", database: database)
+        }
+        holder.start()
+        try await OtherWritersTests.within(10, "the other session to hold the table") {
+            try server.psql(
+                "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'flyers' AND l.mode = 'ExclusiveLock' AND l.granted",
+                database: database
+            ).trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+        }
+        let few = "id,title,lat,lon\nbehind,Behind,1,2\n"
+        let started = ContinuousClock.now
+        let failure = await #expect(throws: FlyerStoreError.self) {
+            _ = try await PostGISImport(store: store, stepAllowance: 2).write(
+                from: try CSVFlyerReader(Data(few.utf8)), mode: .upsert, progress: nil)
+        }
+        #expect(failure == .busy, "\(String(describing: failure))")
+        #expect(ContinuousClock.now - started < .seconds(6))
+        // Once the other write is done, the same write goes through.
+        try await OtherWritersTests.within(20, "the write to go through after the other one") {
+            (try? await store.write(from: try CSVFlyerReader(Data(few.utf8)), mode: .upsert, progress: nil)) == 1
+        }
+    }
+
     @Test(
         "a URL of another kind, a URL without user or database, wrong credentials and a database without PostGIS are clear errors"
     )

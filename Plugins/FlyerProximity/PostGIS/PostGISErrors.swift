@@ -34,6 +34,8 @@ enum PostGISErrors {
                     )
                 case "23505":
                     return .duplicateID(duplicateKey(info[.detail]) ?? "?")
+                case "55P03":
+                    return .busy
                 default:
                     return .database("\(message)\(info[.detail].map { " (\($0))" } ?? "") [\(state)]")
                 }
