@@ -10,6 +10,32 @@ import Workloads
 
 @Suite("bulk writes: packed spatial index, SpatiaLite column bytes, overlapped reading")
 struct BulkWriteTests {
+    @Test("stopping the read-ahead releases a caller waiting for the next batch (a write given up while it read)")
+    func stopReleasesWaitingReader() throws {
+        /// A flyer every 0.2 s.
+        struct SlowSource: FlyerSource {
+            var number = 0
+            var fractionRead: Double { 0 }
+            mutating func next() throws(FlyerInputError) -> Flyer? {
+                Thread.sleep(forTimeInterval: 0.2)
+                number += 1
+                return Flyer(id: "slow\(number)", title: "Slow", geometry: .point(.zero))
+            }
+        }
+        let reader = FlyerReadAhead(SlowSource(), batchSize: 1)
+        #expect(try reader.next()?.flyers.count == 1)
+        let released = DispatchSemaphore(value: 0)
+        let waiting = Thread {
+            // Waits for the next batch until `stop`, then takes what is left and ends.
+            while (try? reader.next()) != nil {}
+            released.signal()
+        }
+        waiting.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        reader.stop()
+        #expect(released.wait(timeout: .now() + 5) == .success, "the waiting caller was not released")
+    }
+
     private let now = Date(timeIntervalSince1970: 1_750_000_000)
 
     private func workload(seed: UInt64) -> FlyerWorkload {

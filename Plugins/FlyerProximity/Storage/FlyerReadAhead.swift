@@ -42,10 +42,12 @@ final class FlyerReadAhead: @unchecked Sendable {
         return nil
     }
 
-    /// Stops the reader (if it is still reading) and waits until its thread has ended.
+    /// Stops the reader (if it is still reading) and waits until its thread has ended. A `next` waiting for a batch
+    /// (a write given up while it read) returns nil then; such a write rolls back, never commits what it has.
     func stop() {
         condition.lock()
         stopped = true
+        finished = true
         condition.broadcast()
         condition.unlock()
         exited.wait()
