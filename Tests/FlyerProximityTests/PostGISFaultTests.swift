@@ -152,7 +152,9 @@ struct PostGISFaultTests {
         #expect(try await store.write(from: try CSVFlyerReader(Data(few.utf8)), mode: .upsert, progress: nil) == 1)
     }
 
-    @Test("a write while another holds the flyer table waits its allowance, then says the database is busy")
+    @Test(
+        "a write or delete while another write holds the flyer table waits its allowance, then says the database is busy"
+    )
     func writeBehindAnotherWrite() async throws {
         let server = try TestPostgres.shared()
         let database = try server.createDatabase()
@@ -178,6 +180,11 @@ struct PostGISFaultTests {
         }
         #expect(failure == .busy, "\(String(describing: failure))")
         #expect(ContinuousClock.now - started < .seconds(6))
+        // A delete meanwhile is busy too, and is not left queued to happen once the table is free.
+        let deleting = ContinuousClock.now
+        let refused = await #expect(throws: FlyerStoreError.self) { _ = try await store.delete(id: "behind") }
+        #expect(refused == .busy, "\(String(describing: refused))")
+        #expect(ContinuousClock.now - deleting < .seconds(5))
         // Once the other write is done, the same write goes through.
         try await OtherWritersTests.within(20, "the write to go through after the other one") {
             (try? await store.write(from: try CSVFlyerReader(Data(few.utf8)), mode: .upsert, progress: nil)) == 1

@@ -146,14 +146,20 @@ package final class PostGISFlyerStore: FlyerStore {
         try await PostGISImport(store: self).write(from: source, mode: mode, progress: progress)
     }
 
+    /// Deletes `id`; `busy` when another write holds the flyer table (an import elsewhere) for half the deadline: the
+    /// server gives up the delete then, where a client that stopped waiting would leave it queued to happen later.
     package func delete(id: String) async throws(FlyerStoreError) -> Bool {
-        let (client, logger) = (self.client, self.logger)
+        let (client, logger, lockWait) = (self.client, self.logger, Int(deadline * 500))
         return try await perform {
-            var deleted = false
-            for try await _ in try await client.query(
-                "DELETE FROM flyers WHERE id = \(id) RETURNING id", logger: logger)
-            { deleted = true }
-            return deleted
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(lockWait)"), logger: logger)
+                var deleted = false
+                for try await _ in try await connection.query(
+                    "DELETE FROM flyers WHERE id = \(id) RETURNING id", logger: logger)
+                { deleted = true }
+                return deleted
+            }
         }
     }
 
