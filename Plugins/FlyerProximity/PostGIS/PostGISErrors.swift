@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostgresNIO
 
 /// Turns PostgreSQL's errors into `FlyerStoreError`s that say what to do.
@@ -61,5 +62,13 @@ enum PostGISErrors {
             open.upperBound <= close.lowerBound
         else { return nil }
         return String(detail[open.upperBound..<close.lowerBound])
+    }
+}
+
+extension PostgresConnection {
+    /// Makes each lock wait of the current transaction end after `seconds`: PostgreSQL then drops the statement and
+    /// answers 55P03, which `PostGISErrors` makes `busy` (another write holds the table).
+    func limitLockWaits(to seconds: Double, logger: Logger) async throws {
+        try await query(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(Int(seconds * 1000))"), logger: logger)
     }
 }

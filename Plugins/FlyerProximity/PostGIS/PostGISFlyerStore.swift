@@ -149,11 +149,10 @@ package final class PostGISFlyerStore: FlyerStore {
     /// Deletes `id`; `busy` when another write holds the flyer table (an import elsewhere) for half the deadline: the
     /// server gives up the delete then, where a client that stopped waiting would leave it queued to happen later.
     package func delete(id: String) async throws(FlyerStoreError) -> Bool {
-        let (client, logger, lockWait) = (self.client, self.logger, Int(deadline * 500))
+        let (client, logger, lockWait) = (self.client, self.logger, deadline / 2)
         return try await perform {
             try await client.withTransaction(logger: logger) { connection in
-                try await connection.query(
-                    PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(lockWait)"), logger: logger)
+                try await connection.limitLockWaits(to: lockWait, logger: logger)
                 var deleted = false
                 for try await _ in try await connection.query(
                     "DELETE FROM flyers WHERE id = \(id) RETURNING id", logger: logger)

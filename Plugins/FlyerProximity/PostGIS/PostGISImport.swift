@@ -81,8 +81,7 @@ struct PostGISImport {
                 try await store.client.withTransaction(logger: logger) { connection in
                     // Another write holding the table (an import elsewhere) makes this one wait `step` seconds at most,
                     // then `busy`, as SpatiaLite's busy timeout does; the server answers that in any case.
-                    try await connection.query(
-                        PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(Int(step * 1000))"), logger: logger)
+                    try await connection.limitLockWaits(to: step, logger: logger)
                     try await wait.server(allowing: 2 * step) {
                         try await connection.query("LOCK TABLE flyers IN SHARE ROW EXCLUSIVE MODE", logger: logger)
                     }
