@@ -1,9 +1,9 @@
 import Synchronization
 
 /// The waits on PostgreSQL of an operation that holds one connection for a long time (a write streamed with `COPY`):
-/// each may last its allowance, and `withDeadline(_:_:)` gives up on the operation once one is past it. Time spent
-/// on anything else (reading the input) does not count, so a slow input never ends a write, and a server that stops
-/// answering (a frozen process, a lost network) always does.
+/// each may last its allowance, and `withDeadline(_:checkingEvery:_:)` gives up on the operation once one is past it.
+/// Time spent on anything else (reading the input) does not count, so a slow input never ends a write, and a server
+/// that stops answering (a frozen process, a lost network) always does.
 final class ServerWait: Sendable {
     private struct State {
         /// When the current wait must end; nil between waits.
