@@ -123,7 +123,7 @@ struct PostGISFaultTests {
         var backend: Int32?
         try await OtherWritersTests.within(20, "the import's COPY to start") {
             let pid = try server.psql(
-                #"SELECT pid FROM pg_stat_activity WHERE query LIKE 'COPY "flyers"%' AND state = 'active'"#,
+                #"SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'COPY "flyers"%' AND state = 'active'"#,
                 database: database)
             backend = Int32(pid.trimmingCharacters(in: .whitespacesAndNewlines))
             return backend != nil
@@ -150,6 +150,53 @@ struct PostGISFaultTests {
         // The store works on, on another connection of its pool.
         let few = "id,title,lat,lon\nafter,After,1,2\n"
         #expect(try await store.write(from: try CSVFlyerReader(Data(few.utf8)), mode: .upsert, progress: nil) == 1)
+    }
+
+    @Test(
+        "the store closed mid-import (a service stopping): the process goes on, the import fails and is rolled back"
+    )
+    func closedDuringImport() async throws {
+        /// 10,000 flyers, then (for `gate`) 10,000 more: the COPY streams the first batch and waits for the next.
+        struct GatedSource: FlyerSource {
+            let gate: DispatchSemaphore
+            var number = 0
+            var fractionRead: Double { Double(number) / 20_000 }
+            mutating func next() throws(FlyerInputError) -> Flyer? {
+                if number == 10_000 { gate.wait() }
+                guard number < 20_000 else { return nil }
+                number += 1
+                return Flyer(id: "gated\(number)", title: "Gated", geometry: .point(.zero))
+            }
+        }
+        let server = try TestPostgres.shared()
+        let database = try server.createDatabase()
+        let store = try await PostGISFlyerStore.open(url: server.url(database), logger: Logger(label: "test"))
+        let gate = DispatchSemaphore(value: 0)
+        let importing = Task {
+            try await store.write(from: GatedSource(gate: gate), mode: .upsert, progress: nil)
+        }
+        try await OtherWritersTests.within(20, "the import's COPY to start") {
+            try server.psql(
+                #"SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'COPY "flyers"%'"#,
+                database: database
+            ).trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+        }
+        // postgres-nio stops the process (a failed precondition) when a connection closes in the middle of a COPY.
+        await store.close()
+        gate.signal()
+        let failure = await #expect(throws: FlyerStoreError.self) { _ = try await importing.value }
+        #expect(failure?.description.contains("closing") == true, "\(String(describing: failure))")
+        try await OtherWritersTests.within(20, "the import to be rolled back") {
+            try server.psql("SELECT count(*) FROM flyers", database: database)
+                .trimmingCharacters(in: .whitespacesAndNewlines) == "0"
+        }
+        // Once the write has ended, the pool stops: no session of the store is left on the server.
+        try await OtherWritersTests.within(20, "the store's connections to close") {
+            try server.psql(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+                database: database
+            ).trimmingCharacters(in: .whitespacesAndNewlines) == "0"
+        }
     }
 
     @Test(

@@ -21,6 +21,8 @@ package final class PostGISFlyerStore: FlyerStore {
     private let runner = Mutex<Task<Void, Never>?>(nil)
     /// The builds of the words' text index after bulk writes and at a service's start.
     let wordsIndex = PostGISWordsIndex()
+    /// The writes streaming rows with `COPY` now, which `close` lets end before it closes the connections.
+    let copies = CopyStreams()
 
     /// A store for `location` with at most `connections` connections (nothing is connected yet).
     package init(location: PostgresLocation, connections: Int = 8, deadline: Double = 5, logger: Logger) {
@@ -41,7 +43,8 @@ package final class PostGISFlyerStore: FlyerStore {
     }
 
     /// Stops the pool, waiting at most `closeTimeout` for it (a stop must not wait for ever; its connections close with
-    /// the process then).
+    /// the process then). A write streaming rows is refused its next batch (it fails and rolls back) and waited for
+    /// first, `closeTimeout` at most; one still streaming then (its input stalled) leaves the pool to stop once it ends.
     package func close() async {
         let task = runner.withLock { task -> Task<Void, Never>? in
             defer { task = nil }
@@ -49,6 +52,17 @@ package final class PostGISFlyerStore: FlyerStore {
         }
         guard let task else { return }
         wordsIndex.cancel()
+        guard await copies.end(within: Self.closeTimeout) else {
+            logger.warning(
+                "flyers: a write still streams rows to PostgreSQL after \(Self.closeTimeout) s; its connections close once it ends, or with the process"
+            )
+            let copies = self.copies
+            Task {
+                _ = await copies.end(within: nil)
+                task.cancel()
+            }
+            return
+        }
         task.cancel()
         do {
             try await withDeadline(Self.closeTimeout) { await task.value }

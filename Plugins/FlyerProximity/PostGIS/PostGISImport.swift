@@ -101,34 +101,43 @@ struct PostGISImport {
                                 geog geography, search_boxes geometry, words text) ON COMMIT DROP
                             """, logger: logger)
                     }
-                    try await connection.copyFrom(
-                        table: empty ? "flyers" : "flyers_import", columns: columns, logger: logger
-                    ) { writer in
-                        var seen: [String: Int] = [:]
-                        var buffer = ByteBuffer()
-                        var scratch: [UInt8] = []
-                        var words = SearchWords()
-                        while true {
-                            let batch: FlyerReadAhead.Batch?
-                            do {
-                                batch = try await wait.local { try await BlockingWork.run { try reader.next() } }
-                            } catch {
-                                failure = (error as? FlyerInputError).map { .invalidInput($0) }
-                                throw error
-                            }
-                            guard let batch else { break }
-                            for flyer in batch.flyers {
-                                if checkRepeatedIDs, let first = seen.updateValue(written, forKey: flyer.id) {
-                                    failure = .repeatedID(flyer.id, first: first, second: written)
-                                    throw FlyerStoreError.repeatedID(flyer.id, first: first, second: written)
+                    let copies = store.copies
+                    try await copies.stream {
+                        try await connection.copyFrom(
+                            table: empty ? "flyers" : "flyers_import", columns: columns, logger: logger
+                        ) { writer in
+                            var seen: [String: Int] = [:]
+                            var buffer = ByteBuffer()
+                            var scratch: [UInt8] = []
+                            var words = SearchWords()
+                            while true {
+                                let batch: FlyerReadAhead.Batch?
+                                do {
+                                    batch = try await wait.local { try await BlockingWork.run { try reader.next() } }
+                                } catch {
+                                    failure = (error as? FlyerInputError).map { .invalidInput($0) }
+                                    throw error
                                 }
-                                PostGISRows.appendCopyLine(flyer, to: &buffer, scratch: &scratch, words: &words)
-                                written += 1
+                                guard let batch else { break }
+                                do throws(FlyerStoreError) {
+                                    try copies.checkOpen()
+                                } catch {
+                                    failure = error
+                                    throw error
+                                }
+                                for flyer in batch.flyers {
+                                    if checkRepeatedIDs, let first = seen.updateValue(written, forKey: flyer.id) {
+                                        failure = .repeatedID(flyer.id, first: first, second: written)
+                                        throw FlyerStoreError.repeatedID(flyer.id, first: first, second: written)
+                                    }
+                                    PostGISRows.appendCopyLine(flyer, to: &buffer, scratch: &scratch, words: &words)
+                                    written += 1
+                                }
+                                try await wait.server(allowing: step) { try await writer.write(buffer) }
+                                try Task.checkCancellation()
+                                buffer.clear()
+                                progress?(FlyerWriteProgress(written: written, fractionRead: batch.fractionRead))
                             }
-                            try await wait.server(allowing: step) { try await writer.write(buffer) }
-                            try Task.checkCancellation()
-                            buffer.clear()
-                            progress?(FlyerWriteProgress(written: written, fractionRead: batch.fractionRead))
                         }
                     }
                     // Statements over every row written (copying them in, building indexes) may take a while.
