@@ -13,7 +13,8 @@ build: bootstrap
 run: build
 	.build/debug/meridian serve --config $(CONFIG)
 
-# Build the tests once, then run them without rebuilding, in two tiers. The integration tier, the suites matching
+# Build the tests once, then run them without rebuilding (scripts/test-tier: a failed tier ends with a summary of
+# what failed or crashed, its whole output in .build/test-logs/), in two tiers. The integration tier, the suites matching
 # INTEGRATION, runs real peers (the meridian binary, gpsd, socat, PostgreSQL) with deadlines or changes the process
 # (the locale): one test at a time, so that CPU-heavy tests beside them cannot starve their waits. Every other suite
 # is a hermetic unit test (in-process, a kernel-chosen port, temporary files) and runs in parallel.
@@ -28,8 +29,8 @@ build-tests: bootstrap
 # headless Chromium drives the web app on another one (about a minute and a half).
 test: format-check build-tests
 	scripts/check-imports
-	$(PARALLEL) $(SWIFT) test --skip-build --parallel --skip '$(INTEGRATION)'
-	$(SWIFT) test --skip-build --no-parallel --filter '$(INTEGRATION)'
+	$(PARALLEL) SWIFT=$(SWIFT) scripts/test-tier unit --parallel --skip '$(INTEGRATION)'
+	SWIFT=$(SWIFT) scripts/test-tier integration --no-parallel --filter '$(INTEGRATION)'
 	scripts/contract-fuzz
 	scripts/browser-tests
 	scripts/install-test
