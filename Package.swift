@@ -215,7 +215,7 @@ let package = Package(
         .target(
             name: "FlyerProximity",
             dependencies: [
-                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI", "MapLinkCore",
+                "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI", "MapLinkCore", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -1,3 +1,4 @@
+import CMalloc
 import Foundation
 import MeridianCore
 
@@ -40,6 +41,9 @@ final class PackedCache: @unchecked Sendable {
             dead = SlotSet(capacity: index.count)
             changed.replaceContents(with: FlyerIndex(cellSize: index.layout.cellSize))
         }
+        // Reading or building an index frees about as much as it keeps (rows read, texts before compression, the
+        // index replaced); glibc holds freed memory for itself unless it is handed back.
+        malloc_trim(0)
     }
 
     /// Adds flyers, replacing any with the same id.

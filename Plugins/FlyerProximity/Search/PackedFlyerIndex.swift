@@ -14,8 +14,9 @@ final class PackedFlyerIndex: Sendable {
     let layout: GridLayout
     let slots: [PackedSlot]
     let ids: PackedStrings
-    /// Per slot, its display text (`PackedFlyerTexts`).
+    /// Per slot, its display text (`PackedFlyerTexts`) compressed with `textSymbols`.
     let texts: PackedStrings
+    let textSymbols: SymbolTable
     /// The validity of the slots that have one (`PackedSlot.validity`).
     let validities: [PackedValidity]
     /// Slots in id byte order, for finding a flyer by id.
@@ -25,11 +26,11 @@ final class PackedFlyerIndex: Sendable {
     /// entry at the end), its box, and its first part (-1 when it is not split).
     let cellKeys: [Int64]
     let cellPointStart: [Int32]
-    let cellBoxes: [SpaceBox]
+    let cellBoxes: [PackedBox]
     let cellFirstPart: [Int32]
     /// Per part of a split cell (`partsPerSide`² each, in order): its first point slot and its box.
     let partStart: [Int32]
-    let partBoxes: [SpaceBox]
+    let partBoxes: [PackedBox]
     /// Per row of `partsPerSide` parts (part `i` is in row `i / partsPerSide`), the box of its parts: a search opens
     /// a cell's rows and only the rows it reaches open their parts (it most often needs three of a cell's 256 parts).
     /// Made from `partBoxes` when the index is read; not stored.
@@ -62,15 +63,16 @@ final class PackedFlyerIndex: Sendable {
         var slots: [PackedSlot]
         var ids: PackedStrings
         var texts: PackedStrings
+        var textSymbols: SymbolTable
         var validities: [PackedValidity]
         var byID: [Int32]
         var categories: PackedStrings
         var cellKeys: [Int64]
         var cellPointStart: [Int32]
-        var cellBoxes: [SpaceBox]
+        var cellBoxes: [PackedBox]
         var cellFirstPart: [Int32]
         var partStart: [Int32]
-        var partBoxes: [SpaceBox]
+        var partBoxes: [PackedBox]
         var cellAreaStart: [Int32]
         var cellAreas: [Int32]
         var largeAreas: [Int32]
@@ -94,7 +96,11 @@ final class PackedFlyerIndex: Sendable {
         try check(arrays.ids.count == count && arrays.byID.count == count, "ids")
         try check(
             arrays.texts.count == count
-                && (0..<count).allSatisfy { arrays.texts.withBytes($0, PackedFlyerTexts.isWellFormed) }, "texts")
+                && (0..<count).allSatisfy { slot in
+                    arrays.texts.withBytes(slot) { encoded in
+                        arrays.textSymbols.decode(encoded) { $0.map(PackedFlyerTexts.isWellFormed) ?? false }
+                    }
+                }, "texts")
         try check(arrays.byID.allSatisfy { $0 >= 0 && Int($0) < count }, "id order")
         try check(
             arrays.cellPointStart.count == cells + 1 && arrays.cellBoxes.count == cells
@@ -143,6 +149,7 @@ final class PackedFlyerIndex: Sendable {
         slots = arrays.slots
         ids = arrays.ids
         texts = arrays.texts
+        textSymbols = arrays.textSymbols
         validities = arrays.validities
         byID = arrays.byID
         categories = arrays.categories
@@ -155,7 +162,7 @@ final class PackedFlyerIndex: Sendable {
         let rowLength = GridLayout.partsPerSide
         partRowBoxes = (0..<(arrays.partBoxes.count / rowLength)).map { row in
             var box = SpaceBox()
-            for part in (row * rowLength)..<((row + 1) * rowLength) { box.include(arrays.partBoxes[part]) }
+            for part in (row * rowLength)..<((row + 1) * rowLength) { box.include(arrays.partBoxes[part].box) }
             return box
         }
         cellAreaStart = arrays.cellAreaStart
@@ -186,12 +193,17 @@ final class PackedFlyerIndex: Sendable {
         return nil
     }
 
+    /// The display text of `slot` (nil only for a record that `checked` would refuse).
+    func fields(_ slot: Int) -> PackedFlyerTexts.Fields? {
+        texts.withBytes(slot) { encoded in textSymbols.decode(encoded) { $0.flatMap(PackedFlyerTexts.decode) } }
+    }
+
     /// The flyer in `slot`, as it was stored.
     func flyer(_ slot: Int32) -> Flyer {
         let entry = slots[Int(slot)]
         let validity = entry.validity == PackedSlot.alwaysValid ? nil : validities[Int(entry.validity)]
         // Every record was decoded when the index was read back (`checked`) or built.
-        let fields = texts.withBytes(Int(slot), PackedFlyerTexts.decode) ?? PackedFlyerTexts.Fields(title: "")
+        let fields = fields(Int(slot)) ?? PackedFlyerTexts.Fields(title: "")
         return Flyer(
             id: ids[Int(slot)], title: fields.title, description: fields.description, address: fields.address,
             category: fields.category, url: fields.url, radiusM: entry.radius,
@@ -269,7 +281,7 @@ final class PackedFlyerIndex: Sendable {
             var index = WordIndex()
             var folder = SearchWords()
             for slot in 0..<count {
-                guard let fields = texts.withBytes(slot, PackedFlyerTexts.decode) else { continue }
+                guard let fields = fields(slot) else { continue }
                 index.set(
                     slot: Int32(slot),
                     words: folder.words(ofFields: [fields.title, fields.description, fields.address, fields.category]))
@@ -333,7 +345,7 @@ final class PackedFlyerIndex: Sendable {
         for slot in 0..<Int32(count) {
             guard admits(slot, at: instant, includeInactive: includeInactive, category: category, dead: dead),
                 text.map({ $0.words.admits(slot, $0.filter) }) ?? true,
-                let title = texts.withBytes(Int(slot), PackedFlyerTexts.decode)?.title
+                let title = fields(Int(slot))?.title
             else { continue }
             let id = ids[Int(slot)]
             if let after, !after.precedes(title, id) { continue }
@@ -353,7 +365,8 @@ final class PackedFlyerIndex: Sendable {
                 guard admits(slot, query, category: category, dead: dead) else { return nil }
                 let entry = slots[Int(slot)]
                 return max(
-                    0, center.chord(to: entry.anchor) - (entry.area >= 0 ? areaShapes[Int(entry.area)].reach : 0))
+                    0, entry.anchor.chordBound(from: center) - (entry.area >= 0 ? areaShapes[Int(entry.area)].reach : 0)
+                )
             },
             id: { ids[Int($0)] },
             measure: { slot in
@@ -454,10 +467,12 @@ final class PackedFlyerIndex: Sendable {
         }
         func pushArea(_ slot: Int32) {
             let entry = slots[Int(slot)]
-            push(max(0, center.chord(to: entry.anchor) - areaShapes[Int(entry.area)].reach), slot, Self.flyerEntry)
+            push(
+                max(0, entry.anchor.chordBound(from: center) - areaShapes[Int(entry.area)].reach), slot, Self.flyerEntry
+            )
         }
         func pushPoints(_ range: Range<Int>) {
-            for slot in range { push(center.chord(to: slots[slot].anchor), Int32(slot), Self.flyerEntry) }
+            for slot in range { push(slots[slot].anchor.chordBound(from: center), Int32(slot), Self.flyerEntry) }
         }
         let (rows, spans) = layout.spans(of: box)
         for row in rows {

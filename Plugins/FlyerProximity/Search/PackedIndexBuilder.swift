@@ -6,6 +6,8 @@ import MeridianCore
 struct PackedIndexBuilder {
     private let layout: GridLayout
     private var slots: [PackedSlot] = []
+    /// The slots' exact anchors, for the cells' and parts' boxes.
+    private var anchors: [EarthPoint] = []
     private var ids = PackedStrings()
     private var texts = PackedStrings()
     private var validities: [PackedValidity] = []
@@ -42,18 +44,19 @@ struct PackedIndexBuilder {
                     until: flyer.validUntil?.timeIntervalSince1970 ?? .infinity))
         }
         var slot = PackedSlot(
-            anchor: EarthPoint(x: 0, y: 0, z: 0), latitude: 0, longitude: 0, radius: flyer.radiusM,
+            latitude: 0, longitude: 0, radius: flyer.radiusM, anchor: PackedAnchor(EarthPoint(x: 0, y: 0, z: 0)),
             category: category, area: -1, validity: validity)
+        let anchor: EarthPoint
         switch flyer.geometry {
         case .point(let point):
-            slot.anchor = EarthPoint(point)
+            anchor = EarthPoint(point)
             slot.latitude = point.latitude
             slot.longitude = point.longitude
             keys.append(Int64(layout.key(of: point)))
             parts.append(layout.part(of: point))
         case .polygon, .multiPolygon:
             guard let shape = AreaShape(flyer.geometry.polygons) else { return }
-            slot.anchor = shape.anchor
+            anchor = shape.anchor
             slot.latitude = shape.representative.latitude
             slot.longitude = shape.representative.longitude
             slot.area = Int32(areaShapes.count)
@@ -62,7 +65,9 @@ struct PackedIndexBuilder {
             keys.append(-1)
             parts.append(0)
         }
+        slot.anchor = PackedAnchor(anchor)
         slots.append(slot)
+        anchors.append(anchor)
         ids.append(flyer.id)
         texts.append(
             bytes: PackedFlyerTexts.encode(
@@ -80,10 +85,26 @@ struct PackedIndexBuilder {
         }
         let ordered = order.map { slots[$0] }
         slots = []
+        let orderedAnchors = order.map { anchors[$0] }
+        anchors = []
         var orderedIDs = PackedStrings(), orderedTexts = PackedStrings()
         for index in order { orderedIDs.append(ids[index]) }
         ids = PackedStrings()
-        for index in order { texts.withBytes(index) { orderedTexts.append(bytes: $0) } }
+        // Texts compressed with symbols learnt from about 2,000 of them, evenly spread (256 KiB at most).
+        let spacing = max(1, order.count / 2_048)
+        var sample: [[UInt8]] = []
+        var sampled = 0
+        for position in stride(from: 0, to: order.count, by: spacing) where sampled < 1 << 18 {
+            sample.append(texts.withBytes(order[position]) { [UInt8]($0) })
+            sampled += sample[sample.count - 1].count
+        }
+        let symbols = SymbolTable.trained(on: sample)
+        var encoded: [UInt8] = []
+        for index in order {
+            encoded.removeAll(keepingCapacity: true)
+            texts.withBytes(index) { symbols.encode($0, into: &encoded) }
+            orderedTexts.append(bytes: encoded)
+        }
         texts = PackedStrings()
         let byID = ordered.indices.sorted { orderedIDs.precedes($0, $1) }.map(Int32.init)
 
@@ -105,18 +126,19 @@ struct PackedIndexBuilder {
         let pointCount = orderedKeys.partitioningIndex { $0 < 0 }
         let cellKeys = Array(Set(orderedKeys[..<pointCount]).union(areaCells.keys)).sorted()
         let side = GridLayout.partsPerSide * GridLayout.partsPerSide
-        var cellPointStart: [Int32] = [0], cellBoxes: [SpaceBox] = [], cellFirstPart: [Int32] = []
-        var partStart: [Int32] = [], partBoxes: [SpaceBox] = []
+        var cellPointStart: [Int32] = [0], cellBoxes: [PackedBox] = [], cellFirstPart: [Int32] = []
+        var partStart: [Int32] = [], partBoxes: [PackedBox] = []
         var cellAreaStart: [Int32] = [0], cellAreas: [Int32] = []
         var next = 0
         for key in cellKeys {
             let start = next
             while next < pointCount && orderedKeys[next] == key { next += 1 }
             var box = SpaceBox()
-            for slot in start..<next { box.include(ordered[slot].anchor) }
+            for slot in start..<next { box.include(orderedAnchors[slot]) }
             for slot in areaCells[key] ?? [] {
                 let entry = ordered[Int(slot)]
-                box.include(entry.anchor, margin: areaShapes[Int(entry.area)].reach + GridLayout.roundingSlack)
+                box.include(
+                    orderedAnchors[Int(slot)], margin: areaShapes[Int(entry.area)].reach + GridLayout.roundingSlack)
                 cellAreas.append(slot)
             }
             if next - start > GridLayout.maximumPointsPerCell {
@@ -126,22 +148,23 @@ struct PackedIndexBuilder {
                     partStart.append(Int32(slot))
                     var partBox = SpaceBox()
                     while slot < next && orderedParts[slot] == part {
-                        partBox.include(ordered[slot].anchor)
+                        partBox.include(orderedAnchors[slot])
                         slot += 1
                     }
-                    partBoxes.append(partBox)
+                    partBoxes.append(PackedBox(partBox))
                 }
             } else {
                 cellFirstPart.append(-1)
             }
-            cellBoxes.append(box)
+            cellBoxes.append(PackedBox(box))
             cellPointStart.append(Int32(next))
             cellAreaStart.append(Int32(cellAreas.count))
         }
         return PackedFlyerIndex(
             cellSize: layout.cellSize,
             .init(
-                slots: ordered, ids: orderedIDs, texts: orderedTexts, validities: validities, byID: byID,
+                slots: ordered, ids: orderedIDs, texts: orderedTexts, textSymbols: symbols, validities: validities,
+                byID: byID,
                 categories: categories, cellKeys: cellKeys, cellPointStart: cellPointStart,
                 cellBoxes: cellBoxes, cellFirstPart: cellFirstPart, partStart: partStart, partBoxes: partBoxes,
                 cellAreaStart: cellAreaStart, cellAreas: cellAreas, largeAreas: largeAreas,

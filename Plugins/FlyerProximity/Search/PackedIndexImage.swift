@@ -36,6 +36,8 @@ struct PackedIndexImage {
         try visit("id_bytes", index.ids.bytes)
         try visit("text_starts", index.texts.starts)
         try visit("text_bytes", index.texts.bytes)
+        try visit("text_symbols", index.textSymbols.symbols)
+        try visit("text_symbol_lengths", index.textSymbols.lengths)
         try visit("validities", index.validities)
         try visit("by_id", index.byID)
         try visit("category_starts", index.categories.starts)
@@ -63,7 +65,7 @@ struct PackedIndexImage {
         return PersistedFlyerIndex.Meta(
             format: PersistedFlyerIndex.format, generation: generation, cellSize: index.layout.cellSize,
             change: change, flyers: index.count,
-            slotStride: MemoryLayout<PackedSlot>.stride, boxStride: MemoryLayout<SpaceBox>.stride,
+            slotStride: MemoryLayout<PackedSlot>.stride, boxStride: MemoryLayout<PackedBox>.stride,
             checksums: checksums, sizes: sizes)
     }
 
@@ -115,9 +117,10 @@ struct PackedIndexImage {
 struct PackedIndexArrays {
     private(set) var names = Set<String>()
     var slots: [PackedSlot] = [], idStarts: [UInt32] = [], idBytes: [UInt8] = [], byID: [Int32] = []
-    var textStarts: [UInt32] = [], textBytes: [UInt8] = [], validities: [PackedValidity] = []
+    var textStarts: [UInt32] = [], textBytes: [UInt8] = [], textSymbols: [UInt64] = [], textSymbolLengths: [UInt8] = []
+    var validities: [PackedValidity] = []
     var categoryStarts: [UInt32] = [], categoryBytes: [UInt8] = [], cellKeys: [Int64] = [], cellPointStart: [Int32] = []
-    var cellBoxes: [SpaceBox] = [], cellFirstPart: [Int32] = [], partStart: [Int32] = [], partBoxes: [SpaceBox] = []
+    var cellBoxes: [PackedBox] = [], cellFirstPart: [Int32] = [], partStart: [Int32] = [], partBoxes: [PackedBox] = []
     var cellAreaStart: [Int32] = [], cellAreas: [Int32] = [], largeAreas: [Int32] = [], areaStarts: [UInt32] = []
     var areaBytes: [UInt8] = []
 
@@ -138,6 +141,8 @@ struct PackedIndexArrays {
         case "id_bytes": reserved = sized(\.idBytes)
         case "text_starts": reserved = sized(\.textStarts)
         case "text_bytes": reserved = sized(\.textBytes)
+        case "text_symbols": reserved = sized(\.textSymbols)
+        case "text_symbol_lengths": reserved = sized(\.textSymbolLengths)
         case "validities": reserved = sized(\.validities)
         case "by_id": reserved = sized(\.byID)
         case "category_starts": reserved = sized(\.categoryStarts)
@@ -171,6 +176,8 @@ struct PackedIndexArrays {
         case "id_bytes": return try bytes(\.idBytes)
         case "text_starts": return try bytes(\.textStarts)
         case "text_bytes": return try bytes(\.textBytes)
+        case "text_symbols": return try bytes(\.textSymbols)
+        case "text_symbol_lengths": return try bytes(\.textSymbolLengths)
         case "validities": return try bytes(\.validities)
         case "by_id": return try bytes(\.byID)
         case "category_starts": return try bytes(\.categoryStarts)
@@ -221,6 +228,9 @@ struct PackedIndexArrays {
         guard let texts = PackedStrings(starts: textStarts, bytes: textBytes) else {
             throw .malformed("text offsets")
         }
+        guard let symbols = SymbolTable(symbols: textSymbols, lengths: textSymbolLengths) else {
+            throw .malformed("text symbols")
+        }
         guard let categories = PackedStrings(starts: categoryStarts, bytes: categoryBytes) else {
             throw .malformed("category offsets")
         }
@@ -239,7 +249,8 @@ struct PackedIndexArrays {
         return try PackedFlyerIndex.checked(
             cellSize: cellSize,
             .init(
-                slots: slots, ids: ids, texts: texts, validities: validities, byID: byID, categories: categories,
+                slots: slots, ids: ids, texts: texts, textSymbols: symbols, validities: validities, byID: byID,
+                categories: categories,
                 cellKeys: cellKeys, cellPointStart: cellPointStart,
                 cellBoxes: cellBoxes, cellFirstPart: cellFirstPart, partStart: partStart, partBoxes: partBoxes,
                 cellAreaStart: cellAreaStart, cellAreas: cellAreas, largeAreas: largeAreas,

@@ -1,15 +1,15 @@
 import MeridianCore
 
-/// What a packed index keeps of one flyer (64 bytes, no pointers): enough to find and measure it.
+/// What a packed index keeps of one flyer (48 bytes, no pointers): enough to find and measure it.
 /// Its text is packed beside it (`PackedFlyerIndex.texts`).
 struct PackedSlot: Sendable, Equatable {
-    /// The point itself, or the area's anchor.
-    var anchor: EarthPoint
     /// The point (for an area: its representative point).
     var latitude: Double
     var longitude: Double
     /// `radius_m`.
     var radius: Double
+    /// The point itself, or the area's anchor, for the bounds that order the search.
+    var anchor: PackedAnchor
     /// Index into the index's categories, or `PackedSlot.uncategorised`.
     var category: Int32
     /// -1 for a point, else the index of the flyer's area.
@@ -23,6 +23,29 @@ struct PackedSlot: Sendable, Equatable {
 
     /// The point (checked when the index was built or read, so never `.zero` in practice).
     var coordinate: Coordinate { (try? Coordinate(latitude: latitude, longitude: longitude)) ?? .zero }
+}
+
+/// A slot's anchor in single precision (earth-centred metres, `EarthPoint`): each coordinate within 0.25 m of the
+/// exact one, so a chord measured to it less `slack` still bounds the distance to the exact point from below. Exact
+/// distances come from the slot's latitude and longitude; this only orders and prunes the search.
+struct PackedAnchor: Sendable, Equatable {
+    var x: Float
+    var y: Float
+    var z: Float
+
+    init(_ point: EarthPoint) {
+        x = Float(point.x)
+        y = Float(point.y)
+        z = Float(point.z)
+    }
+
+    /// More than the rounding can move the point: at most 0.25 m per coordinate below 2^23 m, 0.44 m in all.
+    static let slack = 1.0
+
+    /// A lower bound of the chord from `center` to the exact anchor.
+    func chordBound(from center: EarthPoint) -> Double {
+        max(0, center.chord(to: EarthPoint(x: Double(x), y: Double(y), z: Double(z))) - Self.slack)
+    }
 }
 
 /// When a flyer is valid: Unix seconds, -infinity / infinity for an open end.

@@ -1,8 +1,17 @@
 /// An axis-aligned box in Earth-centred coordinates. Its distance from a point is never more
 /// than the chord to anything it contains, so it bounds every geodesic distance inside it from below.
 struct SpaceBox: Sendable {
-    private var low = EarthPoint(x: .infinity, y: .infinity, z: .infinity)
-    private var high = EarthPoint(x: -.infinity, y: -.infinity, z: -.infinity)
+    private(set) var low = EarthPoint(x: .infinity, y: .infinity, z: .infinity)
+    private(set) var high = EarthPoint(x: -.infinity, y: -.infinity, z: -.infinity)
+
+    /// An empty box.
+    init() {}
+
+    /// The box with corners `low` and `high`.
+    init(low: EarthPoint, high: EarthPoint) {
+        self.low = low
+        self.high = high
+    }
 
     /// Grows the box to hold the ball of radius `margin` around `point`.
     mutating func include(_ point: EarthPoint, margin: Double = 0) {

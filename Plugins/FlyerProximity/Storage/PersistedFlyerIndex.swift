@@ -15,7 +15,7 @@ import GRDB
 /// bypassed the change log shows there).
 enum PersistedFlyerIndex {
     /// Bumped whenever the layout of the arrays or of their rows changes.
-    static let format = 4
+    static let format = 5
     /// The most bytes of an array stored in one row (and written in one transaction).
     static let chunkBytes = 4 << 20
 
@@ -124,7 +124,7 @@ enum PersistedFlyerIndex {
             return .failure(.init(otherFormat ? "it was written in another layout" : "its description cannot be read"))
         }
         guard meta.format == format, meta.cellSize == cellSize, meta.slotStride == MemoryLayout<PackedSlot>.stride,
-            meta.boxStride == MemoryLayout<SpaceBox>.stride
+            meta.boxStride == MemoryLayout<PackedBox>.stride
         else { return .failure(.init("it was written in another layout")) }
         return .success(meta)
     }
