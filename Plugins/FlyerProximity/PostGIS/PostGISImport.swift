@@ -133,7 +133,14 @@ struct PostGISImport {
                                     PostGISRows.appendCopyLine(flyer, to: &buffer, scratch: &scratch, words: &words)
                                     written += 1
                                 }
-                                try await wait.server(allowing: step) { try await writer.write(buffer) }
+                                // Sent from a task that this one's cancellation does not reach: postgres-nio closes
+                                // the connection when a write waiting for the server is cancelled, and then stops the
+                                // process when the COPY ends (a failed precondition). A given-up write stops at the
+                                // check below instead, with a `CopyFail`.
+                                let sending = buffer
+                                try await wait.server(allowing: step) {
+                                    try await Task { try await writer.write(sending) }.value
+                                }
                                 try Task.checkCancellation()
                                 buffer.clear()
                                 progress?(FlyerWriteProgress(written: written, fractionRead: batch.fractionRead))
