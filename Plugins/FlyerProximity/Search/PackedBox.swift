@@ -26,10 +26,5 @@ struct PackedBox: Sendable, Equatable {
     }
 
     /// Straight-line distance from `point` to the box: 0 inside, infinity for an empty box.
-    func distance(from point: EarthPoint) -> Double {
-        let dx = max(0, Double(lowX) - point.x, point.x - Double(highX))
-        let dy = max(0, Double(lowY) - point.y, point.y - Double(highY))
-        let dz = max(0, Double(lowZ) - point.z, point.z - Double(highZ))
-        return (dx * dx + dy * dy + dz * dz).squareRoot()
-    }
+    func distance(from point: EarthPoint) -> Double { box.distance(from: point) }
 }
