@@ -62,14 +62,10 @@ public enum StoreCheck {
                 path: path, checks: [Check(name: "open", subject: nil, problems: [detail])],
                 damaged: ["the file's header"])
         }
-        let report = try? queue.inDatabase { db in
+        return queue.inDatabase { db in
             let checks = checks(db, full: full)
             return StoreCheckReport(path: path, checks: checks, damaged: damagedTables(db, checks))
         }
-        return report
-            ?? StoreCheckReport(
-                path: path, checks: [Check(name: "open", subject: nil, problems: ["the file cannot be read"])],
-                damaged: ["the file's structure"])
     }
 
     /// `integrity_check` and `rtreecheck` of every R*Tree; with `full` also `CheckSpatialIndex` of every spatial column.
