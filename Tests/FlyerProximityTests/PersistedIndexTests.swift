@@ -129,7 +129,7 @@ struct PersistedIndexTests {
     func damagedBlob() async throws {
         let (temporary, flyers) = try Self.stored()
         defer { temporary.remove() }
-        for name in ["slots", "cell_point_start", "id_bytes"] {
+        for name in ["slots", "anchors", "cell_point_start", "id_bytes"] {
             try await temporary.store.database.write { db in
                 let chunk = "*/\(name)/000000"
                 var bytes = try #require(

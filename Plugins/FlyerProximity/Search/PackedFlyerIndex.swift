@@ -13,6 +13,8 @@ import Synchronization
 final class PackedFlyerIndex: Sendable {
     let layout: GridLayout
     let slots: [PackedSlot]
+    /// Per slot, the point itself or the area's anchor, for the bounds that order the search.
+    let anchors: [PackedAnchor]
     let ids: PackedStrings
     /// Per slot, its display text (`PackedFlyerTexts`) compressed with `textSymbols`.
     let texts: PackedStrings
@@ -61,6 +63,7 @@ final class PackedFlyerIndex: Sendable {
 
     struct Arrays {
         var slots: [PackedSlot]
+        var anchors: [PackedAnchor]
         var ids: PackedStrings
         var texts: PackedStrings
         var textSymbols: SymbolTable
@@ -94,6 +97,10 @@ final class PackedFlyerIndex: Sendable {
             if !condition { throw .malformed(what) }
         }
         try check(arrays.ids.count == count && arrays.byID.count == count, "ids")
+        try check(
+            arrays.anchors.count == count
+                && arrays.anchors.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite },
+            "anchors")
         try check(
             arrays.texts.count == count
                 && (0..<count).allSatisfy { slot in
@@ -147,6 +154,7 @@ final class PackedFlyerIndex: Sendable {
     init(cellSize: Double, _ arrays: Arrays) {
         layout = GridLayout(cellSize: cellSize)
         slots = arrays.slots
+        anchors = arrays.anchors
         ids = arrays.ids
         texts = arrays.texts
         textSymbols = arrays.textSymbols
@@ -363,10 +371,9 @@ final class PackedFlyerIndex: Sendable {
             candidates, keep: keep, radius: radius, after: query.after,
             bound: { slot in
                 guard admits(slot, query, category: category, dead: dead) else { return nil }
-                let entry = slots[Int(slot)]
+                let area = slots[Int(slot)].area
                 return max(
-                    0, entry.anchor.chordBound(from: center) - (entry.area >= 0 ? areaShapes[Int(entry.area)].reach : 0)
-                )
+                    0, anchors[Int(slot)].chordBound(from: center) - (area >= 0 ? areaShapes[Int(area)].reach : 0))
             },
             id: { ids[Int($0)] },
             measure: { slot in
@@ -466,13 +473,12 @@ final class PackedFlyerIndex: Sendable {
             if key <= cutoff { heap.push(MinHeap.Entry(key: key, reference: reference, part: part)) }
         }
         func pushArea(_ slot: Int32) {
-            let entry = slots[Int(slot)]
             push(
-                max(0, entry.anchor.chordBound(from: center) - areaShapes[Int(entry.area)].reach), slot, Self.flyerEntry
-            )
+                max(0, anchors[Int(slot)].chordBound(from: center) - areaShapes[Int(slots[Int(slot)].area)].reach),
+                slot, Self.flyerEntry)
         }
         func pushPoints(_ range: Range<Int>) {
-            for slot in range { push(slots[slot].anchor.chordBound(from: center), Int32(slot), Self.flyerEntry) }
+            for slot in range { push(anchors[slot].chordBound(from: center), Int32(slot), Self.flyerEntry) }
         }
         let (rows, spans) = layout.spans(of: box)
         for row in rows {

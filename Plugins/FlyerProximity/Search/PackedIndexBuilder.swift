@@ -44,8 +44,7 @@ struct PackedIndexBuilder {
                     until: flyer.validUntil?.timeIntervalSince1970 ?? .infinity))
         }
         var slot = PackedSlot(
-            latitude: 0, longitude: 0, radius: flyer.radiusM, anchor: PackedAnchor(EarthPoint(x: 0, y: 0, z: 0)),
-            category: category, area: -1, validity: validity)
+            latitude: 0, longitude: 0, radius: flyer.radiusM, category: category, area: -1, validity: validity)
         let anchor: EarthPoint
         switch flyer.geometry {
         case .point(let point):
@@ -65,7 +64,6 @@ struct PackedIndexBuilder {
             keys.append(-1)
             parts.append(0)
         }
-        slot.anchor = PackedAnchor(anchor)
         slots.append(slot)
         anchors.append(anchor)
         ids.append(flyer.id)
@@ -163,7 +161,8 @@ struct PackedIndexBuilder {
         return PackedFlyerIndex(
             cellSize: layout.cellSize,
             .init(
-                slots: ordered, ids: orderedIDs, texts: orderedTexts, textSymbols: symbols, validities: validities,
+                slots: ordered, anchors: orderedAnchors.map(PackedAnchor.init), ids: orderedIDs, texts: orderedTexts,
+                textSymbols: symbols, validities: validities,
                 byID: byID,
                 categories: categories, cellKeys: cellKeys, cellPointStart: cellPointStart,
                 cellBoxes: cellBoxes, cellFirstPart: cellFirstPart, partStart: partStart, partBoxes: partBoxes,

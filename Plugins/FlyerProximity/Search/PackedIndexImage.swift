@@ -32,6 +32,7 @@ struct PackedIndexImage {
     func eachArray(_ body: (String, UnsafeRawBufferPointer) throws -> Void) rethrows {
         func visit<T>(_ name: String, _ array: [T]) throws { try array.withUnsafeBytes { try body(name, $0) } }
         try visit("slots", index.slots)
+        try visit("anchors", index.anchors)
         try visit("id_starts", index.ids.starts)
         try visit("id_bytes", index.ids.bytes)
         try visit("text_starts", index.texts.starts)
@@ -116,7 +117,8 @@ struct PackedIndexImage {
 /// chunk, no copy of a whole array first), then checked against the meta row and made an index (`index(meta:)`).
 struct PackedIndexArrays {
     private(set) var names = Set<String>()
-    var slots: [PackedSlot] = [], idStarts: [UInt32] = [], idBytes: [UInt8] = [], byID: [Int32] = []
+    var slots: [PackedSlot] = [], anchors: [PackedAnchor] = [], idStarts: [UInt32] = [], idBytes: [UInt8] = [],
+        byID: [Int32] = []
     var textStarts: [UInt32] = [], textBytes: [UInt8] = [], textSymbols: [UInt64] = [], textSymbolLengths: [UInt8] = []
     var validities: [PackedValidity] = []
     var categoryStarts: [UInt32] = [], categoryBytes: [UInt8] = [], cellKeys: [Int64] = [], cellPointStart: [Int32] = []
@@ -137,6 +139,7 @@ struct PackedIndexArrays {
         let reserved: Bool
         switch name {
         case "slots": reserved = sized(\.slots)
+        case "anchors": reserved = sized(\.anchors)
         case "id_starts": reserved = sized(\.idStarts)
         case "id_bytes": reserved = sized(\.idBytes)
         case "text_starts": reserved = sized(\.textStarts)
@@ -172,6 +175,7 @@ struct PackedIndexArrays {
         }
         switch name {
         case "slots": return try bytes(\.slots)
+        case "anchors": return try bytes(\.anchors)
         case "id_starts": return try bytes(\.idStarts)
         case "id_bytes": return try bytes(\.idBytes)
         case "text_starts": return try bytes(\.textStarts)
@@ -249,7 +253,8 @@ struct PackedIndexArrays {
         return try PackedFlyerIndex.checked(
             cellSize: cellSize,
             .init(
-                slots: slots, ids: ids, texts: texts, textSymbols: symbols, validities: validities, byID: byID,
+                slots: slots, anchors: anchors, ids: ids, texts: texts, textSymbols: symbols, validities: validities,
+                byID: byID,
                 categories: categories,
                 cellKeys: cellKeys, cellPointStart: cellPointStart,
                 cellBoxes: cellBoxes, cellFirstPart: cellFirstPart, partStart: partStart, partBoxes: partBoxes,

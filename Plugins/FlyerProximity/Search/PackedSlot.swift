@@ -1,15 +1,13 @@
 import MeridianCore
 
-/// What a packed index keeps of one flyer (48 bytes, no pointers): enough to find and measure it.
-/// Its text is packed beside it (`PackedFlyerIndex.texts`).
+/// What a packed index keeps of one flyer (40 bytes, no pointers): enough to filter and measure it.
+/// Its anchor and its text are kept beside it (`PackedFlyerIndex.anchors`, `PackedFlyerIndex.texts`).
 struct PackedSlot: Sendable, Equatable {
     /// The point (for an area: its representative point).
     var latitude: Double
     var longitude: Double
     /// `radius_m`.
     var radius: Double
-    /// The point itself, or the area's anchor, for the bounds that order the search.
-    var anchor: PackedAnchor
     /// Index into the index's categories, or `PackedSlot.uncategorised`.
     var category: Int32
     /// -1 for a point, else the index of the flyer's area.
@@ -27,7 +25,8 @@ struct PackedSlot: Sendable, Equatable {
 
 /// A slot's anchor in single precision (earth-centred metres, `EarthPoint`): each coordinate within 0.25 m of the
 /// exact one, so a chord measured to it less `slack` still bounds the distance to the exact point from below. Exact
-/// distances come from the slot's latitude and longitude; this only orders and prunes the search.
+/// distances come from the slot's latitude and longitude; this only orders and prunes the search. Kept in an array of
+/// their own (12 bytes each), so that bounding a part's points reads five to a cache line.
 struct PackedAnchor: Sendable, Equatable {
     var x: Float
     var y: Float

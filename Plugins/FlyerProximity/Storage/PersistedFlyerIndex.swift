@@ -15,7 +15,7 @@ import GRDB
 /// bypassed the change log shows there).
 enum PersistedFlyerIndex {
     /// Bumped whenever the layout of the arrays or of their rows changes.
-    static let format = 5
+    static let format = 6
     /// The most bytes of an array stored in one row (and written in one transaction).
     static let chunkBytes = 4 << 20
 
