@@ -9,7 +9,7 @@ public struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator, Send
     public var status: HTTPResponse.Status
     public var value: Value
     /// `Value`'s own writer when the response was made knowing it is `DirectJSONEncodable`.
-    private let directJSON: (@Sendable (Value) -> [UInt8]?)?
+    private let directJSON: (@Sendable (Value) -> ByteBuffer?)?
 
     public init(_ value: Value, status: HTTPResponse.Status = .ok) {
         self.value = value
@@ -21,20 +21,20 @@ public struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator, Send
     public init(_ value: Value, status: HTTPResponse.Status = .ok) where Value: DirectJSONEncodable {
         self.value = value
         self.status = status
-        directJSON = { $0.directJSON() }
+        directJSON = { Self.written($0) }
     }
 
     /// The value's JSON: written directly when it is `DirectJSONEncodable` (the same text), else by `MeridianJSON`'s encoder.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body: ByteBuffer
-        let direct: [UInt8]?
+        let direct: ByteBuffer?
         if let directJSON {
             direct = directJSON(value)
         } else {
-            direct = (value as? any DirectJSONEncodable)?.directJSON()
+            direct = (value as? any DirectJSONEncodable).flatMap { Self.written($0) }
         }
-        if let bytes = direct {
-            body = ByteBuffer(bytes: bytes)
+        if let direct {
+            body = direct
         } else {
             do {
                 body = ByteBuffer(bytes: try MeridianJSON.makeEncoder().encode(value))
@@ -46,6 +46,19 @@ public struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator, Send
         }
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
+    }
+
+    /// `value`'s JSON written straight into the buffer that is sent (no array in between); nil when the value holds
+    /// something the encoder refuses.
+    private static func written(_ value: some DirectJSONEncodable) -> ByteBuffer? {
+        guard let capacity = value.directJSONCapacity else { return nil }
+        var buffer = ByteBufferAllocator().buffer(capacity: capacity)
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: capacity) { storage in
+            var out = JSONScratchWriter(base: storage.bindMemory(to: UInt8.self).baseAddress!)
+            value.writeDirectJSON(to: &out)
+            return out.count
+        }
+        return buffer
     }
 }
 

@@ -5,48 +5,44 @@ import MeridianCore
 // (snake_case keys in sorted order, absent optionals left out), at a fraction of the encoder's cost.
 
 extension NearbyResponse: DirectJSONEncodable {
-    package func directJSON() -> [UInt8]? {
+    package var directJSONCapacity: Int? {
         guard center.map({ $0.lat.isFinite && $0.lon.isFinite }) ?? true, radiusM?.isFinite ?? true,
             items.allSatisfy(\.hasFiniteNumbers)
         else { return nil }
-        let capacity =
-            320 + (nextCursor.map(JSONScratchWriter.escapedCapacity) ?? 0) + items.reduce(0) { $0 + $1.jsonCapacity }
-        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, written in
-            var out = JSONScratchWriter(base: buffer.baseAddress!)
-            out.object { out in
-                if let center {
-                    out.append(#","center":"#)
-                    out.object { out in
-                        out.number(NumberKeys.lat, center.lat)
-                        out.number(NumberKeys.lon, center.lon)
-                    }
+        return 320 + (nextCursor.map(JSONScratchWriter.escapedCapacity) ?? 0) + items.reduce(0) { $0 + $1.jsonCapacity }
+    }
+
+    package func writeDirectJSON(to out: inout JSONScratchWriter) {
+        out.object { out in
+            if let center {
+                out.append(#","center":"#)
+                out.object { out in
+                    out.number(NumberKeys.lat, center.lat)
+                    out.number(NumberKeys.lon, center.lon)
                 }
-                out.append(#","items":"#)
-                FlyerResult.write(items, to: &out)
-                out.bool(#","location_available":"#, locationAvailable)
-                out.string(#","next_cursor":"#, nextCursor)
-                out.number(NumberKeys.radiusM, radiusM)
-                out.bool(#","stale":"#, stale)
             }
-            written = out.count
+            out.append(#","items":"#)
+            FlyerResult.write(items, to: &out)
+            out.bool(#","location_available":"#, locationAvailable)
+            out.string(#","next_cursor":"#, nextCursor)
+            out.number(NumberKeys.radiusM, radiusM)
+            out.bool(#","stale":"#, stale)
         }
     }
 }
 
 extension FlyerList: DirectJSONEncodable {
-    package func directJSON() -> [UInt8]? {
+    package var directJSONCapacity: Int? {
         guard items.allSatisfy(\.hasFiniteNumbers) else { return nil }
-        let capacity =
-            96 + (nextCursor.map(JSONScratchWriter.escapedCapacity) ?? 0) + items.reduce(0) { $0 + $1.jsonCapacity }
-        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, written in
-            var out = JSONScratchWriter(base: buffer.baseAddress!)
-            out.object { out in
-                out.append(#","items":"#)
-                FlyerResult.write(items, to: &out)
-                out.string(#","next_cursor":"#, nextCursor)
-                out.bool(#","stale":"#, stale)
-            }
-            written = out.count
+        return 96 + (nextCursor.map(JSONScratchWriter.escapedCapacity) ?? 0) + items.reduce(0) { $0 + $1.jsonCapacity }
+    }
+
+    package func writeDirectJSON(to out: inout JSONScratchWriter) {
+        out.object { out in
+            out.append(#","items":"#)
+            FlyerResult.write(items, to: &out)
+            out.string(#","next_cursor":"#, nextCursor)
+            out.bool(#","stale":"#, stale)
         }
     }
 }
