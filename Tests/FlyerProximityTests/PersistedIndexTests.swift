@@ -147,6 +147,46 @@ struct PersistedIndexTests {
         }
     }
 
+    @Test("a text record that does not decode, its checksum made to match, is read as an empty title, then replaced")
+    func undecodableText() async throws {
+        let (temporary, flyers) = try Self.stored()
+        defer { temporary.remove() }
+        try await temporary.store.database.write { db in
+            let starts = try #require(
+                try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name GLOB '*/text_starts/000000'")
+            )
+            let first = Int(starts.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0, as: UInt32.self) })
+            let end = Int(starts.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self) })
+            var texts = try #require(
+                try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name GLOB '*/text_bytes/000000'"))
+            // Escape + 0x10 (a presence byte no record has) pairs, and an escape with nothing after it when odd.
+            for offset in first..<end { texts[offset] = (offset - first) % 2 == 0 ? 255 : 0x10 }
+            let metaData = try #require(
+                try Data.fetchOne(db, sql: "SELECT data FROM flyer_search_index WHERE name = 'meta'"))
+            var meta = try JSONDecoder().decode(PersistedFlyerIndex.Meta.self, from: metaData)
+            #expect(meta.sizes["text_bytes"] == texts.count, "the texts fit in one row")
+            meta.checksums["text_bytes"] = String(texts.withUnsafeBytes(Checksum.of), radix: 16)
+            try db.execute(
+                sql: "UPDATE flyer_search_index SET data = ? WHERE name GLOB '*/text_bytes/000000'", arguments: [texts])
+            try db.execute(
+                sql: "UPDATE flyer_search_index SET data = ? WHERE name = 'meta'",
+                arguments: [try JSONEncoder().encode(meta)])
+        }
+        let catalog = try Self.opened(temporary.store.path)
+        #expect(
+            catalog.report.cache == "warm", "the index is read back: its records are decoded when answers need them")
+        let searcher = try catalog.searcher()
+        var differing: [Flyer] = []
+        for flyer in flyers where try await searcher.flyer(id: flyer.id) != flyer { differing.append(flyer) }
+        #expect(differing.count == 1)
+        let damaged = try #require(differing.first)
+        let read = try #require(try await searcher.flyer(id: damaged.id))
+        #expect(read.title == "" && read.description == nil)
+        try await catalog.prepare()
+        try await Self.expectExact(catalog, flyers, "built again after the comparison with the table")
+        #expect(try await catalog.searcher().flyer(id: damaged.id) == damaged)
+    }
+
     @Test("another process's write is in the answers once the cache has followed the change log")
     func followsAnotherWriter() async throws {
         let (temporary, flyers) = try Self.stored()

@@ -31,11 +31,6 @@ enum PackedFlyerTexts {
         return bytes
     }
 
-    /// True when `bytes` is a packed record (as `decode` would find), without making its strings.
-    static func isWellFormed(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        walk(bytes) { _ in } != nil
-    }
-
     /// The fields packed in `bytes`; nil when they are not a packed record (cut short, lengths past the
     /// end, bytes left over, unknown presence bits).
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Fields? {
