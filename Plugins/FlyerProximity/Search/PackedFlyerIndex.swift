@@ -198,7 +198,7 @@ final class PackedFlyerIndex: Sendable {
         return nil
     }
 
-    /// The display text of `slot` (nil only for a record that `checked` would refuse).
+    /// The display text of `slot` (nil for a record that does not decode, which only a stored index can hold).
     func fields(_ slot: Int) -> PackedFlyerTexts.Fields? {
         texts.withBytes(slot) { encoded in textSymbols.decode(encoded) { $0.flatMap(PackedFlyerTexts.decode) } }
     }
@@ -215,6 +215,13 @@ final class PackedFlyerIndex: Sendable {
             validFrom: validity.flatMap { $0.from.isFinite ? Date(timeIntervalSince1970: $0.from) : nil },
             validUntil: validity.flatMap { $0.until.isFinite ? Date(timeIntervalSince1970: $0.until) : nil },
             geometry: entry.area >= 0 ? areaGeometries[Int(entry.area)] : .point(entry.coordinate))
+    }
+
+    /// A lower bound of the distance from `center` to the flyer in `slot`: the chord to its anchor, less its area's
+    /// reach for an area.
+    private func bound(_ slot: Int32, from center: EarthPoint) -> Double {
+        let area = slots[Int(slot)].area
+        return max(0, anchors[Int(slot)].chordBound(from: center) - (area >= 0 ? areaShapes[Int(area)].reach : 0))
     }
 
     /// The exact distance from `center` to the flyer in `slot`, and its nearest point.
@@ -368,9 +375,7 @@ final class PackedFlyerIndex: Sendable {
             candidates, keep: keep, radius: radius, after: query.after,
             bound: { slot in
                 guard admits(slot, query, category: category, dead: dead) else { return nil }
-                let area = slots[Int(slot)].area
-                return max(
-                    0, anchors[Int(slot)].chordBound(from: center) - (area >= 0 ? areaShapes[Int(area)].reach : 0))
+                return bound(slot, from: center)
             },
             id: { ids[Int($0)] },
             measure: { slot in
@@ -469,11 +474,7 @@ final class PackedFlyerIndex: Sendable {
         func push(_ key: Double, _ reference: Int32, _ part: Int32) {
             if key <= cutoff { heap.push(MinHeap.Entry(key: key, reference: reference, part: part)) }
         }
-        func pushArea(_ slot: Int32) {
-            push(
-                max(0, anchors[Int(slot)].chordBound(from: center) - areaShapes[Int(slots[Int(slot)].area)].reach),
-                slot, Self.flyerEntry)
-        }
+        func pushArea(_ slot: Int32) { push(bound(slot, from: center), slot, Self.flyerEntry) }
         func pushPoints(_ range: Range<Int>) {
             for slot in range { push(anchors[slot].chordBound(from: center), Int32(slot), Self.flyerEntry) }
         }

@@ -65,7 +65,8 @@ struct SymbolTable: Sendable, Equatable {
         }
     }
 
-    /// Calls `body` with `encoded` decompressed (nil when it is not what `encode` writes: an escape at its end).
+    /// Calls `body` with `encoded` decompressed (nil when it is not what `encode` writes: an escape at its end, or a
+    /// code past the table).
     func decode<Result>(_ encoded: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: encoded.count * Self.maximumLength + 8) { output in
             let base = UnsafeMutableRawPointer(output.baseAddress!)
