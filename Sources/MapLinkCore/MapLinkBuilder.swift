@@ -8,13 +8,18 @@ import MeridianCore
 ///     .url(to: .coordinate(point, name: "Bakery"), from: nil)
 /// ```
 package struct MapLinkBuilder: Sendable, Equatable {
-    package var style: MapStyle
+    package let style: MapStyle
     /// How to travel; `nil` shows the destination without directions.
-    package var mode: TravelMode?
+    package let mode: TravelMode?
+    /// Directions to a coordinate from the current location, made once (nil when the style has no such link).
+    private var coordinateDirections: CoordinateLinkTemplate? = nil
 
     package init(style: MapStyle = .apple, mode: TravelMode? = .walking) {
         self.style = style
         self.mode = mode
+        coordinateDirections = mode.flatMap { mode in
+            (try? directions(to: .coordinateSlot, from: nil, mode: mode)).flatMap(CoordinateLinkTemplate.init)
+        }
     }
 
     /// A builder with the style's default mode (walking, or showing the place for `geo` and `osm`).
@@ -31,7 +36,11 @@ package struct MapLinkBuilder: Sendable, Equatable {
     package func url(to destination: MapDestination, from source: Coordinate? = nil) throws(MapLinkError) -> String {
         try validate()
         if let mode {
-            return try directions(to: LinkTarget.routingValue(of: destination), from: source, mode: mode)
+            let routing = try LinkTarget.routingValue(of: destination)
+            if source == nil, let coordinateDirections, case .coordinate(let point) = routing {
+                return coordinateDirections.link(to: point)
+            }
+            return try directions(to: routing, from: source, mode: mode)
         }
         guard source == nil else { throw .sourceWithoutMode(style: style) }
         return try show(LinkTarget(destination))
@@ -39,7 +48,8 @@ package struct MapLinkBuilder: Sendable, Equatable {
 
     // MARK: Directions
 
-    private func directions(to destination: QueryValue, from source: Coordinate?, mode: TravelMode)
+    /// The directions link, made item by item (`url` uses `coordinateDirections` for a coordinate without a source).
+    func directions(to destination: QueryValue, from source: Coordinate?, mode: TravelMode)
         throws(MapLinkError) -> String
     {
         let origin = source.map(QueryValue.coordinate)

@@ -240,6 +240,30 @@ struct MapLinkBuilderTests {
         }
     }
 
+    @Test("directions to a coordinate made from the kept template are the links made item by item")
+    func coordinateTemplate() throws {
+        var random = SeededRandom(seed: 31)
+        let points =
+            try LinkTextTests.coordinateCases.map { try Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+            + (0..<200).map { _ in
+                try Coordinate(
+                    latitude: Double.random(in: -90...90, using: &random),
+                    longitude: Double.random(in: -180...180, using: &random))
+            }
+        for style in MapStyle.allCases {
+            for mode in TravelMode.allCases where style.supports(mode) {
+                let builder = MapLinkBuilder(style: style, mode: mode)
+                for point in points {
+                    let expected = try builder.directions(to: .coordinate(point), from: nil, mode: mode)
+                    #expect(try builder.url(to: .coordinate(point, name: "Bakery", accuracy: 5)) == expected)
+                    #expect(
+                        try builder.url(to: .flyer(FlyerPlace(coordinate: point, title: "T", address: nil))) == expected
+                    )
+                }
+            }
+        }
+    }
+
     @Test("errors name the input and what is allowed")
     func errors() throws {
         #expect(throws: MapLinkError.modeNotSupported(.cycling, style: .appleLegacy)) {

@@ -31,7 +31,9 @@ struct BestMatches<Match> {
             return
         }
         let index = items.partitioningIndex { !$0.position.precedes(distance, id) }
-        items.insert((DistancePosition(distance: distance, id: id), match()), at: index)
+        // Appended and moved into place: `insert(_:at:)` copies the element through unspecialised generic code.
+        items.append((DistancePosition(distance: distance, id: id), match()))
+        for position in stride(from: items.count - 1, to: index, by: -1) { items.swapAt(position, position - 1) }
         if items.count > keep { items.removeLast() }
     }
 

@@ -205,12 +205,17 @@ final class PackedFlyerIndex: Sendable {
 
     /// The flyer in `slot`, as it was stored.
     func flyer(_ slot: Int32) -> Flyer {
+        flyer(slot, id: ids[Int(slot)])
+    }
+
+    /// The flyer in `slot` with its id already read (a search's match holds it).
+    private func flyer(_ slot: Int32, id: String) -> Flyer {
         let entry = slots[Int(slot)]
         let validity = entry.validity == PackedSlot.alwaysValid ? nil : validities[Int(entry.validity)]
         // Only a stored index can hold a record that does not decode; the comparison after its read-back replaces it.
         let fields = fields(Int(slot)) ?? PackedFlyerTexts.Fields(title: "")
         return Flyer(
-            id: ids[Int(slot)], title: fields.title, description: fields.description, address: fields.address,
+            id: id, title: fields.title, description: fields.description, address: fields.address,
             category: fields.category, url: fields.url, radiusM: entry.radius,
             validFrom: validity.flatMap { $0.from.isFinite ? Date(timeIntervalSince1970: $0.from) : nil },
             validUntil: validity.flatMap { $0.until.isFinite ? Date(timeIntervalSince1970: $0.until) : nil },
@@ -264,7 +269,7 @@ final class PackedFlyerIndex: Sendable {
     /// `match` with its flyer, as searches answer it.
     func nearbyMatch(_ match: Match) -> NearbyMatch {
         NearbyMatch(
-            flyer: flyer(match.slot), distance: match.position.distance, nearest: match.nearest,
+            flyer: flyer(match.slot, id: match.position.id), distance: match.position.distance, nearest: match.nearest,
             bearing: match.bearing)
     }
 
@@ -400,10 +405,12 @@ final class PackedFlyerIndex: Sendable {
         let box = Geodesic.wgs84.boundingBox(center: query.center, radius: radius)
         var seenAreas = Set<Int32>()
         var best = BestMatches<Hit>(keep: keep, radius: radius, after: query.after)
+        // Made once: binding the optional text inside the visit would copy it for every slot visited.
+        let admitsText: ((Int32) -> Bool)? = text.map { text in { text.words.admits($0, text.filter) } }
         nearestFirst(from: center, in: box, cutoff: radius) { slot in
             if !admits(slot, query, category: category, dead: dead) { return best.cutoff }
             if slots[Int(slot)].area >= 0 && !seenAreas.insert(slot).inserted { return best.cutoff }
-            if let text, !text.words.admits(slot, text.filter) { return best.cutoff }
+            if let admitsText, !admitsText(slot) { return best.cutoff }
             let hit = measure(slot, from: query.center)
             best.offer(hit.distance, id: { ids[Int(slot)] }, match: { (slot, hit.nearest, hit.bearing) })
             return best.cutoff
