@@ -66,7 +66,7 @@ struct CoordinateLinkTemplate: Sendable, Equatable {
 }
 
 /// A link written into a buffer sized for it (a link is made for every result a search answers).
-struct LinkWriter {
+private struct LinkWriter {
     let base: UnsafeMutablePointer<UInt8>
     /// Bytes written so far.
     var count = 0

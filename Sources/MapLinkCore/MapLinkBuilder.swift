@@ -11,15 +11,13 @@ package struct MapLinkBuilder: Sendable, Equatable {
     package let style: MapStyle
     /// How to travel; `nil` shows the destination without directions.
     package let mode: TravelMode?
-    /// Directions to a coordinate from the current location, made once (nil when the style has no such link).
-    private var coordinateDirections: CoordinateLinkTemplate? = nil
+    /// This style and mode's entry of `coordinateDirections`, looked up once: a search makes a link for every result.
+    private let coordinateTemplate: CoordinateLinkTemplate?
 
     package init(style: MapStyle = .apple, mode: TravelMode? = .walking) {
         self.style = style
         self.mode = mode
-        coordinateDirections = mode.flatMap { mode in
-            (try? directions(to: .coordinateSlot, from: nil, mode: mode)).flatMap(CoordinateLinkTemplate.init)
-        }
+        coordinateTemplate = mode.flatMap { Self.coordinateDirections[Directions(style: style, mode: $0)] }
     }
 
     /// A builder with the style's default mode (walking, or showing the place for `geo` and `osm`).
@@ -37,10 +35,10 @@ package struct MapLinkBuilder: Sendable, Equatable {
         try validate()
         if let mode {
             let routing = try LinkTarget.routingValue(of: destination)
-            if source == nil, let coordinateDirections, case .coordinate(let point) = routing {
-                return coordinateDirections.link(to: point)
+            if source == nil, let coordinateTemplate, case .coordinate(let point) = routing {
+                return coordinateTemplate.link(to: point)
             }
-            return try directions(to: routing, from: source, mode: mode)
+            return try Self.directions(style: style, to: routing, from: source, mode: mode)
         }
         guard source == nil else { throw .sourceWithoutMode(style: style) }
         return try show(LinkTarget(destination))
@@ -48,8 +46,28 @@ package struct MapLinkBuilder: Sendable, Equatable {
 
     // MARK: Directions
 
-    /// The directions link, made item by item (`url` uses `coordinateDirections` for a coordinate without a source).
-    func directions(to destination: QueryValue, from source: Coordinate?, mode: TravelMode)
+    /// A style and a travel mode of directions links.
+    private struct Directions: Hashable {
+        let style: MapStyle
+        let mode: TravelMode
+    }
+
+    /// Per style and mode, directions to a coordinate from the current location as a template, made once for the
+    /// process; absent where the style has no such link.
+    private static let coordinateDirections: [Directions: CoordinateLinkTemplate] = {
+        var templates: [Directions: CoordinateLinkTemplate] = [:]
+        for style in MapStyle.allCases {
+            for mode in TravelMode.allCases {
+                let link = try? directions(style: style, to: .coordinateSlot, from: nil, mode: mode)
+                templates[Directions(style: style, mode: mode)] = link.flatMap(CoordinateLinkTemplate.init)
+            }
+        }
+        return templates
+    }()
+
+    /// The directions link in `style`, made item by item (`url` uses `coordinateDirections` for a coordinate without a
+    /// source).
+    static func directions(style: MapStyle, to destination: QueryValue, from source: Coordinate?, mode: TravelMode)
         throws(MapLinkError) -> String
     {
         let origin = source.map(QueryValue.coordinate)

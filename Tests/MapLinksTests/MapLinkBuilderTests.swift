@@ -254,7 +254,8 @@ struct MapLinkBuilderTests {
             for mode in TravelMode.allCases where style.supports(mode) {
                 let builder = MapLinkBuilder(style: style, mode: mode)
                 for point in points {
-                    let expected = try builder.directions(to: .coordinate(point), from: nil, mode: mode)
+                    let expected = try MapLinkBuilder.directions(
+                        style: style, to: .coordinate(point), from: nil, mode: mode)
                     #expect(try builder.url(to: .coordinate(point, name: "Bakery", accuracy: 5)) == expected)
                     #expect(
                         try builder.url(to: .flyer(FlyerPlace(coordinate: point, title: "T", address: nil))) == expected
