@@ -62,19 +62,56 @@ extension Request {
 /// A request's query parameters, parsed once: Hummingbird parses `uri.queryParameters` again at every
 /// access, so a route that reads several parameters takes them from one of these.
 public struct QueryParameters {
-    private let parameters: FlatDictionary<Substring, Substring>
+    /// The pairs in the order given, as Hummingbird reads them (keys as sent, values percent-decoded), as strings: a
+    /// short one is stored inline and compares with a route's name without the generic comparison a substring takes.
+    private let parameters: [(key: String, value: String)]
 
     public init(_ request: Request) {
-        parameters = request.uri.queryParameters
+        parameters = Self.pairs(request.uri)
+    }
+
+    /// `uri`'s query pairs exactly as `URI.queryParameters` gives them. Without an escape (`%`, most queries) they are
+    /// split here, at the bytes, with nothing to decode and no hashing of keys (which Hummingbird does for every pair
+    /// and every lookup); with one, Hummingbird's own parser decodes them. Pieces between `&` are pairs, an empty one
+    /// included, except an empty last one; a piece without `=` is a key with an empty value.
+    static func pairs(_ uri: URI) -> [(key: String, value: String)] {
+        guard var query = uri.query else { return [] }
+        return query.withUTF8 { bytes in
+            guard !bytes.contains(UInt8(ascii: "%")) else {
+                return uri.queryParameters.map { (String($0.key), String($0.value)) }
+            }
+            func text(_ range: Range<Int>) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            }
+            var pairs: [(key: String, value: String)] = []
+            var start = 0, equals: Int?
+            func add(until end: Int) {
+                pairs.append(equals.map { (text(start..<$0), text(($0 + 1)..<end)) } ?? (text(start..<end), ""))
+            }
+            for index in bytes.indices {
+                switch bytes[index] {
+                case UInt8(ascii: "&"):
+                    add(until: index)
+                    start = index + 1
+                    equals = nil
+                case UInt8(ascii: "=") where equals == nil:
+                    equals = index
+                default:
+                    break
+                }
+            }
+            if start != bytes.count { add(until: bytes.count) }
+            return pairs
+        }
     }
 
     /// Refuses query parameters the route does not take and parameters given more than once,
     /// with a 400 `invalid_parameter` naming the parameter (and the ones the route takes).
     /// A request's few parameters are compared with one another; past `pairwiseLimit` a set finds repeats.
     public func allow(_ names: Set<String>) throws(APIError) {
-        var seen: Set<Substring> = []
+        var seen: Set<String> = []
         for (index, (key, _)) in parameters.enumerated() {
-            guard names.contains(String(key)) else {
+            guard names.contains(key) else {
                 let accepted =
                     names.isEmpty
                     ? "this route takes none" : "this route takes \(names.sorted().joined(separator: ", "))"
@@ -93,7 +130,7 @@ public struct QueryParameters {
 
     /// The query parameter `name`, if present and not empty.
     public func string(_ name: String) -> String? {
-        guard let value = parameters[name[...]].map(String.init), !value.isEmpty else { return nil }
+        guard let value = parameters.first(where: { $0.key == name })?.value, !value.isEmpty else { return nil }
         return value
     }
 

@@ -223,7 +223,7 @@ package final class PostGISFlyerStore: FlyerStore {
             let ids = part.map(\.id)
             let words = part.map { folder.stored($0) }
             // One statement per chunk: only rows whose words differ are written (and so logged as changes).
-            try await perform {
+            _ = try await perform {
                 try await client.query(
                     """
                     UPDATE flyers SET words = given.words FROM unnest(\(ids)::text[], \(words)::text[]) AS given(id, words)

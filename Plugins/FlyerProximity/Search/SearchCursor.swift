@@ -1,4 +1,5 @@
 import Foundation
+import MeridianCore
 
 /// The opaque `next_cursor` of a page: where the next page starts.
 package enum SearchCursor: Sendable, Equatable {
@@ -14,27 +15,12 @@ package enum SearchCursor: Sendable, Equatable {
         case .title(let position):
             payload = "t" + String(position.title.utf8.count) + ":" + position.title + position.id
         }
-        // Base64url without padding: `+` → `-`, `/` → `_`, no `=`.
-        let base64 = Data(payload.utf8).base64EncodedData()
-        return String(unsafeUninitializedCapacity: base64.count) { token in
-            var count = 0
-            for byte in base64 where byte != UInt8(ascii: "=") {
-                switch byte {
-                case UInt8(ascii: "+"): token[count] = UInt8(ascii: "-")
-                case UInt8(ascii: "/"): token[count] = UInt8(ascii: "_")
-                default: token[count] = byte
-                }
-                count += 1
-            }
-            return count
-        }
+        return Base64URL.encoded(payload)
     }
 
     /// Parses a token from `token`; nil when it was not made by this type.
     package init?(token: String) {
-        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let payload = String(data: data, encoding: .utf8),
+        guard let bytes = Base64URL.decoded(token), let payload = String(validating: bytes, as: UTF8.self),
             let kind = payload.first, let colon = payload.firstIndex(of: ":")
         else { return nil }
         let number = payload[payload.index(after: payload.startIndex)..<colon]

@@ -76,16 +76,12 @@ package struct RunCursor: Sendable, Equatable {
     /// The text form: base64url of the exact start time bits and the id.
     package var token: String {
         let text = String(startedAt.bitPattern, radix: 16) + ":" + id
-        return Data(text.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encoded(text)
     }
 
     /// Reads `token`; anything else is an `invalid` error naming the cursor.
     package init(token: String) throws(RunHistoryError) {
-        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
+        guard let bytes = Base64URL.decoded(token), let text = String(validating: bytes, as: UTF8.self),
             let colon = text.firstIndex(of: ":"), let bits = UInt64(text[..<colon], radix: 16)
         else {
             throw .invalid(
