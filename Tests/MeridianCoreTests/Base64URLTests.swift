@@ -35,6 +35,20 @@ struct Base64URLTests {
         if length >= 8 { #expect(seen.count == 64) }
     }
 
+    @Test(
+        "bytes of any value (device keys) encode as Foundation's base64 with - and _ and no padding", arguments: 0..<40)
+    func encodesBytes(length: Int) {
+        var generator = SeededRandom(seed: UInt64(length) + 100)
+        for _ in 0..<20 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            let foundation = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encoded(bytes: bytes) == foundation)
+            #expect(Base64URL.decoded(foundation) == bytes)
+        }
+    }
+
     @Test("text that is not base64url decodes to nothing", arguments: ["A", "AB$C", "A=BC", "AB C", "ü", "AAAAA"])
     func refuses(text: String) {
         #expect(Base64URL.decoded(text) == nil)

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import MeridianCore
 
 /// A device's secret: 32 random bytes (256 bits) written as unpadded base64url, stored only as its SHA-256.
 enum DeviceKey {
@@ -7,9 +7,7 @@ enum DeviceKey {
     static func generate() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
-                of: "=", with: "")
+        return Base64URL.encoded(bytes: bytes)
     }
 
     /// The stored form of `key`: its SHA-256 (swift-crypto).
