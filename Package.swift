@@ -57,6 +57,7 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CPrefetch"),
         .target(
             name: "ActivityFiles",
             dependencies: ["MeridianCore", "NMEA", "GPSDProtocol", "CZlib", "CLibXML2", "CMalloc"],
@@ -216,6 +217,7 @@ let package = Package(
             name: "FlyerProximity",
             dependencies: [
                 "MeridianCore", "MeridianStore", "MeridianHTTP", "MeridianWeb", "MeridianCLI", "MapLinkCore", "CMalloc",
+                "CPrefetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -145,7 +145,7 @@ final class PackedCache: @unchecked Sendable {
         _ written: NearbyMatches, limit: Int
     ) -> NearbyMatches {
         let limit = max(1, limit)
-        let read = packed.matches.map(index.nearbyMatch)
+        let read = index.nearbyMatches(packed.matches)
         guard !written.matches.isEmpty else { return NearbyMatches(matches: read, hasMore: packed.hasMore) }
         let all = (read + written.matches).sorted { $0.position.precedes($1.distance, $1.flyer.id) }
         return NearbyMatches(
@@ -163,7 +163,7 @@ extension PackedCache: ProximitySource {
             }
             return (packedIndex, packed, changed.candidates(near: position, margin: margin, at: instant))
         }
-        let read = packed.map(index.nearbyMatch)
+        let read = index.nearbyMatches(packed)
         return (read + written).sorted { $0.position.precedes($1.distance, $1.flyer.id) }
     }
 

@@ -266,8 +266,14 @@ final class PackedFlyerIndex: Sendable {
     /// What a search keeps of a measured slot until its page is made.
     private typealias Hit = (slot: Int32, nearest: Coordinate, bearing: Double?)
 
+    /// `matches` with their flyers, as searches answer them; their texts are fetched together first.
+    func nearbyMatches(_ matches: [Match]) -> [NearbyMatch] {
+        texts.prefetch(matches.lazy.map { Int($0.slot) })
+        return matches.map(nearbyMatch)
+    }
+
     /// `match` with its flyer, as searches answer it.
-    func nearbyMatch(_ match: Match) -> NearbyMatch {
+    private func nearbyMatch(_ match: Match) -> NearbyMatch {
         NearbyMatch(
             flyer: flyer(match.slot, id: match.position.id), distance: match.position.distance, nearest: match.nearest,
             bearing: match.bearing)
@@ -483,6 +489,12 @@ final class PackedFlyerIndex: Sendable {
         }
         func pushArea(_ slot: Int32) { push(bound(slot, from: center), slot, Self.flyerEntry) }
         func pushPoints(_ range: Range<Int>) {
+            // Each point bounded here may be visited (its slot read, its id compared): fetched now, their cache
+            // misses overlap instead of stalling the visits one by one.
+            for slot in range {
+                slots.prefetch(slot)
+                ids.prefetchOffset(slot)
+            }
             for slot in range { push(anchors[slot].chordBound(from: center), Int32(slot), Self.flyerEntry) }
         }
         let (rows, spans) = layout.spans(of: box)

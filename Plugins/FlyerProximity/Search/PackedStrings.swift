@@ -38,6 +38,18 @@ struct PackedStrings: Sendable {
         String(decoding: bytes[Int(starts[index])..<Int(starts[index + 1])], as: UTF8.self)
     }
 
+    /// Asks the processor to fetch entry `index`'s offset into its cache (`Array.prefetch`).
+    func prefetchOffset(_ index: Int) {
+        starts.prefetch(index)
+    }
+
+    /// Asks the processor to fetch the first bytes of entries `indices` into its cache: all their offsets, then all
+    /// their bytes, so that the cache misses of reading them overlap instead of coming one after another.
+    func prefetch(_ indices: some Collection<Int>) {
+        for index in indices { starts.prefetch(index) }
+        for index in indices where Int(starts[index]) < bytes.count { bytes.prefetch(Int(starts[index])) }
+    }
+
     /// The bytes of entry `index`.
     func bytes(_ index: Int) -> ArraySlice<UInt8> {
         bytes[Int(starts[index])..<Int(starts[index + 1])]
