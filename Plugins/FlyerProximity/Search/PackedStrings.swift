@@ -47,7 +47,10 @@ struct PackedStrings: Sendable {
     /// their bytes, so that the cache misses of reading them overlap instead of coming one after another.
     func prefetch(_ indices: some Collection<Int>) {
         for index in indices { starts.prefetch(index) }
-        for index in indices where Int(starts[index]) < bytes.count { bytes.prefetch(Int(starts[index])) }
+        for index in indices {
+            let start = Int(starts[index])
+            if start < bytes.count { bytes.prefetch(start) }
+        }
     }
 
     /// The bytes of entry `index`.
